@@ -1,0 +1,1 @@
+// Placeholder until NanashiAI lands.

@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Nanashi",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "nanashi", targets: ["nanashi"]),
+        .library(name: "NanashiCore", targets: ["NanashiCore"]),
+        .library(name: "NanashiAI", targets: ["NanashiAI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // MARK: Core — the rules of the game. Swift standard library only.
+        .target(name: "NanashiCore", path: "Sources/NanashiCore"),
+        .testTarget(name: "NanashiCoreTests", dependencies: ["NanashiCore"], path: "Tests/NanashiCoreTests"),
+
+        // MARK: AI — search, evaluation, UAI. Core only.
+        .target(name: "NanashiAI", dependencies: ["NanashiCore"], path: "AI/NanashiAI"),
+        .testTarget(
+            name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore"], path: "Tests/NanashiAITests"),
+
+        // MARK: Protocol — wire messages shared by client and server.
+        .target(name: "NanashiProtocol", dependencies: ["NanashiCore"], path: "Sources/NanashiProtocol"),
+
+        // MARK: Server — sockets, matchmaking, games, ratings, storage.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Server/COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "NanashiServer",
+            dependencies: [
+                "NanashiCore", "NanashiProtocol", "COpenSSL",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Server/NanashiServer"
+        ),
+        .testTarget(
+            name: "NanashiServerTests",
+            dependencies: ["NanashiServer", "NanashiProtocol", "NanashiCore"],
+            path: "Tests/NanashiServerTests"
+        ),
+
+        // MARK: Client — terminal rendering and input, and the one executable.
+        .target(name: "NanashiTerminal", dependencies: ["NanashiCore"], path: "Sources/NanashiTerminal"),
+        .testTarget(
+            name: "NanashiTerminalTests",
+            dependencies: ["NanashiTerminal", "NanashiCore"],
+            path: "Tests/NanashiTerminalTests"
+        ),
+        .executableTarget(
+            name: "nanashi",
+            dependencies: [
+                "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/nanashi"
+        ),
+
+        // MARK: End-to-end tests through the real executable.
+        .testTarget(name: "NanashiCLITests", dependencies: ["nanashi"], path: "Tests/NanashiCLITests"),
+    ]
+)

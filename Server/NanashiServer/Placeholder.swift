@@ -1,0 +1,1 @@
+// Placeholder until NanashiServer lands.

@@ -1,0 +1,59 @@
+/// How a finished game ended: the winner (or a draw) and why the game is over.
+public struct Outcome: Hashable, Sendable, CustomStringConvertible {
+    /// Why the game is over.
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        /// A side has no pieces left.
+        case noPieces = "pieces"
+        /// No empty square is within reach of any piece: the board is full, or the holes left
+        /// cannot be reached. The side with more pieces wins.
+        case lockedBoard = "locked"
+        /// 100 plies without a clone: a draw.
+        case fiftyMoveRule = "fifty"
+    }
+
+    /// The side that won, or `nil` for a draw.
+    public let winner: Side?
+    /// Why the game ended.
+    public let reason: Reason
+
+    public init(winner: Side?, reason: Reason) {
+        self.winner = winner
+        self.reason = reason
+    }
+
+    /// `x`, `o` or `draw`, then the reason: `x pieces`.
+    public var description: String { "\(winner?.rawValue ?? "draw") \(reason.rawValue)" }
+}
+
+extension Position {
+    /// How the game ended, or `nil` while it goes on.
+    ///
+    /// In order of precedence: a side without pieces loses; a locked board goes to the side with
+    /// more pieces; a halfmove clock of 100 or more is a draw.
+    @inlinable
+    public var outcome: Outcome? {
+        if xBits == 0 || oBits == 0 {
+            return Outcome(winner: xBits == oBits ? nil : (xBits == 0 ? .o : .x), reason: .noPieces)
+        }
+        if isLocked {
+            let x = xBits.nonzeroBitCount
+            let o = oBits.nonzeroBitCount
+            return Outcome(winner: x == o ? nil : (x > o ? .x : .o), reason: .lockedBoard)
+        }
+        if halfmoveClock >= 100 { return Outcome(winner: nil, reason: .fiftyMoveRule) }
+        return nil
+    }
+
+    /// Whether the game is over.
+    @inlinable
+    public var isGameOver: Bool {
+        xBits == 0 || oBits == 0 || halfmoveClock >= 100 || isLocked
+    }
+
+    /// No empty square lies within two steps of any piece, so nobody can ever move again.
+    @inlinable
+    var isLocked: Bool {
+        let reach = Bitboard(unchecked: xBits | oBits).expanded.expanded
+        return (reach & empty).isEmpty
+    }
+}

@@ -1,0 +1,11 @@
+/// One of the two players: `x` moves first, `o` second.
+public enum Side: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case x
+    case o
+
+    /// The other player.
+    @inlinable
+    public var opponent: Side { self == .x ? .o : .x }
+
+    public var description: String { rawValue }
+}

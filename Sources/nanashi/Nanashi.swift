@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import NanashiCore
+
+/// The one executable. Each subcommand lives in its own file and is listed here.
+@main
+struct Nanashi: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nanashi",
+        abstract: "Ataxx: rules engine, AI, terminal client and online server.",
+        subcommands: [
+            Perft.self,
+            Show.self,
+        ]
+    )
+
+    /// Runs the chosen subcommand. Every error the user can cause is printed as one line on
+    /// standard error and exits with code 2; help requests print as usual.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as InputError {
+            fail(error.message)
+        } catch {
+            if exitCode(for: error) == .success || error is ExitCode {
+                exit(withError: error)
+            }
+            fail(message(for: error))
+        }
+    }
+
+    private static func fail(_ message: String) -> Never {
+        printError("nanashi: " + message.split(separator: "\n").joined(separator: " "))
+        Foundation.exit(2)
+    }
+}
+
+/// Bad input the user gave (a FEN, a move, a number): reported as one line, exit code 2.
+struct InputError: Error {
+    let message: String
+
+    init(_ message: String) { self.message = message }
+}
+
+extension Position {
+    /// Reads the `--fen` option (any FEN, or `startpos`), reporting a bad one as an `InputError`.
+    static func fromOption(_ fen: String?) throws(InputError) -> Position {
+        guard let fen else { return .start }
+        do {
+            return try Position(fen: fen)
+        } catch {
+            throw InputError("bad FEN '\(fen)': \(error)")
+        }
+    }
+
+    /// Plays moves given as text one after another, reporting the first bad one as an `InputError`.
+    func playing(_ moves: [String]) throws(InputError) -> Position {
+        var position = self
+        for text in moves {
+            let move: Move
+            do {
+                move = try Move(notation: text)
+            } catch {
+                throw InputError("bad move: \(error)")
+            }
+            do {
+                position = try position.play(move)
+            } catch {
+                throw InputError("\(error) in \(position.fen)")
+            }
+        }
+        return position
+    }
+}
+
+/// Writes one line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Pushes buffered standard output to its reader now (progress lines, protocol replies).
+func flushOutput() {
+    fflush(nil)
+}

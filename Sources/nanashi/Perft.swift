@@ -1,0 +1,39 @@
+import ArgumentParser
+import NanashiCore
+
+/// `nanashi perft`: counts move sequences to each depth, the standard move generator check.
+struct Perft: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count the move sequences from a position, depth by depth.",
+        discussion: "Prints 'depth D nodes N time T ms nps R' for each depth from 1 to --depth."
+    )
+
+    @Option(help: "The position, as FEN or 'startpos'.")
+    var fen: String?
+
+    @Option(help: "The deepest depth to count (1 to 12).")
+    var depth: Int = 5
+
+    @Flag(help: "First print each legal move with the count of its subtree at --depth.")
+    var divide = false
+
+    func run() throws {
+        let position = try Position.fromOption(fen)
+        guard (1...12).contains(depth) else { throw InputError("bad depth \(depth): use 1 to 12") }
+        if divide {
+            for (move, nodes) in position.divide(depth) {
+                print("\(move): \(nodes)")
+            }
+        }
+        for depth in 1...depth {
+            let start = ContinuousClock.now
+            let nodes = position.perft(depth)
+            let elapsed = ContinuousClock.now - start
+            let milliseconds =
+                Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let nps = milliseconds > 0 ? UInt64(Double(nodes) / milliseconds * 1000) : nodes
+            print("depth \(depth) nodes \(nodes) time \(Int(milliseconds.rounded())) ms nps \(nps)")
+            flushOutput()
+        }
+    }
+}

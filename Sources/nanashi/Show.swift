@@ -1,0 +1,29 @@
+import ArgumentParser
+import NanashiCore
+
+/// `nanashi show`: plays moves from a position and prints the board, FEN, legal moves and outcome.
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play moves from a position and show the result.",
+        discussion: """
+            Prints the board, then 'fen <FEN>', 'moves <legal moves>', and 'outcome <x|o|draw> <reason>' \
+            when the game is over.
+            """
+    )
+
+    @Option(help: "The position to start from, as FEN or 'startpos'.")
+    var fen: String?
+
+    @Argument(help: "Moves to play, like f2, a7c5 or 0000.")
+    var moves: [String] = []
+
+    func run() throws {
+        let position = try Position.fromOption(fen).playing(moves)
+        print(position.diagram, terminator: "")
+        print("fen \(position.fen)")
+        print((["moves"] + position.legalMoves().map(\.description)).joined(separator: " "))
+        if let outcome = position.outcome {
+            print("outcome \(outcome)")
+        }
+    }
+}
