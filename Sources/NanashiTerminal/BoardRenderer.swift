@@ -59,7 +59,8 @@ public struct BoardRenderer: Sendable {
     ) -> [String] {
         let counts = Side.allSidesInOrder.map { side in
             let count = position.pieces(of: side).count
-            var text = paint(side.rawValue, side.colourStyle) + " \(count) " + (count == 1 ? "piece" : "pieces")
+            var text =
+                paint(side.rawValue, side.colourStyle) + " \(count) " + (count == 1 ? "piece" : "pieces")
             if let label = labels[side] { text += " (\(label))" }
             return text
         }
@@ -68,7 +69,8 @@ public struct BoardRenderer: Sendable {
             lines.append(" game over")
         } else {
             let side = position.sideToMove
-            lines.append(" move \(position.fullmoveNumber), " + paint(side.rawValue, side.colourStyle) + " to play")
+            lines.append(
+                " move \(position.fullmoveNumber), " + paint(side.rawValue, side.colourStyle) + " to play")
         }
         if let lastMove { lines.append(" last move: " + lastMove.summary) }
         if let selected {

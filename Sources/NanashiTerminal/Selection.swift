@@ -35,7 +35,8 @@ public enum Selection {
             case .outOfReach(let from, let to):
                 return "\(from) cannot reach \(to): a clone goes one step, a jump two"
             case .noCloneTo(let square, let side):
-                return "no piece of \(side) is next to \(square); to jump, select a piece or type both squares"
+                return
+                    "no piece of \(side) is next to \(square); to jump, select a piece or type both squares"
             case .gameOver: return "the game is over"
             }
         }
@@ -65,7 +66,12 @@ public enum Selection {
     }
 
     /// The empty squares the piece on `square` can clone to, and those it can jump to.
-    public static func targets(of square: Square, in position: Position) -> (clones: Bitboard, jumps: Bitboard) {
-        (Bitboard.cloneTargets(of: square) & position.empty, Bitboard.jumpTargets(of: square) & position.empty)
+    public static func targets(of square: Square, in position: Position) -> (
+        clones: Bitboard, jumps: Bitboard
+    ) {
+        (
+            Bitboard.cloneTargets(of: square) & position.empty,
+            Bitboard.jumpTargets(of: square) & position.empty
+        )
     }
 }

@@ -11,6 +11,7 @@ struct Nanashi: AsyncParsableCommand {
         subcommands: [
             Perft.self,
             Show.self,
+            Hotseat.self,
         ]
     )
 

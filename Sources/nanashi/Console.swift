@@ -1,0 +1,78 @@
+import Foundation
+
+/// The terminal the game is played on: standard input and output, whether they are a real
+/// terminal, and whether to colour.
+///
+/// On a real terminal (stdin and stdout both TTYs) prompts wait on the same line and a transient
+/// status line shows the AI thinking. Otherwise every line read is echoed after its prompt, so a
+/// piped game's output reads like the session it was, and nothing transient is written.
+final class Console {
+    /// Both standard input and output are a terminal.
+    let isInteractive: Bool
+    /// Output is coloured with ANSI codes.
+    let colour: Bool
+    /// A transient status line is on screen and must be erased before the next output.
+    private var statusShown = false
+
+    /// - Parameter noColour: the user's `--no-color`; `NO_COLOR` in the environment counts too.
+    init(noColour: Bool) {
+        isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        let environmentSaysNo = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        colour = isatty(STDOUT_FILENO) == 1 && !noColour && !environmentSaysNo
+        Console.installInterruptHandler()
+    }
+
+    /// Writes text as it is (add the line breaks you want).
+    func write(_ text: String) {
+        clearStatus()
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes one line.
+    func say(_ line: String) {
+        write(line + "\n")
+    }
+
+    /// Shows `prompt` and reads one line, without its line break; `nil` at the end of input.
+    func ask(_ prompt: String) -> String? {
+        write(prompt)
+        guard let line = readLine(strippingNewline: true) else {
+            write("\n")
+            return nil
+        }
+        if !isInteractive { write(line + "\n") }
+        return line
+    }
+
+    /// Replaces the transient status line (a real terminal only; elsewhere nothing is written).
+    func status(_ text: String) {
+        guard isInteractive else { return }
+        FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + text).utf8))
+        statusShown = true
+    }
+
+    /// Erases the transient status line, if one is shown.
+    func clearStatus() {
+        guard statusShown else { return }
+        statusShown = false
+        FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    /// Ctrl-C leaves at once, resetting colours and leaving the cursor on a fresh line, whatever is
+    /// running (the AI's search included). The terminal's own modes are never changed, so there is
+    /// nothing else to restore.
+    private static func installInterruptHandler() {
+        resetOnInterrupt = isatty(STDOUT_FILENO) == 1
+        signal(SIGINT, leaveOnInterrupt)
+    }
+}
+
+/// Whether the interrupt handler writes escape codes (only to a terminal).
+nonisolated(unsafe) private var resetOnInterrupt = false
+
+/// The SIGINT handler: only async-signal-safe calls here, write(2) and _exit(2).
+private func leaveOnInterrupt(_ signal: Int32) {
+    let text: StaticString = resetOnInterrupt ? "\u{1B}[0m\r\u{1B}[2K\n" : "\n"
+    _ = write(STDOUT_FILENO, text.utf8Start, text.utf8CodeUnitCount)
+    _exit(130)
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import NanashiCore
+import NanashiTerminal
+
+/// `nanashi hotseat`: two people take turns at one keyboard.
+struct Hotseat: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Two people play each other at this terminal, turn by turn.",
+        discussion: """
+            Type a square with your piece to see its moves, then the destination; or a full move \
+            (c3, a1c3). Type help for the commands. With piped input, one move or command per line.
+            """
+    )
+
+    @Option(help: "The position to start from, as FEN or 'startpos'.")
+    var fen: String?
+
+    @Flag(
+        name: .customLong("no-color"), help: "Plain text, no colours (NO_COLOR in the environment works too)."
+    )
+    var noColour = false
+
+    func run() throws {
+        let start = try Position.fromOption(fen)
+        let console = Console(noColour: noColour)
+        let adviser = Adviser()
+        console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
+        while true {
+            let terminalGame = TerminalGame(
+                game: Game(start: start), console: console, opponents: [:], labels: [:], flipped: false,
+                tags: ["Event": "nanashi hotseat", "White": "x", "Black": "o"], hint: adviser.hint(for:))
+            guard case .finished(let ending) = terminalGame.run(),
+                TerminalGame.offerAnotherGame(
+                    after: ending, final: terminalGame.game.current, console: console)
+            else { return }
+        }
+    }
+}
