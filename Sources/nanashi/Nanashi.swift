@@ -9,6 +9,7 @@ struct Nanashi: AsyncParsableCommand {
         commandName: "nanashi",
         abstract: "Ataxx: rules engine, AI, terminal client and online server.",
         subcommands: [
+            Bench.self,
             Perft.self,
             Show.self,
             Hotseat.self,

@@ -1,0 +1,78 @@
+import NanashiCore
+import Synchronization
+
+/// The Ataxx engine: an alpha-beta search with its own transposition table.
+///
+/// Run one search at a time on an engine; `stop()` may be called from any thread while it runs.
+/// Searches limited by depth or nodes are deterministic for a given sequence of searches (the
+/// table carries over from one search to the next until `newGame()`).
+public final class Engine: @unchecked Sendable {
+    /// The score of a won game at the root; a win in `n` plies scores `winScore - n`.
+    public static let winScore = 30_000
+
+    /// Scores beyond this size are wins or losses rather than material.
+    public static let winThreshold = winScore - 1_000
+
+    let table: TranspositionTable
+    let scratch = Scratch()
+    private let stopRequested = Atomic<Bool>(false)
+
+    /// An engine with a transposition table of `hashMegabytes` MB (1 or more).
+    public init(hashMegabytes: Int = 16) {
+        table = TranspositionTable(megabytes: hashMegabytes)
+    }
+
+    /// Searches `position` within `limits`, calling `onInfo` after each completed iteration.
+    ///
+    /// Always returns a legal move (`.pass` when forced) for a position that is not over; the first
+    /// iteration always completes so that there is one. For a finished game it returns `.pass` with
+    /// depth 0.
+    public func search(
+        _ position: Position, limits: SearchLimits, onInfo: (SearchInfo) -> Void = { _ in }
+    ) -> SearchResult {
+        stopRequested.store(false, ordering: .relaxed)
+        return run(position, limits: limits, onInfo: onInfo)
+    }
+
+    /// Makes the running search return its best move so far, promptly. Safe from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+    }
+
+    /// Forgets everything learned from earlier searches (the transposition table and the move
+    /// ordering history), so that the next search behaves as on a fresh engine.
+    public func newGame() {
+        table.clear()
+        scratch.clearHistory()
+    }
+
+    /// Clears a pending stop request before a search is started elsewhere, so that a `stop()`
+    /// arriving between now and the search's start still counts.
+    func armForSearch() {
+        stopRequested.store(false, ordering: .relaxed)
+    }
+
+    var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// The search itself, without clearing a pending stop request.
+    func run(
+        _ position: Position, limits: SearchLimits, onInfo: (SearchInfo) -> Void,
+        rootNoise: (amount: Int, generator: RandomSource)? = nil
+    ) -> SearchResult {
+        let start = ContinuousClock.now
+        if position.isGameOver {
+            return SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: [])
+        }
+        if !position.hasMove {
+            return SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: [.pass])
+        }
+        let budget = TimeBudget(limits: limits)
+        var search = Search(engine: self, start: start, budget: budget, nodeLimit: limits.nodes)
+        if let rootNoise {
+            return search.noisyChoice(
+                position, depth: max(1, limits.depth ?? 1), noise: rootNoise.amount,
+                generator: rootNoise.generator)
+        }
+        return search.iterate(position, maxDepth: limits.depth ?? Search.maxDepth, onInfo: onInfo)
+    }
+}

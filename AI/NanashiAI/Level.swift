@@ -1,0 +1,74 @@
+import NanashiCore
+
+/// A playing strength for people, from `Level.range.lowerBound` (a beginner can win) to
+/// `Level.range.upperBound` (full strength).
+///
+/// The lower levels search shallowly and add a random bonus of up to `randomness` centi-pieces to
+/// each move's score, so they make human-looking mistakes; every level answers within `thinkTime`.
+public struct Level: Hashable, Sendable, CustomStringConvertible {
+    /// The levels that exist.
+    public static let range: ClosedRange<Int> = 1...6
+
+    /// Full strength.
+    public static let strongest = Level(unchecked: range.upperBound)
+
+    /// The level's number, in `Level.range`.
+    public let number: Int
+
+    /// The level numbered `number`, or `nil` outside `Level.range`.
+    public init?(_ number: Int) {
+        guard Self.range.contains(number) else { return nil }
+        self.number = number
+    }
+
+    private init(unchecked number: Int) { self.number = number }
+
+    /// The deepest the level searches, or `nil` for no depth limit (the top level).
+    public var depth: Int? {
+        [1, 2, 3, 4, 6, nil][number - 1]
+    }
+
+    /// The most random bonus added to a move's score, in centi-pieces; 0 plays the best move found.
+    public var randomness: Int {
+        [300, 120, 40, 0, 0, 0][number - 1]
+    }
+
+    /// The longest the level thinks about one move.
+    public var thinkTime: Duration {
+        .milliseconds([100, 200, 300, 1_000, 1_000, 1_000][number - 1])
+    }
+
+    /// The search limits of the level: its depth, bounded by its think time.
+    public var limits: SearchLimits {
+        SearchLimits(depth: depth, movetime: thinkTime)
+    }
+
+    public var description: String { "level \(number)" }
+}
+
+extension Engine {
+    /// The move the engine plays at `level`: full strength at the top level, weaker and less
+    /// predictable below. Answers within `level.thinkTime` (and within `limits` when given).
+    ///
+    /// - Parameters:
+    ///   - extraLimits: further limits (a clock, a shorter time), applied on top of the level's.
+    ///   - random: the source of the level's randomness; pass a seeded one for repeatable play.
+    public func bestMove(
+        for position: Position, level: Level, extraLimits: SearchLimits = .infinite,
+        random: RandomSource = RandomSource(), onInfo: (SearchInfo) -> Void = { _ in }
+    ) -> SearchResult {
+        var limits = level.limits
+        if let depth = extraLimits.depth { limits.depth = min(depth, limits.depth ?? depth) }
+        if let nodes = extraLimits.nodes { limits.nodes = nodes }
+        if let movetime = extraLimits.movetime {
+            limits.movetime = min(movetime, limits.movetime ?? movetime)
+        }
+        limits.clock = extraLimits.clock
+        armForSearch()
+        if level.randomness > 0 {
+            return run(
+                position, limits: limits, onInfo: onInfo, rootNoise: (level.randomness, random))
+        }
+        return run(position, limits: limits, onInfo: onInfo)
+    }
+}

@@ -1,0 +1,86 @@
+import NanashiCore
+
+/// The search's working memory, allocated once per engine: move lists per ply, the principal
+/// variation table, killer moves, the history table, and the board's ring tables.
+///
+/// Plain buffers rather than arrays because the search reads and writes them at every node and
+/// must not pay for reference counting, bounds checks or exclusivity checks there.
+final class Scratch {
+    static let maxPly = 128
+    static let maxMoves = 640
+
+    let moves = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * maxMoves)
+    let scores = UnsafeMutablePointer<Int32>.allocate(capacity: maxPly * maxMoves)
+    let pv = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * maxPly)
+    let pvLength = UnsafeMutablePointer<Int>.allocate(capacity: maxPly + 1)
+    let killers = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * 2)
+    /// Indexed by `PackedMove` (origin and destination), 4096 entries.
+    let history = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
+    /// Squares one step away from each square (0..<49), then squares two steps away (49..<98).
+    let rings = UnsafeMutablePointer<UInt64>.allocate(capacity: 98)
+    let squares = UnsafeMutablePointer<Square>.allocate(capacity: 49)
+    /// Late move reductions by depth and move number, both below 64.
+    let reductions = UnsafeMutablePointer<Int8>.allocate(capacity: 64 * 64)
+
+    init() {
+        for square in Square.all {
+            rings[square.index] = Bitboard.cloneTargets(of: square).rawValue
+            rings[49 + square.index] = Bitboard.jumpTargets(of: square).rawValue
+            (squares + square.index).initialize(to: square)
+        }
+        for depth in 0..<64 {
+            for number in 0..<64 {
+                let value =
+                    depth == 0 || number == 0
+                    ? 0 : 0.7 + log(Double(depth)) * log(Double(number)) / 2.4
+                reductions[depth * 64 + number] = Int8(max(0, min(32, Int(value))))
+            }
+        }
+        clearHistory()
+        pvLength.initialize(repeating: 0, count: Self.maxPly + 1)
+    }
+
+    deinit {
+        moves.deallocate()
+        scores.deallocate()
+        pv.deallocate()
+        pvLength.deallocate()
+        killers.deallocate()
+        history.deallocate()
+        rings.deallocate()
+        squares.deallocate()
+        reductions.deallocate()
+    }
+
+    func clearHistory() {
+        history.initialize(repeating: 0, count: 4096)
+        killers.initialize(repeating: 0, count: Self.maxPly * 2)
+    }
+}
+
+/// Natural logarithm, by the series around 1 after scaling into [0.5, 1), so that the AI needs no
+/// C library; only used to fill the reduction table.
+private func log(_ value: Double) -> Double {
+    precondition(value > 0)
+    var x = value
+    var exponent = 0.0
+    while x >= 1 {
+        x /= 2
+        exponent += 1
+    }
+    while x < 0.5 {
+        x *= 2
+        exponent -= 1
+    }
+    // ln(x) = 2 atanh((x - 1) / (x + 1))
+    let y = (x - 1) / (x + 1)
+    var term = y
+    var sum = 0.0
+    var power = 1.0
+    for _ in 0..<40 {
+        sum += term / power
+        term *= y * y
+        power += 2
+    }
+    return 2 * sum + exponent * 0.693_147_180_559_945_3
+}

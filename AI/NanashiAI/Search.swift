@@ -1,0 +1,425 @@
+import NanashiCore
+
+/// One search: negamax alpha-beta with principal variation search, iterative deepening,
+/// aspiration windows, the transposition table, move ordering (table move, captures, killers,
+/// history), reverse futility pruning, and late move reductions and pruning.
+///
+/// A value type working on the engine's buffers, so that its counters live in registers and the
+/// recursion pays no reference counting or exclusivity checks.
+struct Search {
+    static let maxDepth = 64
+    static let infinity = 32_000
+
+    unowned(unsafe) let engine: Engine
+    let entries: UnsafeMutablePointer<TranspositionTable.Entry>
+    let tableMask: Int
+    let moveStack: UnsafeMutablePointer<UInt16>
+    let scoreStack: UnsafeMutablePointer<Int32>
+    let pvTable: UnsafeMutablePointer<UInt16>
+    let pvLength: UnsafeMutablePointer<Int>
+    let killers: UnsafeMutablePointer<UInt16>
+    let history: UnsafeMutablePointer<Int32>
+    let rings: UnsafeMutablePointer<UInt64>
+    let squares: UnsafeMutablePointer<Square>
+    let reductions: UnsafeMutablePointer<Int8>
+
+    let start: ContinuousClock.Instant
+    let budget: TimeBudget
+    let hardDeadline: ContinuousClock.Instant?
+    let nodeLimit: UInt64
+    var nodes: UInt64 = 0
+    /// Set when a limit or `stop()` ended the search in the middle of an iteration; every score
+    /// computed after that is garbage and is thrown away.
+    var aborted = false
+    /// Limits are only looked at once the first iteration is complete, so there is always a move.
+    var mayAbort = false
+
+    init(engine: Engine, start: ContinuousClock.Instant, budget: TimeBudget, nodeLimit: UInt64?) {
+        self.engine = engine
+        let scratch = engine.scratch
+        entries = engine.table.entries
+        tableMask = engine.table.mask
+        moveStack = scratch.moves
+        scoreStack = scratch.scores
+        pvTable = scratch.pv
+        pvLength = scratch.pvLength
+        killers = scratch.killers
+        history = scratch.history
+        rings = scratch.rings
+        squares = scratch.squares
+        reductions = scratch.reductions
+        self.start = start
+        self.budget = budget
+        hardDeadline = budget.hard.map { start + $0 }
+        self.nodeLimit = nodeLimit ?? .max
+    }
+
+    // MARK: Iterative deepening
+
+    /// Searches one ply deeper at a time until a limit is reached, reporting each iteration.
+    mutating func iterate(_ position: Position, maxDepth: Int, onInfo: (SearchInfo) -> Void)
+        -> SearchResult
+    {
+        let limit = max(1, min(maxDepth, Self.maxDepth))
+        var result = SearchResult(
+            bestMove: fallbackMove(position), score: 0, depth: 0, nodes: 0, pv: [])
+        var score = 0
+        for depth in 1...limit {
+            var delta = 40
+            var alpha = -Self.infinity
+            var beta = Self.infinity
+            if depth >= 5 {
+                alpha = max(score - delta, -Self.infinity)
+                beta = min(score + delta, Self.infinity)
+            }
+            var iterationScore: Int
+            while true {
+                iterationScore = negamax(position, depth: depth, alpha: alpha, beta: beta, ply: 0, isPV: true)
+                if aborted { break }
+                if iterationScore <= alpha {
+                    beta = (alpha + beta) / 2
+                    alpha = max(iterationScore - delta, -Self.infinity)
+                } else if iterationScore >= beta {
+                    beta = min(iterationScore + delta, Self.infinity)
+                } else {
+                    break
+                }
+                delta *= 2
+                if delta > 600 {
+                    alpha = -Self.infinity
+                    beta = Self.infinity
+                }
+            }
+            if aborted { break }
+            score = iterationScore
+            let pv = principalVariation()
+            if let first = pv.first {
+                result = SearchResult(bestMove: first, score: score, depth: depth, nodes: nodes, pv: pv)
+            }
+            mayAbort = true
+            let elapsed = ContinuousClock.now - start
+            onInfo(SearchInfo(depth: depth, score: score, nodes: nodes, time: elapsed, pv: result.pv))
+            if abs(score) >= Engine.winThreshold && depth > Engine.winScore - abs(score) { break }
+            if let soft = budget.soft, elapsed >= soft / 2 { break }
+            if engine.isStopRequested || nodes >= nodeLimit { break }
+        }
+        result.nodes = nodes
+        return result
+    }
+
+    /// The first legal move, in case nothing else is known.
+    func fallbackMove(_ position: Position) -> Move {
+        position.legalMoves().first ?? .pass
+    }
+
+    func principalVariation() -> [Move] {
+        (0..<pvLength[0]).map { move(pvTable[$0]) }
+    }
+
+    @inline(__always)
+    func move(_ packed: PackedMove) -> Move {
+        let origin = Packed.origin(packed)
+        if origin == Int(Packed.cloneOrigin) { return .clone(to: squares[Packed.destination(packed)]) }
+        if packed == Packed.pass { return .pass }
+        return .jump(from: squares[origin], to: squares[Packed.destination(packed)])
+    }
+
+    // MARK: Limits
+
+    /// Looks at the clock, the node budget and the stop flag; sets `aborted` when one is exhausted.
+    @inline(never)
+    mutating func checkLimits() {
+        guard mayAbort else { return }
+        if nodes >= nodeLimit || engine.isStopRequested {
+            aborted = true
+        } else if let hardDeadline, nodes & 1023 == 0, ContinuousClock.now >= hardDeadline {
+            aborted = true
+        }
+    }
+
+    // MARK: Negamax
+
+    mutating func negamax(_ position: Position, depth: Int, alpha: Int, beta: Int, ply: Int, isPV: Bool)
+        -> Int
+    {
+        pvLength[ply] = ply
+        if nodes & 255 == 0 || nodes >= nodeLimit {
+            checkLimits()
+        }
+        if aborted { return 0 }
+        nodes &+= 1
+
+        let side = position.sideToMove
+        let own = position.pieces(of: side).rawValue
+        let other = position.pieces(of: side.opponent).rawValue
+        if own == 0 { return -(Engine.winScore - ply) }
+        if other == 0 { return Engine.winScore - ply }
+        let open = position.empty.rawValue
+        let ownReach = expand(expand(own)) & open
+        let drawnByClock = position.halfmoveClock >= 100
+        if ownReach == 0 || drawnByClock {
+            if ownReach == 0 && expand(expand(other)) & open == 0 {
+                let difference = own.nonzeroBitCount - other.nonzeroBitCount
+                return difference == 0 ? 0 : (difference > 0 ? Engine.winScore - ply : ply - Engine.winScore)
+            }
+            if drawnByClock { return 0 }
+            // A forced pass: it costs a ply of depth like any move, and the line goes on.
+            var next = position
+            next.make(unchecked: .pass)
+            let score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
+            if isPV && !aborted { updatePV(ply: ply, move: Packed.pass) }
+            return score
+        }
+        if depth <= 0 || ply >= Scratch.maxPly - 2 {
+            return Evaluation.score(own: own, other: other, open: open)
+        }
+
+        var alpha = alpha
+        let key = position.hash
+        let slot = entries + (Int(truncatingIfNeeded: key) & tableMask)
+        var tableMove = Packed.none
+        if slot.pointee.key == key {
+            tableMove = slot.pointee.move
+            if !isPV && Int(slot.pointee.depth) >= depth {
+                let stored = Self.scoreFromTable(Int(slot.pointee.score), ply: ply)
+                switch slot.pointee.bound {
+                case .exact: return stored
+                case .lower where stored >= beta: return stored
+                case .upper where stored <= alpha: return stored
+                default: break
+                }
+            }
+        }
+
+        let staticScore = Evaluation.score(own: own, other: other, open: open)
+        // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
+        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && staticScore - 90 * depth >= beta {
+            return staticScore
+        }
+
+        let moves = moveStack + ply * Scratch.maxMoves
+        let scores = scoreStack + ply * Scratch.maxMoves
+        let count = generate(own: own, open: open, into: moves)
+        scoreMoves(moves, scores, count: count, own: own, other: other, tableMove: tableMove, ply: ply)
+
+        let originalAlpha = alpha
+        var best = -Self.infinity
+        var bestMove = Packed.none
+        var searched = 0
+        let lateMoveLimit = 3 + 2 * depth * depth
+        for index in 0..<count {
+            pickBest(moves, scores, from: index, count: count)
+            let packed = moves[index]
+            let captures = (rings[Packed.destination(packed)] & other).nonzeroBitCount
+            let isKiller = packed == killers[ply * 2] || packed == killers[ply * 2 + 1]
+            let isQuiet = captures == 0 && packed != tableMove && !isKiller
+            let isReducible = packed != tableMove && !isKiller
+
+            // Late move pruning: at low depth, late quiet moves seldom matter.
+            if !isPV && depth <= 3 && searched >= lateMoveLimit && isQuiet && best > -Engine.winThreshold {
+                continue
+            }
+
+            var next = position
+            next.make(unchecked: move(packed))
+            var score: Int
+            if searched == 0 {
+                score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
+            } else {
+                var reduction = 0
+                if depth >= 3 && searched >= 2 && isReducible {
+                    reduction = Int(reductions[min(depth, 63) * 64 + min(searched, 63)])
+                    if isPV { reduction -= 1 }
+                    if captures >= 2 { reduction -= 1 }
+                    reduction = max(0, min(reduction, depth - 2))
+                }
+                score = -negamax(
+                    next, depth: depth - 1 - reduction, alpha: -alpha - 1, beta: -alpha, ply: ply + 1,
+                    isPV: false)
+                if score > alpha && reduction > 0 {
+                    score = -negamax(
+                        next, depth: depth - 1, alpha: -alpha - 1, beta: -alpha, ply: ply + 1, isPV: false)
+                }
+                if score > alpha && score < beta && isPV {
+                    score = -negamax(
+                        next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: true)
+                }
+            }
+            if aborted { return 0 }
+            searched += 1
+            if score > best {
+                best = score
+                bestMove = packed
+                if score > alpha {
+                    alpha = score
+                    if isPV { updatePV(ply: ply, move: packed) }
+                    if score >= beta {
+                        if packed != tableMove { rememberCutoff(packed, ply: ply, depth: depth) }
+                        break
+                    }
+                }
+            }
+        }
+
+        let bound: TranspositionTable.Bound =
+            best >= beta ? .lower : (best > originalAlpha ? .exact : .upper)
+        if slot.pointee.key != key || depth + 2 >= Int(slot.pointee.depth) || bound == .exact {
+            slot.pointee = TranspositionTable.Entry(
+                key: key, move: bestMove,
+                score: Int16(truncatingIfNeeded: Self.scoreForTable(best, ply: ply)),
+                depth: Int8(truncatingIfNeeded: depth), bound: bound)
+        }
+        return best
+    }
+
+    @inline(__always)
+    func updatePV(ply: Int, move: PackedMove) {
+        let row = pvTable + ply * Scratch.maxPly
+        row[ply] = move
+        let childLength = pvLength[ply + 1]
+        var index = ply + 1
+        while index < childLength {
+            row[index] = pvTable[(ply + 1) * Scratch.maxPly + index]
+            index += 1
+        }
+        pvLength[ply] = max(childLength, ply + 1)
+    }
+
+    // MARK: Move generation and ordering
+
+    /// Writes every clone (by destination) and then every jump into `moves`; returns how many.
+    @inline(__always)
+    func generate(own: UInt64, open: UInt64, into moves: UnsafeMutablePointer<UInt16>) -> Int {
+        var count = 0
+        var clones = expand(own) & open
+        while clones != 0 {
+            moves[count] = Packed.clone(clones.trailingZeroBitCount)
+            count &+= 1
+            clones &= clones &- 1
+        }
+        var pieces = own
+        while pieces != 0 {
+            let from = pieces.trailingZeroBitCount
+            var jumps = rings[49 + from] & open
+            while jumps != 0 {
+                moves[count] = Packed.jump(from, jumps.trailingZeroBitCount)
+                count &+= 1
+                jumps &= jumps &- 1
+            }
+            pieces &= pieces &- 1
+        }
+        return count
+    }
+
+    static let tableMoveScore = Int32.max
+    static let killerBonus: Int32 = 1 << 21
+
+    /// Orders by what a move gains: the table move first, then pieces won (captures, plus one for
+    /// a clone, minus the own pieces a jump leaves exposed around its origin), killers among the
+    /// moves that win nothing, and history to break ties.
+    @inline(__always)
+    func scoreMoves(
+        _ moves: UnsafeMutablePointer<UInt16>, _ scores: UnsafeMutablePointer<Int32>, count: Int,
+        own: UInt64, other: UInt64, tableMove: PackedMove, ply: Int
+    ) {
+        let killer1 = killers[ply * 2]
+        let killer2 = killers[ply * 2 + 1]
+        for index in 0..<count {
+            let packed = moves[index]
+            if packed == tableMove {
+                scores[index] = Self.tableMoveScore
+                continue
+            }
+            let to = Packed.destination(packed)
+            var gain = (rings[to] & other).nonzeroBitCount * 4
+            if Packed.isClone(packed) {
+                gain += 4
+            } else {
+                gain -= (rings[Packed.origin(packed)] & own).nonzeroBitCount
+            }
+            var score = Int32(gain) << 22 + min(history[Int(packed & 4095)], Self.killerBonus - 1)
+            if packed == killer1 || packed == killer2 { score += Self.killerBonus }
+            scores[index] = score
+        }
+    }
+
+    /// Moves the best-scored move at or after `from` to `from` (selection sort: most nodes cut off
+    /// after a few moves, so sorting the whole list would be wasted).
+    @inline(__always)
+    func pickBest(
+        _ moves: UnsafeMutablePointer<UInt16>, _ scores: UnsafeMutablePointer<Int32>, from: Int, count: Int
+    ) {
+        var bestIndex = from
+        var bestScore = scores[from]
+        var index = from + 1
+        while index < count {
+            if scores[index] > bestScore {
+                bestScore = scores[index]
+                bestIndex = index
+            }
+            index += 1
+        }
+        if bestIndex != from {
+            let move = moves[from]
+            moves[from] = moves[bestIndex]
+            moves[bestIndex] = move
+            scores[bestIndex] = scores[from]
+            scores[from] = bestScore
+        }
+    }
+
+    @inline(__always)
+    func rememberCutoff(_ packed: PackedMove, ply: Int, depth: Int) {
+        if killers[ply * 2] != packed {
+            killers[ply * 2 + 1] = killers[ply * 2]
+            killers[ply * 2] = packed
+        }
+        let slot = history + Int(packed & 4095)
+        slot.pointee += Int32(depth * depth)
+        if slot.pointee > 1 << 18 {
+            for index in 0..<4096 { history[index] /= 2 }
+        }
+    }
+
+    // MARK: Table scores
+
+    /// Wins are stored relative to the node rather than the root, so that a stored win is still
+    /// the right distance away when the position is met at another ply.
+    @inline(__always)
+    static func scoreForTable(_ score: Int, ply: Int) -> Int {
+        score >= Engine.winThreshold ? score + ply : (score <= -Engine.winThreshold ? score - ply : score)
+    }
+
+    @inline(__always)
+    static func scoreFromTable(_ score: Int, ply: Int) -> Int {
+        score >= Engine.winThreshold ? score - ply : (score <= -Engine.winThreshold ? score + ply : score)
+    }
+
+    // MARK: Randomised choice for the easy levels
+
+    /// Scores every move with a full-window search `depth - 1` plies deep, adds up to `noise`
+    /// centi-pieces of random bonus to each, and plays the best total: weaker and less predictable
+    /// play, though a move that wins at once is still found when the noise is below a piece.
+    mutating func noisyChoice(_ position: Position, depth: Int, noise: Int, generator: RandomSource)
+        -> SearchResult
+    {
+        let moves = position.legalMoves()
+        var bestMove = moves[0]
+        var bestTotal = Int.min
+        var bestScore = 0
+        mayAbort = false
+        for candidate in moves {
+            var next = position
+            next.make(unchecked: candidate)
+            let score = -negamax(
+                next, depth: depth - 1, alpha: -Self.infinity, beta: Self.infinity, ply: 1, isPV: true)
+            let total = score + (abs(score) >= Engine.winThreshold ? 0 : generator.upTo(noise))
+            if total > bestTotal {
+                bestTotal = total
+                bestMove = candidate
+                bestScore = score
+            }
+        }
+        return SearchResult(bestMove: bestMove, score: bestScore, depth: depth, nodes: nodes, pv: [bestMove])
+    }
+}
