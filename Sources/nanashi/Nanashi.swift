@@ -13,6 +13,7 @@ struct Nanashi: AsyncParsableCommand {
             Perft.self,
             Show.self,
             Hotseat.self,
+            Play.self,
         ]
     )
 

@@ -1,0 +1,81 @@
+import ArgumentParser
+import NanashiAI
+import NanashiCore
+import NanashiTerminal
+
+/// `nanashi play`: a person against the AI.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play against the AI at this terminal.",
+        discussion: """
+            Type a square with your piece to see its moves, then the destination; or a full move \
+            (c3, a1c3). Type help for the commands (undo, hint, save, load, flip, resign, quit). \
+            With piped input, one move or command per line.
+            """
+    )
+
+    /// Which side the person plays.
+    enum SideChoice: String, ExpressibleByArgument, CaseIterable {
+        case x, o, random
+    }
+
+    @Option(
+        help:
+            "The AI's strength, \(Level.range.lowerBound) (beginner) to \(Level.range.upperBound) (strongest)."
+    )
+    var level: Int = 3
+
+    @Option(help: "Your side: x (moves first), o, or random.")
+    var side: SideChoice = .x
+
+    @Option(help: "The position to start from, as FEN or 'startpos'.")
+    var fen: String?
+
+    @Option(help: "Seed for the AI's randomness and the random side, for repeatable games.")
+    var seed: UInt64?
+
+    @Flag(
+        name: .customLong("no-color"), help: "Plain text, no colours (NO_COLOR in the environment works too)."
+    )
+    var noColour = false
+
+    func validate() throws {
+        guard Level(level) != nil else {
+            throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
+        }
+    }
+
+    func run() throws {
+        let start = try Position.fromOption(fen)
+        guard let level = Level(level) else { throw InputError("bad level \(self.level)") }
+        let console = Console(noColour: noColour)
+        let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
+        let engine = Engine()
+        let opponent = AIOpponent(engine: engine, level: level, random: random)
+        let adviser = Adviser(engine: Engine(hashMegabytes: 4))
+        while true {
+            let person: Side
+            switch side {
+            case .x: person = .x
+            case .o: person = .o
+            case .random: person = random.next() & 1 == 0 ? .x : .o
+            }
+            engine.newGame()
+            console.say(
+                "you play \(person) against the AI at level \(level.number); type help for the commands")
+            let terminalGame = TerminalGame(
+                game: Game(start: start), console: console, opponents: [person.opponent: opponent],
+                labels: [person: "you", person.opponent: opponent.label], flipped: false,
+                tags: [
+                    "Event": "nanashi play",
+                    person == .x ? "White" : "Black": "you",
+                    person == .x ? "Black" : "White": "nanashi \(opponent.label)",
+                ],
+                hint: adviser.hint(for:))
+            guard case .finished(let ending) = terminalGame.run(),
+                TerminalGame.offerAnotherGame(
+                    after: ending, final: terminalGame.game.current, console: console)
+            else { return }
+        }
+    }
+}
