@@ -39,15 +39,11 @@ struct Play: ParsableCommand {
     )
     var noColour = false
 
-    func validate() throws {
-        guard Level(level) != nil else {
-            throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
-        }
-    }
-
     func run() throws {
         let start = try Position.fromOption(fen)
-        guard let level = Level(level) else { throw InputError("bad level \(self.level)") }
+        guard let level = Level(level) else {
+            throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
+        }
         let console = Console(noColour: noColour)
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
         let engine = Engine()
