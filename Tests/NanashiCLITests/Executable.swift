@@ -125,7 +125,7 @@ final class Session {
     /// Closes input and waits for the exit status.
     func finish() -> Int32 {
         try? input.fileHandleForWriting.close()
-        while !output.fileHandleForReading.availableData.isEmpty {}
+        transcript += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return process.terminationStatus
     }
