@@ -29,4 +29,14 @@ final class AIOpponent: Opponent {
         console.say("\(side) plays \(result.bestMove)")
         return .move(result.bestMove)
     }
+
+    /// A search score for people: `x wins in 3`, or the material balance in pieces, `+1.50 for o`.
+    static func describe(_ score: Int, for side: Side) -> String {
+        if score > Engine.winThreshold { return "\(side) wins in \(Engine.winScore - score) plies" }
+        if score < -Engine.winThreshold { return "\(side.opponent) wins in \(Engine.winScore + score) plies" }
+        let sign = score < 0 ? "-" : "+"
+        let size = abs(score)
+        let hundredths = size % 100 < 10 ? "0\(size % 100)" : "\(size % 100)"
+        return "score \(sign)\(size / 100).\(hundredths) for \(side)"
+    }
 }

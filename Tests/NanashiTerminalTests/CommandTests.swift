@@ -37,6 +37,7 @@ import Testing
         ("a1c", "'a1c' is not a move: expected a square like f2, two squares like a7c5, or 0000"),
         ("castle", "'castle' is not a move or a command (type help)"),
         ("a1c3e5", "'a1c3e5' is not a move or a command (type help)"),
+        ("\u{1B}OQ", "'?oq' is not a move or a command (type help)"),
         ("save", "save needs a file name, like: save game.pgn"),
         ("load", "load needs a file name, like: load game.pgn"),
         ("undo 2", "undo takes no argument"),
