@@ -24,7 +24,7 @@ final class AIOpponent: Opponent {
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in
             let best = info.pv.first.map { "\($0)" } ?? "-"
             console.status(
-                "\(side) is thinking: depth \(info.depth), best so far \(best), score \(info.score)")
+                "\(side) is thinking: depth \(info.depth), best so far \(best), \(Self.describe(info.score, for: side))")
         }
         console.say("\(side) plays \(result.bestMove)")
         return .move(result.bestMove)
