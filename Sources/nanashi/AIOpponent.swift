@@ -4,7 +4,7 @@ import NanashiTerminal
 
 /// The AI as an opponent in the terminal: thinks at its level, showing its progress on a real
 /// terminal, and answers with a move.
-final class AIOpponent: Opponent {
+final class AIOpponent: Player {
     let engine: Engine
     private let level: Level
     private let random: RandomSource
@@ -18,13 +18,14 @@ final class AIOpponent: Opponent {
 
     var label: String { "AI level \(level.number)" }
 
-    func reply(to game: Game, console: Console) -> OpponentReply {
+    func reply(to game: Game, console: Console) -> PlayerReply {
         let side = game.current.sideToMove
         console.status("\(side) is thinking...")
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in
             let best = info.pv.first.map { "\($0)" } ?? "-"
             console.status(
-                "\(side) is thinking: depth \(info.depth), best so far \(best), \(Self.describe(info.score, for: side))")
+                "\(side) is thinking: depth \(info.depth), best so far \(best), \(Self.describe(info.score, for: side))"
+            )
         }
         console.say("\(side) plays \(result.bestMove)")
         return .move(result.bestMove)

@@ -3,15 +3,15 @@ import NanashiCore
 import NanashiTerminal
 
 /// Chooses the moves of a side nobody plays at this keyboard: the AI, or a player online.
-protocol Opponent: AnyObject {
+protocol Player: AnyObject {
     /// Words shown after the side's piece count, such as `level 3`.
     var label: String { get }
     /// The opponent's answer when it is its turn in `game` (it has a move other than a pass).
-    func reply(to game: Game, console: Console) -> OpponentReply
+    func reply(to game: Game, console: Console) -> PlayerReply
 }
 
 /// What an opponent does on its turn.
-enum OpponentReply {
+enum PlayerReply {
     case move(Move)
     case resign
 }
@@ -24,14 +24,14 @@ enum OpponentReply {
 final class TerminalGame {
     /// How `run()` finished.
     enum Ending: Equatable {
-        case finished(GameEnd)
+        case finished(GameOver)
         case quit
     }
 
     private(set) var game: Game
     private let console: Console
     private let renderer: BoardRenderer
-    private let opponents: [Side: any Opponent]
+    private let opponents: [Side: any Player]
     private let labels: [Side: String]
     private let hint: (Position) -> Move?
     private let tags: [String: String]
@@ -44,7 +44,7 @@ final class TerminalGame {
     ///   - hint: the AI's suggestion for a position.
     ///   - tags: PGN tags written by `save` (`Event`, `White`, `Black`...).
     init(
-        game: Game, console: Console, opponents: [Side: any Opponent], labels: [Side: String], flipped: Bool,
+        game: Game, console: Console, opponents: [Side: any Player], labels: [Side: String], flipped: Bool,
         tags: [String: String], hint: @escaping (Position) -> Move?
     ) {
         self.game = game
@@ -64,7 +64,7 @@ final class TerminalGame {
         draw()
         while true {
             let position = game.current
-            if let outcome = position.outcome { return .finished(GameEnd(outcome)) }
+            if let outcome = position.outcome { return .finished(GameOver(outcome)) }
             let side = position.sideToMove
             if !position.hasMove {
                 console.say("\(side) has no move and passes")
@@ -219,7 +219,7 @@ final class TerminalGame {
 
 extension TerminalGame {
     /// Shows how the game ended and asks whether to play again; end of input means no.
-    static func offerAnotherGame(after ending: GameEnd, final position: Position, console: Console) -> Bool {
+    static func offerAnotherGame(after ending: GameOver, final position: Position, console: Console) -> Bool {
         console.write(ending.summary(final: position))
         while true {
             guard let answer = console.ask("play again? (y/n)> ") else { return false }

@@ -1,13 +1,18 @@
 import NanashiCore
 
-/// How a game ended, including by resignation (which the rules' `Outcome` does not know about).
-public struct GameEnd: Hashable, Sendable {
+/// How a game ended, including by resignation, timeout or abandonment (which the rules'
+/// `Outcome` does not know about).
+public struct GameOver: Hashable, Sendable {
     /// Why the game ended.
     public enum Reason: String, Hashable, Sendable {
         case noPieces = "no pieces"
         case lockedBoard = "locked board"
         case fiftyMoveRule = "fifty-move rule"
         case resignation = "resignation"
+        /// The loser's clock ran out (online play).
+        case timeout = "timeout"
+        /// The loser left the game and did not come back (online play).
+        case abandonment = "abandonment"
     }
 
     /// The winner, or `nil` for a draw.
@@ -31,8 +36,8 @@ public struct GameEnd: Hashable, Sendable {
     }
 
     /// `side` resigned.
-    public static func resignation(by side: Side) -> GameEnd {
-        GameEnd(winner: side.opponent, reason: .resignation)
+    public static func resignation(by side: Side) -> GameOver {
+        GameOver(winner: side.opponent, reason: .resignation)
     }
 
     /// The PGN result: `1-0` when x won, `0-1` when o won, `1/2-1/2` for a draw.
@@ -55,6 +60,8 @@ public struct GameEnd: Hashable, Sendable {
         case .lockedBoard: why = "no one can move: the board is locked"
         case .fiftyMoveRule: why = "fifty-move rule: 100 moves without a clone"
         case .resignation: why = "\(winner?.opponent.rawValue ?? "nobody") resigned"
+        case .timeout: why = "\(winner?.opponent.rawValue ?? "nobody") ran out of time"
+        case .abandonment: why = "\(winner?.opponent.rawValue ?? "nobody") left the game"
         }
         let verdict = winner.map { "\($0) wins" } ?? "draw"
         let x = position.pieces(of: .x).count
