@@ -12,6 +12,7 @@ struct Nanashi: AsyncParsableCommand {
             Bench.self,
             Perft.self,
             Show.self,
+            UAI.self,
         ]
     )
 
