@@ -10,6 +10,7 @@ struct Nanashi: AsyncParsableCommand {
         abstract: "Ataxx: rules engine, AI, terminal client and online server.",
         subcommands: [
             Bench.self,
+            Match.self,
             Perft.self,
             Show.self,
             UAI.self,
