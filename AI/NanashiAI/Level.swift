@@ -57,6 +57,16 @@ extension Engine {
         for position: Position, level: Level, extraLimits: SearchLimits = .infinite,
         random: RandomSource = RandomSource(), onInfo: (SearchInfo) -> Void = { _ in }
     ) -> SearchResult {
+        armForSearch()
+        return chooseMove(
+            for: position, level: level, extraLimits: extraLimits, random: random, onInfo: onInfo)
+    }
+
+    /// `bestMove(for:level:...)` without clearing a pending stop request.
+    func chooseMove(
+        for position: Position, level: Level, extraLimits: SearchLimits = .infinite,
+        random: RandomSource = RandomSource(), onInfo: (SearchInfo) -> Void = { _ in }
+    ) -> SearchResult {
         var limits = level.limits
         if let depth = extraLimits.depth { limits.depth = min(depth, limits.depth ?? depth) }
         if let nodes = extraLimits.nodes { limits.nodes = nodes }
@@ -64,7 +74,6 @@ extension Engine {
             limits.movetime = min(movetime, limits.movetime ?? movetime)
         }
         limits.clock = extraLimits.clock
-        armForSearch()
         if level.randomness > 0 {
             return run(
                 position, limits: limits, onInfo: onInfo, rootNoise: (level.randomness, random))

@@ -10,8 +10,10 @@ struct Nanashi: AsyncParsableCommand {
         abstract: "Ataxx: rules engine, AI, terminal client and online server.",
         subcommands: [
             Bench.self,
+            Match.self,
             Perft.self,
             Show.self,
+            UAI.self,
             Hotseat.self,
             Play.self,
         ]

@@ -1,0 +1,276 @@
+import NanashiCore
+import Synchronization
+
+/// The Universal Ataxx Interface (UCI with "a" for "c"), as engines and match runners speak it:
+/// lines in through `receive(_:)`, lines out through the `output` closure.
+///
+/// `go` searches on a background task, so `stop`, `isready` and `quit` are answered while it
+/// thinks. Bad input never changes the session's state: it is answered with one line
+/// `info string error ...`. Beyond the standard commands, `perft N` prints the move path count
+/// and `d` prints the board and a line `fen <FEN>`.
+public final class UAISession: @unchecked Sendable {
+    /// The name the engine gives in `id name`.
+    public static let engineName = "Nanashi"
+
+    private let output: @Sendable (String) -> Void
+    private var engine: Engine
+    private var hashMegabytes = 16
+    private var level = Level.strongest
+    private var position = Position.start
+    private var searchTask: Task<Void, Never>?
+
+    static let hashRange = 1...1024
+
+    /// A session writing each reply line (without its line break) to `output`, which may be called
+    /// from a background task.
+    public init(output: @escaping @Sendable (String) -> Void) {
+        self.output = output
+        engine = Engine(hashMegabytes: hashMegabytes)
+    }
+
+    /// Handles one line of input; returns `false` once the line was `quit`.
+    ///
+    /// Call it from one task at a time, one line after another.
+    public func receive(_ line: String) async -> Bool {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        guard let command = words.first else { return true }
+        let arguments = Array(words.dropFirst())
+        switch command {
+        case "uai":
+            output("id name \(Self.engineName)")
+            output("id author the Nanashi authors")
+            output(
+                "option name Hash type spin default 16 min \(Self.hashRange.lowerBound) max \(Self.hashRange.upperBound)"
+            )
+            output(
+                "option name Level type spin default \(Level.range.upperBound) min \(Level.range.lowerBound) max \(Level.range.upperBound)"
+            )
+            output("uaiok")
+        case "isready":
+            output("readyok")
+        case "uainewgame":
+            await waitUntilIdle()
+            engine.newGame()
+            position = .start
+        case "setoption":
+            await waitUntilIdle()
+            setOption(arguments)
+        case "position":
+            await waitUntilIdle()
+            setPosition(arguments)
+        case "go":
+            go(arguments)
+        case "stop":
+            await stopSearch()
+        case "quit":
+            await stopSearch()
+            return false
+        case "perft":
+            await waitUntilIdle()
+            guard arguments.count == 1, let depth = Int(arguments[0]), (0...12).contains(depth) else {
+                return error("perft needs one depth from 0 to 12")
+            }
+            output(String(position.perft(depth)))
+        case "d":
+            await waitUntilIdle()
+            for row in position.diagram.split(separator: "\n") {
+                output(String(row))
+            }
+            output("fen \(position.fen)")
+        default:
+            return error("unknown command '\(command)'")
+        }
+        return true
+    }
+
+    /// Stops the search under way, if any, and waits for its `bestmove`.
+    public func stopSearch() async {
+        engine.stop()
+        await waitUntilIdle()
+    }
+
+    /// Waits until the search under way, if any, has printed its `bestmove`.
+    public func waitUntilIdle() async {
+        if let searchTask {
+            await searchTask.value
+            self.searchTask = nil
+        }
+    }
+
+    private func error(_ message: String) -> Bool {
+        output("info string error \(message)")
+        return true
+    }
+
+    // MARK: Commands
+
+    private func setOption(_ arguments: [String]) {
+        guard arguments.first == "name", let valueIndex = arguments.firstIndex(of: "value"),
+            valueIndex > 1, valueIndex + 1 < arguments.count
+        else {
+            _ = error("expected 'setoption name <name> value <value>'")
+            return
+        }
+        let name = arguments[1..<valueIndex].joined(separator: " ")
+        let value = arguments[(valueIndex + 1)...].joined(separator: " ")
+        switch name.lowercased() {
+        case "hash":
+            guard let megabytes = Int(value), Self.hashRange.contains(megabytes) else {
+                _ = error("Hash must be a whole number of MB from 1 to 1024, not '\(value)'")
+                return
+            }
+            hashMegabytes = megabytes
+            engine = Engine(hashMegabytes: megabytes)
+        case "level":
+            guard let number = Int(value), let newLevel = Level(number) else {
+                _ = error(
+                    "Level must be from \(Level.range.lowerBound) to \(Level.range.upperBound), not '\(value)'"
+                )
+                return
+            }
+            level = newLevel
+        default:
+            _ = error("unknown option '\(name)'")
+        }
+    }
+
+    private func setPosition(_ arguments: [String]) {
+        let movesIndex = arguments.firstIndex(of: "moves") ?? arguments.endIndex
+        var next: Position
+        switch arguments.first {
+        case "startpos" where movesIndex == 1:
+            next = .start
+        case "fen" where movesIndex > 1:
+            let fen = arguments[1..<movesIndex].joined(separator: " ")
+            do {
+                next = try Position(fen: fen)
+            } catch {
+                _ = self.error("bad FEN '\(fen)': \(error)")
+                return
+            }
+        default:
+            _ = error("expected 'position startpos|fen <FEN> [moves <move>...]'")
+            return
+        }
+        for text in arguments.dropFirst(movesIndex + 1) {
+            do {
+                let move = try Move(notation: text)
+                next = try next.play(move)
+            } catch let error as MoveParseError {
+                _ = self.error("bad move: \(error)")
+                return
+            } catch {
+                _ = self.error("\(error)")
+                return
+            }
+        }
+        position = next
+    }
+
+    private func go(_ arguments: [String]) {
+        if searchTask != nil {
+            _ = error("already searching; send stop first")
+            return
+        }
+        let request: GoRequest
+        do {
+            request = try GoRequest(arguments)
+        } catch {
+            _ = self.error(error.message)
+            return
+        }
+        let limits = request.limits(for: position.sideToMove)
+        let level = level
+        let usesLevel = level != .strongest || (limits == .infinite && !request.infinite)
+        let engine = engine
+        let position = position
+        let output = output
+        if position.isGameOver {
+            output("info string error the game is over")
+            output("bestmove 0000")
+            return
+        }
+        engine.armForSearch()
+        searchTask = Task.detached {
+            let report: (SearchInfo) -> Void = { info in output(Self.line(for: info)) }
+            let result =
+                usesLevel
+                ? engine.chooseMove(for: position, level: level, extraLimits: limits, onInfo: report)
+                : engine.run(position, limits: limits, onInfo: report)
+            output("bestmove \(result.bestMove)")
+        }
+    }
+
+    /// `info depth D score cp S nodes N nps R time T pv ...`.
+    static func line(for info: SearchInfo) -> String {
+        var line =
+            "info depth \(info.depth) score cp \(info.score) nodes \(info.nodes) nps \(info.nodesPerSecond)"
+            + " time \(info.time.wholeMilliseconds)"
+        if !info.pv.isEmpty {
+            line += " pv " + info.pv.map(\.description).joined(separator: " ")
+        }
+        return line
+    }
+}
+
+/// The arguments of a `go` command.
+struct GoRequest {
+    struct ParseError: Error {
+        let message: String
+    }
+
+    var depth: Int?
+    var nodes: UInt64?
+    var movetime: Int64?
+    var xTime: Int64?
+    var oTime: Int64?
+    var xIncrement: Int64 = 0
+    var oIncrement: Int64 = 0
+    var movesToGo: Int?
+    var infinite = false
+
+    init(_ arguments: [String]) throws(ParseError) {
+        var index = 0
+        func number(_ name: String, in range: ClosedRange<Int64>) throws(ParseError) -> Int64 {
+            guard index + 1 < arguments.count, let value = Int64(arguments[index + 1]), range.contains(value)
+            else {
+                throw ParseError(
+                    message: "go \(name) needs a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            index += 2
+            return value
+        }
+        let time: ClosedRange<Int64> = -86_400_000...86_400_000
+        while index < arguments.count {
+            switch arguments[index] {
+            case "depth": depth = Int(try number("depth", in: 1...Int64(Search.maxDepth)))
+            case "nodes": nodes = UInt64(try number("nodes", in: 1...Int64.max))
+            case "movetime": movetime = try number("movetime", in: 0...86_400_000)
+            case "btime": xTime = try number("btime", in: time)
+            case "wtime": oTime = try number("wtime", in: time)
+            case "binc": xIncrement = try number("binc", in: 0...86_400_000)
+            case "winc": oIncrement = try number("winc", in: 0...86_400_000)
+            case "movestogo": movesToGo = Int(try number("movestogo", in: 1...10_000))
+            case "infinite":
+                infinite = true
+                index += 1
+            default:
+                throw ParseError(message: "unknown go parameter '\(arguments[index])'")
+            }
+        }
+    }
+
+    /// The limits for a search by `side`: btime and binc are x's clock, wtime and winc o's.
+    func limits(for side: Side) -> SearchLimits {
+        var limits = SearchLimits(depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) })
+        let own = side == .x ? xTime : oTime
+        let opponent = side == .x ? oTime : xTime
+        if let own {
+            limits.clock = SearchLimits.Clock(
+                own: .milliseconds(max(own, 0)), opponent: .milliseconds(max(opponent ?? own, 0)),
+                ownIncrement: .milliseconds(side == .x ? xIncrement : oIncrement),
+                opponentIncrement: .milliseconds(side == .x ? oIncrement : xIncrement), movesToGo: movesToGo)
+        }
+        return limits
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import NanashiAI
+
+/// `nanashi uai`: the engine speaking the Universal Ataxx Interface on standard input and output,
+/// for match runners and graphical interfaces.
+struct UAI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uai",
+        abstract: "Speak the Universal Ataxx Interface on standard input and output.",
+        discussion: "Type 'uai' to start; 'quit' ends. Extensions: 'perft N', 'd'."
+    )
+
+    func run() async throws {
+        // Each line goes out in one unbuffered write. Not print with fflush(nil): flushing every
+        // stream takes the lock of standard input, which readLine holds while it waits, so the
+        // search task would block until the next line came in.
+        let session = UAISession(output: { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        })
+        while let line = readLine() {
+            if await !session.receive(line) { return }
+        }
+        // End of input: the runner has gone, so nobody waits for the search under way.
+        await session.stopSearch()
+    }
+}

@@ -1,0 +1,127 @@
+import NanashiAI
+import NanashiCore
+import Testing
+
+/// Swaps the colours of a FEN (pieces and side to move), giving the same problem for the other side.
+private func swappingColours(_ fen: String) -> String {
+    String(
+        fen.map { character -> Character in
+            switch character {
+            case "x": return "o"
+            case "o": return "x"
+            default: return character
+            }
+        })
+}
+
+/// Each problem in both colours.
+private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
+    cases.flatMap { [($0.0, $0.1), (swappingColours($0.0), $0.1)] }
+}
+
+@Suite struct SearchTests {
+    @Test(
+        arguments: bothColours([
+            // The jump into the ring of eight flips all of them.
+            ("7/3x3/2ooo2/2o1o2/2ooo2/7/o5x x 0 1", "d6d4"),
+            // A clone on b6 flips three, more than any other move.
+            ("x6/2o4/1oo4/7/7/7/o5x x 0 1", "b6"),
+        ]), [1, 2, 3] as [Int])
+    func findsTheBiggestCapture(problem: (fen: String, expected: String), depth: Int) throws {
+        let (fen, expected) = problem
+        let position = try Position(fen: fen)
+        let result = Engine().search(position, limits: .depth(depth))
+        #expect(result.bestMove.description == expected)
+        #expect(result.pv.first == result.bestMove)
+    }
+
+    @Test(arguments: bothColours([("7/3x3/2ooo2/2o1o2/2ooo2/7/6x x 0 1", "d6d4")]), [1, 2, 4] as [Int])
+    func takesTheLastPiecesAndScoresTheWin(problem: (fen: String, expected: String), depth: Int) throws {
+        let (fen, expected) = problem
+        let position = try Position(fen: fen)
+        let result = Engine().search(position, limits: .depth(depth))
+        #expect(result.bestMove.description == expected)
+        #expect(result.score == Engine.winScore - 1)
+    }
+
+    /// Cloning to a2 flips a3 but lets o jump d3b2 and flip every x piece; b2 flips a3 too and
+    /// leaves o no square touching all of x.
+    @Test(arguments: bothColours([("7/7/7/3o3/o2o3/7/x6 x 0 1", "a2")]), [2, 3, 4, 6] as [Int])
+    func doesNotLeaveAllItsPiecesToBeCaptured(problem: (fen: String, losingMove: String), depth: Int) throws {
+        let (fen, losingMove) = problem
+        let position = try Position(fen: fen)
+        let mover = position.sideToMove
+        let result = Engine().search(position, limits: .depth(depth))
+        #expect(result.bestMove.description != losingMove)
+        #expect(result.score > -Engine.winThreshold)
+        let after = try position.play(result.bestMove)
+        for reply in after.legalMoves() {
+            #expect(try !after.play(reply).pieces(of: mover).isEmpty, "\(reply) wipes out \(mover)")
+        }
+    }
+
+    @Test(arguments: ["x-o4/---4/---4/7/7/7/7 x 0 1", "o-x4/---4/---4/7/7/7/7 o 0 1"])
+    func passesWhenForced(fen: String) throws {
+        let result = Engine().search(try Position(fen: fen), limits: .depth(6))
+        #expect(result.bestMove == .pass)
+    }
+
+    @Test func aFinishedGameGivesAPassAtDepthZero() throws {
+        let result = Engine().search(try Position(fen: "7/7/7/7/7/7/x5x o 0 1"), limits: .depth(3))
+        #expect(result.bestMove == .pass)
+        #expect(result.depth == 0)
+        #expect(result.nodes == 0)
+    }
+
+    @Test(arguments: [SearchLimits.depth(6), .nodes(20_000)])
+    func searchesWithTheSameLimitsAgreeExactly(limits: SearchLimits) throws {
+        let position = try Position(fen: "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8")
+        let first = Engine().search(position, limits: limits)
+        let second = Engine().search(position, limits: limits)
+        #expect(first == second)
+        #expect(position.isLegal(first.bestMove))
+    }
+
+    @Test func reportsEveryIterationInOrder() throws {
+        var depths: [Int] = []
+        var lastNodes: UInt64 = 0
+        let result = Engine().search(.start, limits: .depth(5)) { info in
+            depths.append(info.depth)
+            #expect(info.nodes >= lastNodes)
+            lastNodes = info.nodes
+            #expect(!info.pv.isEmpty)
+        }
+        #expect(depths == [1, 2, 3, 4, 5])
+        #expect(result.depth == 5)
+        #expect(result.nodes >= lastNodes)
+    }
+
+    @Test func aNodeLimitStopsTheSearch() throws {
+        let result = Engine().search(.start, limits: .nodes(3_000))
+        #expect(result.nodes >= 3_000)
+        #expect(result.nodes < 3_000 + 10)
+        #expect(Position.start.isLegal(result.bestMove))
+    }
+
+    @Test func stopEndsAnInfiniteSearchWithALegalMove() async throws {
+        let engine = Engine(hashMegabytes: 1)
+        let position = try Position(fen: "x5o/7/7/7/7/7/o5x x 0 1")
+        let search = Task.detached { engine.search(position, limits: .infinite) }
+        try await Task.sleep(for: .milliseconds(100))
+        engine.stop()
+        let result = await search.value
+        #expect(position.isLegal(result.bestMove))
+        #expect(result.depth >= 1)
+    }
+
+    @Test func newGameMakesTheEngineBehaveAsNew() throws {
+        let engine = Engine()
+        let position = try Position(fen: "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8")
+        let fresh = engine.search(position, limits: .depth(5))
+        let warm = engine.search(position, limits: .depth(5))
+        engine.newGame()
+        let again = engine.search(position, limits: .depth(5))
+        #expect(again == fresh)
+        #expect(warm.nodes < fresh.nodes)
+    }
+}

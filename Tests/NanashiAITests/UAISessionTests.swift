@@ -1,0 +1,132 @@
+import NanashiAI
+import NanashiCore
+import Synchronization
+import Testing
+
+/// Feeds lines to a session and collects its replies.
+private final class Transcript: Sendable {
+    /// The replies not yet returned by `send`.
+    final class Lines: Sendable {
+        let value = Mutex<[String]>([])
+    }
+
+    let lines = Lines()
+    let session: UAISession
+
+    init() {
+        let lines = self.lines
+        session = UAISession(output: { line in lines.value.withLock { $0.append(line) } })
+    }
+
+    /// Sends each line, waits for any search to finish, and returns the replies since the last call.
+    func send(_ input: String...) async -> [String] {
+        for line in input { _ = await session.receive(line) }
+        await session.waitUntilIdle()
+        return lines.value.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+    }
+}
+
+@Suite struct UAISessionTests {
+    @Test func introducesItself() async {
+        let replies = await Transcript().send("uai", "isready")
+        #expect(
+            replies == [
+                "id name Nanashi", "id author the Nanashi authors",
+                "option name Hash type spin default 16 min 1 max 1024",
+                "option name Level type spin default 6 min 1 max 6", "uaiok", "readyok",
+            ])
+    }
+
+    @Test func showsThePositionAfterMoves() async {
+        let replies = await Transcript().send("position startpos moves g2 a1c3", "d")
+        #expect(
+            replies == [
+                "7 x . . . . . o", "6 . . . . . . .", "5 . . . . . . .", "4 . . . . . . .",
+                "3 . . o . . . .", "2 . . . . . . x", "1 . . . . . . x", "  a b c d e f g",
+                "fen x5o/7/7/7/2o4/6x/6x x 1 2",
+            ])
+    }
+
+    @Test(arguments: [
+        ("position startpos moves g2 g2", "info string error illegal move g2: the destination is occupied"),
+        (
+            "position startpos moves g2 zz",
+            "info string error bad move: 'zz' is not a square: expected a1 to g7"
+        ),
+        ("position fen x5o/7/7 x 0 1", "info string error bad FEN 'x5o/7/7 x 0 1'"),
+        ("position sideways", "info string error expected 'position startpos|fen <FEN> [moves <move>...]'"),
+        ("go depth zero", "info string error go depth needs a number from 1 to 64"),
+        ("go sideways", "info string error unknown go parameter 'sideways'"),
+        (
+            "setoption name Hash value 0",
+            "info string error Hash must be a whole number of MB from 1 to 1024, not '0'"
+        ),
+        ("setoption name Level value 9", "info string error Level must be from 1 to 6, not '9'"),
+        ("setoption name Colour value red", "info string error unknown option 'Colour'"),
+        ("perft x", "info string error perft needs one depth from 0 to 12"),
+        ("frobnicate", "info string error unknown command 'frobnicate'"),
+    ])
+    func badInputIsReportedAndChangesNothing(command: String, replyStart: String) async {
+        let transcript = Transcript()
+        _ = await transcript.send("position startpos moves f2")
+        let replies = await transcript.send(command)
+        #expect(replies.count == 1)
+        #expect(replies.first?.hasPrefix(replyStart) == true, "\(replies)")
+        #expect(await transcript.send("d").last == "fen x5o/7/7/7/7/5x1/o5x o 0 1")
+    }
+
+    @Test func countsMovePathsWithPerft() async {
+        #expect(await Transcript().send("perft 3") == ["6460"])
+        #expect(await Transcript().send("position startpos moves g2", "perft 1") == ["16"])
+    }
+
+    @Test func searchesToADepthAndAnswersWithALegalMove() async throws {
+        let replies = await Transcript().send("position startpos", "go depth 4")
+        #expect(replies.count == 5)
+        for (index, line) in replies.dropLast().enumerated() {
+            #expect(line.hasPrefix("info depth \(index + 1) score cp "), "\(line)")
+            #expect(
+                line.contains(" nodes ") && line.contains(" nps ") && line.contains(" time ")
+                    && line.contains(" pv "))
+        }
+        let bestMove = try #require(replies.last?.split(separator: " ").last)
+        #expect(replies.last == "bestmove \(bestMove)")
+        #expect(Position.start.isLegal(try Move(notation: bestMove)))
+    }
+
+    @Test func answersAForcedPassWithNullMove() async {
+        let replies = await Transcript().send("position fen x-o4/---4/---4/7/7/7/7 x 0 1", "go depth 3")
+        #expect(replies == ["bestmove 0000"])
+    }
+
+    @Test func answersAFinishedGameWithAnError() async {
+        let replies = await Transcript().send("position fen 7/7/7/7/7/7/x5x o 0 1", "go depth 3")
+        #expect(replies == ["info string error the game is over", "bestmove 0000"])
+    }
+
+    @Test func stopEndsAnInfiniteSearch() async throws {
+        let transcript = Transcript()
+        _ = await transcript.session.receive("go infinite")
+        _ = await transcript.session.receive("isready")
+        try await Task.sleep(for: .milliseconds(50))
+        let replies = await transcript.send("stop")
+        #expect(replies.contains("readyok"))
+        #expect(replies.last?.hasPrefix("bestmove ") == true)
+    }
+
+    @Test func quitEndsTheSession() async {
+        let session = Transcript().session
+        #expect(await session.receive("isready"))
+        #expect(await session.receive("quit") == false)
+    }
+
+    @Test func followsTheClockOfTheSideToMove() async {
+        let replies = await Transcript().send(
+            "position startpos moves g2", "go wtime 60000 btime 1 winc 0 binc 0")
+        #expect(replies.last?.hasPrefix("bestmove ") == true)
+        #expect(replies.count > 2)
+    }
+}
