@@ -4,7 +4,7 @@ import NanashiTerminal
 
 /// The AI as an opponent in the terminal: thinks at its level, showing its progress on a real
 /// terminal, and answers with a move.
-final class AIOpponent: Player {
+final class AIOpponent: MoveSource {
     let engine: Engine
     private let level: Level
     private let random: RandomSource
@@ -18,7 +18,7 @@ final class AIOpponent: Player {
 
     var label: String { "AI level \(level.number)" }
 
-    func reply(to game: Game, console: Console) -> PlayerReply {
+    func reply(to game: Game, console: Console) -> MoveSourceReply {
         let side = game.current.sideToMove
         console.status("\(side) is thinking...")
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in

@@ -3,15 +3,15 @@ import NanashiCore
 import NanashiTerminal
 
 /// Chooses the moves of a side nobody plays at this keyboard: the AI, or a player online.
-protocol Player: AnyObject {
+protocol MoveSource: AnyObject {
     /// Words shown after the side's piece count, such as `level 3`.
     var label: String { get }
     /// The opponent's answer when it is its turn in `game` (it has a move other than a pass).
-    func reply(to game: Game, console: Console) -> PlayerReply
+    func reply(to game: Game, console: Console) -> MoveSourceReply
 }
 
 /// What an opponent does on its turn.
-enum PlayerReply {
+enum MoveSourceReply {
     case move(Move)
     case resign
 }
@@ -31,7 +31,7 @@ final class TerminalGame {
     private(set) var game: Game
     private let console: Console
     private let renderer: BoardRenderer
-    private let opponents: [Side: any Player]
+    private let opponents: [Side: any MoveSource]
     private let labels: [Side: String]
     private let hint: (Position) -> Move?
     private let tags: [String: String]
@@ -44,7 +44,8 @@ final class TerminalGame {
     ///   - hint: the AI's suggestion for a position.
     ///   - tags: PGN tags written by `save` (`Event`, `White`, `Black`...).
     init(
-        game: Game, console: Console, opponents: [Side: any Player], labels: [Side: String], flipped: Bool,
+        game: Game, console: Console, opponents: [Side: any MoveSource], labels: [Side: String],
+        flipped: Bool,
         tags: [String: String], hint: @escaping (Position) -> Move?
     ) {
         self.game = game

@@ -35,11 +35,11 @@ import Testing
         """
 
     @Test func scriptedGameEndsInAWin() throws {
-        let run = try Executable.run(["hotseat"], input: Self.game)
+        let run = try NanashiProcess.run(["hotseat"], input: Self.game)
         #expect(run.status == 0)
-        #expect(run.errors == "")
-        #expect(!run.output.contains("\u{1B}"))
-        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(run.stderr == "")
+        #expect(!run.stdout.contains("\u{1B}"))
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // The mistakes get one line each and the game goes on.
         #expect(lines.contains(" e1 selected: clone (+) d1 d2 e2 f2, jump (*) c1 g2 c3 d3 e3 f3 g3"))
         #expect(lines.contains("x [e1]> a5"))
@@ -69,17 +69,17 @@ import Testing
             play again? (y/n)> n
 
             """
-        #expect(run.output.hasSuffix(ending))
+        #expect(run.stdout.hasSuffix(ending))
     }
 
     @Test func resigningEndsTheGameAndAnotherCanStart() throws {
-        let run = try Executable.run(["hotseat"], input: "f2\nresign\ny\nresign\nn\n")
+        let run = try NanashiProcess.run(["hotseat"], input: "f2\nresign\ny\nresign\nn\n")
         #expect(run.status == 0)
         #expect(
-            run.output.contains(
+            run.stdout.contains(
                 "o> resign\ngame over: x wins (o resigned)\nfinal count: x 3, o 2\nplay again? (y/n)> y\n"))
         #expect(
-            run.output.hasSuffix(
+            run.stdout.hasSuffix(
                 "x> resign\ngame over: o wins (x resigned)\nfinal count: x 2, o 2\nplay again? (y/n)> n\n"))
     }
 
@@ -90,9 +90,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("my game.pgn").path
 
-        let first = try Executable.run(["hotseat"], input: "f2\nb2\ng1e3\nsave \(file)\nquit\n")
+        let first = try NanashiProcess.run(["hotseat"], input: "f2\nb2\ng1e3\nsave \(file)\nquit\n")
         #expect(first.status == 0)
-        #expect(first.output.contains("o> save \(file)\nsaved 3 moves to \(file)\n"))
+        #expect(first.stdout.contains("o> save \(file)\nsaved 3 moves to \(file)\n"))
         let pgn = try String(contentsOfFile: file, encoding: .utf8)
         #expect(
             pgn == """
@@ -109,10 +109,10 @@ import Testing
 
                 """)
 
-        let second = try Executable.run(["hotseat"], input: "load \(file)\nundo\nmoves\nquit\n")
+        let second = try NanashiProcess.run(["hotseat"], input: "load \(file)\nundo\nmoves\nquit\n")
         #expect(second.status == 0)
         #expect(
-            second.output.contains(
+            second.stdout.contains(
                 """
                 x> load \(file)
                 loaded 3 moves from \(file)
@@ -136,30 +136,30 @@ import Testing
 
     @Test func badFilesAreReportedAndTheGameGoesOn() throws {
         let missing = "/nonexistent/nanashi/game.pgn"
-        let run = try Executable.run(["hotseat"], input: "load \(missing)\nsave \(missing)\nf2\nquit\n")
+        let run = try NanashiProcess.run(["hotseat"], input: "load \(missing)\nsave \(missing)\nf2\nquit\n")
         #expect(run.status == 0)
-        #expect(run.output.contains("x> load \(missing)\ncannot read \(missing)"))
-        #expect(run.output.contains("x> save \(missing)\ncannot save to \(missing)"))
-        #expect(run.output.contains(" last move: x f2\n"))
+        #expect(run.stdout.contains("x> load \(missing)\ncannot read \(missing)"))
+        #expect(run.stdout.contains("x> save \(missing)\ncannot save to \(missing)"))
+        #expect(run.stdout.contains(" last move: x f2\n"))
     }
 
     @Test func endOfInputLeavesCleanly() throws {
-        let run = try Executable.run(["hotseat"], input: "f2\nb2")
+        let run = try NanashiProcess.run(["hotseat"], input: "f2\nb2")
         #expect(run.status == 0)
-        #expect(run.errors == "")
-        #expect(run.output.hasSuffix(" last move: o b2\nx> \n"))
+        #expect(run.stderr == "")
+        #expect(run.stdout.hasSuffix(" last move: o b2\nx> \n"))
     }
 
     @Test func startsFromAFENAndRefusesABadOne() throws {
-        let run = try Executable.run(["hotseat", "--fen", "7/7/7/7/7/1o5/x6 x 0 1"], input: "a2\n")
+        let run = try NanashiProcess.run(["hotseat", "--fen", "7/7/7/7/7/1o5/x6 x 0 1"], input: "a2\n")
         #expect(
-            run.output.hasSuffix(
+            run.stdout.hasSuffix(
                 "game over: x wins (o has no pieces left)\nfinal count: x 3, o 0\nplay again? (y/n)> \n"))
-        let bad = try Executable.run(["hotseat", "--fen", "x5o/7 x"], input: "")
+        let bad = try NanashiProcess.run(["hotseat", "--fen", "x5o/7 x"], input: "")
         #expect(bad.status == 2)
-        #expect(bad.output == "")
+        #expect(bad.stdout == "")
         #expect(
-            bad.errors == "nanashi: bad FEN 'x5o/7 x': the board must have 7 ranks separated by '/', not 2\n")
+            bad.stderr == "nanashi: bad FEN 'x5o/7 x': the board must have 7 ranks separated by '/', not 2\n")
     }
 
     /// Through a pseudo-terminal (`script`), the board is coloured unless NO_COLOR or --no-color.
@@ -171,7 +171,7 @@ import Testing
             ([], ["NO_COLOR": "1"], false),
         ])
     func colourOnlyOnARealTerminal(flags: [String], environment: [String: String], coloured: Bool) throws {
-        let command = ([Executable.url.path, "hotseat"] + flags).joined(separator: " ")
+        let command = ([NanashiProcess.executable.path, "hotseat"] + flags).joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", command, "/dev/null"]

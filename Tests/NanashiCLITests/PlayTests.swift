@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func undoTakesBackYourMoveAndTheAIsReply() throws {
-        let run = try Executable.run(
+        let run = try NanashiProcess.run(
             ["play", "--level", "2", "--seed", "1"], input: "f2\nundo\nundo\nquit\n")
         #expect(run.status == 0)
         let afterUndo = """
@@ -63,33 +63,33 @@ import Testing
             x> quit
 
             """
-        #expect(run.output.hasSuffix(afterUndo))
+        #expect(run.stdout.hasSuffix(afterUndo))
     }
 
     @Test func playingOTheAIMovesFirstAndHintSuggestsALegalMove() throws {
-        let run = try Executable.run(
+        let run = try NanashiProcess.run(
             ["play", "--side", "o", "--level", "1", "--seed", "3"], input: "hint\nquit\n")
         #expect(run.status == 0)
-        #expect(run.output.hasPrefix("you play o against the AI at level 1; type help for the commands\n"))
-        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(run.stdout.hasPrefix("you play o against the AI at level 1; type help for the commands\n"))
+        let lines = run.stdout.split(separator: "\n").map(String.init)
         let reply = try #require(lines.first { $0.hasPrefix("x plays ") })
         let hint = try #require(lines.first { $0.hasPrefix("hint: ") })
         // The hint is one of o's legal moves after the AI's first move.
-        let show = try Executable.run(["show", String(reply.dropFirst("x plays ".count))], input: "")
-        let legal = try #require(show.output.split(separator: "\n").first { $0.hasPrefix("moves ") })
+        let show = try NanashiProcess.run(["show", String(reply.dropFirst("x plays ".count))], input: "")
+        let legal = try #require(show.stdout.split(separator: "\n").first { $0.hasPrefix("moves ") })
         #expect(legal.split(separator: " ").dropFirst().contains(Substring(hint.dropFirst("hint: ".count))))
         #expect(lines.contains(" x 3 pieces (AI level 1)   o 2 pieces (you)"))
     }
 
     @Test func theAIFinishesAGameFromAFEN() throws {
         // o, the AI, moves first and takes x's only piece, whatever it plays next to b2.
-        let run = try Executable.run(
+        let run = try NanashiProcess.run(
             ["play", "--side", "x", "--level", "4", "--fen", "7/7/7/7/7/1x5/o6 o 0 1"], input: "n\n")
         #expect(run.status == 0)
-        #expect(run.output.contains("\no plays "))
-        #expect(run.output.contains(" x 0 pieces (you)   o "))
-        #expect(run.output.contains("game over: o wins (x has no pieces left)\nfinal count: x 0, o "))
-        #expect(run.output.hasSuffix("play again? (y/n)> n\n"))
+        #expect(run.stdout.contains("\no plays "))
+        #expect(run.stdout.contains(" x 0 pieces (you)   o "))
+        #expect(run.stdout.contains("game over: o wins (x has no pieces left)\nfinal count: x 0, o "))
+        #expect(run.stdout.hasSuffix("play again? (y/n)> n\n"))
     }
 
     @Test(arguments: [
@@ -101,9 +101,9 @@ import Testing
         ),
     ])
     func badOptionsAreOneLineErrors(arguments: [String], message: String) throws {
-        let run = try Executable.run(["play"] + arguments, input: "")
+        let run = try NanashiProcess.run(["play"] + arguments, input: "")
         #expect(run.status == 2)
-        #expect(run.output == "")
-        #expect(run.errors == message)
+        #expect(run.stdout == "")
+        #expect(run.stderr == message)
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A running `nanashi` driven a line at a time: read its output up to a prompt, then answer.
+final class Session {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    /// Everything printed so far.
+    private(set) var transcript = ""
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = NanashiProcess.executable
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Reads until the output ends with `>` and a space (a prompt); returns what was read, or `nil`
+    /// when the program's output ended.
+    func readToPrompt() -> String? {
+        var chunk = ""
+        while !chunk.hasSuffix("> ") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { return nil }
+            let text = String(decoding: data, as: UTF8.self)
+            chunk += text
+            transcript += text
+        }
+        return chunk
+    }
+
+    /// Types one line.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes input and waits for the exit status.
+    func finish() -> Int32 {
+        try? input.fileHandleForWriting.close()
+        transcript += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
