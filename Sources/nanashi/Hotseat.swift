@@ -12,7 +12,8 @@ struct Hotseat: ParsableCommand {
             """
     )
 
-    @Option(help: "The position to start from, as FEN or 'startpos'.")
+    @Option(
+        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
     var fen: String?
 
     @Flag(

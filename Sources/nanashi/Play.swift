@@ -28,7 +28,8 @@ struct Play: ParsableCommand {
     @Option(help: "Your side: x (moves first), o, or random.")
     var side: SideChoice = .x
 
-    @Option(help: "The position to start from, as FEN or 'startpos'.")
+    @Option(
+        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
     var fen: String?
 
     @Option(help: "Seed for the AI's randomness and the random side, for repeatable games.")

@@ -181,6 +181,7 @@ final class TerminalGame {
 
     private func save(to path: String) {
         var record = GameRecord(start: game.start, tags: tags)
+        record.tags["Date"] = Self.pgnDate(Date())
         for move in game.moves { try! record.append(move) }  // The game's moves are legal.
         record.result = game.current.outcome?.result ?? "*"
         do {
@@ -219,6 +220,15 @@ final class TerminalGame {
 }
 
 extension TerminalGame {
+    /// A day as PGN writes it, `2026.11.22` (in UTC).
+    static func pgnDate(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.year!).\(twoDigits(parts.month!)).\(twoDigits(parts.day!))"
+    }
+
     /// Shows how the game ended and asks whether to play again; end of input means no.
     static func offerAnotherGame(after ending: GameOver, final position: Position, console: Console) -> Bool {
         console.write(ending.summary(final: position))

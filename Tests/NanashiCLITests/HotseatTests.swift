@@ -93,7 +93,11 @@ import Testing
         let first = try NanashiProcess.run(["hotseat"], input: "f2\nb2\ng1e3\nsave \(file)\nquit\n")
         #expect(first.status == 0)
         #expect(first.stdout.contains("o> save \(file)\nsaved 3 moves to \(file)\n"))
-        let pgn = try String(contentsOfFile: file, encoding: .utf8)
+        // The Date tag is the day of the save, in UTC; read it back from the file to compare the rest.
+        var pgn = try String(contentsOfFile: file, encoding: .utf8)
+        let date = try #require(pgn.firstMatch(of: /\[Date "(\d{4})\.(\d{2})\.(\d{2})"\]/))
+        #expect(Int(date.1)! >= 2025 && (1...12).contains(Int(date.2)!) && (1...31).contains(Int(date.3)!))
+        pgn = pgn.replacing(date.0, with: "[Date \"?\"]")
         #expect(
             pgn == """
                 [Event "nanashi hotseat"]
