@@ -6,14 +6,19 @@ import NanashiTerminal
 protocol MoveSource: AnyObject {
     /// Words shown after the side's piece count, such as `level 3`.
     var label: String { get }
-    /// The opponent's answer when it is its turn in `game` (it has a move other than a pass).
+    /// The answer when it is this side's turn in `game` (it has a move other than a pass); may
+    /// block until the move is known, showing progress through `console.status`.
     func reply(to game: Game, console: Console) -> MoveSourceReply
 }
 
-/// What an opponent does on its turn.
+/// What a move source does on its turn.
 enum MoveSourceReply {
+    /// Plays this move (checked before it is played).
     case move(Move)
+    /// Gives up.
     case resign
+    /// The game ended elsewhere (a server's verdict: a timeout, an abandoned game).
+    case gameOver(GameOver)
 }
 
 /// One game in the terminal: draws the board, reads the people's input, asks opponents for
@@ -83,6 +88,8 @@ final class TerminalGame {
                 case .resign:
                     console.say("\(side) resigns")
                     return .finished(.resignation(by: side))
+                case .gameOver(let ending):
+                    return .finished(ending)
                 }
                 continue
             }
