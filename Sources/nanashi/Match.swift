@@ -119,7 +119,7 @@ struct Match: ParsableCommand {
                         flushOutput()
                         let text = record.pgn(
                             event: "nanashi match", round: game.round, xName: x.name, oName: o.name)
-                        pgnFile?.write(Data((text + "\n\n").utf8))
+                        pgnFile?.write(Data((text + "\n").utf8))
                     }
                 }
             } catch {
@@ -381,30 +381,20 @@ struct PlayedGame {
     var result: GameResult
     var termination: String
 
-    /// The game in PGN as python-ataxx reads it: `Event` first, a `FEN` tag, moves in Ataxx
-    /// notation numbered per x move, and the result both as a tag and after the moves.
+    /// The game in PGN (the core's `GameRecord`, as python-ataxx writes it: x is `White`).
     func pgn(event: String, round: Int, xName: String, oName: String) -> String {
-        let tags = [
-            ("Event", event), ("Site", "?"), ("Date", Self.today()), ("Round", String(round)),
-            ("Black", xName), ("White", oName), ("FEN", start.fen), ("Result", result.text),
-            ("Termination", termination),
-        ]
-        var lines = tags.map { "[\($0.0) \"\($0.1.replacingOccurrences(of: "\"", with: "'"))\"]" }
-        lines.append("")
-        var words: [String] = []
-        var number = start.fullmoveNumber
-        var side = start.sideToMove
-        if side == .o, !moves.isEmpty { words.append("\(number)...") }
+        var record = GameRecord(
+            start: start,
+            tags: [
+                "Event": event, "Date": Self.today(), "Round": String(round), "White": xName, "Black": oName,
+                "Termination": termination,
+            ])
         for move in moves {
-            if side == .x { words.append("\(number).") }
-            words.append(move.description)
-            if side == .o { number += 1 }
-            side = side.opponent
+            // Every move was checked by the referee before it was played.
+            try! record.append(move)
         }
-        words.append(result.text)
-        // All moves on one line: python-ataxx reads each line of moves as a new variation.
-        lines.append(words.joined(separator: " "))
-        return lines.joined(separator: "\n")
+        record.result = result.text
+        return record.pgn
     }
 
     private static func today() -> String {
