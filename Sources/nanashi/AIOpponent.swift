@@ -20,24 +20,20 @@ final class AIOpponent: MoveSource {
 
     func reply(to game: Game, console: Console) -> MoveSourceReply {
         let side = game.current.sideToMove
-        console.status("\(side) is thinking...")
+        console.status(ThinkingLine.started(by: side))
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in
-            let best = info.pv.first.map { "\($0)" } ?? "-"
             console.status(
-                "\(side) is thinking: depth \(info.depth), best so far \(best), \(Self.describe(info.score, for: side))"
-            )
+                ThinkingLine.progress(
+                    by: side, depth: info.depth, best: info.pv.first, score: Self.score(info.score)))
         }
         console.say("\(side) plays \(result.bestMove)")
         return .move(result.bestMove)
     }
 
-    /// A search score for people: `x wins in 3`, or the material balance in pieces, `+1.50 for o`.
-    static func describe(_ score: Int, for side: Side) -> String {
-        if score > Engine.winThreshold { return "\(side) wins in \(Engine.winScore - score) plies" }
-        if score < -Engine.winThreshold { return "\(side.opponent) wins in \(Engine.winScore + score) plies" }
-        let sign = score < 0 ? "-" : "+"
-        let size = abs(score)
-        let hundredths = size % 100 < 10 ? "0\(size % 100)" : "\(size % 100)"
-        return "score \(sign)\(size / 100).\(hundredths) for \(side)"
+    /// The engine's score, with wins and losses told apart from material.
+    static func score(_ value: Int) -> ThinkingLine.Score {
+        if value > Engine.winThreshold { return .win(plies: Engine.winScore - value) }
+        if value < -Engine.winThreshold { return .loss(plies: Engine.winScore + value) }
+        return .centipieces(value)
     }
 }
