@@ -18,6 +18,7 @@ public final class UAISession: @unchecked Sendable {
     private var level = Level.strongest
     private var position = Position.start
     private var searchTask: Task<Void, Never>?
+    private var searchIsInfinite = false
 
     static let hashRange = 1...1024
 
@@ -86,6 +87,13 @@ public final class UAISession: @unchecked Sendable {
     /// Stops the search under way, if any, and waits for its `bestmove`.
     public func stopSearch() async {
         engine.stop()
+        await waitUntilIdle()
+    }
+
+    /// Call at the end of input: stops an infinite search (nobody is left to send `stop`) and
+    /// lets a limited one finish and print its `bestmove`.
+    public func finishInput() async {
+        if searchIsInfinite { engine.stop() }
         await waitUntilIdle()
     }
 
@@ -191,6 +199,7 @@ public final class UAISession: @unchecked Sendable {
             return
         }
         engine.armForSearch()
+        searchIsInfinite = limits.isInfinite && !usesLevel
         searchTask = Task.detached {
             let report: (SearchInfo) -> Void = { info in output(Self.line(for: info)) }
             let result =

@@ -29,12 +29,14 @@ struct Bench: ParsableCommand {
     @Option(help: "Transposition table size in MB.")
     var hash: Int = 16
 
-    func validate() throws {
+    /// Checks the options; reported as input errors (one line, exit code 2).
+    func check() throws(InputError) {
         guard (1...20).contains(depth) else { throw InputError("bad depth \(depth): use 1 to 20") }
         guard (1...4096).contains(hash) else { throw InputError("bad hash \(hash): use 1 to 4096 MB") }
     }
 
     func run() throws {
+        try check()
         var total: UInt64 = 0
         var elapsed = Duration.zero
         for fen in Self.positions {

@@ -47,7 +47,8 @@ struct Match: ParsableCommand {
     @Option(help: "Seed of the built-in levels' randomness (default: random).")
     var seed: UInt64?
 
-    func validate() throws {
+    /// Checks the options; reported as input errors (one line, exit code 2).
+    func check() throws(InputError) {
         guard (1...100_000).contains(games) else { throw InputError("bad games \(games): use 1 to 100000") }
         if let depth, !(1...64).contains(depth) { throw InputError("bad depth \(depth): use 1 to 64") }
         if let movetime, !(1...3_600_000).contains(movetime) {
@@ -66,6 +67,7 @@ struct Match: ParsableCommand {
     }
 
     func run() throws {
+        try check()
         let specs = (try PlayerSpec(first), try PlayerSpec(second))
         let timeControl = tc.flatMap(TimeControl.init)
         let limits = SearchLimits(depth: depth, movetime: movetime.map { .milliseconds($0) })

@@ -21,7 +21,6 @@ struct UAI: AsyncParsableCommand {
         while let line = readLine() {
             if await !session.receive(line) { return }
         }
-        // End of input: the runner has gone, so nobody waits for the search under way.
-        await session.stopSearch()
+        await session.finishInput()
     }
 }
