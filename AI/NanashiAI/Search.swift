@@ -231,6 +231,8 @@ struct Search {
                     reduction = Int(reductions[min(depth, 63) * 64 + min(searched, 63)])
                     if isPV { reduction -= 1 }
                     if captures >= 2 { reduction -= 1 }
+                    // A jump that wins little leaves a hole behind: seldom the best move.
+                    if !Packed.isClone(packed) && captures < 2 { reduction += 1 }
                     reduction = max(0, min(reduction, depth - 2))
                 }
                 score = -negamax(
