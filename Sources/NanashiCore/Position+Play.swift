@@ -81,17 +81,6 @@ extension Position {
         zobrist ^= Zobrist.oToMove
     }
 
-    /// Hands the turn to the other side without moving, even when a move exists (which the rules
-    /// forbid): the search's "null move", asking what the opponent could do with two moves in a row.
-    /// Counts like a pass (halfmove clock, move number, hash).
-    @inlinable
-    public mutating func makeNullMove() {
-        clock += 1
-        if side == .o { moveNumber += 1 }
-        side = side.opponent
-        zobrist ^= Zobrist.oToMove
-    }
-
     @inlinable
     mutating func flipKeys(_ captured: UInt64) {
         var remaining = captured
