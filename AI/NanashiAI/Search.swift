@@ -216,7 +216,9 @@ struct Search {
             let isReducible = packed != tableMove && !isKiller
 
             // Late move pruning: at low depth, late quiet moves seldom matter.
-            if !isPV && depth <= 3 && searched >= lateMoveLimit && isQuiet && best > -Engine.winThreshold {
+            let isWeak =
+                isQuiet || (!Packed.isClone(packed) && captures < 2 && !isKiller && packed != tableMove)
+            if !isPV && depth <= 4 && searched >= lateMoveLimit && isWeak && best > -Engine.winThreshold {
                 continue
             }
 
