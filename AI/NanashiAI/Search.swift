@@ -216,7 +216,9 @@ struct Search {
             let isReducible = packed != tableMove && !isKiller
 
             // Late move pruning: at low depth, late quiet moves seldom matter.
-            if !isPV && depth <= 3 && searched >= lateMoveLimit && isQuiet && best > -Engine.winThreshold {
+            let isWeak =
+                isQuiet || (!Packed.isClone(packed) && captures < 2 && !isKiller && packed != tableMove)
+            if !isPV && depth <= 4 && searched >= lateMoveLimit && isWeak && best > -Engine.winThreshold {
                 continue
             }
 
@@ -231,6 +233,8 @@ struct Search {
                     reduction = Int(reductions[min(depth, 63) * 64 + min(searched, 63)])
                     if isPV { reduction -= 1 }
                     if captures >= 2 { reduction -= 1 }
+                    // A jump that wins little leaves a hole behind: seldom the best move.
+                    if !Packed.isClone(packed) && captures < 2 { reduction += 1 }
                     reduction = max(0, min(reduction, depth - 2))
                 }
                 score = -negamax(

@@ -2,18 +2,19 @@
 ///
 /// `soft` is when not to start another iteration (one seldom finishes in less than the time all
 /// earlier ones took); `hard` is when to abandon the iteration under way. On a clock the hard limit
-/// never exceeds half the time left, so the engine never loses on time while a move takes less
+/// never exceeds a third of the time left, so the engine never loses on time while a move takes less
 /// than that.
 struct TimeBudget {
     var soft: Duration?
     var hard: Duration?
 
-    /// Time lost between the engine answering and its clock stopping (pipes, the runner).
-    static let overhead = Duration.milliseconds(20)
+    /// Time lost between the engine answering and its clock stopping (pipes, the runner, and the
+    /// operating system giving the processor to others on a busy machine).
+    static let overhead = Duration.milliseconds(50)
 
     init(limits: SearchLimits) {
         if let movetime = limits.movetime {
-            let margin = min(movetime / 20, Self.overhead)
+            let margin = min(movetime / 20, .milliseconds(20))
             hard = movetime - margin
             soft = hard
         }
@@ -21,7 +22,7 @@ struct TimeBudget {
             let available = max(clock.own - Self.overhead, .milliseconds(1))
             let movesLeft = Double(min(clock.movesToGo ?? 30, 30))
             let base = available / movesLeft + clock.ownIncrement * 3 / 4
-            let cap = available / 2
+            let cap = available / 3
             let clockSoft = min(base * 0.6, cap)
             let clockHard = min(base * 3, cap)
             soft = soft.map { min($0, clockSoft) } ?? clockSoft

@@ -37,6 +37,11 @@ struct MatchTests {
             results.allSatisfy {
                 ["[Result \"1-0\"]", "[Result \"0-1\"]", "[Result \"1/2-1/2\"]"].contains($0)
             })
+        // Each game's moves on one line, which is all python-ataxx reads.
+        let moveLines = games.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(moveLines.count == 4)
+        #expect(
+            moveLines.allSatisfy { $0.hasSuffix(" 1-0") || $0.hasSuffix(" 0-1") || $0.hasSuffix(" 1/2-1/2") })
         // The first engine has White (x) in odd rounds.
         #expect(games.contains("[Round \"1\"]\n[White \"level:3\"]\n[Black \"level:1\"]"))
         #expect(games.contains("[Round \"2\"]\n[White \"level:1\"]\n[Black \"level:3\"]"))
