@@ -50,7 +50,7 @@ struct PasswordHash: Hashable, Sendable, CustomStringConvertible {
         self.init(cost: ScryptCost(log2N: log2N, r: r, p: p), salt: salt, key: key)
     }
 
-    private init(cost: ScryptCost, salt: [UInt8], key: [UInt8]) {
+    init(cost: ScryptCost, salt: [UInt8], key: [UInt8]) {
         self.cost = cost
         self.salt = salt
         self.key = key

@@ -48,6 +48,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let inGame = ErrorCode(rawValue: "in_game")
     /// Too many attempts (failed logins, or too many messages); try again later.
     public static let rateLimited = ErrorCode(rawValue: "rate_limited")
+    /// The server failed (for example, its database); nothing changed.
+    public static let internalError = ErrorCode(rawValue: "internal_error")
 }
 
 /// An `error` message: a stable code and a sentence for people.

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import NanashiProtocol
+
+/// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
+/// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite.
+///
+/// ```swift
+/// let server = try await Server.start(ServerSettings(), logger: Logger(label: "nanashi"))
+/// print("listening on port \(server.port)")
+/// await server.waitUntilStopped()
+/// ```
+public final class Server: Sendable {
+    /// The port the server listens on.
+    public var port: Int { transport.port }
+
+    private let transport: Transport
+    private let lobby: Lobby
+    private let accepting: Task<Void, Never>
+
+    private init(transport: Transport, lobby: Lobby, accepting: Task<Void, Never>) {
+        self.transport = transport
+        self.lobby = lobby
+        self.accepting = accepting
+    }
+
+    /// Opens the database (resuming unfinished games), binds the port and starts serving.
+    public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
+        let storage = try Storage(path: settings.databasePath)
+        let lobby = Lobby(storage: storage, settings: settings, logger: logger)
+        try await lobby.start()
+        let accounts = Accounts(
+            storage: storage, settings: settings,
+            throttle: LoginThrottle(
+                freeFailures: settings.failedLoginsBeforeThrottle, delay: settings.throttleDelay))
+        let transport = try await Transport.bind(
+            host: settings.host, port: settings.port, maximumLineLength: settings.maximumLineLength)
+        let accepting = Task {
+            await transport.run(logger: logger) { outbox, peer in
+                logger.debug("connection \(outbox.id) from \(peer)")
+                return Connection(
+                    outbox: outbox, peer: peer, lobby: lobby, accounts: accounts, storage: storage,
+                    settings: settings,
+                    logger: logger)
+            }
+        }
+        logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
+        return Server(transport: transport, lobby: lobby, accepting: accepting)
+    }
+
+    /// Stops accepting connections and pairing seeks.
+    public func stop() async {
+        await lobby.stop()
+        await transport.close()
+    }
+
+    /// Returns once the listener has stopped.
+    public func waitUntilStopped() async {
+        await accepting.value
+    }
+}
+
+/// Reads the leaderboard straight from a server's database file, for the operator.
+public enum StoredStandings {
+    /// A page of the leaderboard in the file at `path`, which is opened read-only.
+    ///
+    /// - Throws: an error describing why the file could not be read.
+    public static func leaderboard(databaseAt path: String, limit: Int, offset: Int) throws -> Leaderboard {
+        try Storage.leaderboard(databaseAt: path, limit: limit, offset: offset)
+    }
+}
