@@ -11,6 +11,8 @@ struct Nanashi: AsyncParsableCommand {
         subcommands: [
             Perft.self,
             Show.self,
+            Serve.self,
+            LeaderboardCommand.self,
         ]
     )
 

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NanashiServer
+
+/// `nanashi serve`: runs the online server until the process is stopped.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the online server: accounts, matchmaking, rated games, leaderboard.",
+        discussion: """
+            Speaks protocol v1 (docs/PROTOCOL.md): one JSON object per line over TCP. Prints \
+            'listening on HOST:PORT' once ready; logs go to standard error.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port (0 lets the system choose).")
+    var port = 7878
+
+    @Option(help: "The SQLite database file (created if missing).")
+    var db = "nanashi.sqlite"
+
+    @Option(help: "Seconds a player may be away from a game in progress before losing it.")
+    var grace = 60
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
+        guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw InputError("bad log level '\(logLevel)'")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var settings = ServerSettings()
+        settings.host = host
+        settings.port = port
+        settings.databasePath = db
+        settings.abandonGrace = .seconds(grace)
+        let server: Server
+        do {
+            server = try await Server.start(settings, logger: Logger(label: "nanashi.server"))
+        } catch {
+            throw InputError("cannot serve on \(host):\(port) with database \(db): \(error)")
+        }
+        print("listening on \(host):\(server.port)")
+        flushOutput()
+        await server.waitUntilStopped()
+    }
+}
