@@ -36,6 +36,9 @@ final class Storage: Sendable {
     /// Opens (creating if needed) the database file and brings its schema up to date.
     init(path: String) throws {
         var configuration = Configuration()
+        // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
+        // may hold a lock for a moment: wait for it rather than fail.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             // WAL with NORMAL sync survives a killed process; only a power cut may lose the
             // last commits.
@@ -285,6 +288,7 @@ final class Storage: Sendable {
     static func leaderboard(databaseAt path: String, limit: Int, offset: Int) throws -> Leaderboard {
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.busyMode = .timeout(5)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         return try queue.read { db in try leaderboard(db, limit: limit, offset: offset) }
     }

@@ -13,6 +13,8 @@ final class Transport: Sendable {
     let port: Int
     private let listener: NIOAsyncChannel<NIOAsyncChannel<LineEvent, ByteBuffer>, Never>
     private let nextID = Atomic<Int>(0)
+    /// The outboxes of open connections, to close them all when the server stops.
+    private let open = Mutex<[Int: Outbox]>([:])
 
     private init(listener: NIOAsyncChannel<NIOAsyncChannel<LineEvent, ByteBuffer>, Never>, port: Int) {
         self.listener = listener
@@ -47,7 +49,7 @@ final class Transport: Sendable {
                     for try await connection in connections {
                         let id = nextID.add(1, ordering: .relaxed).newValue
                         group.addTask {
-                            await Self.serve(connection, id: id, logger: logger, makeHandler: makeHandler)
+                            await self.serve(connection, id: id, logger: logger, makeHandler: makeHandler)
                         }
                     }
                 }
@@ -57,18 +59,21 @@ final class Transport: Sendable {
         }
     }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections and closes the open ones once their queued lines are written.
     func close() async {
         try? await listener.channel.close()
+        for outbox in open.withLock({ Array($0.values) }) { outbox.close() }
     }
 
-    private static func serve(
+    private func serve(
         _ connection: NIOAsyncChannel<LineEvent, ByteBuffer>, id: Int, logger: Logger,
         makeHandler: @escaping @Sendable (Outbox, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
         let (events, continuation) = AsyncStream.makeStream(of: Outbox.Event.self)
         let outbox = Outbox(id: id) { continuation.yield($0) }
+        open.withLock { $0[id] = outbox }
+        defer { open.withLock { $0[id] = nil } }
         enum Finished { case reader, writer }
         do {
             try await connection.executeThenClose { inbound, outbound in

@@ -374,4 +374,39 @@ func greedyMove(_ position: Position) -> Move {
                 "welcome"))
         await restarted.stop()
     }
+
+    @Test func anUnfinishedGameResumesAfterARestart() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        let game = paired.game
+        paired.clients[.x]!.send(#"{"type":"move","game":\#(game),"move":"b6"}"#)
+        for side in Side.allCases { _ = try await paired.clients[side]!.reply() }
+        await server.stop()
+        // Stopping the server closes every connection.
+        #expect(await paired.clients[.x]!.isClosedByServer())
+        #expect(await paired.clients[.o]!.isClosedByServer())
+
+        let restarted = try await TestServer(database: server.database)
+        var clients: [Side: TestClient] = [:]
+        for side in Side.allCases {
+            let client = try restarted.client()
+            #expect(
+                try await client.exchange(#"{"type":"auth","token":"\#(paired.tokens[side]!)"}"#).contains(
+                    "welcome"))
+            guard case .game(let state) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected game")
+            }
+            #expect(state.game == game && state.color == side && state.moves == ["b6"])
+            #expect((300_001...303_000).contains(state.clock.x))
+            clients[side] = client
+        }
+        clients[.o]!.send(#"{"type":"move","game":\#(game),"move":"f6"}"#)
+        for side in Side.allCases {
+            guard case .moved(let moved) = try await clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected moved")
+            }
+            #expect(moved.ply == 2 && moved.move == "f6")
+        }
+        await restarted.stop()
+    }
 }
