@@ -86,9 +86,13 @@ actor Lobby {
 
     // MARK: Seeking
 
-    func seek(_ player: PlayerRecord, control: TimeControl) throws(ProtocolError) {
+    func seek(_ player: PlayerRecord, control: TimeControl) async throws(ProtocolError) {
         guard let id = player.id else { return }
-        guard gameOf[id] == nil else { throw ProtocolError(.inGame, "you have a game in progress") }
+        // A game that has just ended may not have been taken off the books yet; its players
+        // have had their `end` already and may seek again.
+        if let game = gameOf[id], await !game.isOver {
+            throw ProtocolError(.inGame, "you have a game in progress")
+        }
         try matchmaker.add(.init(playerID: id, rating: player.rating, control: control, since: .now))
     }
 

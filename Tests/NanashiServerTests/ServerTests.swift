@@ -410,3 +410,45 @@ func greedyMove(_ position: Position) -> Move {
         await restarted.stop()
     }
 }
+
+@Suite struct ServerEdgeTests {
+    @Test func theLineLimitIsExactAndSlowClientsAreReadWhole() async throws {
+        let server = try await TestServer()
+        let client = try server.client()
+        let frame = #"{"type":"ping","id":1,"pad":""}"#
+        let longest =
+            #"{"type":"ping","id":1,"pad":""# + String(repeating: "p", count: 4096 - frame.count) + #""}"#
+        #expect(longest.utf8.count == 4096)
+        #expect(try await client.exchange(longest) == #"{"id":1,"type":"pong"}"#)
+        let over =
+            #"{"type":"ping","id":1,"pad":""# + String(repeating: "p", count: 4097 - frame.count) + #""}"#
+        #expect(try await client.exchange(over).contains("line_too_long"))
+        // One byte at a time.
+        for byte in Array(#"{"type":"ping","id":2}"#.utf8) + [UInt8(ascii: "\n")] { client.sendBytes([byte]) }
+        #expect(try await client.line() == #"{"id":2,"type":"pong"}"#)
+        // Several lines in one write.
+        client.sendBytes(Array("{\"type\":\"ping\",\"id\":3}\n\n{\"type\":\"ping\",\"id\":4}\n".utf8))
+        #expect(try await client.line() == #"{"id":3,"type":"pong"}"#)
+        #expect(try await client.line().contains("bad_json"))
+        #expect(try await client.line() == #"{"id":4,"type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func coloursAlternateBetweenTheSamePlayers() async throws {
+        // After one game the ratings are 324 apart: the gap widens fast here so they meet again soon.
+        let server = try await TestServer { $0.pairingWidening = 2000 }
+        let first = try await pairedGame(server)
+        _ = try await first.clients[.x]!.exchange(#"{"type":"resign","game":\#(first.game)}"#)
+        _ = try await first.clients[.o]!.reply()
+        for side in Side.allCases {
+            #expect(try await first.clients[side]!.exchange(#"{"type":"seek"}"#) == #"{"type":"seeking"}"#)
+        }
+        for side in Side.allCases {
+            guard case .start(let start) = try await first.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+            #expect(start.color == side.opponent && start.game != first.game)
+        }
+        await server.stop()
+    }
+}
