@@ -17,11 +17,13 @@ public final class Server: Sendable {
     private let transport: Transport
     private let lobby: Lobby
     private let accepting: Task<Void, Never>
+    private let logger: Logger
 
-    private init(transport: Transport, lobby: Lobby, accepting: Task<Void, Never>) {
+    private init(transport: Transport, lobby: Lobby, accepting: Task<Void, Never>, logger: Logger) {
         self.transport = transport
         self.lobby = lobby
         self.accepting = accepting
+        self.logger = logger
     }
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.
@@ -45,11 +47,14 @@ public final class Server: Sendable {
             }
         }
         logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
-        return Server(transport: transport, lobby: lobby, accepting: accepting)
+        return Server(transport: transport, lobby: lobby, accepting: accepting, logger: logger)
     }
 
-    /// Stops accepting connections and pairing seeks.
+    /// Stops accepting connections and pairing seeks, halts the games in progress where they
+    /// stand (they resume at the next start) and closes every connection once its queued
+    /// replies are written.
     public func stop() async {
+        logger.info("stopping")
         await lobby.stop()
         await transport.close()
     }

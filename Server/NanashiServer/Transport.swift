@@ -9,6 +9,9 @@ import Synchronization
 /// its `ConnectionHandler` one at a time, and a writer draining its `Outbox`. Whatever goes
 /// wrong with one connection is caught here and closes that connection only.
 final class Transport: Sendable {
+    /// Lines waiting to be written to one connection before it counts as not reading.
+    static let maximumQueuedLines = 4096
+
     /// The port actually bound (useful when asked for port 0).
     let port: Int
     private let listener: NIOAsyncChannel<NIOAsyncChannel<LineEvent, ByteBuffer>, Never>
@@ -70,8 +73,17 @@ final class Transport: Sendable {
         makeHandler: @escaping @Sendable (Outbox, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let (events, continuation) = AsyncStream.makeStream(of: Outbox.Event.self)
-        let outbox = Outbox(id: id) { continuation.yield($0) }
+        // A client that stops reading must not make the server hold its output forever: past
+        // `maximumQueuedLines` unwritten lines the connection is closed.
+        let (events, continuation) = AsyncStream.makeStream(
+            of: Outbox.Event.self, bufferingPolicy: .bufferingOldest(Self.maximumQueuedLines))
+        let channel = connection.channel
+        let outbox = Outbox(id: id) { event in
+            if case .dropped = continuation.yield(event) {
+                logger.warning("connection \(id) closed: its client is not reading")
+                channel.close(promise: nil)
+            }
+        }
         open.withLock { $0[id] = outbox }
         defer { open.withLock { $0[id] = nil } }
         enum Finished { case reader, writer }
