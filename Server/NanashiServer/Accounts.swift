@@ -81,7 +81,8 @@ struct Accounts: Sendable {
     private func startSession(for player: PlayerRecord) throws -> Session {
         let token = SessionToken.generate()
         let now = Date()
-        let lifetime = Double(settings.tokenLifetime.components.seconds)
+        let (seconds, attoseconds) = settings.tokenLifetime.components
+        let lifetime = Double(seconds) + Double(attoseconds) / 1e18
         try storage.addToken(
             digest: token.digest, playerID: player.id!, now: now, expires: now.addingTimeInterval(lifetime))
         return Session(player: player, token: token.text, digest: token.digest)

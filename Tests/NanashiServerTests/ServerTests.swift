@@ -451,4 +451,33 @@ func greedyMove(_ position: Position) -> Move {
         }
         await server.stop()
     }
+
+    @Test func anExpiredTokenLetsNoOneIn() async throws {
+        let server = try await TestServer { $0.tokenLifetime = .milliseconds(300) }
+        let client = try server.client()
+        let token = try await register(client, "ann")
+        #expect(try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(
+            try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#)
+                == #"{"code":"bad_credentials","message":"unknown or expired token; log in again","type":"error"}"#
+        )
+        await server.stop()
+    }
+
+    @Test func neitherTokensNorPasswordsAreStoredInClear() async throws {
+        let server = try await TestServer()
+        let client = try server.client()
+        let token = try await register(client, "ann", password: "hunter2-secret")
+        await server.stop()
+        var stored = Data()
+        for suffix in ["", "-wal"] {
+            stored += (try? Data(contentsOf: URL(fileURLWithPath: server.database.path + suffix))) ?? Data()
+        }
+        #expect(stored.count > 0)
+        #expect(stored.range(of: Data(token.utf8)) == nil)
+        #expect(stored.range(of: Data("hunter2-secret".utf8)) == nil)
+        #expect(stored.range(of: Data("scrypt$4$1$1$".utf8)) != nil)
+        #expect(stored.range(of: Data(SessionToken.digest(of: token)!)) != nil)
+    }
 }
