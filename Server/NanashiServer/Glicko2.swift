@@ -1,35 +1,35 @@
 import Foundation
 
 /// A Glicko-2 rating on the familiar scale: rating, rating deviation (RD) and volatility.
-public struct Rating: Hashable, Sendable {
-    public var rating: Double
-    public var deviation: Double
-    public var volatility: Double
+struct Rating: Hashable, Sendable {
+    var rating: Double
+    var deviation: Double
+    var volatility: Double
 
-    public init(rating: Double, deviation: Double, volatility: Double) {
+    init(rating: Double, deviation: Double, volatility: Double) {
         self.rating = rating
         self.deviation = deviation
         self.volatility = volatility
     }
 
     /// Where every new player starts: 1500, RD 350, volatility 0.06.
-    public static let initial = Rating(rating: 1500, deviation: 350, volatility: 0.06)
+    static let initial = Rating(rating: 1500, deviation: 350, volatility: 0.06)
 
     /// Uncertain ratings (RD of 110 or more) are shown as provisional.
-    public var isProvisional: Bool { deviation >= 110 }
+    var isProvisional: Bool { deviation >= 110 }
 }
 
 /// Glickman's Glicko-2 rating system (http://www.glicko.net/glicko/glicko2.pdf).
 ///
 /// Nanashi treats each game as one rating period; time without games widens the RD as if
 /// empty periods had passed.
-public struct Glicko2: Hashable, Sendable {
+struct Glicko2: Hashable, Sendable {
     /// The system constant τ: how much volatility may change (0.5, as Glickman suggests).
-    public var tau: Double
+    var tau: Double
     /// The RD never grows past this (a new player's RD).
-    public var maximumDeviation: Double
+    var maximumDeviation: Double
 
-    public init(tau: Double = 0.5, maximumDeviation: Double = 350) {
+    init(tau: Double = 0.5, maximumDeviation: Double = 350) {
         self.tau = tau
         self.maximumDeviation = maximumDeviation
     }
@@ -39,7 +39,7 @@ public struct Glicko2: Hashable, Sendable {
     static let convergence = 0.000001
 
     /// The rating after one period with these results (score 1 a win, 0.5 a draw, 0 a loss).
-    public func rated(_ player: Rating, results: [(opponent: Rating, score: Double)]) -> Rating {
+    func rated(_ player: Rating, results: [(opponent: Rating, score: Double)]) -> Rating {
         let mu = (player.rating - 1500) / Self.scale
         let phi = player.deviation / Self.scale
         let sigma = player.volatility
@@ -67,7 +67,7 @@ public struct Glicko2: Hashable, Sendable {
     }
 
     /// The rating after `periods` rating periods without games: only the RD grows.
-    public func aged(_ player: Rating, periods: Double) -> Rating {
+    func aged(_ player: Rating, periods: Double) -> Rating {
         guard periods > 0 else { return player }
         let phi = player.deviation / Self.scale
         let grown = (phi * phi + periods * player.volatility * player.volatility).squareRoot() * Self.scale
