@@ -28,6 +28,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    /// For tests and load tests only: scrypt's N as a power of two for new password hashes,
+    /// instead of OWASP's 2^17. Hidden because it weakens stored passwords.
+    @Option(name: .customLong("insecure-scrypt-log2n"), help: .hidden)
+    var scryptLog2N: Int?
+
     func run() async throws {
         guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
         guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
@@ -44,9 +49,21 @@ struct Serve: AsyncParsableCommand {
         settings.port = port
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
+        if let scryptLog2N {
+            guard (1...20).contains(scryptLog2N) else {
+                throw InputError("bad scrypt cost \(scryptLog2N): use 1 to 20")
+            }
+            settings.passwordCost = ScryptCost(
+                log2N: scryptLog2N, r: ScryptCost.owasp.r, p: ScryptCost.owasp.p)
+        }
         let server: Server
         do {
-            server = try await Server.start(settings, logger: Logger(label: "nanashi.server"))
+            let logger = Logger(label: "nanashi.server")
+            if settings.passwordCost != .owasp {
+                logger.warning(
+                    "new password hashes use scrypt N=2^\(settings.passwordCost.log2N): for tests only")
+            }
+            server = try await Server.start(settings, logger: logger)
         } catch {
             throw InputError("cannot serve on \(host):\(port) with database \(db): \(error)")
         }

@@ -96,7 +96,7 @@ private func field(_ name: String, in line: String) -> String? {
 
     let server = Process()
     server.executableURL = executable
-    server.arguments = ["serve", "--port", "0", "--db", database, "--log-level", "warning"]
+    server.arguments = ["serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n", "4"]
     let output = Pipe()
     server.standardOutput = output
     try server.run()
