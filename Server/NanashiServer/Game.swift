@@ -56,7 +56,7 @@ actor Game {
         self.onEnd = onEnd
     }
 
-    func side(of playerID: Int64) -> Side? {
+    nonisolated func side(of playerID: Int64) -> Side? {
         players.first { $0.value.id == playerID }?.key
     }
 

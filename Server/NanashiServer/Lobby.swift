@@ -69,7 +69,7 @@ actor Lobby {
     func attach(_ player: PlayerRecord, outbox: Outbox) async {
         guard let id = player.id else { return }
         connections[id] = outbox
-        if let game = gameOf[id], let side = await game.side(of: id) {
+        if let game = gameOf[id], let side = game.side(of: id) {
             await game.rejoin(side, outbox: outbox)
         }
     }
@@ -79,7 +79,7 @@ actor Lobby {
         guard connections[playerID] == outbox else { return }
         connections[playerID] = nil
         matchmaker.remove(playerID)
-        if let game = gameOf[playerID], let side = await game.side(of: playerID) {
+        if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
         }
     }
@@ -159,8 +159,8 @@ actor Lobby {
     // MARK: Playing
 
     /// The game in progress with this id in which the player plays, and their side.
-    func game(_ id: Int64, of playerID: Int64) async throws(ProtocolError) -> (Game, Side) {
-        guard let game = games[id], let side = await game.side(of: playerID) else {
+    func game(_ id: Int64, of playerID: Int64) throws(ProtocolError) -> (Game, Side) {
+        guard let game = games[id], let side = game.side(of: playerID) else {
             throw ProtocolError(.noSuchGame, "you have no game \(id) in progress")
         }
         return (game, side)
