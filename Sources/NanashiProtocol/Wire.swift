@@ -69,6 +69,8 @@ public enum Wire {
             throw ProtocolError(.badRequest, "a message must be a JSON object")
         } catch let DecodingError.typeMismatch(_, context) {
             throw ProtocolError(.badRequest, "field '\(path(context))' has the wrong type")
+        } catch let DecodingError.valueNotFound(_, context) where context.codingPath.isEmpty {
+            throw ProtocolError(.badRequest, "a message must be a JSON object")
         } catch let DecodingError.valueNotFound(_, context) {
             throw ProtocolError(.badRequest, "field '\(path(context))' is null")
         } catch let DecodingError.dataCorrupted(context) {

@@ -480,4 +480,35 @@ func greedyMove(_ position: Position) -> Move {
         #expect(stored.range(of: Data("scrypt$4$1$1$".utf8)) != nil)
         #expect(stored.range(of: Data(SessionToken.digest(of: token)!)) != nil)
     }
+
+    @Test func randomGarbageGetsOneErrorALineAndChangesNothing() async throws {
+        let server = try await TestServer()
+        let client = try server.client()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        let fragments = Array(#"{"type":"move","game":1,"move":"a1","id":[]}"#.utf8)
+        for round in 0..<200 {
+            let length = Int(next() % 120)
+            var line: [UInt8] = (0..<length).map { _ in
+                // Half the lines are mutated protocol text, half pure noise.
+                round.isMultiple(of: 2)
+                    ? fragments[Int(next() % UInt64(fragments.count))] : UInt8(next() % 256)
+            }
+            line.removeAll { $0 == UInt8(ascii: "\n") }
+            client.sendBytes(line + [UInt8(ascii: "\n")])
+            let reply = try await client.line()
+            #expect(reply.contains(#""type":"error""#), "\(line) → \(reply)")
+        }
+        #expect(
+            try await client.exchange(#"{"type":"ping","id":"alive"}"#) == #"{"id":"alive","type":"pong"}"#)
+        #expect(
+            try await client.exchange(#"{"type":"leaderboard"}"#)
+                == #"{"entries":[],"total":0,"type":"leaderboard"}"#)
+        await server.stop()
+    }
 }

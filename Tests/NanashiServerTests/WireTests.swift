@@ -68,6 +68,8 @@ func requestsAreRead(line: String, request: Request) throws {
     ("{", .badJSON),
     ("hello", .badJSON),
     ("[1,2]", .badRequest),
+    ("null", .badRequest),
+    (#""text""#, .badRequest),
     ("{}", .badRequest),
     (#"{"type":7}"#, .badRequest),
     (#"{"type":"dance"}"#, .unknownType),
