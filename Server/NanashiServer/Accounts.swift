@@ -11,7 +11,7 @@ struct Accounts: Sendable {
 
     /// A logged-in player and the token of their session.
     struct Session: Sendable {
-        var player: PlayerRecord
+        var player: PlayerRow
         var token: String
         var digest: [UInt8]
     }
@@ -42,7 +42,7 @@ struct Accounts: Sendable {
         guard let hash = await Self.offThread({ PasswordHash.make(password: password, cost: cost) }) else {
             throw ProtocolError(.internalError, "the password could not be hashed")
         }
-        let player: PlayerRecord
+        let player: PlayerRow
         do {
             player = try storage.createPlayer(name: name, passwordHash: hash.description, now: Date())
         } catch StorageError.nameTaken {
@@ -78,7 +78,7 @@ struct Accounts: Sendable {
         try storage.removeToken(digest: session.digest)
     }
 
-    private func startSession(for player: PlayerRecord) throws -> Session {
+    private func startSession(for player: PlayerRow) throws -> Session {
         let token = SessionToken.generate()
         let now = Date()
         let (seconds, attoseconds) = settings.tokenLifetime.components

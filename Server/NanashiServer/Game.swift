@@ -227,7 +227,7 @@ actor Game {
         let glicko = Glicko2()
         let period = Double(settings.ratingPeriod.components.seconds)
         let now = Date()
-        func aged(_ player: PlayerRecord) -> Rating {
+        func aged(_ player: PlayerRow) -> Rating {
             guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
             return glicko.aged(player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
         }

@@ -66,7 +66,7 @@ actor Lobby {
 
     /// A player logged in on a connection: it gets their messages from now on, and the state
     /// of their game in progress, if any.
-    func attach(_ player: PlayerRecord, outbox: Outbox) async {
+    func attach(_ player: PlayerRow, outbox: Outbox) async {
         guard let id = player.id else { return }
         connections[id] = outbox
         if let game = gameOf[id], let side = game.side(of: id) {
@@ -86,7 +86,7 @@ actor Lobby {
 
     // MARK: Seeking
 
-    func seek(_ player: PlayerRecord, control: TimeControl) async throws(ProtocolError) {
+    func seek(_ player: PlayerRow, control: TimeControl) async throws(ProtocolError) {
         guard let id = player.id else { return }
         // A game that has just ended may not have been taken off the books yet; its players
         // have had their `end` already and may seek again.
@@ -130,7 +130,7 @@ actor Lobby {
     }
 
     private func makeGame(
-        id: Int64, control: TimeControl, x: PlayerRecord, o: PlayerRecord, position: Position, moves: [Move],
+        id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, position: Position, moves: [Move],
         clocks: Clocks?
     ) -> Game {
         let players: [Side: Game.Player] = [

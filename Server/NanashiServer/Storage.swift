@@ -13,10 +13,10 @@ enum StorageError: Error, Equatable {
 
 /// A game that was not over when it was last stored, with its moves, to resume after a restart.
 struct UnfinishedGame: Sendable {
-    var game: GameRecord
-    var x: PlayerRecord
-    var o: PlayerRecord
-    var moves: [MoveRecord]
+    var game: GameRow
+    var x: PlayerRow
+    var o: PlayerRow
+    var moves: [MoveRow]
 }
 
 /// How one game ended for both players' ratings, as committed.
@@ -122,8 +122,8 @@ final class Storage: Sendable {
     /// Adds a player with the initial rating.
     ///
     /// - Throws: `StorageError.nameTaken` if the name is taken, ignoring case.
-    func createPlayer(name: String, passwordHash: String, now: Date) throws -> PlayerRecord {
-        var player = PlayerRecord(
+    func createPlayer(name: String, passwordHash: String, now: Date) throws -> PlayerRow {
+        var player = PlayerRow(
             id: nil, name: name, nameKey: name.lowercased(), passwordHash: passwordHash,
             rating: Rating.initial.rating, rd: Rating.initial.deviation,
             volatility: Rating.initial.volatility,
@@ -137,21 +137,21 @@ final class Storage: Sendable {
     }
 
     /// The player with this name, ignoring case.
-    func player(named name: String) throws -> PlayerRecord? {
+    func player(named name: String) throws -> PlayerRow? {
         try pool.read { db in
-            try PlayerRecord.fetchOne(
+            try PlayerRow.fetchOne(
                 db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()])
         }
     }
 
     /// The player with this id.
-    func player(id: Int64) throws -> PlayerRecord? {
-        try pool.read { db in try PlayerRecord.fetchOne(db, key: id) }
+    func player(id: Int64) throws -> PlayerRow? {
+        try pool.read { db in try PlayerRow.fetchOne(db, key: id) }
     }
 
     /// Stores a token's digest for a player until it expires.
     func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) throws {
-        let token = TokenRecord(
+        let token = TokenRow(
             digest: Data(digest), playerID: playerID, createdAt: now.timeIntervalSince1970,
             expiresAt: expires.timeIntervalSince1970)
         try pool.write { db in
@@ -164,9 +164,9 @@ final class Storage: Sendable {
     }
 
     /// The player a token digest belongs to, if the token exists and has not expired.
-    func player(tokenDigest digest: [UInt8], now: Date) throws -> PlayerRecord? {
+    func player(tokenDigest digest: [UInt8], now: Date) throws -> PlayerRow? {
         try pool.read { db in
-            try PlayerRecord.fetchOne(
+            try PlayerRow.fetchOne(
                 db,
                 sql: """
                     SELECT player.* FROM token JOIN player ON player.id = token.player_id
@@ -198,7 +198,7 @@ final class Storage: Sendable {
 
     /// Stores a new game and returns its id.
     func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) throws -> Int64 {
-        var game = GameRecord(
+        var game = GameRow(
             id: nil, xID: xID, oID: oID, initial: control.initial, increment: control.increment,
             startedAt: now.timeIntervalSince1970, endedAt: nil, result: nil, reason: nil)
         try pool.write { db in try game.insert(db) }
@@ -207,7 +207,7 @@ final class Storage: Sendable {
 
     /// Stores one accepted move with both clocks after it.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) throws {
-        let record = MoveRecord(
+        let record = MoveRow(
             gameID: gameID, ply: ply, notation: move.description, xClock: clocks.x, oClock: clocks.o,
             playedAt: now.timeIntervalSince1970)
         try pool.write { db in try record.insert(db) }
@@ -220,12 +220,12 @@ final class Storage: Sendable {
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
     func finishGame(
         id: Int64, result: GameResult, reason: EndReason, now: Date,
-        rate: (PlayerRecord, PlayerRecord) -> (Rating, Rating)
+        rate: (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) throws -> RatedResult {
         try pool.write { db in
-            guard var game = try GameRecord.fetchOne(db, key: id), game.result == nil,
-                var x = try PlayerRecord.fetchOne(db, key: game.xID),
-                var o = try PlayerRecord.fetchOne(db, key: game.oID)
+            guard var game = try GameRow.fetchOne(db, key: id), game.result == nil,
+                var x = try PlayerRow.fetchOne(db, key: game.xID),
+                var o = try PlayerRow.fetchOne(db, key: game.oID)
             else { throw StorageError.noSuchGame }
             game.result = result.rawValue
             game.reason = reason.rawValue
@@ -236,7 +236,7 @@ final class Storage: Sendable {
             let rated = RatedResult(x: (x.glicko, xAfter), o: (o.glicko, oAfter))
             for (side, after) in [(Side.x, xAfter), (Side.o, oAfter)] {
                 var player = side == .x ? x : o
-                let change = RatingChangeRecord(
+                let change = RatingChangeRow(
                     gameID: id, playerID: player.id!, ratingBefore: player.rating, rdBefore: player.rd,
                     volatilityBefore: player.volatility, ratingAfter: after.rating, rdAfter: after.deviation,
                     volatilityAfter: after.volatility)
@@ -259,13 +259,13 @@ final class Storage: Sendable {
     /// Every game not yet over, with its players and moves in order.
     func unfinishedGames() throws -> [UnfinishedGame] {
         try pool.read { db in
-            let games = try GameRecord.fetchAll(
+            let games = try GameRow.fetchAll(
                 db, sql: "SELECT * FROM game WHERE result IS NULL ORDER BY id")
             return try games.compactMap { game in
-                guard let x = try PlayerRecord.fetchOne(db, key: game.xID),
-                    let o = try PlayerRecord.fetchOne(db, key: game.oID)
+                guard let x = try PlayerRow.fetchOne(db, key: game.xID),
+                    let o = try PlayerRow.fetchOne(db, key: game.oID)
                 else { return nil }
-                let moves = try MoveRecord.fetchAll(
+                let moves = try MoveRow.fetchAll(
                     db, sql: "SELECT * FROM move WHERE game_id = ? ORDER BY ply", arguments: [game.id])
                 return UnfinishedGame(game: game, x: x, o: o, moves: moves)
             }
@@ -295,7 +295,7 @@ final class Storage: Sendable {
 
     private static func leaderboard(_ db: Database, limit: Int, offset: Int) throws -> Leaderboard {
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE games > 0") ?? 0
-        let players = try PlayerRecord.fetchAll(
+        let players = try PlayerRow.fetchAll(
             db,
             sql: "SELECT * FROM player WHERE games > 0 ORDER BY rating DESC, name_key LIMIT ? OFFSET ?",
             arguments: [limit, offset])
@@ -311,7 +311,7 @@ final class Storage: Sendable {
 
     private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
         guard
-            let player = try PlayerRecord.fetchOne(
+            let player = try PlayerRow.fetchOne(
                 db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()]),
             let id = player.id
         else { return nil }

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 
-// One record type per table; only `Storage` reads and writes them. Times are seconds since 1970.
+// One row type per table (GRDB records); only `Storage` reads and writes them. Times are seconds since 1970.
 
 /// A row of `player`.
-struct PlayerRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct PlayerRow: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "player"
 
     var id: Int64?
@@ -46,7 +46,7 @@ struct PlayerRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
 }
 
 /// A row of `token`: the SHA-256 digest of a session token, never the token.
-struct TokenRecord: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+struct TokenRow: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "token"
 
     var digest: Data
@@ -63,7 +63,7 @@ struct TokenRecord: Codable, Hashable, Sendable, FetchableRecord, PersistableRec
 }
 
 /// A row of `game`: who played which side at what time control, and how it ended.
-struct GameRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct GameRow: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "game"
 
     var id: Int64?
@@ -91,7 +91,7 @@ struct GameRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersista
 }
 
 /// A row of `move`: one accepted move with both clocks right after it.
-struct MoveRecord: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+struct MoveRow: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "move"
 
     var gameID: Int64
@@ -112,7 +112,7 @@ struct MoveRecord: Codable, Hashable, Sendable, FetchableRecord, PersistableReco
 }
 
 /// A row of `rating_change`: one player's rating before and after one game.
-struct RatingChangeRecord: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+struct RatingChangeRow: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "rating_change"
 
     var gameID: Int64
