@@ -14,7 +14,7 @@ public enum FENError: Error, Hashable, Sendable, CustomStringConvertible {
     case badSide(String)
     /// The halfmove clock is not a whole number from 0 up.
     case badHalfmoveClock(String)
-    /// The fullmove number is not a whole number from 1 up.
+    /// The fullmove number is not a whole number from 0 up (python-ataxx writes 0).
     case badFullmoveNumber(String)
 
     public var description: String {
@@ -32,7 +32,7 @@ public enum FENError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badHalfmoveClock(let text):
             return "the halfmove clock must be a whole number from 0, not '\(text)'"
         case .badFullmoveNumber(let text):
-            return "the fullmove number must be a whole number from 1, not '\(text)'"
+            return "the fullmove number must be a whole number from 0, not '\(text)'"
         }
     }
 }
@@ -95,7 +95,7 @@ extension Position {
         }
         var fullmoveNumber = 1
         if fields.count == 4 {
-            guard let value = Int(fields[3]), (1...Self.counterLimit).contains(value) else {
+            guard let value = Int(fields[3]), (0...Self.counterLimit).contains(value) else {
                 throw .badFullmoveNumber(String(fields[3]))
             }
             fullmoveNumber = value

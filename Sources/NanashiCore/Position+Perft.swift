@@ -5,17 +5,20 @@ extension Position {
         precondition(depth >= 0, "perft depth must not be negative")
         if depth == 0 { return 1 }
         if isGameOver { return 0 }
-        // The last ply is counted rather than played: that is where nearly all the nodes are.
-        if depth == 1 { return UInt64(legalMoveCount) }
-
-        var total: UInt64 = 0
-        let open = empty.rawValue
         var own = sideToMove == .x ? xBits : oBits
+        let open = empty.rawValue
+        // The last ply is counted rather than played: that is where nearly all the nodes are.
+        if depth == 1 {
+            let count = movesIgnoringPass
+            return count == 0 ? 1 : UInt64(count)
+        }
         if (Bitboard(unchecked: own).expanded.expanded.rawValue & open) == 0 {
             var next = self
             next.make(unchecked: .pass)
             return next.perft(depth - 1)
         }
+
+        var total: UInt64 = 0
         var clones = Bitboard(unchecked: own).expanded.rawValue & open
         while clones != 0 {
             var next = self

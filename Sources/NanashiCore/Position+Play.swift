@@ -47,7 +47,7 @@ extension Position {
     @inlinable
     public mutating func make(unchecked move: Move) {
         assert(isLegal(move), "illegal move \(move) in \(fen)")
-        let moverKeys = side == .x ? Zobrist.x : Zobrist.o
+        let keys = side.zobristOffset
         var own = side == .x ? xBits : oBits
         var other = side == .x ? oBits : xBits
         switch move {
@@ -55,7 +55,7 @@ extension Position {
             let captured = Rings.clone[to.index] & other
             own |= 1 << UInt64(to.index) | captured
             other ^= captured
-            zobrist ^= moverKeys[to.index]
+            zobrist ^= Zobrist.piece[keys + to.index]
             flipKeys(captured)
             clock = 0
         case .jump(let from, let to):
@@ -63,7 +63,7 @@ extension Position {
             own ^= 1 << UInt64(from.index) | 1 << UInt64(to.index)
             own |= captured
             other ^= captured
-            zobrist ^= moverKeys[from.index] ^ moverKeys[to.index]
+            zobrist ^= Zobrist.piece[keys + from.index] ^ Zobrist.piece[keys + to.index]
             flipKeys(captured)
             clock += 1
         case .pass:

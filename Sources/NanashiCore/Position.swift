@@ -38,8 +38,8 @@ public struct Position: Hashable, Sendable, CustomStringConvertible {
         clock = halfmoveClock
         moveNumber = fullmoveNumber
         zobrist = sideToMove == .o ? Zobrist.oToMove : 0
-        for square in Bitboard(unchecked: x) { zobrist ^= Zobrist.x[square.index] }
-        for square in Bitboard(unchecked: o) { zobrist ^= Zobrist.o[square.index] }
+        for square in Bitboard(unchecked: x) { zobrist ^= Zobrist.piece[Side.x.zobristOffset + square.index] }
+        for square in Bitboard(unchecked: o) { zobrist ^= Zobrist.piece[Side.o.zobristOffset + square.index] }
         for square in Bitboard(unchecked: blockers) { zobrist ^= Zobrist.blocker[square.index] }
     }
 

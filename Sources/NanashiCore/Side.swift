@@ -8,4 +8,8 @@ public enum Side: String, Hashable, Sendable, CaseIterable, Codable, CustomStrin
     public var opponent: Side { self == .x ? .o : .x }
 
     public var description: String { rawValue }
+
+    /// Where this side's keys start in `Zobrist.piece`.
+    @inlinable
+    var zobristOffset: Int { self == .x ? 0 : 49 }
 }

@@ -1,0 +1,93 @@
+/// A game as PGN records it: tags, the starting position, the moves played and the result.
+///
+/// Every move in a record is legal in the position it was played in: `append(_:)` checks it,
+/// and reading PGN refuses a game with an illegal move. The player of `x` is the `White` tag and
+/// the result `1-0` means x won, as python-ataxx writes them.
+public struct GameRecord: Hashable, Sendable {
+    /// The tag pairs, such as `Event` or `White`. `Result` and `FEN` are written from `result`
+    /// and `start`, whatever this holds for them.
+    public var tags: [String: String]
+    /// The position before the first move.
+    public let start: Position
+    /// The moves in order.
+    public internal(set) var moves: [Move]
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game is unfinished.
+    public var result: String
+
+    /// An empty game from `start`.
+    public init(start: Position = .start, tags: [String: String] = [:]) {
+        self.start = start
+        self.tags = tags
+        moves = []
+        result = "*"
+    }
+
+    /// Plays `move` on the current position and records it; on an illegal move nothing changes.
+    public mutating func append(_ move: Move) throws(IllegalMoveError) {
+        _ = try current.play(move)
+        moves.append(move)
+    }
+
+    /// Takes back the last `count` moves (all of them when there are fewer).
+    public mutating func removeLast(_ count: Int = 1) {
+        moves.removeLast(min(count, moves.count))
+    }
+
+    /// The position after the last move.
+    public var current: Position {
+        moves.reduce(into: start) { position, move in position.make(unchecked: move) }
+    }
+
+    /// Every position of the game: `start`, then the one after each move.
+    public var positions: [Position] {
+        moves.reduce(into: [start]) { positions, move in
+            var next = positions[positions.count - 1]
+            next.make(unchecked: move)
+            positions.append(next)
+        }
+    }
+}
+
+extension GameRecord {
+    /// The tags written first, in this order (PGN's seven-tag roster).
+    private static let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+
+    /// The game as PGN text: tags, an empty line, numbered moves wrapped at 80 columns, the result.
+    public var pgn: String {
+        var tags = self.tags
+        tags["Result"] = result
+        tags["FEN"] = start.fen
+        for name in Self.roster where tags[name] == nil { tags[name] = name == "Result" ? result : "?" }
+        let ordered = Self.roster + tags.keys.filter { !Self.roster.contains($0) }.sorted()
+        var text = ordered.map { "[\($0) \"\(Self.escaped(tags[$0]!))\"]\n" }.joined() + "\n"
+
+        var tokens: [String] = []
+        var number = start.fullmoveNumber
+        var side = start.sideToMove
+        for (ply, move) in moves.enumerated() {
+            if side == .x {
+                tokens.append("\(number).")
+            } else if ply == 0 {
+                tokens.append("\(number)...")
+            }
+            tokens.append(move.description)
+            if side == .o { number += 1 }
+            side = side.opponent
+        }
+        tokens.append(result)
+
+        var line = ""
+        for token in tokens {
+            if !line.isEmpty && line.count + 1 + token.count > 80 {
+                text += line + "\n"
+                line = ""
+            }
+            line += line.isEmpty ? token : " " + token
+        }
+        return text + line + "\n"
+    }
+
+    private static func escaped(_ value: String) -> String {
+        value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: " ")
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+
+@testable import NanashiCore
+
+struct GameRecordTests {
+    @Test func writesTagsThenNumberedMovesThenTheResult() throws {
+        var game = GameRecord(tags: ["Event": "Test", "White": "Alice", "Black": "Bob"])
+        for text in ["a7c5", "a2", "g2", "0000"].prefix(3) { try game.append(move(text)) }
+        game.result = "*"
+        #expect(
+            game.pgn == """
+                [Event "Test"]
+                [Site "?"]
+                [Date "?"]
+                [Round "?"]
+                [White "Alice"]
+                [Black "Bob"]
+                [Result "*"]
+                [FEN "x5o/7/7/7/7/7/o5x x 0 1"]
+
+                1. a7c5 a2 2. g2 *
+
+                """)
+    }
+
+    @Test func aGameStartingWithOToMoveNumbersItsFirstMoveWithDots() throws {
+        var game = GameRecord(start: try position("x5o/7/7/7/7/7/o5x o 0 7"))
+        try game.append(move("b1"))
+        try game.append(move("f2"))
+        #expect(game.pgn.hasSuffix("\n\n7... b1 8. f2 *\n"))
+    }
+
+    @Test func readsWhatItWritesIncludingLongGames() throws {
+        var game = GameRecord(tags: ["Event": "Round \"trip\""])
+        var position = Position.start
+        while !position.isGameOver && game.moves.count < 120 {
+            let moves = position.legalMoves()
+            let move = moves[(game.moves.count * 7) % moves.count]
+            try game.append(move)
+            position = try position.play(move)
+        }
+        game.result = position.outcome?.result ?? "*"
+        let read = try GameRecord(pgn: game.pgn)
+        #expect(read.moves == game.moves)
+        #expect(read.result == game.result)
+        #expect(read.pgn == game.pgn)
+        #expect(read.current == position)
+        #expect(read.positions.count == game.moves.count + 1)
+        #expect(game.pgn.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func readsPythonAtaxxStyleWithCommentsAndVariations() throws {
+        let pgn = """
+            [Event "0003"]
+            [White "Player 1"]
+            [Black "Player 2"]
+            [Result "*"]
+            [FEN "x5o/7/7/7/7/7/o5x x"]
+
+            1. a7c7 (1. a7c5 { Test }) 1... g7f5 (1... a2 { Test } 2. g2 (2. f2 { Test }))
+            2. g1f3 a1b3 { Test 123 } ; a line comment
+            3. f3d4 $1 b3c5!? 1-0
+
+            [Event "next game"]
+            """
+        let game = try GameRecord(pgn: pgn)
+        #expect(game.moves.map(\.description) == ["a7c7", "g7f5", "g1f3", "a1b3", "f3d4", "b3c5"])
+        #expect(game.result == "1-0")
+        #expect(game.tags["White"] == "Player 1")
+        #expect(game.tags["Event"] == "0003")
+    }
+
+    @Test(arguments: [
+        ("", PGNError.empty),
+        ("[Event Test]\n\n1. f2 *", .badTag("[Event Test]")),
+        ("[FEN \"x5o/7 x\"]\n\n1. f2 *", .badFEN(.wrongRankCount(2))),
+        ("1. f2 zz *", .badMove("zz", .badSquare("zz"))),
+        ("1. f2 { open comment *", .unbalanced("comment: '{' is never closed")),
+        ("1. f2 (1. g2 *", .unbalanced("variation: '(' is never closed")),
+        ("1. f2 ) *", .unbalanced("')' without its '('")),
+        ("1. f2 * g2", .trailingText("g2")),
+    ])
+    func refusesMalformedText(pgn: String, error: PGNError) {
+        #expect(throws: error) { try GameRecord(pgn: pgn) }
+    }
+
+    @Test func refusesAnIllegalMoveAndSaysWhichPly() throws {
+        #expect {
+            try GameRecord(pgn: "1. f2 f2 *")
+        } throws: { error in
+            guard case .illegalMove(2, let illegal) = error as? PGNError else { return false }
+            return illegal.reason == .destinationOccupied
+        }
+    }
+
+    @Test func appendingAnIllegalMoveChangesNothing() throws {
+        var game = GameRecord()
+        try game.append(move("f2"))
+        #expect(throws: IllegalMoveError.self) { try game.append(move("f3")) }
+        #expect(game.moves == [try move("f2")])
+        game.removeLast(5)
+        #expect(game.moves.isEmpty)
+    }
+}
