@@ -8,30 +8,10 @@ import Testing
 // `nanashi serve` and `nanashi leaderboard --db` through the real executable: a server on an
 // OS-assigned port, two players over a socket, then the operator's view of the database file.
 
-private let executable: URL = {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        folder = bundle.bundleURL.deletingLastPathComponent()
-    }
-    return folder.appendingPathComponent("nanashi")
-}()
-
 /// Runs `nanashi` to its end: (stdout, stderr, exit status).
 private func runNanashi(_ arguments: [String]) throws -> (String, String, Int32) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self), process.terminationStatus
-    )
+    let result = try NanashiProcess.run(arguments)
+    return (result.stdout, result.stderr, result.status)
 }
 
 /// A blocking line client over a TCP socket to 127.0.0.1.
@@ -95,8 +75,10 @@ private func field(_ name: String, in line: String) -> String? {
     let database = directory.appendingPathComponent("server.sqlite").path
 
     let server = Process()
-    server.executableURL = executable
-    server.arguments = ["serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n", "4"]
+    server.executableURL = NanashiProcess.executable
+    server.arguments = [
+        "serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n", "4",
+    ]
     let output = Pipe()
     server.standardOutput = output
     try server.run()
