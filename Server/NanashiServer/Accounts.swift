@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NanashiProtocol
+import Synchronization
 
 /// Registration, login and sessions: checks names and passwords, hashes with scrypt off the
 /// server's threads, issues and resolves tokens.
@@ -98,15 +99,15 @@ struct Accounts: Sendable {
     /// Hashing takes hundreds of milliseconds and 128 MiB at OWASP's cost: it runs on a small
     /// queue of its own so it neither blocks the server's threads nor piles up memory.
     private static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            hashing.async {
-                gate.wait()
-                defer { gate.signal() }
-                continuation.resume(returning: work())
-            }
+        let lane = nextLane.add(1, ordering: .relaxed).newValue % lanes.count
+        return await withCheckedContinuation { continuation in
+            lanes[lane].async { continuation.resume(returning: work()) }
         }
     }
 
-    private static let hashing = DispatchQueue(label: "nanashi.scrypt", attributes: .concurrent)
-    private static let gate = DispatchSemaphore(value: 2)
+    /// Two serial queues, taken in turn: at most two hashes at once, and no thread waits idle.
+    private static let lanes = [
+        DispatchQueue(label: "nanashi.scrypt.1"), DispatchQueue(label: "nanashi.scrypt.2"),
+    ]
+    private static let nextLane = Atomic<Int>(0)
 }
