@@ -39,7 +39,8 @@ actor Game {
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
         moves: [Move] = [],
-        clocks: Clocks? = nil, storage: Storage, settings: ServerSettings, logger: Logger,
+        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], storage: Storage, settings: ServerSettings,
+        logger: Logger,
         onEnd: @escaping @Sendable (Game) async -> Void
     ) {
         self.id = id
@@ -50,6 +51,7 @@ actor Game {
         let initial = Int64(control.initial) * 1000
         self.clocks = clocks ?? Clocks(x: initial, o: initial)
         self.turnStarted = .now
+        self.outboxes = outboxes
         self.storage = storage
         self.settings = settings
         self.logger = logger
@@ -61,8 +63,7 @@ actor Game {
     }
 
     /// Starts the clock of the side to move and tells both players (those connected).
-    func begin(outboxes: [Side: Outbox]) {
-        self.outboxes = outboxes
+    func begin() {
         turnStarted = .now
         for side in Side.allCases {
             outboxes[side]?.send(

@@ -122,16 +122,18 @@ actor Lobby {
         let aIsX = balanceA == balanceB ? Bool.random() : balanceA < balanceB
         let (x, o) = aIsX ? (a, b) : (b, a)
         let id = try storage.createGame(xID: x.id!, oID: o.id!, control: first.control, now: Date())
-        let game = makeGame(
-            id: id, control: first.control, x: x, o: o, position: .start, moves: [], clocks: nil)
+        // The outboxes go in at once, so a player who leaves before `start` is sent is not missed.
         let outboxes = [Side.x: connections[x.id!], .o: connections[o.id!]].compactMapValues { $0 }
+        let game = makeGame(
+            id: id, control: first.control, x: x, o: o, position: .start, moves: [], clocks: nil,
+            outboxes: outboxes)
         logger.info("game \(id) started: \(x.name) (x) v \(o.name) (o) at \(first.control)")
-        Task { await game.begin(outboxes: outboxes) }
+        Task { await game.begin() }
     }
 
     private func makeGame(
         id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, position: Position, moves: [Move],
-        clocks: Clocks?
+        clocks: Clocks?, outboxes: [Side: Outbox] = [:]
     ) -> Game {
         let players: [Side: Game.Player] = [
             .x: .init(id: x.id!, name: x.name, rating: x.rating),
@@ -139,6 +141,7 @@ actor Lobby {
         ]
         let game = Game(
             id: id, control: control, players: players, position: position, moves: moves, clocks: clocks,
+            outboxes: outboxes,
             storage: storage, settings: settings, logger: logger
         ) { [weak self] game in
             await self?.ended(game)
