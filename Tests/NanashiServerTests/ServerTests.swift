@@ -511,4 +511,21 @@ func greedyMove(_ position: Position) -> Move {
                 == #"{"entries":[],"total":0,"type":"leaderboard"}"#)
         await server.stop()
     }
+
+    @Test func loggingInWithThePasswordMidGameAlsoBringsTheGame() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        paired.clients[.x]!.close()
+        let back = try server.client()
+        let name = paired.names[.x]!
+        let welcome = try await back.exchange(
+            #"{"type":"login","name":"\#(name)","password":"password1","id":5}"#)
+        #expect(welcome.hasPrefix(#"{"games":0,"id":5,"name":"\#(name)","rating":1500,"rd":350,"token":""#))
+        guard case .game(let state) = try await back.reply().message else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        #expect(state.game == paired.game && state.color == .x && state.moves.isEmpty)
+        #expect(state.initial == 300 && state.increment == 3)
+        await server.stop()
+    }
 }
