@@ -200,12 +200,13 @@ public final class UAISession: @unchecked Sendable {
         }
         engine.armForSearch()
         searchIsInfinite = limits.isInfinite && !usesLevel
-        searchTask = Task.detached {
-            let report: (SearchInfo) -> Void = { info in output(Self.line(for: info)) }
-            let result =
-                usesLevel
-                ? engine.chooseMove(for: position, level: level, extraLimits: limits, onInfo: report)
-                : engine.run(position, limits: limits, onInfo: report)
+        searchTask = Task {
+            let result = await OffPool.run {
+                let report: (SearchInfo) -> Void = { info in output(Self.line(for: info)) }
+                return usesLevel
+                    ? engine.chooseMove(for: position, level: level, extraLimits: limits, onInfo: report)
+                    : engine.run(position, limits: limits, onInfo: report)
+            }
             output("bestmove \(result.bestMove)")
         }
     }

@@ -52,7 +52,9 @@ extension GameRecord {
     /// The tags written first, in this order (PGN's seven-tag roster).
     private static let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 
-    /// The game as PGN text: tags, an empty line, numbered moves wrapped at 80 columns, the result.
+    /// The game as PGN text: tags, an empty line, then the numbered moves and the result on one line.
+    ///
+    /// The moves are not wrapped: python-ataxx reads only the first line of a game's moves.
     public var pgn: String {
         var tags = self.tags
         tags["Result"] = result
@@ -75,16 +77,7 @@ extension GameRecord {
             side = side.opponent
         }
         tokens.append(result)
-
-        var line = ""
-        for token in tokens {
-            if !line.isEmpty && line.count + 1 + token.count > 80 {
-                text += line + "\n"
-                line = ""
-            }
-            line += line.isEmpty ? token : " " + token
-        }
-        return text + line + "\n"
+        return text + tokens.joined(separator: " ") + "\n"
     }
 
     private static func escaped(_ value: String) -> String {

@@ -1,5 +1,5 @@
-/// One of the two players: `x` moves first, `o` second.
-public enum Side: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+/// One of the two players: `x` moves first, `o` second. Encodes as its letter, `"x"` or `"o"`.
+public enum Side: String, Hashable, Sendable, CaseIterable, Codable, CustomStringConvertible {
     case x
     case o
 

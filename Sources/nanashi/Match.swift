@@ -396,12 +396,7 @@ struct PlayedGame {
             try! record.append(move)
         }
         record.result = result.text
-        // python-ataxx (2.2.0) reads only the first line of moves, so the wrapped move text of
-        // `GameRecord.pgn` goes back on one line.
-        let text = record.pgn
-        guard let split = text.range(of: "\n\n") else { return text }
-        let moveText = text[split.upperBound...].split(separator: "\n").joined(separator: " ")
-        return text[..<split.upperBound] + moveText + "\n"
+        return record.pgn
     }
 
     private static func today() -> String {

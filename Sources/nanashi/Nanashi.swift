@@ -9,13 +9,15 @@ struct Nanashi: AsyncParsableCommand {
         commandName: "nanashi",
         abstract: "Ataxx: rules engine, AI, terminal client and online server.",
         subcommands: [
-            Bench.self,
+            Play.self,
+            Hotseat.self,
+            Serve.self,
+            LeaderboardCommand.self,
+            UAI.self,
             Match.self,
+            Bench.self,
             Perft.self,
             Show.self,
-            UAI.self,
-            Hotseat.self,
-            Play.self,
         ]
     )
 
@@ -86,9 +88,4 @@ extension Position {
 /// Writes one line to standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
-/// Pushes buffered standard output to its reader now (progress lines, protocol replies).
-func flushOutput() {
-    fflush(nil)
 }

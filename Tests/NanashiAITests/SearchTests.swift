@@ -1,6 +1,7 @@
-import NanashiAI
 import NanashiCore
 import Testing
+
+@testable import NanashiAI
 
 /// Swaps the colours of a FEN (pieces and side to move), giving the same problem for the other side.
 private func swappingColours(_ fen: String) -> String {
@@ -106,7 +107,9 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
     @Test func stopEndsAnInfiniteSearchWithALegalMove() async throws {
         let engine = Engine(hashMegabytes: 1)
         let position = try Position(fen: "x5o/7/7/7/7/7/o5x x 0 1")
-        let search = Task.detached { engine.search(position, limits: .infinite) }
+        // Armed before the search thread starts, so a stop that comes first still counts.
+        engine.armForSearch()
+        let search = Task { await OffPool.run { engine.run(position, limits: .infinite, onInfo: { _ in }) } }
         try await Task.sleep(for: .milliseconds(100))
         engine.stop()
         let result = await search.value

@@ -17,13 +17,16 @@ struct NanashiProcess {
         }
         let candidates = [
             folder.appendingPathComponent("nanashi"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nanashi"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "nanashi"),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
     /// Runs `nanashi` with `arguments`, feeding `input` on standard input, and waits for it to end.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

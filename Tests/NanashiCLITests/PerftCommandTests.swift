@@ -16,17 +16,23 @@ struct PerftCommandTests {
     }
 
     @Test func dividesBeforeTheTotals() throws {
-        let result = try NanashiProcess.run(["perft", "--fen", "7/7/7/7/-------/-------/x5o x 0 1", "--depth", "3", "--divide"])
+        let result = try NanashiProcess.run([
+            "perft", "--fen", "7/7/7/7/-------/-------/x5o x 0 1", "--depth", "3", "--divide",
+        ])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == ["b1: 6", "a1c1: 7"])
-        #expect(lines.dropFirst(2).map { $0.split(separator: " ").prefix(4).joined(separator: " ") } == [
-            "depth 1 nodes 2", "depth 2 nodes 4", "depth 3 nodes 13",
-        ])
+        #expect(
+            lines.dropFirst(2).map { $0.split(separator: " ").prefix(4).joined(separator: " ") } == [
+                "depth 1 nodes 2", "depth 2 nodes 4", "depth 3 nodes 13",
+            ])
     }
 
     @Test(arguments: [
-        (["perft", "--fen", "x5o/7/7/7/7/7 x 0 1"], "nanashi: bad FEN 'x5o/7/7/7/7/7 x 0 1': the board must have 7 ranks separated by '/', not 6\n"),
+        (
+            ["perft", "--fen", "x5o/7/7/7/7/7 x 0 1"],
+            "nanashi: bad FEN 'x5o/7/7/7/7/7 x 0 1': the board must have 7 ranks separated by '/', not 6\n"
+        ),
         (["perft", "--depth", "0"], "nanashi: bad depth 0: use 1 to 12\n"),
         (["perft", "--depth", "13"], "nanashi: bad depth 13: use 1 to 12\n"),
     ])

@@ -34,9 +34,18 @@ struct ShowCommandTests {
 
     @Test(arguments: [
         (["show", "h9"], "nanashi: bad move: 'h9' is not a square: expected a1 to g7\n"),
-        (["show", "f2", "f2"], "nanashi: illegal move f2: the destination is occupied in x5o/7/7/7/7/5x1/o5x o 0 1\n"),
-        (["show", "0000"], "nanashi: illegal move 0000: you can only pass when you have no move in x5o/7/7/7/7/7/o5x x 0 1\n"),
-        (["show", "--fen", "x5o/7/7/7/7/7/o5x z"], "nanashi: bad FEN 'x5o/7/7/7/7/7/o5x z': the side to move must be x or o, not 'z'\n"),
+        (
+            ["show", "f2", "f2"],
+            "nanashi: illegal move f2: the destination is occupied in x5o/7/7/7/7/5x1/o5x o 0 1\n"
+        ),
+        (
+            ["show", "0000"],
+            "nanashi: illegal move 0000: you can only pass when you have no move in x5o/7/7/7/7/7/o5x x 0 1\n"
+        ),
+        (
+            ["show", "--fen", "x5o/7/7/7/7/7/o5x z"],
+            "nanashi: bad FEN 'x5o/7/7/7/7/7/o5x z': the side to move must be x or o, not 'z'\n"
+        ),
     ])
     func badInputIsOneLineAndExitCodeTwo(arguments: [String], message: String) throws {
         let result = try NanashiProcess.run(arguments)

@@ -1,0 +1,277 @@
+import Foundation
+import Logging
+import NanashiCore
+import NanashiProtocol
+
+/// One game in progress, and the only truth about it: it checks every move with the rules
+/// core, runs both clocks on the server's own clock, and ends the game by the rules, by
+/// resignation, on time or by abandonment.
+///
+/// Each accepted move is stored before it is announced. Storage calls are synchronous, so no
+/// other message to this game runs between the check, the store and the announcement.
+actor Game {
+    /// A player as the game knows them.
+    struct Player: Sendable {
+        var id: Int64
+        var name: String
+        var rating: Double
+    }
+
+    let id: Int64
+    let control: TimeControl
+    let players: [Side: Player]
+
+    private let storage: Storage
+    private let settings: ServerSettings
+    private let logger: Logger
+    private let onEnd: @Sendable (Game) async -> Void
+
+    private var position: Position
+    private var moves: [Move]
+    /// Milliseconds left to each side when the current turn began.
+    private var clocks: Clocks
+    private var turnStarted: ContinuousClock.Instant
+    private var outboxes: [Side: Outbox] = [:]
+    private var flagTimer: Task<Void, Never>?
+    private var absenceTimers: [Side: Task<Void, Never>] = [:]
+    private(set) var isOver = false
+
+    init(
+        id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
+        moves: [Move] = [],
+        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], storage: Storage, settings: ServerSettings,
+        logger: Logger,
+        onEnd: @escaping @Sendable (Game) async -> Void
+    ) {
+        self.id = id
+        self.control = control
+        self.players = players
+        self.position = position
+        self.moves = moves
+        let initial = Int64(control.initial) * 1000
+        self.clocks = clocks ?? Clocks(x: initial, o: initial)
+        self.turnStarted = .now
+        self.outboxes = outboxes
+        self.storage = storage
+        self.settings = settings
+        self.logger = logger
+        self.onEnd = onEnd
+    }
+
+    nonisolated func side(of playerID: Int64) -> Side? {
+        players.first { $0.value.id == playerID }?.key
+    }
+
+    /// Starts the clock of the side to move and tells both players (those connected).
+    func begin() {
+        turnStarted = .now
+        for side in Side.allCases {
+            outboxes[side]?.send(
+                .start(
+                    GameStart(
+                        game: id, color: side, opponent: opponent(of: side), fen: position.fen,
+                        initial: control.initial, increment: control.increment)))
+        }
+        armFlag()
+    }
+
+    /// Resumes a stored game after a restart: nobody is connected yet, so both players' grace
+    /// periods start now, and the side to move's clock runs from now.
+    func resume() {
+        turnStarted = .now
+        for side in Side.allCases { startAbsence(side) }
+        armFlag()
+    }
+
+    /// Plays a move for `side`. The mover's `moved` carries the request's id.
+    func play(_ text: String, by side: Side, requestID: RequestID?) throws(ProtocolError) {
+        guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        guard side == position.sideToMove else {
+            throw ProtocolError(.notYourTurn, "it is your opponent's move")
+        }
+        let move: Move
+        do {
+            move = try Move(notation: text)
+        } catch {
+            throw ProtocolError(.illegalMove, "'\(text.prefix(20))' is not a move: \(error)")
+        }
+        let next: Position
+        do {
+            next = try position.play(move)
+        } catch {
+            throw ProtocolError(.illegalMove, "\(error)")
+        }
+        let now = ContinuousClock.now
+        let left = clocks[side] - milliseconds(now - turnStarted)
+        if left <= 0 {
+            finish(winner: side.opponent, reason: .timeout)
+            return
+        }
+        var newClocks = clocks
+        newClocks[side] = left + Int64(control.increment) * 1000
+        let ply = moves.count + 1
+        do {
+            try storage.recordMove(gameID: id, ply: ply, move: move, clocks: newClocks, now: Date())
+        } catch {
+            logger.error("game \(id): storing move \(ply) failed: \(error)")
+            throw ProtocolError(.internalError, "the move could not be stored; play it again")
+        }
+        position = next
+        moves.append(move)
+        clocks = newClocks
+        turnStarted = now
+        let moved = ServerMessage.moved(
+            Moved(game: id, move: move.description, ply: ply, fen: position.fen, clock: clocks))
+        let mover = side
+        for side in Side.allCases {
+            outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
+        }
+        if let outcome = position.outcome {
+            finish(winner: outcome.winner, reason: EndReason(outcome.reason))
+        } else {
+            armFlag()
+        }
+    }
+
+    /// `side` gives up; their `end` carries the request's id.
+    func resign(_ side: Side, requestID: RequestID?) throws(ProtocolError) {
+        guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        finish(winner: side.opponent, reason: .resign, requestIDs: [side: requestID])
+    }
+
+    /// A player is back: their messages go to this connection, and they get the whole game.
+    func rejoin(_ side: Side, outbox: Outbox) {
+        guard !isOver else { return }
+        outboxes[side] = outbox
+        absenceTimers.removeValue(forKey: side)?.cancel()
+        outbox.send(
+            .game(
+                GameState(
+                    game: id, color: side, opponent: opponent(of: side), fen: position.fen,
+                    moves: moves.map(\.description), clock: clocksNow(), initial: control.initial,
+                    increment: control.increment)))
+    }
+
+    /// A player's connection went away; the game goes on and their grace period starts.
+    func left(_ side: Side, outbox: Outbox) {
+        guard !isOver, outboxes[side] == outbox else { return }
+        outboxes[side] = nil
+        startAbsence(side)
+    }
+
+    /// Both clocks as they stand this instant.
+    func clocksNow() -> Clocks {
+        var now = clocks
+        let mover = position.sideToMove
+        now[mover] = max(0, clocks[mover] - milliseconds(.now - turnStarted))
+        return now
+    }
+
+    /// Stops the game's timers without ending it, as when the server shuts down: it stays
+    /// unfinished in storage and resumes at the next start.
+    func halt() {
+        isOver = true
+        flagTimer?.cancel()
+        for timer in absenceTimers.values { timer.cancel() }
+        absenceTimers = [:]
+    }
+
+    // MARK: Timers
+
+    /// Wakes when the side to move's time would run out, whether or not anyone sends anything.
+    private func armFlag() {
+        flagTimer?.cancel()
+        let deadline = turnStarted + .milliseconds(clocks[position.sideToMove])
+        let ply = moves.count
+        flagTimer = Task { [weak self] in
+            try? await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.flagFell(ply: ply)
+        }
+    }
+
+    private func flagFell(ply: Int) {
+        guard !isOver, moves.count == ply else { return }
+        let mover = position.sideToMove
+        if clocks[mover] - milliseconds(.now - turnStarted) <= 0 {
+            finish(winner: mover.opponent, reason: .timeout)
+        } else {
+            armFlag()
+        }
+    }
+
+    private func startAbsence(_ side: Side) {
+        absenceTimers[side]?.cancel()
+        let grace = settings.abandonGrace
+        absenceTimers[side] = Task { [weak self] in
+            try? await Task.sleep(for: grace, tolerance: .milliseconds(5), clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.abandoned(side)
+        }
+    }
+
+    private func abandoned(_ side: Side) {
+        guard !isOver, outboxes[side] == nil else { return }
+        finish(winner: side.opponent, reason: .abandon)
+    }
+
+    // MARK: The end
+
+    /// Stores the result and both new ratings in one transaction, then tells each player.
+    private func finish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?] = [:]) {
+        guard !isOver else { return }
+        isOver = true
+        flagTimer?.cancel()
+        for timer in absenceTimers.values { timer.cancel() }
+        absenceTimers = [:]
+        let result = GameResult(winner: winner)
+        let glicko = Glicko2()
+        let period = Double(settings.ratingPeriod.components.seconds)
+        let now = Date()
+        func aged(_ player: PlayerRow) -> Rating {
+            guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
+            return glicko.aged(player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
+        }
+        let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
+        var changes: [Side: RatingChange] = [:]
+        do {
+            let rated = try storage.finishGame(id: id, result: result, reason: reason, now: now) { x, o in
+                let (xNow, oNow) = (aged(x), aged(o))
+                return (
+                    glicko.rated(xNow, results: [(oNow, score)]),
+                    glicko.rated(oNow, results: [(xNow, 1 - score)])
+                )
+            }
+            changes[.x] = RatingChange(
+                before: rounded(rated.x.before.rating), after: rounded(rated.x.after.rating))
+            changes[.o] = RatingChange(
+                before: rounded(rated.o.before.rating), after: rounded(rated.o.after.rating))
+        } catch {
+            logger.error("game \(id): storing the result failed: \(error)")
+        }
+        logger.info(
+            "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves",
+            metadata: ["x": "\(players[.x]!.name)", "o": "\(players[.o]!.name)"])
+        for side in Side.allCases {
+            let rating = rounded(players[side]!.rating)
+            outboxes[side]?.send(
+                .end(
+                    GameEnd(
+                        game: id, result: result, reason: reason,
+                        rating: changes[side] ?? RatingChange(before: rating, after: rating))),
+                id: requestIDs[side] ?? nil)
+        }
+        outboxes = [:]
+        Task { await onEnd(self) }
+    }
+
+    private func opponent(of side: Side) -> Opponent {
+        let player = players[side.opponent]!
+        return Opponent(name: player.name, rating: rounded(player.rating))
+    }
+
+    private func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

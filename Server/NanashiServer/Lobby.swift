@@ -1,0 +1,171 @@
+import Foundation
+import Logging
+import NanashiCore
+import NanashiProtocol
+
+/// Who is connected, who is seeking, and which games are in progress: the server's shared
+/// state outside the games themselves.
+actor Lobby {
+    private let storage: Storage
+    private let settings: ServerSettings
+    private let logger: Logger
+    /// Each logged-in player's latest connection.
+    private var connections: [Int64: Outbox] = [:]
+    private var matchmaker: Matchmaker
+    /// Games in progress by id, and each playing player's game.
+    private var games: [Int64: Game] = [:]
+    private var gameOf: [Int64: Game] = [:]
+    private var pairingTask: Task<Void, Never>?
+
+    init(storage: Storage, settings: ServerSettings, logger: Logger) {
+        self.storage = storage
+        self.settings = settings
+        self.logger = logger
+        self.matchmaker = Matchmaker(gap: settings.pairingGap, widening: settings.pairingWidening)
+    }
+
+    /// Resumes the games left unfinished in storage and starts looking at waiting seeks.
+    func start() throws {
+        for stored in try storage.unfinishedGames() {
+            guard let id = stored.game.id else { continue }
+            var position = Position.start
+            var moves: [Move] = []
+            for record in stored.moves {
+                guard let move = try? Move(notation: record.notation), let next = try? position.play(move)
+                else { break }
+                position = next
+                moves.append(move)
+            }
+            let initial = Int64(stored.game.initial) * 1000
+            let clocks =
+                stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) } ?? Clocks(x: initial, o: initial)
+            let game = makeGame(
+                id: id, control: TimeControl(initial: stored.game.initial, increment: stored.game.increment),
+                x: stored.x, o: stored.o, position: position, moves: moves, clocks: clocks)
+            Task { await game.resume() }
+            logger.info("game \(id) resumed after \(moves.count) moves")
+        }
+        let interval = settings.pairingInterval
+        pairingTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                await self?.pair()
+            }
+        }
+    }
+
+    /// Stops pairing and halts every game in progress where it stands.
+    func stop() async {
+        pairingTask?.cancel()
+        for game in games.values { await game.halt() }
+        games = [:]
+        gameOf = [:]
+    }
+
+    // MARK: Presence
+
+    /// A player logged in on a connection: it gets their messages from now on, and the state
+    /// of their game in progress, if any.
+    func attach(_ player: PlayerRow, outbox: Outbox) async {
+        guard let id = player.id else { return }
+        connections[id] = outbox
+        if let game = gameOf[id], let side = game.side(of: id) {
+            await game.rejoin(side, outbox: outbox)
+        }
+    }
+
+    /// A player's connection closed or logged out: their seek goes, their game goes on.
+    func detach(_ playerID: Int64, outbox: Outbox) async {
+        guard connections[playerID] == outbox else { return }
+        connections[playerID] = nil
+        matchmaker.remove(playerID)
+        if let game = gameOf[playerID], let side = game.side(of: playerID) {
+            await game.left(side, outbox: outbox)
+        }
+    }
+
+    // MARK: Seeking
+
+    func seek(_ player: PlayerRow, control: TimeControl) async throws(ProtocolError) {
+        guard let id = player.id else { return }
+        // A game that has just ended may not have been taken off the books yet; its players
+        // have had their `end` already and may seek again.
+        if let game = gameOf[id], await !game.isOver {
+            throw ProtocolError(.inGame, "you have a game in progress")
+        }
+        try matchmaker.add(.init(playerID: id, rating: player.rating, control: control, since: .now))
+    }
+
+    func cancel(_ playerID: Int64) {
+        matchmaker.remove(playerID)
+    }
+
+    /// Pairs whoever can be paired now and starts their games.
+    func pair() {
+        for (first, second) in matchmaker.pairs(now: .now) {
+            do {
+                try startGame(first, second)
+            } catch {
+                logger.error("starting a game failed: \(error)")
+            }
+        }
+    }
+
+    private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) throws {
+        guard let a = try storage.player(id: first.playerID), let b = try storage.player(id: second.playerID)
+        else {
+            return
+        }
+        // Colours even out over each player's games: the one who has had x less often gets it.
+        let balanceA = try storage.colourBalance(playerID: first.playerID)
+        let balanceB = try storage.colourBalance(playerID: second.playerID)
+        let aIsX = balanceA == balanceB ? Bool.random() : balanceA < balanceB
+        let (x, o) = aIsX ? (a, b) : (b, a)
+        let id = try storage.createGame(xID: x.id!, oID: o.id!, control: first.control, now: Date())
+        // The outboxes go in at once, so a player who leaves before `start` is sent is not missed.
+        let outboxes = [Side.x: connections[x.id!], .o: connections[o.id!]].compactMapValues { $0 }
+        let game = makeGame(
+            id: id, control: first.control, x: x, o: o, position: .start, moves: [], clocks: nil,
+            outboxes: outboxes)
+        logger.info("game \(id) started: \(x.name) (x) v \(o.name) (o) at \(first.control)")
+        Task { await game.begin() }
+    }
+
+    private func makeGame(
+        id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, position: Position, moves: [Move],
+        clocks: Clocks?, outboxes: [Side: Outbox] = [:]
+    ) -> Game {
+        let players: [Side: Game.Player] = [
+            .x: .init(id: x.id!, name: x.name, rating: x.rating),
+            .o: .init(id: o.id!, name: o.name, rating: o.rating),
+        ]
+        let game = Game(
+            id: id, control: control, players: players, position: position, moves: moves, clocks: clocks,
+            outboxes: outboxes,
+            storage: storage, settings: settings, logger: logger
+        ) { [weak self] game in
+            await self?.ended(game)
+        }
+        games[id] = game
+        gameOf[x.id!] = game
+        gameOf[o.id!] = game
+        return game
+    }
+
+    private func ended(_ game: Game) {
+        games[game.id] = nil
+        for player in game.players.values where gameOf[player.id] === game {
+            gameOf[player.id] = nil
+        }
+    }
+
+    // MARK: Playing
+
+    /// The game in progress with this id in which the player plays, and their side.
+    func game(_ id: Int64, of playerID: Int64) throws(ProtocolError) -> (Game, Side) {
+        guard let game = games[id], let side = game.side(of: playerID) else {
+            throw ProtocolError(.noSuchGame, "you have no game \(id) in progress")
+        }
+        return (game, side)
+    }
+}

@@ -1,0 +1,80 @@
+import NanashiProtocol
+
+/// The pool of seeks, and who to pair: players at the same time control, closest ratings
+/// first, the accepted gap widening the longer either of them has waited.
+///
+/// A value type with time passed in, so pairing is tested without waiting.
+struct Matchmaker {
+    struct Seek: Equatable {
+        var playerID: Int64
+        var rating: Double
+        var control: TimeControl
+        var since: ContinuousClock.Instant
+    }
+
+    /// The gap accepted at once.
+    var gap: Double
+    /// How much the gap widens per second of waiting.
+    var widening: Double
+    /// Seeks in the order they came.
+    private(set) var seeks: [Seek] = []
+
+    init(gap: Double, widening: Double) {
+        self.gap = gap
+        self.widening = widening
+    }
+
+    func isSeeking(_ playerID: Int64) -> Bool { seeks.contains { $0.playerID == playerID } }
+
+    mutating func add(_ seek: Seek) throws(ProtocolError) {
+        guard !isSeeking(seek.playerID) else {
+            throw ProtocolError(.alreadySeeking, "you are already seeking")
+        }
+        seeks.append(seek)
+    }
+
+    /// Removes a player's seek; returns whether there was one.
+    @discardableResult
+    mutating func remove(_ playerID: Int64) -> Bool {
+        let before = seeks.count
+        seeks.removeAll { $0.playerID == playerID }
+        return seeks.count != before
+    }
+
+    /// The rating gap a seek accepts after waiting until `now`.
+    func window(_ seek: Seek, now: ContinuousClock.Instant) -> Double {
+        let waited = now - seek.since
+        let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+        return gap + widening * max(seconds, 0)
+    }
+
+    /// Takes out every pair that can be made now, longest waiting first.
+    ///
+    /// Two seeks match when the gap between them is within the window of the one that has
+    /// waited longer: whoever waits long enough is paired with the next player who seeks.
+    mutating func pairs(now: ContinuousClock.Instant) -> [(Seek, Seek)] {
+        var paired: [(Seek, Seek)] = []
+        var remaining = seeks
+        var index = 0
+        while index < remaining.count {
+            let seek = remaining[index]
+            let candidates = remaining.indices.filter { other in
+                other != index && remaining[other].control == seek.control
+                    && remaining[other].playerID != seek.playerID
+                    && abs(remaining[other].rating - seek.rating)
+                        <= max(window(seek, now: now), window(remaining[other], now: now))
+            }
+            if let best = candidates.min(by: {
+                abs(remaining[$0].rating - seek.rating) < abs(remaining[$1].rating - seek.rating)
+            }) {
+                paired.append((seek, remaining[best]))
+                remaining.remove(at: max(index, best))
+                remaining.remove(at: min(index, best))
+            } else {
+                index += 1
+            }
+        }
+        seeks = remaining
+        return paired
+    }
+}

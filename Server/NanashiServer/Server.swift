@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import NanashiProtocol
+
+/// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
+/// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite.
+///
+/// ```swift
+/// let server = try await Server.start(ServerSettings(), logger: Logger(label: "nanashi"))
+/// print("listening on port \(server.port)")
+/// await server.waitUntilStopped()
+/// ```
+public final class Server: Sendable {
+    /// The port the server listens on.
+    public var port: Int { transport.port }
+
+    private let transport: Transport
+    private let lobby: Lobby
+    private let accepting: Task<Void, Never>
+    private let logger: Logger
+
+    private init(transport: Transport, lobby: Lobby, accepting: Task<Void, Never>, logger: Logger) {
+        self.transport = transport
+        self.lobby = lobby
+        self.accepting = accepting
+        self.logger = logger
+    }
+
+    /// Opens the database (resuming unfinished games), binds the port and starts serving.
+    public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
+        let storage = try Storage(path: settings.databasePath)
+        let lobby = Lobby(storage: storage, settings: settings, logger: logger)
+        try await lobby.start()
+        let accounts = Accounts(
+            storage: storage, settings: settings,
+            throttle: LoginThrottle(
+                freeFailures: settings.failedLoginsBeforeThrottle, delay: settings.throttleDelay))
+        let transport = try await Transport.bind(
+            host: settings.host, port: settings.port, maximumLineLength: settings.maximumLineLength)
+        let accepting = Task {
+            await transport.run(logger: logger) { outbox, peer in
+                logger.debug("connection \(outbox.id) from \(peer)")
+                return Connection(
+                    outbox: outbox, peer: peer, lobby: lobby, accounts: accounts, storage: storage,
+                    settings: settings,
+                    logger: logger)
+            }
+        }
+        logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
+        return Server(transport: transport, lobby: lobby, accepting: accepting, logger: logger)
+    }
+
+    /// Stops accepting connections and pairing seeks, halts the games in progress where they
+    /// stand (they resume at the next start) and closes every connection once its queued
+    /// replies are written.
+    public func stop() async {
+        logger.info("stopping")
+        await lobby.stop()
+        await transport.close()
+    }
+
+    /// Returns once the listener has stopped.
+    public func waitUntilStopped() async {
+        await accepting.value
+    }
+}

@@ -1,0 +1,37 @@
+import NanashiProtocol
+
+/// Everything `nanashi serve` can configure; the defaults are the production values.
+public struct ServerSettings: Sendable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 lets the system choose one (see `Server.port`).
+    public var port = 7878
+    /// The SQLite database file, created if missing.
+    public var databasePath = "nanashi.sqlite"
+    /// The scrypt cost for new password hashes. Lower it only in tests.
+    public var passwordCost = ScryptCost.owasp
+    /// How long a session token works after login.
+    public var tokenLifetime = Duration.seconds(30 * 24 * 3600)
+    /// How long a player may be away from a game in progress before losing it by `abandon`.
+    public var abandonGrace = Duration.seconds(60)
+    /// How often waiting seeks are looked at again (their accepted rating gap widens with time).
+    public var pairingInterval = Duration.seconds(1)
+    /// The rating gap accepted at once between two seekers.
+    public var pairingGap = 100.0
+    /// How much the accepted gap widens per second of waiting.
+    public var pairingWidening = 25.0
+    /// The idle time that counts as one empty Glicko-2 rating period, widening the RD.
+    public var ratingPeriod = Duration.seconds(24 * 3600)
+    /// Failed logins to one name allowed before further attempts are refused for a while.
+    public var failedLoginsBeforeThrottle = 5
+    /// The first wait after too many failed logins; each further failure doubles it.
+    public var throttleDelay = Duration.seconds(1)
+    /// The longest line accepted, in bytes.
+    public var maximumLineLength = Wire.maximumLineLength
+    /// The shortest and longest initial clock a seek may ask for, in seconds.
+    public var initialClockRange = 1...10_800
+    /// The largest increment a seek may ask for, in seconds.
+    public var maximumIncrement = 600
+
+    public init() {}
+}

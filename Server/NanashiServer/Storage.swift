@@ -1,0 +1,362 @@
+import Foundation
+import GRDB
+import NanashiCore
+import NanashiProtocol
+
+/// Why storage refused a change.
+enum StorageError: Error, Equatable {
+    /// Another player has this name, ignoring case.
+    case nameTaken
+    /// The game does not exist or is already over.
+    case noSuchGame
+}
+
+/// A game that was not over when it was last stored, with its moves, to resume after a restart.
+struct UnfinishedGame: Sendable {
+    var game: GameRow
+    var x: PlayerRow
+    var o: PlayerRow
+    var moves: [MoveRow]
+}
+
+/// How one game ended for both players' ratings, as committed.
+struct RatedResult: Sendable {
+    var x: (before: Rating, after: Rating)
+    var o: (before: Rating, after: Rating)
+}
+
+/// The server's SQLite database: players, token digests, games with their moves, rating history.
+///
+/// The only type that writes SQL. WAL mode through a `DatabasePool`; every query is
+/// parameterised. Methods are synchronous and short, so a game actor can store a move before
+/// it announces it without giving up its turn.
+final class Storage: Sendable {
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    init(path: String) throws {
+        var configuration = Configuration()
+        // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
+        // may hold a lock for a moment: wait for it rather than fail.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL sync survives a killed process; only a power cut may lose the
+            // last commits.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    /// Named, append-only migrations: never edit one that has shipped, add the next.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 players, tokens, games, moves, rating changes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL,
+                        name_key TEXT NOT NULL UNIQUE,
+                        password_hash TEXT NOT NULL,
+                        rating REAL NOT NULL,
+                        rd REAL NOT NULL,
+                        volatility REAL NOT NULL,
+                        games INTEGER NOT NULL DEFAULT 0,
+                        wins INTEGER NOT NULL DEFAULT 0,
+                        losses INTEGER NOT NULL DEFAULT 0,
+                        draws INTEGER NOT NULL DEFAULT 0,
+                        rated_at REAL,
+                        created_at REAL NOT NULL
+                    );
+                    CREATE INDEX player_standing ON player (rating DESC, name_key) WHERE games > 0;
+                    CREATE TABLE token (
+                        digest BLOB PRIMARY KEY,
+                        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL
+                    );
+                    CREATE INDEX token_player ON token (player_id);
+                    CREATE TABLE game (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        x_id INTEGER NOT NULL REFERENCES player(id),
+                        o_id INTEGER NOT NULL REFERENCES player(id),
+                        initial INTEGER NOT NULL,
+                        increment INTEGER NOT NULL,
+                        started_at REAL NOT NULL,
+                        ended_at REAL,
+                        result TEXT CHECK (result IN ('x', 'o', 'draw')),
+                        reason TEXT
+                    );
+                    CREATE INDEX game_x ON game (x_id);
+                    CREATE INDEX game_o ON game (o_id);
+                    CREATE INDEX game_unfinished ON game (id) WHERE result IS NULL;
+                    CREATE TABLE move (
+                        game_id INTEGER NOT NULL REFERENCES game(id),
+                        ply INTEGER NOT NULL,
+                        notation TEXT NOT NULL,
+                        x_clock INTEGER NOT NULL,
+                        o_clock INTEGER NOT NULL,
+                        played_at REAL NOT NULL,
+                        PRIMARY KEY (game_id, ply)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE rating_change (
+                        game_id INTEGER NOT NULL REFERENCES game(id),
+                        player_id INTEGER NOT NULL REFERENCES player(id),
+                        rating_before REAL NOT NULL,
+                        rd_before REAL NOT NULL,
+                        volatility_before REAL NOT NULL,
+                        rating_after REAL NOT NULL,
+                        rd_after REAL NOT NULL,
+                        volatility_after REAL NOT NULL,
+                        PRIMARY KEY (game_id, player_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX rating_change_player ON rating_change (player_id);
+                    """)
+        }
+        return migrator
+    }
+
+    // MARK: Players and tokens
+
+    /// Adds a player with the initial rating.
+    ///
+    /// - Throws: `StorageError.nameTaken` if the name is taken, ignoring case.
+    func createPlayer(name: String, passwordHash: String, now: Date) throws -> PlayerRow {
+        var player = PlayerRow(
+            id: nil, name: name, nameKey: name.lowercased(), passwordHash: passwordHash,
+            rating: Rating.initial.rating, rd: Rating.initial.deviation,
+            volatility: Rating.initial.volatility,
+            games: 0, wins: 0, losses: 0, draws: 0, ratedAt: nil, createdAt: now.timeIntervalSince1970)
+        do {
+            try pool.write { db in try player.insert(db) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StorageError.nameTaken
+        }
+        return player
+    }
+
+    /// The player with this name, ignoring case.
+    func player(named name: String) throws -> PlayerRow? {
+        try pool.read { db in
+            try PlayerRow.fetchOne(
+                db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()])
+        }
+    }
+
+    /// The player with this id.
+    func player(id: Int64) throws -> PlayerRow? {
+        try pool.read { db in try PlayerRow.fetchOne(db, key: id) }
+    }
+
+    /// Stores a token's digest for a player until it expires.
+    func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) throws {
+        let token = TokenRow(
+            digest: Data(digest), playerID: playerID, createdAt: now.timeIntervalSince1970,
+            expiresAt: expires.timeIntervalSince1970)
+        try pool.write { db in
+            // Expired tokens are swept as new ones arrive, so the table does not grow forever.
+            try db.execute(
+                sql: "DELETE FROM token WHERE player_id = ? AND expires_at <= ?",
+                arguments: [playerID, now.timeIntervalSince1970])
+            try token.insert(db)
+        }
+    }
+
+    /// The player a token digest belongs to, if the token exists and has not expired.
+    func player(tokenDigest digest: [UInt8], now: Date) throws -> PlayerRow? {
+        try pool.read { db in
+            try PlayerRow.fetchOne(
+                db,
+                sql: """
+                    SELECT player.* FROM token JOIN player ON player.id = token.player_id
+                    WHERE token.digest = ? AND token.expires_at > ?
+                    """,
+                arguments: [Data(digest), now.timeIntervalSince1970])
+        }
+    }
+
+    /// Forgets a token: it stops working.
+    func removeToken(digest: [UInt8]) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM token WHERE digest = ?", arguments: [Data(digest)])
+        }
+    }
+
+    // MARK: Games
+
+    /// Games the player has played as x minus games as o, to give colours fairly.
+    func colourBalance(playerID: Int64) throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT (SELECT COUNT(*) FROM game WHERE x_id = ?) - (SELECT COUNT(*) FROM game WHERE o_id = ?)",
+                arguments: [playerID, playerID]) ?? 0
+        }
+    }
+
+    /// Stores a new game and returns its id.
+    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) throws -> Int64 {
+        var game = GameRow(
+            id: nil, xID: xID, oID: oID, initial: control.initial, increment: control.increment,
+            startedAt: now.timeIntervalSince1970, endedAt: nil, result: nil, reason: nil)
+        try pool.write { db in try game.insert(db) }
+        return game.id!
+    }
+
+    /// Stores one accepted move with both clocks after it.
+    func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) throws {
+        let record = MoveRow(
+            gameID: gameID, ply: ply, notation: move.description, xClock: clocks.x, oClock: clocks.o,
+            playedAt: now.timeIntervalSince1970)
+        try pool.write { db in try record.insert(db) }
+    }
+
+    /// Ends a game and rates both players in one transaction: the result, both new ratings and
+    /// both rating-history rows are stored together or not at all.
+    ///
+    /// - Parameter rate: given both players as stored, returns their new ratings (x, o).
+    /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
+    func finishGame(
+        id: Int64, result: GameResult, reason: EndReason, now: Date,
+        rate: (PlayerRow, PlayerRow) -> (Rating, Rating)
+    ) throws -> RatedResult {
+        try pool.write { db in
+            guard var game = try GameRow.fetchOne(db, key: id), game.result == nil,
+                var x = try PlayerRow.fetchOne(db, key: game.xID),
+                var o = try PlayerRow.fetchOne(db, key: game.oID)
+            else { throw StorageError.noSuchGame }
+            game.result = result.rawValue
+            game.reason = reason.rawValue
+            game.endedAt = now.timeIntervalSince1970
+            try game.update(db)
+
+            let (xAfter, oAfter) = rate(x, o)
+            let rated = RatedResult(x: (x.glicko, xAfter), o: (o.glicko, oAfter))
+            for (side, after) in [(Side.x, xAfter), (Side.o, oAfter)] {
+                var player = side == .x ? x : o
+                let change = RatingChangeRow(
+                    gameID: id, playerID: player.id!, ratingBefore: player.rating, rdBefore: player.rd,
+                    volatilityBefore: player.volatility, ratingAfter: after.rating, rdAfter: after.deviation,
+                    volatilityAfter: after.volatility)
+                try change.insert(db)
+                player.glicko = after
+                player.games += 1
+                switch result.winner {
+                case nil: player.draws += 1
+                case side: player.wins += 1
+                default: player.losses += 1
+                }
+                player.ratedAt = now.timeIntervalSince1970
+                try player.update(db)
+                if side == .x { x = player } else { o = player }
+            }
+            return rated
+        }
+    }
+
+    /// Every game not yet over, with its players and moves in order.
+    func unfinishedGames() throws -> [UnfinishedGame] {
+        try pool.read { db in
+            let games = try GameRow.fetchAll(
+                db, sql: "SELECT * FROM game WHERE result IS NULL ORDER BY id")
+            return try games.compactMap { game in
+                guard let x = try PlayerRow.fetchOne(db, key: game.xID),
+                    let o = try PlayerRow.fetchOne(db, key: game.oID)
+                else { return nil }
+                let moves = try MoveRow.fetchAll(
+                    db, sql: "SELECT * FROM move WHERE game_id = ? ORDER BY ply", arguments: [game.id])
+                return UnfinishedGame(game: game, x: x, o: o, moves: moves)
+            }
+        }
+    }
+
+    // MARK: Standings
+
+    /// A page of the leaderboard: players with at least one rated game, best first.
+    func leaderboard(limit: Int, offset: Int) throws -> Leaderboard {
+        try pool.read { db in try Self.leaderboard(db, limit: limit, offset: offset) }
+    }
+
+    /// A player's profile with their `recent` latest games, or `nil` if there is no such player.
+    func profile(name: String, recent: Int = 10) throws -> Profile? {
+        try pool.read { db in try Self.profile(db, name: name, recent: recent) }
+    }
+
+    /// Reads a leaderboard page from a database file without changing it (the operator's view).
+    static func leaderboard(databaseAt path: String, limit: Int, offset: Int) throws -> Leaderboard {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        return try queue.read { db in try leaderboard(db, limit: limit, offset: offset) }
+    }
+
+    private static func leaderboard(_ db: Database, limit: Int, offset: Int) throws -> Leaderboard {
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE games > 0") ?? 0
+        let players = try PlayerRow.fetchAll(
+            db,
+            sql: "SELECT * FROM player WHERE games > 0 ORDER BY rating DESC, name_key LIMIT ? OFFSET ?",
+            arguments: [limit, offset])
+        let entries = players.enumerated().map { index, player in
+            LeaderboardEntry(
+                rank: offset + index + 1, name: player.name, rating: rounded(player.rating),
+                rd: rounded(player.rd),
+                games: player.games, wins: player.wins, losses: player.losses, draws: player.draws,
+                provisional: player.glicko.isProvisional)
+        }
+        return Leaderboard(total: total, entries: entries)
+    }
+
+    private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
+        guard
+            let player = try PlayerRow.fetchOne(
+                db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()]),
+            let id = player.id
+        else { return nil }
+        var rank: Int?
+        if player.games > 0 {
+            let better =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM player
+                        WHERE games > 0 AND (rating > ? OR (rating = ? AND name_key < ?))
+                        """,
+                    arguments: [player.rating, player.rating, player.nameKey]) ?? 0
+            rank = better + 1
+        }
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
+                       change.rating_before, change.rating_after
+                FROM game
+                JOIN player AS x ON x.id = game.x_id
+                JOIN player AS o ON o.id = game.o_id
+                LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
+                WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
+                ORDER BY game.ended_at DESC, game.id DESC
+                LIMIT ?
+                """,
+            arguments: [id, id, id, recent])
+        let games = rows.map { row -> RecentGame in
+            let color: Side = (row["x_id"] as Int64) == id ? .x : .o
+            let result = GameResult(rawValue: row["result"]) ?? .draw
+            let before: Double = row["rating_before"] ?? player.rating
+            let after: Double = row["rating_after"] ?? player.rating
+            return RecentGame(
+                game: row["id"], opponent: color == .x ? row["o_name"] : row["x_name"], color: color,
+                result: result.winner == nil ? .draw : (result.winner == color ? .win : .loss),
+                reason: EndReason(rawValue: row["reason"]) ?? .resign,
+                ratingChange: rounded(after) - rounded(before))
+        }
+        return Profile(
+            name: player.name, rating: rounded(player.rating), rd: rounded(player.rd), rank: rank,
+            games: player.games, wins: player.wins, losses: player.losses, draws: player.draws, recent: games)
+    }
+}
+
+/// Ratings travel as whole numbers.
+func rounded(_ value: Double) -> Int { Int(value.rounded()) }

@@ -1,0 +1,148 @@
+/// A message from a client to the server: the `"type"` and its fields.
+public enum ClientMessage: Hashable, Sendable {
+    /// `register`: create an account and log in.
+    case register(Credentials)
+    /// `login`: log in with a password; the reply carries a new token.
+    case login(Credentials)
+    /// `auth`: resume the session of a token (how a client reconnects).
+    case auth(token: String)
+    /// `logout`: end the session; its token stops working.
+    case logout
+    /// `seek`: look for an opponent at a time control.
+    case seek(TimeControl)
+    /// `cancel`: stop seeking.
+    case cancel
+    /// `move`: play a move (`f2`, `a7c5`, or `0000` when forced to pass) in a game.
+    case move(game: Int64, move: String)
+    /// `resign`: give up a game.
+    case resign(game: Int64)
+    /// `leaderboard`: a page of the rated players, best first.
+    case leaderboard(limit: Int, offset: Int)
+    /// `profile`: one player's record and recent games.
+    case profile(name: String)
+    /// `ping`: answered by `pong`.
+    case ping
+
+    /// A name and password, for `register` and `login`.
+    public struct Credentials: Hashable, Sendable, Codable {
+        public var name: String
+        public var password: String
+
+        public init(name: String, password: String) {
+            self.name = name
+            self.password = password
+        }
+    }
+
+    /// The default page size of `leaderboard`.
+    public static let defaultLeaderboardLimit = 20
+    /// The largest page `leaderboard` returns.
+    public static let maximumLeaderboardLimit = 100
+
+    /// The wire name of the message, its `"type"`.
+    public var type: String {
+        switch self {
+        case .register: "register"
+        case .login: "login"
+        case .auth: "auth"
+        case .logout: "logout"
+        case .seek: "seek"
+        case .cancel: "cancel"
+        case .move: "move"
+        case .resign: "resign"
+        case .leaderboard: "leaderboard"
+        case .profile: "profile"
+        case .ping: "ping"
+        }
+    }
+}
+
+/// A time control: seconds on each clock at the start, and seconds added after each move (Fischer).
+public struct TimeControl: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var initial: Int
+    public var increment: Int
+
+    public init(initial: Int = 300, increment: Int = 3) {
+        self.initial = initial
+        self.increment = increment
+    }
+
+    /// Five minutes plus three seconds a move, what a `seek` without fields asks for.
+    public static let standard = TimeControl()
+
+    private enum CodingKeys: String, CodingKey { case initial, increment }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        initial = try container.decodeIfPresent(Int.self, forKey: .initial) ?? 300
+        increment = try container.decodeIfPresent(Int.self, forKey: .increment) ?? 3
+    }
+
+    /// `300+3`.
+    public var description: String { "\(initial)+\(increment)" }
+}
+
+/// A client message with its optional `"id"`.
+public struct Request: Hashable, Sendable {
+    public var id: RequestID?
+    public var message: ClientMessage
+
+    public init(_ message: ClientMessage, id: RequestID? = nil) {
+        self.id = id
+        self.message = message
+    }
+}
+
+extension Request: Codable {
+    private enum Keys: String, CodingKey {
+        case type, id, token, game, move, limit, offset, name
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        id = try container.decodeIfPresent(RequestID.self, forKey: .id)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "register": message = .register(try ClientMessage.Credentials(from: decoder))
+        case "login": message = .login(try ClientMessage.Credentials(from: decoder))
+        case "auth": message = .auth(token: try container.decode(String.self, forKey: .token))
+        case "logout": message = .logout
+        case "seek": message = .seek(try TimeControl(from: decoder))
+        case "cancel": message = .cancel
+        case "move":
+            message = .move(
+                game: try container.decode(Int64.self, forKey: .game),
+                move: try container.decode(String.self, forKey: .move))
+        case "resign": message = .resign(game: try container.decode(Int64.self, forKey: .game))
+        case "leaderboard":
+            message = .leaderboard(
+                limit: try container.decodeIfPresent(Int.self, forKey: .limit)
+                    ?? ClientMessage.defaultLeaderboardLimit,
+                offset: try container.decodeIfPresent(Int.self, forKey: .offset) ?? 0)
+        case "profile": message = .profile(name: try container.decode(String.self, forKey: .name))
+        case "ping": message = .ping
+        default:
+            throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(message.type, forKey: .type)
+        try container.encodeIfPresent(id, forKey: .id)
+        switch message {
+        case .register(let credentials), .login(let credentials): try credentials.encode(to: encoder)
+        case .auth(let token): try container.encode(token, forKey: .token)
+        case .seek(let control): try control.encode(to: encoder)
+        case .move(let game, let move):
+            try container.encode(game, forKey: .game)
+            try container.encode(move, forKey: .move)
+        case .resign(let game): try container.encode(game, forKey: .game)
+        case .leaderboard(let limit, let offset):
+            try container.encode(limit, forKey: .limit)
+            try container.encode(offset, forKey: .offset)
+        case .profile(let name): try container.encode(name, forKey: .name)
+        case .logout, .cancel, .ping: break
+        }
+    }
+}

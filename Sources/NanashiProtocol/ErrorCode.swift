@@ -1,0 +1,66 @@
+/// The stable, machine-readable code of an `error` message. New codes may be added; existing
+/// ones never change meaning.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// The line is not JSON (or not UTF-8).
+    public static let badJSON = ErrorCode(rawValue: "bad_json")
+    /// The JSON is not a well-formed message: a field is missing, of the wrong type or out of range.
+    public static let badRequest = ErrorCode(rawValue: "bad_request")
+    /// The `"type"` is not one this server knows.
+    public static let unknownType = ErrorCode(rawValue: "unknown_type")
+    /// The line was longer than the limit; it was discarded.
+    public static let lineTooLong = ErrorCode(rawValue: "line_too_long")
+    /// The message needs a logged-in session.
+    public static let notAuthenticated = ErrorCode(rawValue: "not_authenticated")
+    /// Someone already has that name (names are unique ignoring case).
+    public static let nameTaken = ErrorCode(rawValue: "name_taken")
+    /// Wrong name, password or token, or an expired token.
+    public static let badCredentials = ErrorCode(rawValue: "bad_credentials")
+    /// The password is too short.
+    public static let weakPassword = ErrorCode(rawValue: "weak_password")
+    /// The name is not 3-20 characters of `A-Za-z0-9_-`.
+    public static let badName = ErrorCode(rawValue: "bad_name")
+    /// The player has no game in progress with that id.
+    public static let noSuchGame = ErrorCode(rawValue: "no_such_game")
+    /// No player has that name.
+    public static let noSuchPlayer = ErrorCode(rawValue: "no_such_player")
+    /// It is the opponent's move.
+    public static let notYourTurn = ErrorCode(rawValue: "not_your_turn")
+    /// The move is not legal in the game's position (or not a move at all).
+    public static let illegalMove = ErrorCode(rawValue: "illegal_move")
+    /// The player is already seeking a game.
+    public static let alreadySeeking = ErrorCode(rawValue: "already_seeking")
+    /// The player already has a game in progress.
+    public static let inGame = ErrorCode(rawValue: "in_game")
+    /// Too many attempts (failed logins, or too many messages); try again later.
+    public static let rateLimited = ErrorCode(rawValue: "rate_limited")
+    /// The server failed (for example, its database); nothing changed.
+    public static let internalError = ErrorCode(rawValue: "internal_error")
+}
+
+/// An `error` message: a stable code and a sentence for people.
+public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,170 @@
+import NanashiCore
+
+/// Both clocks, in milliseconds left.
+public struct Clocks: Hashable, Sendable, Codable {
+    public var x: Int64
+    public var o: Int64
+
+    public init(x: Int64, o: Int64) {
+        self.x = x
+        self.o = o
+    }
+
+    /// The time left to one side.
+    public subscript(side: Side) -> Int64 {
+        get { side == .x ? x : o }
+        set {
+            if side == .x { x = newValue } else { o = newValue }
+        }
+    }
+}
+
+/// The other player of a game, as `start` and `game` show them.
+public struct Opponent: Hashable, Sendable, Codable {
+    public var name: String
+    public var rating: Int
+
+    public init(name: String, rating: Int) {
+        self.name = name
+        self.rating = rating
+    }
+}
+
+/// The fields of `start`.
+public struct GameStart: Hashable, Sendable, Codable {
+    public var game: Int64
+    /// The side the receiving player plays.
+    public var color: Side
+    public var opponent: Opponent
+    public var fen: String
+    /// Seconds on each clock at the start.
+    public var initial: Int
+    /// Seconds added to the mover's clock after each move.
+    public var increment: Int
+
+    public init(game: Int64, color: Side, opponent: Opponent, fen: String, initial: Int, increment: Int) {
+        self.game = game
+        self.color = color
+        self.opponent = opponent
+        self.fen = fen
+        self.initial = initial
+        self.increment = increment
+    }
+}
+
+/// The fields of `moved`: the move accepted, the ply it was (1 for the first move), the position
+/// after it and both clocks at that moment (the mover's increment included).
+public struct Moved: Hashable, Sendable, Codable {
+    public var game: Int64
+    public var move: String
+    public var ply: Int
+    public var fen: String
+    public var clock: Clocks
+
+    public init(game: Int64, move: String, ply: Int, fen: String, clock: Clocks) {
+        self.game = game
+        self.move = move
+        self.ply = ply
+        self.fen = fen
+        self.clock = clock
+    }
+}
+
+/// The fields of `game`: everything a reconnecting player needs to play on. The clock of the side
+/// to move is read at the moment the message is sent.
+public struct GameState: Hashable, Sendable, Codable {
+    public var game: Int64
+    public var color: Side
+    public var opponent: Opponent
+    public var fen: String
+    public var moves: [String]
+    public var clock: Clocks
+    public var initial: Int
+    public var increment: Int
+
+    public init(
+        game: Int64, color: Side, opponent: Opponent, fen: String, moves: [String], clock: Clocks,
+        initial: Int, increment: Int
+    ) {
+        self.game = game
+        self.color = color
+        self.opponent = opponent
+        self.fen = fen
+        self.moves = moves
+        self.clock = clock
+        self.initial = initial
+        self.increment = increment
+    }
+}
+
+/// Who won a game: a side, or nobody.
+public enum GameResult: String, Hashable, Sendable, Codable, CaseIterable {
+    case x
+    case o
+    case draw
+
+    /// The result for a winner, `nil` meaning a draw.
+    public init(winner: Side?) {
+        switch winner {
+        case .x: self = .x
+        case .o: self = .o
+        case nil: self = .draw
+        }
+    }
+
+    /// The winning side, or `nil` for a draw.
+    public var winner: Side? {
+        switch self {
+        case .x: .x
+        case .o: .o
+        case .draw: nil
+        }
+    }
+}
+
+/// Why a game ended: by the rules (`pieces`, `locked`, `fifty`) or by a player (`resign`,
+/// `timeout`, `abandon`).
+public enum EndReason: String, Hashable, Sendable, Codable, CaseIterable {
+    case pieces
+    case locked
+    case fifty
+    case resign
+    case timeout
+    case abandon
+
+    /// The reason the rules core gives for a finished position.
+    public init(_ reason: Outcome.Reason) {
+        switch reason {
+        case .noPieces: self = .pieces
+        case .lockedBoard: self = .locked
+        case .fiftyMoveRule: self = .fifty
+        }
+    }
+}
+
+/// A player's rating before and after a game.
+public struct RatingChange: Hashable, Sendable, Codable {
+    public var before: Int
+    public var after: Int
+
+    public init(before: Int, after: Int) {
+        self.before = before
+        self.after = after
+    }
+}
+
+/// The fields of `end`, as one player receives them.
+public struct GameEnd: Hashable, Sendable, Codable {
+    public var game: Int64
+    public var result: GameResult
+    public var reason: EndReason
+    /// The receiving player's own rating change.
+    public var rating: RatingChange
+
+    public init(game: Int64, result: GameResult, reason: EndReason, rating: RatingChange) {
+        self.game = game
+        self.result = result
+        self.reason = reason
+        self.rating = rating
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import NanashiProtocol
+
+@testable import NanashiServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A plain blocking TCP client, so the tests talk to the server exactly as any client would.
+/// Reads block on a queue of their own, never on the test's threads.
+final class TestClient: @unchecked Sendable {
+    private let socket: Int32
+    private var pending: [UInt8] = []
+    private let queue = DispatchQueue(label: "test-client")
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket() failed") }
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else {
+            Glibc.close(socket)
+            throw Failure(description: "connect() failed")
+        }
+    }
+
+    deinit { Glibc.close(socket) }
+
+    /// Sends bytes as they are.
+    func sendBytes(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Sends one line (the newline is added).
+    func send(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
+
+    /// The next line from the server, without its newline.
+    func line() async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try self.readLine() })
+            }
+        }
+    }
+
+    /// The next message from the server.
+    func reply() async throws -> Reply {
+        try Wire.reply(fromLine: Array(try await line().utf8))
+    }
+
+    /// Sends a line and returns the server's next line.
+    func exchange(_ line: String) async throws -> String {
+        send(line)
+        return try await self.line()
+    }
+
+    /// Whether the server closed the connection (reads end-of-file).
+    func isClosedByServer() async -> Bool {
+        (try? await line()) == nil
+    }
+
+    /// Closes the connection from this side.
+    func close() { shutdown(socket, Int32(SHUT_RDWR)) }
+
+    private func readLine() throws -> String {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw Failure(description: count == 0 ? "closed" : "timed out") }
+            pending += chunk[..<count]
+        }
+    }
+}
+
+/// A server on an OS-assigned port over a temporary database, with test-sized costs and timers.
+final class TestServer {
+    let database: TemporaryDatabase
+    var settings: ServerSettings
+    private(set) var server: Server?
+
+    init(database: TemporaryDatabase? = nil, configure: (inout ServerSettings) -> Void = { _ in })
+        async throws
+    {
+        self.database = try database ?? TemporaryDatabase()
+        settings = ServerSettings()
+        settings.port = 0
+        settings.databasePath = self.database.path
+        settings.passwordCost = .testing
+        settings.pairingInterval = .milliseconds(50)
+        settings.abandonGrace = .seconds(30)
+        configure(&settings)
+        server = try await Server.start(
+            settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    var port: Int { server!.port }
+
+    func client() throws -> TestClient { try TestClient(port: port) }
+
+    func stop() async {
+        await server?.stop()
+        server = nil
+    }
+}

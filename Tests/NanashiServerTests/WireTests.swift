@@ -1,0 +1,103 @@
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+@Test(arguments: [
+    (Reply(.pong, id: .integer(7)), #"{"id":7,"type":"pong"}"#),
+    (Reply(.seeking, id: .string("a/1")), #"{"id":"a/1","type":"seeking"}"#),
+    (
+        Reply(.welcome(Welcome(name: "ann", token: "T", rating: 1500, rd: 350, games: 0))),
+        #"{"games":0,"name":"ann","rating":1500,"rd":350,"token":"T","type":"welcome"}"#
+    ),
+    (
+        Reply(.error(ProtocolError(.notYourTurn, "wait"))),
+        #"{"code":"not_your_turn","message":"wait","type":"error"}"#
+    ),
+    (
+        Reply(
+            .moved(
+                Moved(
+                    game: 3, move: "f2", ply: 1, fen: "x5o/7/7/7/7/5x1/o5x o 0 1", clock: Clocks(x: 9, o: 10))
+            )),
+        #"{"clock":{"o":10,"x":9},"fen":"x5o/7/7/7/7/5x1/o5x o 0 1","game":3,"move":"f2","ply":1,"type":"moved"}"#
+    ),
+    (
+        Reply(
+            .end(
+                GameEnd(
+                    game: 3, result: .draw, reason: .fifty, rating: RatingChange(before: 1500, after: 1501)))),
+        #"{"game":3,"rating":{"after":1501,"before":1500},"reason":"fifty","result":"draw","type":"end"}"#
+    ),
+    (
+        Reply(
+            .profile(
+                Profile(
+                    name: "ann", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0,
+                    recent: []))),
+        #"{"draws":0,"games":0,"losses":0,"name":"ann","rank":null,"rating":1500,"rd":350,"recent":[],"type":"profile","wins":0}"#
+    ),
+])
+func repliesAreWrittenByteForByte(reply: Reply, line: String) throws {
+    #expect(Wire.line(reply) == line)
+    #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+}
+
+@Test(arguments: [
+    (
+        #"{"type":"register","name":"ann","password":"pw"}"#,
+        Request(.register(.init(name: "ann", password: "pw")))
+    ),
+    (#"{"type":"seek","id":"s"}"#, Request(.seek(TimeControl(initial: 300, increment: 3)), id: .string("s"))),
+    (#"{"type":"seek","initial":60,"increment":0}"#, Request(.seek(TimeControl(initial: 60, increment: 0)))),
+    (
+        #"{"type":"move","game":4,"move":"a7c5","id":2.5}"#,
+        Request(.move(game: 4, move: "a7c5"), id: .number(2.5))
+    ),
+    (#"{"type":"leaderboard"}"#, Request(.leaderboard(limit: 20, offset: 0))),
+    (#"{"type":"ping","extra":[1,2]}"#, Request(.ping)),
+    (#"{"type":"auth","token":"abc"}"#, Request(.auth(token: "abc"))),
+])
+func requestsAreRead(line: String, request: Request) throws {
+    #expect(try Wire.request(fromLine: Array(line.utf8)) == request)
+    // A client writes what the server reads.
+    #expect(try Wire.request(fromLine: Array(Wire.line(request).utf8)) == request)
+}
+
+@Test(arguments: [
+    ("", ErrorCode.badJSON),
+    ("{", .badJSON),
+    ("hello", .badJSON),
+    ("[1,2]", .badRequest),
+    ("null", .badRequest),
+    (#""text""#, .badRequest),
+    ("{}", .badRequest),
+    (#"{"type":7}"#, .badRequest),
+    (#"{"type":"dance"}"#, .unknownType),
+    (#"{"type":"move","game":"one","move":"f2"}"#, .badRequest),
+    (#"{"type":"move","game":1}"#, .badRequest),
+    (#"{"type":"seek","initial":1e300}"#, .badRequest),
+    (#"{"type":"login","name":null,"password":"x"}"#, .badRequest),
+])
+func malformedRequestsGetTheirCode(line: String, code: ErrorCode) {
+    #expect(throws: ProtocolError.self) { try Wire.request(fromLine: Array(line.utf8)) }
+    do {
+        _ = try Wire.request(fromLine: Array(line.utf8))
+    } catch {
+        #expect(error.code == code)
+    }
+}
+
+@Test func invalidUTF8IsBadJSON() {
+    do {
+        _ = try Wire.request(fromLine: [0x7b, 0xff, 0xfe, 0x7d])
+        Issue.record("accepted invalid UTF-8")
+    } catch {
+        #expect(error.code == .badJSON)
+    }
+}
+
+@Test func theIDOfARefusedLineIsStillFound() {
+    #expect(Wire.requestID(inLine: Array(#"{"type":"dance","id":"x1"}"#.utf8)) == .string("x1"))
+    #expect(Wire.requestID(inLine: Array(#"{"id":12}"#.utf8)) == .integer(12))
+    #expect(Wire.requestID(inLine: Array("nonsense".utf8)) == nil)
+}
