@@ -38,6 +38,16 @@ public struct GameRecord: Hashable, Sendable {
         moves.reduce(into: start) { position, move in position.make(unchecked: move) }
     }
 
+    /// The PGN result of a game won by `winner` (`nil` for a draw): `1-0` for x, `0-1` for o,
+    /// `1/2-1/2`. The one place this mapping is written, for every kind of game end.
+    public static func result(winner: Side?) -> String {
+        switch winner {
+        case .x: return "1-0"
+        case .o: return "0-1"
+        case nil: return "1/2-1/2"
+        }
+    }
+
     /// Every position of the game: `start`, then the one after each move.
     public var positions: [Position] {
         moves.reduce(into: [start]) { positions, move in

@@ -60,11 +60,5 @@ extension Position {
 
 extension Outcome {
     /// The PGN result: `1-0` when x won, `0-1` when o won, `1/2-1/2` for a draw (as python-ataxx).
-    public var result: String {
-        switch winner {
-        case .x: return "1-0"
-        case .o: return "0-1"
-        case nil: return "1/2-1/2"
-        }
-    }
+    public var result: String { GameRecord.result(winner: winner) }
 }

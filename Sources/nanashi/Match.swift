@@ -369,9 +369,9 @@ enum GameResult {
 
     var text: String {
         switch self {
-        case .xWins: return "1-0"
-        case .oWins: return "0-1"
-        case .draw: return "1/2-1/2"
+        case .xWins: return GameRecord.result(winner: .x)
+        case .oWins: return GameRecord.result(winner: .o)
+        case .draw: return GameRecord.result(winner: nil)
         }
     }
 }
