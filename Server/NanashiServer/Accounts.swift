@@ -45,7 +45,8 @@ struct Accounts: Sendable {
         }
         let player: PlayerRow
         do {
-            player = try storage.createPlayer(name: name, passwordHash: hash.description, now: Date())
+            player = try storage.createPlayer(
+                name: name, passwordHash: hash.description, now: settings.wallClock())
         } catch StorageError.nameTaken {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
@@ -70,7 +71,7 @@ struct Accounts: Sendable {
     /// The session of a token, if it is known and has not expired.
     func resume(token: String) throws -> Session {
         guard let digest = SessionToken.digest(of: token),
-            let player = try storage.player(tokenDigest: digest, now: Date())
+            let player = try storage.player(tokenDigest: digest, now: settings.wallClock())
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
         return Session(player: player, token: token, digest: digest)
     }
@@ -81,7 +82,7 @@ struct Accounts: Sendable {
 
     private func startSession(for player: PlayerRow) throws -> Session {
         let token = SessionToken.generate()
-        let now = Date()
+        let now = settings.wallClock()
         let (seconds, attoseconds) = settings.tokenLifetime.components
         let lifetime = Double(seconds) + Double(attoseconds) / 1e18
         try storage.addToken(

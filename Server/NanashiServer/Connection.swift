@@ -15,6 +15,14 @@ final class Connection: ConnectionHandler {
     private var session: Accounts.Session?
     private let opened = ContinuousClock.now
     private var requests = 0
+    /// The message budget, a token bucket: each pipelined line (sent before the reply to the one
+    /// before it could have arrived) costs one; it refills at `settings.messageRate` a second up
+    /// to `settings.messageBurst`. A client that waits for each reply never pays: its lines are
+    /// handled one at a time like everyone's. Refused lines cost one too, so a client that keeps
+    /// flooding digs deeper, and at minus the burst it is cut off.
+    private var budget: Double
+    private var budgetCheckedAt = ContinuousClock.now
+    private var cutOff = false
 
     init(
         outbox: Outbox, peer: String, lobby: Lobby, accounts: Accounts, storage: Storage,
@@ -29,10 +37,12 @@ final class Connection: ConnectionHandler {
         self.settings = settings
         self.logger = logger
         self.logger[metadataKey: "connection"] = "\(outbox.id)"
+        self.budget = Double(settings.messageBurst)
     }
 
-    func received(_ event: LineEvent) async {
+    func received(_ event: LineEvent, pipelined: Bool) async {
         requests += 1
+        guard withinBudget(event, pipelined: pipelined) else { return }
         guard case .line(let line) = event else {
             outbox.send(
                 .error(
@@ -50,6 +60,39 @@ final class Connection: ConnectionHandler {
             logger.error("request failed: \(error)")
             outbox.send(.error(ProtocolError(.internalError, "the server failed; nothing changed")), id: id)
         }
+    }
+
+    /// Spends one message of the budget if the line was pipelined; over budget, answers
+    /// `rate_limited` (and past a second burst closes the connection) and returns false.
+    private func withinBudget(_ event: LineEvent, pipelined: Bool) -> Bool {
+        guard !cutOff else { return false }
+        let now = ContinuousClock.now
+        let elapsed = now - budgetCheckedAt
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let burst = Double(settings.messageBurst)
+        budget = min(burst, budget + seconds * settings.messageRate) - (pipelined ? 1 : 0)
+        budgetCheckedAt = now
+        guard budget < 0 else { return true }
+        var id: RequestID?
+        if case .line(let line) = event { id = Wire.requestID(inLine: line) }
+        if budget < -burst {
+            cutOff = true
+            logger.warning("connection closed: too many messages", metadata: ["peer": "\(peer)"])
+            outbox.send(.error(ProtocolError(.rateLimited, "too many messages; closing")), id: id)
+            outbox.close()
+        } else {
+            outbox.send(
+                .error(
+                    ProtocolError(.rateLimited, "too many messages; slow down (at most \(rateText) a second)")
+                ),
+                id: id)
+        }
+        return false
+    }
+
+    private var rateText: String {
+        let rate = settings.messageRate
+        return rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
     func closed() async {

@@ -5,8 +5,15 @@ enum LineEvent: Sendable, Equatable {
     case tooLong
 }
 
+/// A line event as read, and whether it was pipelined: some of it had already arrived when the
+/// line before it was taken, so the client sent it without waiting for a reply to that one.
+struct ReceivedLine: Sendable, Equatable {
+    var event: LineEvent
+    var pipelined: Bool
+}
+
 /// The server's side of one connection: it receives each line in turn, then hears of the close.
 protocol ConnectionHandler {
-    func received(_ event: LineEvent) async
+    func received(_ event: LineEvent, pipelined: Bool) async
     func closed() async
 }

@@ -34,6 +34,11 @@ actor Game {
     private var outboxes: [Side: Outbox] = [:]
     private var flagTimer: Task<Void, Never>?
     private var absenceTimers: [Side: Task<Void, Never>] = [:]
+    /// After a restart, neither clock runs until both players are back.
+    private var paused = false
+    /// Set by `halt()`: the server is stopping and the game stays as stored.
+    private var halted = false
+    private var finishRetry: Task<Void, Never>?
     private(set) var isOver = false
 
     init(
@@ -75,12 +80,13 @@ actor Game {
         armFlag()
     }
 
-    /// Resumes a stored game after a restart: nobody is connected yet, so both players' grace
-    /// periods start now, and the side to move's clock runs from now.
+    /// Resumes a stored game after a restart, paused: no clock runs until both players are
+    /// back (the time the side to move had used since the last stored move is given back, as
+    /// after a crash it cannot be known). Both players' grace periods start now, so a game
+    /// whose players never return still ends.
     func resume() {
-        turnStarted = .now
-        for side in Side.allCases { startAbsence(side) }
-        armFlag()
+        paused = true
+        for side in Side.allCases where outboxes[side] == nil { startAbsence(side) }
     }
 
     /// Plays a move for `side`. The mover's `moved` carries the request's id.
@@ -102,7 +108,7 @@ actor Game {
             throw ProtocolError(.illegalMove, "\(error)")
         }
         let now = ContinuousClock.now
-        let left = clocks[side] - milliseconds(now - turnStarted)
+        let left = clocks[side] - (paused ? 0 : milliseconds(now - turnStarted))
         if left <= 0 {
             finish(winner: side.opponent, reason: .timeout)
             return
@@ -128,7 +134,7 @@ actor Game {
         }
         if let outcome = position.outcome {
             finish(winner: outcome.winner, reason: EndReason(outcome.reason))
-        } else {
+        } else if !paused {
             armFlag()
         }
     }
@@ -150,6 +156,12 @@ actor Game {
                     game: id, color: side, opponent: opponent(of: side), fen: position.fen,
                     moves: moves.map(\.description), clock: clocksNow(), initial: control.initial,
                     increment: control.increment)))
+        if paused, Side.allCases.allSatisfy({ outboxes[$0] != nil }) {
+            // Both are back after a restart: the side to move's clock runs from now.
+            paused = false
+            turnStarted = .now
+            armFlag()
+        }
     }
 
     /// A player's connection went away; the game goes on and their grace period starts.
@@ -162,6 +174,7 @@ actor Game {
     /// Both clocks as they stand this instant.
     func clocksNow() -> Clocks {
         var now = clocks
+        guard !paused else { return now }
         let mover = position.sideToMove
         now[mover] = max(0, clocks[mover] - milliseconds(.now - turnStarted))
         return now
@@ -171,6 +184,8 @@ actor Game {
     /// unfinished in storage and resumes at the next start.
     func halt() {
         isOver = true
+        halted = true
+        finishRetry?.cancel()
         flagTimer?.cancel()
         for timer in absenceTimers.values { timer.cancel() }
         absenceTimers = [:]
@@ -212,7 +227,10 @@ actor Game {
 
     private func abandoned(_ side: Side) {
         guard !isOver, outboxes[side] == nil else { return }
-        finish(winner: side.opponent, reason: .abandon)
+        // Neither player came back after a restart: their grace periods ended together, and
+        // the side to move, whose clock would have run, loses.
+        let loser = paused && outboxes[side.opponent] == nil ? position.sideToMove : side
+        finish(winner: loser.opponent, reason: .abandon)
     }
 
     // MARK: The end
@@ -247,7 +265,15 @@ actor Game {
             changes[.o] = RatingChange(
                 before: rounded(rated.o.before.rating), after: rounded(rated.o.after.rating))
         } catch {
+            // Nothing is announced that is not stored: try again in a moment. If the server
+            // stops first, the game is still unfinished in storage and resumes at the next start.
             logger.error("game \(id): storing the result failed: \(error)")
+            finishRetry = Task { [weak self] in
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled else { return }
+                await self?.retryFinish(winner: winner, reason: reason, requestIDs: requestIDs)
+            }
+            return
         }
         logger.info(
             "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves",
@@ -263,6 +289,12 @@ actor Game {
         }
         outboxes = [:]
         Task { await onEnd(self) }
+    }
+
+    private func retryFinish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?]) {
+        guard !halted else { return }
+        isOver = false
+        finish(winner: winner, reason: reason, requestIDs: requestIDs)
     }
 
     private func opponent(of side: Side) -> Opponent {

@@ -25,7 +25,7 @@ actor Lobby {
     }
 
     /// Resumes the games left unfinished in storage and starts looking at waiting seeks.
-    func start() throws {
+    func start() async throws {
         for stored in try storage.unfinishedGames() {
             guard let id = stored.game.id else { continue }
             var position = Position.start
@@ -42,7 +42,7 @@ actor Lobby {
             let game = makeGame(
                 id: id, control: TimeControl(initial: stored.game.initial, increment: stored.game.increment),
                 x: stored.x, o: stored.o, position: position, moves: moves, clocks: clocks)
-            Task { await game.resume() }
+            await game.resume()
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
         let interval = settings.pairingInterval

@@ -17,12 +17,19 @@ public final class Server: Sendable {
     private let transport: Transport
     private let lobby: Lobby
     private let accepting: Task<Void, Never>
+    private let sweeping: Task<Void, Never>
+    private let settings: ServerSettings
     private let logger: Logger
 
-    private init(transport: Transport, lobby: Lobby, accepting: Task<Void, Never>, logger: Logger) {
+    private init(
+        transport: Transport, lobby: Lobby, accepting: Task<Void, Never>, sweeping: Task<Void, Never>,
+        settings: ServerSettings, logger: Logger
+    ) {
         self.transport = transport
         self.lobby = lobby
         self.accepting = accepting
+        self.sweeping = sweeping
+        self.settings = settings
         self.logger = logger
     }
 
@@ -36,7 +43,8 @@ public final class Server: Sendable {
             throttle: LoginThrottle(
                 freeFailures: settings.failedLoginsBeforeThrottle, delay: settings.throttleDelay))
         let transport = try await Transport.bind(
-            host: settings.host, port: settings.port, maximumLineLength: settings.maximumLineLength)
+            host: settings.host, port: settings.port, maximumLineLength: settings.maximumLineLength,
+            maximumQueuedBytes: settings.maximumQueuedBytes)
         let accepting = Task {
             await transport.run(logger: logger) { outbox, peer in
                 logger.debug("connection \(outbox.id) from \(peer)")
@@ -46,17 +54,27 @@ public final class Server: Sendable {
                     logger: logger)
             }
         }
+        // One sweep for all connections, a few times per timeout, rather than a timer each.
+        let sweepInterval = max(min(settings.idleTimeout / 4, .seconds(5)), .milliseconds(10))
+        let sweeping = Task {
+            await transport.sweepIdle(timeout: settings.idleTimeout, every: sweepInterval, logger: logger)
+        }
         logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
-        return Server(transport: transport, lobby: lobby, accepting: accepting, logger: logger)
+        return Server(
+            transport: transport, lobby: lobby, accepting: accepting, sweeping: sweeping, settings: settings,
+            logger: logger)
     }
 
     /// Stops accepting connections and pairing seeks, halts the games in progress where they
-    /// stand (they resume at the next start) and closes every connection once its queued
-    /// replies are written.
+    /// stand (they resume at the next start), sends every connection `shutdown` and closes it
+    /// once its queued replies are written (or after `ServerSettings.shutdownGrace` if its
+    /// client does not read them). Every reply sent was stored first, so nothing is left to
+    /// write to the database.
     public func stop() async {
         logger.info("stopping")
+        sweeping.cancel()
         await lobby.stop()
-        await transport.close()
+        await transport.close(grace: settings.shutdownGrace)
     }
 
     /// Returns once the listener has stopped.

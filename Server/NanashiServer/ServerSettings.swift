@@ -1,3 +1,4 @@
+import Foundation
 import NanashiProtocol
 
 /// Everything `nanashi serve` can configure; the defaults are the production values.
@@ -32,6 +33,22 @@ public struct ServerSettings: Sendable {
     public var initialClockRange = 1...10_800
     /// The largest increment a seek may ask for, in seconds.
     public var maximumIncrement = 600
+    /// A connection that sends no line for this long is closed (after an `idle_timeout` error).
+    /// Clients ping every 30 s while otherwise quiet, so two minutes leaves room for three.
+    public var idleTimeout = Duration.seconds(120)
+    /// Messages a connection may send ahead of the server's replies before its budget runs out
+    /// (a token bucket). A client that waits for each reply never spends any.
+    public var messageBurst = 50
+    /// Messages per second the budget refills by.
+    public var messageRate = 20.0
+    /// Bytes of replies waiting to be written to one connection before it counts as not reading
+    /// and is closed. The largest reply (a leaderboard page of 100) is about 15 KB.
+    public var maximumQueuedBytes = 256 * 1024
+    /// How long a stopping server waits for a client to take its last replies before it closes
+    /// the connection anyway.
+    public var shutdownGrace = Duration.seconds(5)
+    /// The wall clock for token expiry and stored times; tests move it forward instead of waiting.
+    var wallClock: @Sendable () -> Date = { Date() }
 
     public init() {}
 }

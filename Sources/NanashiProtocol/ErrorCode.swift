@@ -48,6 +48,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let inGame = ErrorCode(rawValue: "in_game")
     /// Too many attempts (failed logins, or too many messages); try again later.
     public static let rateLimited = ErrorCode(rawValue: "rate_limited")
+    /// The connection sent no line for too long; the server closes it.
+    public static let idleTimeout = ErrorCode(rawValue: "idle_timeout")
     /// The server failed (for example, its database); nothing changed.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

@@ -24,6 +24,9 @@ public enum ServerMessage: Hashable, Sendable {
     case profile(Profile)
     /// `pong`: the answer to `ping`.
     case pong
+    /// `shutdown`: the server is stopping; it closes the connection once its queued replies are
+    /// written. Games in progress resume when it is back.
+    case shutdown
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -40,6 +43,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .leaderboard: "leaderboard"
         case .profile: "profile"
         case .pong: "pong"
+        case .shutdown: "shutdown"
         }
     }
 }
@@ -93,6 +97,7 @@ extension Reply: Codable {
         case "leaderboard": message = .leaderboard(try Leaderboard(from: decoder))
         case "profile": message = .profile(try Profile(from: decoder))
         case "pong": message = .pong
+        case "shutdown": message = .shutdown
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
@@ -110,7 +115,7 @@ extension Reply: Codable {
         case .error(let error): try error.encode(to: encoder)
         case .leaderboard(let leaderboard): try leaderboard.encode(to: encoder)
         case .profile(let profile): try profile.encode(to: encoder)
-        case .bye, .seeking, .cancelled, .pong: break
+        case .bye, .seeking, .cancelled, .pong, .shutdown: break
         }
     }
 }

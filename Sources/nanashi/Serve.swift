@@ -25,6 +25,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a player may be away from a game in progress before losing it.")
     var grace = 60
 
+    @Option(help: "Seconds a connection may send nothing before it is closed.")
+    var idleTimeout = 120
+
+    @Option(help: "Messages a connection may send without waiting for replies before it is rate limited.")
+    var messageBurst = 50
+
+    @Option(help: "Messages per second that budget refills by.")
+    var messageRate = 20.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -36,6 +45,13 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
         guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
+        guard idleTimeout >= 1 else {
+            throw InputError("bad idle timeout \(idleTimeout): use 1 second or more")
+        }
+        guard messageBurst >= 1 else { throw InputError("bad message burst \(messageBurst): use 1 or more") }
+        guard messageRate > 0, messageRate.isFinite else {
+            throw InputError("bad message rate \(messageRate): use more than 0")
+        }
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw InputError("bad log level '\(logLevel)'")
         }
@@ -49,6 +65,9 @@ struct Serve: AsyncParsableCommand {
         settings.port = port
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
+        settings.idleTimeout = .seconds(idleTimeout)
+        settings.messageBurst = messageBurst
+        settings.messageRate = messageRate
         if let scryptLog2N {
             guard (1...20).contains(scryptLog2N) else {
                 throw InputError("bad scrypt cost \(scryptLog2N): use 1 to 20")
@@ -67,8 +86,9 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw InputError("cannot serve on \(host):\(port) with database \(db): \(error)")
         }
-        // SIGTERM or SIGINT: stop accepting, close connections after their queued replies,
-        // and exit 0. Unfinished games stay stored and resume at the next start.
+        // SIGTERM or SIGINT: stop accepting, send every client `shutdown`, close connections
+        // after their queued replies, and exit 0. Every reply was stored before it was sent;
+        // unfinished games stay stored and resume at the next start.
         StopSignal.install { Task { await server.stop() } }
         print("listening on \(host):\(server.port)")
         flushOutput()

@@ -380,11 +380,14 @@ func greedyMove(_ position: Position) -> Move {
         let paired = try await pairedGame(server)
         let game = paired.game
         paired.clients[.x]!.send(#"{"type":"move","game":\#(game),"move":"b6"}"#)
-        for side in Side.allCases { _ = try await paired.clients[side]!.reply() }
+        guard case .moved(let moved) = try await paired.clients[.x]!.reply().message else {
+            throw TestClient.Failure(description: "expected moved")
+        }
+        _ = try await paired.clients[.o]!.reply()
         await server.stop()
-        // Stopping the server closes every connection.
-        #expect(await paired.clients[.x]!.isClosedByServer())
-        #expect(await paired.clients[.o]!.isClosedByServer())
+        // Stopping the server tells every connection and closes it.
+        #expect(try await paired.clients[.x]!.linesUntilClosed() == [#"{"type":"shutdown"}"#])
+        #expect(try await paired.clients[.o]!.linesUntilClosed() == [#"{"type":"shutdown"}"#])
 
         let restarted = try await TestServer(database: server.database)
         var clients: [Side: TestClient] = [:]
@@ -397,7 +400,8 @@ func greedyMove(_ position: Position) -> Move {
                 throw TestClient.Failure(description: "expected game")
             }
             #expect(state.game == game && state.color == side && state.moves == ["b6"])
-            #expect((290_000...303_000).contains(state.clock.x))
+            // The clocks stood still while the server was down and until both were back.
+            #expect(state.clock == moved.clock)
             clients[side] = client
         }
         clients[.o]!.send(#"{"type":"move","game":\#(game),"move":"f6"}"#)
@@ -453,11 +457,16 @@ func greedyMove(_ position: Position) -> Move {
     }
 
     @Test func anExpiredTokenLetsNoOneIn() async throws {
-        let server = try await TestServer { $0.tokenLifetime = .seconds(2) }
+        let clock = ManualWallClock()
+        let server = try await TestServer {
+            $0.tokenLifetime = .seconds(60)
+            $0.wallClock = { clock.read() }
+        }
         let client = try server.client()
         let token = try await register(client, "ann")
+        clock.advance(by: 59)
         #expect(try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
-        try await Task.sleep(for: .milliseconds(2100))
+        clock.advance(by: 1)
         #expect(
             try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#)
                 == #"{"code":"bad_credentials","message":"unknown or expired token; log in again","type":"error"}"#

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiProtocol
+import Synchronization
 
 @testable import NanashiServer
 
@@ -19,11 +20,19 @@ final class TestClient: @unchecked Sendable {
         let description: String
     }
 
-    init(port: Int) throws {
+    /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Pieces of a line go out at once, not after the server's delayed acknowledgement.
+        var noDelay: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -41,16 +50,18 @@ final class TestClient: @unchecked Sendable {
 
     deinit { Glibc.close(socket) }
 
-    /// Sends bytes as they are.
-    func sendBytes(_ bytes: [UInt8]) {
+    /// Sends bytes as they are; returns false if the connection is gone.
+    @discardableResult
+    func sendBytes(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
                 Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
-            if sent <= 0 { return }
+            if sent <= 0 { return false }
             offset += sent
         }
+        return true
     }
 
     /// Sends one line (the newline is added).
@@ -81,6 +92,27 @@ final class TestClient: @unchecked Sendable {
         (try? await line()) == nil
     }
 
+    /// Reads lines until the server closes the connection; returns them, or throws if it is
+    /// still open after the read timeout.
+    func linesUntilClosed() async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                var lines: [String] = []
+                while true {
+                    do {
+                        lines.append(try self.readLine())
+                    } catch let failure as Failure where failure.description == "closed" {
+                        continuation.resume(returning: lines)
+                        return
+                    } catch {
+                        continuation.resume(throwing: error)
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     /// Closes the connection from this side.
     func close() { shutdown(socket, Int32(SHUT_RDWR)) }
 
@@ -93,7 +125,10 @@ final class TestClient: @unchecked Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw Failure(description: count == 0 ? "closed" : "timed out") }
+            // A reset (the server closed with unread input) counts as closed too.
+            guard count > 0 else {
+                throw Failure(description: count == 0 || errno == ECONNRESET ? "closed" : "timed out")
+            }
             pending += chunk[..<count]
         }
     }
@@ -105,9 +140,11 @@ final class TestServer {
     var settings: ServerSettings
     private(set) var server: Server?
 
-    init(database: TemporaryDatabase? = nil, configure: (inout ServerSettings) -> Void = { _ in })
-        async throws
-    {
+    init(
+        database: TemporaryDatabase? = nil,
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+        configure: (inout ServerSettings) -> Void = { _ in }
+    ) async throws {
         self.database = try database ?? TemporaryDatabase()
         settings = ServerSettings()
         settings.port = 0
@@ -116,8 +153,7 @@ final class TestServer {
         settings.pairingInterval = .milliseconds(50)
         settings.abandonGrace = .seconds(30)
         configure(&settings)
-        server = try await Server.start(
-            settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        server = try await Server.start(settings, logger: logger)
     }
 
     var port: Int { server!.port }
@@ -128,4 +164,12 @@ final class TestServer {
         await server?.stop()
         server = nil
     }
+}
+
+/// A wall clock the test moves by hand.
+final class ManualWallClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    func read() -> Date { now.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { now.withLock { $0 += seconds } }
 }

@@ -5,6 +5,11 @@ import Testing
 @Test(arguments: [
     (Reply(.pong, id: .integer(7)), #"{"id":7,"type":"pong"}"#),
     (Reply(.seeking, id: .string("a/1")), #"{"id":"a/1","type":"seeking"}"#),
+    (Reply(.shutdown), #"{"type":"shutdown"}"#),
+    (
+        Reply(.error(ProtocolError(.idleTimeout, "idle"))),
+        #"{"code":"idle_timeout","message":"idle","type":"error"}"#
+    ),
     (
         Reply(.welcome(Welcome(name: "ann", token: "T", rating: 1500, rd: 350, games: 0))),
         #"{"games":0,"name":"ann","rating":1500,"rd":350,"token":"T","type":"welcome"}"#

@@ -1,0 +1,379 @@
+import Foundation
+import Logging
+import NanashiCore
+import NanashiProtocol
+import Synchronization
+import Testing
+
+@testable import NanashiServer
+
+// Bad input, floods, idle and non-reading clients, restarts and secrets: each gets a clear error
+// or a clean close, and everyone else goes on being served.
+
+@Suite struct BadInputTests {
+    @Test(arguments: [
+        // Fields nobody asked for are ignored.
+        (#"{"type":"ping","id":1,"extra":{"deep":[1,2,{"x":null}]},"x":1e999}"#, #"{"id":1,"type":"pong"}"#),
+        (
+            #"{"type":"move","game":"1","move":"b6","id":2}"#,
+            #"{"code":"bad_request","id":2,"message":"field 'game' has the wrong type","type":"error"}"#
+        ),
+        (
+            #"{"type":"move","game":99999999999999999999,"move":"b6"}"#,
+            #"{"code":"bad_request","message":"a number is out of range","type":"error"}"#
+        ),
+        // A number beyond a double's range is not JSON to the decoder.
+        (
+            #"{"type":"move","game":1e400,"move":"b6"}"#,
+            #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
+        ),
+        (
+            #"{"type":"leaderboard","limit":-1}"#,
+            #"{"code":"bad_request","message":"limit is 1 to 100, offset 0 or more","type":"error"}"#
+        ),
+        (
+            #"{"type":"leaderboard","limit":2.5}"#,
+            #"{"code":"bad_request","message":"a number is out of range","type":"error"}"#
+        ),
+        (#"[1,2]"#, #"{"code":"bad_request","message":"a message must be a JSON object","type":"error"}"#),
+        (#""ping""#, #"{"code":"bad_request","message":"a message must be a JSON object","type":"error"}"#),
+        (
+            #"{"type":7}"#,
+            #"{"code":"bad_request","message":"field 'type' has the wrong type","type":"error"}"#
+        ),
+        (#"{"id":3}"#, #"{"code":"bad_request","id":3,"message":"missing field 'type'","type":"error"}"#),
+        (
+            #"{"type":"ping""#,
+            #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
+        ),
+        (
+            String(repeating: "[", count: 2000) + String(repeating: "]", count: 2000),
+            #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
+        ),
+        (
+            String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600),
+            #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
+        ),
+        (
+            #"{"type":"register","name":"\u0000ann","password":"password1"}"#,
+            #"{"code":"bad_name","message":"a name is 3 to 20 characters of A-Z, a-z, 0-9, _ and -","type":"error"}"#
+        ),
+    ])
+    func malformedMessagesGetExactErrors(line: String, reply: String) async throws {
+        let server = try await TestServer()
+        let client = try server.client()
+        #expect(try await client.exchange(line) == reply)
+        #expect(try await client.exchange(#"{"type":"ping","id":"ok"}"#) == #"{"id":"ok","type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func binaryGarbageAndBadUTF8AreRefused() async throws {
+        let server = try await TestServer()
+        let client = try server.client()
+        let badJSON = #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
+        for bytes: [UInt8] in [
+            [0x00, 0xFF, 0xFE, 0x01], [0xC3, 0x28], Array(#"{"type":"ping","id":"\#u{FFFF}"#.utf8) + [0xFF],
+            [0x7B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x7D],
+        ] {
+            client.sendBytes(bytes + [UInt8(ascii: "\n")])
+            #expect(try await client.line() == badJSON, "\(bytes)")
+        }
+        #expect(try await client.exchange(#"{"type":"ping","id":1}"#) == #"{"id":1,"type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func aHalfLineHoldsUpNoOneAndIsDroppedAtClose() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        let slow = try server.client()
+        // Half a message, then one byte at a time, while a game is played next to it.
+        slow.sendBytes(Array(#"{"type":"pi"#.utf8))
+        var rest = Array(#"ng","id":7}"#.utf8)
+        for (side, move) in [(Side.x, "b6"), (.o, "f6"), (.x, "f2")] {
+            paired.clients[side]!.send(#"{"type":"move","game":\#(paired.game),"move":"\#(move)"}"#)
+            for viewer in Side.allCases {
+                guard case .moved(let moved) = try await paired.clients[viewer]!.reply().message else {
+                    throw TestClient.Failure(description: "expected moved")
+                }
+                #expect(moved.move == move)
+            }
+            slow.sendBytes([rest.removeFirst()])
+        }
+        for byte in rest + [UInt8(ascii: "\n")] { slow.sendBytes([byte]) }
+        #expect(try await slow.line() == #"{"id":7,"type":"pong"}"#)
+        // A half line left at close is dropped; the server carries on.
+        slow.sendBytes(Array(#"{"type":"resign","game":1"#.utf8))
+        slow.close()
+        #expect(try await paired.clients[.x]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+}
+
+@Suite struct ConnectionLimitTests {
+    @Test func aFloodIsRateLimitedThenCutOff() async throws {
+        // A refill so slow that none happens during the test: the counts are exact.
+        let server = try await TestServer {
+            $0.messageBurst = 10
+            $0.messageRate = 0.001
+        }
+        let flooder = try server.client()
+        let bystander = try server.client()
+        // Forty lines in one write: the first is free, the next ten spend the burst, ten more
+        // are refused, and the one after that is cut off.
+        flooder.sendBytes(Array(String(repeating: "{\"type\":\"ping\",\"id\":1}\n", count: 40).utf8))
+        let lines = try await flooder.linesUntilClosed()
+        let pong = #"{"id":1,"type":"pong"}"#
+        let limited =
+            #"{"code":"rate_limited","id":1,"message":"too many messages; slow down (at most 0.001 a second)","type":"error"}"#
+        let cut = #"{"code":"rate_limited","id":1,"message":"too many messages; closing","type":"error"}"#
+        #expect(
+            lines == Array(repeating: pong, count: 11) + Array(repeating: limited, count: 10) + [cut])
+        #expect(try await bystander.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func aClientThatWaitsForEachReplyIsNeverLimited() async throws {
+        let server = try await TestServer {
+            $0.messageBurst = 1
+            $0.messageRate = 0.001
+        }
+        let client = try server.client()
+        for id in 0..<300 {
+            #expect(
+                try await client.exchange(#"{"type":"ping","id":\#(id)}"#) == #"{"id":\#(id),"type":"pong"}"#)
+        }
+        await server.stop()
+    }
+
+    @Test func aClientThatSlowsDownIsServedAgain() async throws {
+        let server = try await TestServer {
+            $0.messageBurst = 2
+            $0.messageRate = 10
+        }
+        let client = try server.client()
+        let twice = Array(String(repeating: "{\"type\":\"ping\"}\n", count: 2).utf8)
+        client.sendBytes(Array(String(repeating: "{\"type\":\"ping\"}\n", count: 4).utf8))
+        for _ in 0..<3 { #expect(try await client.line() == #"{"type":"pong"}"#) }
+        #expect(try await client.line().hasPrefix(#"{"code":"rate_limited","#))
+        // Half a second refills the budget.
+        try await Task.sleep(for: .milliseconds(500))
+        client.sendBytes(twice)
+        for _ in 0..<2 { #expect(try await client.line() == #"{"type":"pong"}"#) }
+        await server.stop()
+    }
+
+    @Test func anIdleConnectionIsClosedWithAReasonAndABusyOneIsNot() async throws {
+        let server = try await TestServer { $0.idleTimeout = .seconds(1) }
+        let idle = try server.client()
+        let trickle = try server.client()
+        let busy = try server.client()
+        // A line that never ends counts as nothing: one byte at a time is idle too.
+        let pinger = Task {
+            for _ in 0..<6 {
+                #expect(try await busy.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+                trickle.sendBytes([UInt8(ascii: " ")])
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        let closing = #"{"code":"idle_timeout","message":"no message for 1 s; closing","type":"error"}"#
+        #expect(try await idle.linesUntilClosed() == [closing])
+        #expect(try await trickle.linesUntilClosed() == [closing])
+        try await pinger.value
+        #expect(try await busy.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func aClientThatNeverReadsIsClosedAndOthersAreServed() async throws {
+        let server = try await TestServer {
+            $0.maximumQueuedBytes = 64 * 1024
+            $0.messageBurst = 1_000_000
+        }
+        let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
+        let bystander = try server.client()
+        // Each reply echoes a 3 KB id: the server has megabytes to write and the client takes none.
+        let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
+        var sent = 0
+        while sent < 5000, deaf.sendBytes(ping) { sent += 1 }
+        #expect(sent < 5000, "the server never gave up on a client that does not read")
+        _ = try await deaf.linesUntilClosed()
+        #expect(try await bystander.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+}
+
+@Suite struct RestartTests {
+    /// Plays `b6` in a new game, stops the server and returns the game with the clocks stored.
+    private func gameLeftAfterOneMove(_ server: TestServer) async throws -> (PairedGame, Clocks) {
+        let paired = try await pairedGame(server)
+        paired.clients[.x]!.send(#"{"type":"move","game":\#(paired.game),"move":"b6"}"#)
+        guard case .moved(let moved) = try await paired.clients[.x]!.reply().message else {
+            throw TestClient.Failure(description: "expected moved")
+        }
+        _ = try await paired.clients[.o]!.reply()
+        await server.stop()
+        return (paired, moved.clock)
+    }
+
+    private func auth(_ client: TestClient, _ token: String) async throws -> GameState {
+        #expect(try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+        guard case .game(let state) = try await client.reply().message else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        return state
+    }
+
+    @Test func clocksStandStillUntilBothPlayersAreBack() async throws {
+        let server = try await TestServer()
+        let (paired, stored) = try await gameLeftAfterOneMove(server)
+        let restarted = try await TestServer(database: server.database)
+        let o = try restarted.client()
+        #expect(try await auth(o, paired.tokens[.o]!).clock == stored)
+        // o is to move but x is not back: o's clock does not run.
+        try await Task.sleep(for: .milliseconds(200))
+        let again = try restarted.client()
+        #expect(try await auth(again, paired.tokens[.o]!).clock == stored)
+        // o may move meanwhile; it costs no time.
+        again.send(#"{"type":"move","game":\#(paired.game),"move":"f6"}"#)
+        guard case .moved(let moved) = try await again.reply().message else {
+            throw TestClient.Failure(description: "expected moved")
+        }
+        #expect(moved.clock == Clocks(x: stored.x, o: stored.o + 3000))
+        let x = try restarted.client()
+        #expect(try await auth(x, paired.tokens[.x]!).clock == moved.clock)
+        // Both back: x's clock runs now.
+        try await Task.sleep(for: .milliseconds(50))
+        let third = try restarted.client()
+        #expect(try await auth(third, paired.tokens[.x]!).clock.x < moved.clock.x)
+        await restarted.stop()
+    }
+
+    @Test func aPlayerWhoDoesNotComeBackLosesByAbandon() async throws {
+        let server = try await TestServer()
+        let (paired, _) = try await gameLeftAfterOneMove(server)
+        let restarted = try await TestServer(database: server.database) {
+            $0.abandonGrace = .milliseconds(300)
+        }
+        let x = try restarted.client()
+        _ = try await auth(x, paired.tokens[.x]!)
+        guard case .end(let end) = try await x.reply().message else {
+            throw TestClient.Failure(description: "expected end")
+        }
+        #expect(end.result == .x && end.reason == .abandon && end.rating.after > 1500)
+        await restarted.stop()
+    }
+
+    @Test func whenNeitherComesBackTheSideToMoveLoses() async throws {
+        let server = try await TestServer()
+        let (paired, _) = try await gameLeftAfterOneMove(server)
+        let restarted = try await TestServer(database: server.database) {
+            $0.abandonGrace = .milliseconds(100)
+        }
+        let watcher = try restarted.client()
+        var profile = ""
+        for _ in 0..<100 where !profile.contains(#""games":1"#) {
+            try await Task.sleep(for: .milliseconds(50))
+            profile = try await watcher.exchange(#"{"type":"profile","name":"\#(paired.names[.o]!)"}"#)
+        }
+        #expect(profile.contains(#""losses":1"#) && profile.contains(#""reason":"abandon""#))
+        await restarted.stop()
+    }
+
+    @Test func stoppingTellsEveryClientAndRefusesNewOnes() async throws {
+        let server = try await TestServer()
+        let first = try server.client()
+        let second = try server.client()
+        #expect(try await first.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        #expect(try await second.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        let port = server.port
+        await server.stop()
+        #expect(try await first.linesUntilClosed() == [#"{"type":"shutdown"}"#])
+        #expect(try await second.linesUntilClosed() == [#"{"type":"shutdown"}"#])
+        #expect(throws: TestClient.Failure.self) { try TestClient(port: port) }
+    }
+}
+
+@Suite struct SecretTests {
+    @Test(arguments: [
+        "AAAA",
+        String(repeating: "A", count: 43),
+        String(repeating: "A", count: 10_000),
+        "not a token at all!",
+        "",
+    ])
+    func aTokenNobodyWasGivenLetsNoOneIn(token: String) async throws {
+        let server = try await TestServer()
+        let client = try server.client()
+        try await register(client, "ann")
+        let other = try server.client()
+        let reply = try await other.exchange(#"{"type":"auth","token":"\#(token)"}"#)
+        if token.utf8.count > 4000 {
+            #expect(reply.contains(#""code":"line_too_long""#))
+        } else {
+            #expect(
+                reply
+                    == #"{"code":"bad_credentials","message":"unknown or expired token; log in again","type":"error"}"#
+            )
+        }
+        #expect(try await other.exchange(#"{"type":"seek"}"#).contains("not_authenticated"))
+        await server.stop()
+    }
+
+    @Test func neitherPasswordsNorTokensAppearInTheLog() async throws {
+        let log = CapturedLog()
+        let server = try await TestServer(logger: Logger(label: "test") { _ in log.handler() })
+        let password = "correct-horse-battery"
+        let client = try server.client()
+        let registered = try await register(client, "ann", password: password)
+        let second = try server.client()
+        let login = try await second.exchange(#"{"type":"login","name":"ann","password":"\#(password)"}"#)
+        let loggedIn = try #require(login.split(separator: "\"token\":\"").last?.split(separator: "\"").first)
+        #expect(
+            try await second.exchange(#"{"type":"login","name":"ann","password":"wrong-\#(password)"}"#)
+                .contains("bad_credentials"))
+        let third = try server.client()
+        #expect(try await third.exchange(#"{"type":"auth","token":"\#(registered)"}"#).contains("welcome"))
+        #expect(try await third.exchange(#"{"type":"logout"}"#) == #"{"type":"bye"}"#)
+        #expect(
+            try await third.exchange(#"{"type":"auth","token":"\#(registered)"}"#).contains("bad_credentials")
+        )
+        client.close()
+        second.close()
+        third.close()
+        await server.stop()
+
+        let text = log.text
+        #expect(text.contains("logged in"), "the log was captured")
+        for secret in [password, registered, String(loggedIn)] {
+            #expect(!text.contains(secret), "\(secret) is in the log")
+            let digest = SessionToken.digest(of: secret) ?? Array(secret.utf8)
+            let hex = digest.map { String(format: "%02x", $0) }.joined()
+            #expect(!text.lowercased().contains(hex))
+            #expect(!text.contains(Base64URL.encode(digest)))
+        }
+    }
+}
+
+/// Everything a logger was asked to write, at every level, with its metadata.
+final class CapturedLog: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    func handler() -> some LogHandler { Handler(log: self) }
+
+    private struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            log.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
+        }
+    }
+}
