@@ -72,6 +72,14 @@ let package = Package(
         ),
 
         // MARK: End-to-end tests through the real executable.
-        .testTarget(name: "NanashiCLITests", dependencies: ["nanashi"], path: "Tests/NanashiCLITests"),
+        .testTarget(
+            name: "NanashiCLITests",
+            dependencies: [
+                "nanashi", "NanashiCore",
+                // To read a server's database file as it was left by a killed process.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/NanashiCLITests"
+        ),
     ]
 )
