@@ -164,8 +164,7 @@ final class Transport: Sendable {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
         let links = open.withLock { Array($0.values) }
-        for link in links {
-            link.closing.store(true, ordering: .relaxed)
+        for link in links where !link.closing.exchange(true, ordering: .relaxed) {
             link.outbox.send(.shutdown)
             link.outbox.close()
         }
@@ -189,7 +188,8 @@ final class Transport: Sendable {
         link.lastHeard.store(Self.milliseconds(.now - epoch), ordering: .relaxed)
         open.withLock { $0[id] = link }
         defer { open.withLock { $0[id] = nil } }
-        if stopping.load(ordering: .relaxed) {
+        // Accepted as the server stops: told at once (unless `close` already saw it).
+        if stopping.load(ordering: .relaxed), !link.closing.exchange(true, ordering: .relaxed) {
             outbox.send(.shutdown)
             outbox.close()
         }

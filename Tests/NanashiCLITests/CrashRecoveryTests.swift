@@ -289,3 +289,13 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     #expect(final.gamesPlayed == 8)
     #expect(final.moves[games[3].id]?.count == inFlight.count + 1)
 }
+
+@Test(arguments: [
+    (["serve", "--idle-timeout", "0"], "nanashi: bad idle timeout 0: use 1 second or more\n"),
+    (["serve", "--message-burst", "0"], "nanashi: bad message burst 0: use 1 or more\n"),
+    (["serve", "--message-rate", "0"], "nanashi: bad message rate 0.0: use more than 0\n"),
+])
+func badLimitsFailWithOneLine(arguments: [String], message: String) throws {
+    let result = try NanashiProcess.run(arguments)
+    #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == message)
+}

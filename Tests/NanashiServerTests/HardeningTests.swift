@@ -292,6 +292,38 @@ import Testing
     }
 }
 
+@Suite struct StopTests {
+    @Test func aClientThatDoesNotReadCannotHoldUpAStop() async throws {
+        let server = try await TestServer {
+            $0.maximumQueuedBytes = 64 * 1024 * 1024
+            $0.messageBurst = 1_000_000
+            $0.shutdownGrace = .milliseconds(200)
+        }
+        let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
+        // A megabyte of replies the client never takes: the server's writer waits on the socket.
+        let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
+        for _ in 0..<400 { deaf.sendBytes(ping) }
+        #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        let running = try #require(server.server)
+        await server.stop()
+        // Waited for in a task of its own, so a failure shows as `false`, not as a hung test.
+        let stopped = StopFlag()
+        Task {
+            await running.waitUntilStopped()
+            stopped.value.store(true, ordering: .relaxed)
+        }
+        for _ in 0..<200 where !stopped.value.load(ordering: .relaxed) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let hasStopped = stopped.value.load(ordering: .relaxed)
+        #expect(hasStopped, "the server waited for a client that does not read")
+    }
+}
+
+private final class StopFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
 @Suite struct SecretTests {
     @Test(arguments: [
         "AAAA",
