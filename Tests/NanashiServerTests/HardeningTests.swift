@@ -192,8 +192,7 @@ import Testing
         let bystander = try server.client()
         // Each reply echoes a 3 KB id: the server has megabytes to write and the client takes none.
         let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
-        var sent = 0
-        while sent < 5000, deaf.sendBytes(ping) { sent += 1 }
+        let sent = await deaf.sendRepeatedly(ping, times: 5000)
         #expect(sent < 5000, "the server never gave up on a client that does not read")
         _ = try await deaf.linesUntilClosed()
         #expect(try await bystander.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
@@ -300,9 +299,9 @@ import Testing
             $0.shutdownGrace = .milliseconds(200)
         }
         let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
-        // A megabyte of replies the client never takes: the server's writer waits on the socket.
+        // Megabytes of replies the client never takes: the server's writer waits on the socket.
         let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
-        for _ in 0..<400 { deaf.sendBytes(ping) }
+        #expect(await deaf.sendRepeatedly(ping, times: 3000) == 3000)
         #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         let running = try #require(server.server)
         await server.stop()

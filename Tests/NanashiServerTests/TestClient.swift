@@ -64,6 +64,19 @@ final class TestClient: @unchecked Sendable {
         return true
     }
 
+    /// Sends the same bytes `times` times, or until the connection is gone; returns how many
+    /// went out. Blocking sends run on a thread of their own, never on the concurrency pool the
+    /// in-process server needs to read them.
+    func sendRepeatedly(_ bytes: [UInt8], times: Int) async -> Int {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var sent = 0
+                while sent < times, self.sendBytes(bytes) { sent += 1 }
+                continuation.resume(returning: sent)
+            }
+        }
+    }
+
     /// Sends one line (the newline is added).
     func send(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
 
