@@ -50,7 +50,11 @@ let package = Package(
         ),
         .testTarget(
             name: "NanashiServerTests",
-            dependencies: ["NanashiServer", "NanashiProtocol", "NanashiCore"],
+            dependencies: [
+                "NanashiServer", "NanashiProtocol", "NanashiCore",
+                // To make storage fail from outside, as a full disk would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/NanashiServerTests"
         ),
 

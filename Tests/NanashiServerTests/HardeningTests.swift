@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import NanashiCore
 import NanashiProtocol
@@ -416,5 +417,63 @@ final class CapturedLog: Sendable {
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
             log.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
         }
+    }
+}
+
+@Suite struct DurabilityTests {
+    /// Runs SQL on the server's database file from outside, as an operator (or a failing disk) might.
+    private func execute(_ sql: String, on server: TestServer) throws {
+        let queue = try DatabaseQueue(path: server.database.path)
+        try queue.write { db in try db.execute(sql: sql) }
+    }
+
+    @Test func aMoveThatCannotBeStoredIsNotAnnounced() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        try execute(
+            "CREATE TRIGGER hold BEFORE INSERT ON move BEGIN SELECT RAISE(ABORT, 'held'); END", on: server)
+        #expect(
+            try await paired.clients[.x]!.exchange(
+                #"{"type":"move","game":\#(paired.game),"move":"b6","id":1}"#)
+                == #"{"code":"internal_error","id":1,"message":"the move could not be stored; play it again","type":"error"}"#
+        )
+        // The opponent heard nothing of it.
+        #expect(try await paired.clients[.o]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try execute("DROP TRIGGER hold", on: server)
+        paired.clients[.x]!.send(#"{"type":"move","game":\#(paired.game),"move":"b6"}"#)
+        for side in Side.allCases {
+            guard case .moved(let moved) = try await paired.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected moved")
+            }
+            #expect(moved.ply == 1 && moved.move == "b6")
+        }
+        await server.stop()
+    }
+
+    @Test func aResultIsAnnouncedOnlyOnceStored() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        try execute(
+            "CREATE TRIGGER hold BEFORE UPDATE OF result ON game BEGIN SELECT RAISE(ABORT, 'held'); END",
+            on: server)
+        paired.clients[.o]!.send(#"{"type":"resign","game":\#(paired.game),"id":"r"}"#)
+        // Nobody is told of an end that is not stored: the next line each gets is the pong.
+        for side in Side.allCases {
+            #expect(try await paired.clients[side]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        }
+        #expect(
+            try await paired.clients[.x]!.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
+                .contains(#""games":0"#))
+        // Once storing works again, the result is stored and announced, with the request's id.
+        try execute("DROP TRIGGER hold", on: server)
+        let end = try await paired.clients[.o]!.reply()
+        guard case .end(let mine) = end.message,
+            case .end(let theirs) = try await paired.clients[.x]!.reply().message
+        else { throw TestClient.Failure(description: "expected end") }
+        #expect(end.id == .string("r") && mine.reason == .resign && mine.result == .x && theirs.result == .x)
+        #expect(
+            try await paired.clients[.x]!.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
+                .contains(#""games":1"#))
+        await server.stop()
     }
 }
