@@ -45,8 +45,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
         guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
-        guard idleTimeout >= 1 else {
-            throw InputError("bad idle timeout \(idleTimeout): use 1 second or more")
+        guard (1...86_400).contains(idleTimeout) else {
+            throw InputError("bad idle timeout \(idleTimeout): use 1 to 86400 seconds")
         }
         guard messageBurst >= 1 else { throw InputError("bad message burst \(messageBurst): use 1 or more") }
         guard messageRate > 0, messageRate.isFinite else {

@@ -291,7 +291,11 @@ private func clock(_ message: [String: Any]) -> [Int64] {
 }
 
 @Test(arguments: [
-    (["serve", "--idle-timeout", "0"], "nanashi: bad idle timeout 0: use 1 second or more\n"),
+    (["serve", "--idle-timeout", "0"], "nanashi: bad idle timeout 0: use 1 to 86400 seconds\n"),
+    (
+        ["serve", "--idle-timeout", "9223372036854775807"],
+        "nanashi: bad idle timeout 9223372036854775807: use 1 to 86400 seconds\n"
+    ),
     (["serve", "--message-burst", "0"], "nanashi: bad message burst 0: use 1 or more\n"),
     (["serve", "--message-rate", "0"], "nanashi: bad message rate 0.0: use more than 0\n"),
 ])
