@@ -43,14 +43,18 @@ struct Accounts: Sendable {
         guard let hash = await Self.offThread({ PasswordHash.make(password: password, cost: cost) }) else {
             throw ProtocolError(.internalError, "the password could not be hashed")
         }
+        // The player and their first token are stored together: a failure leaves neither.
+        let token = SessionToken.generate()
+        let now = settings.wallClock()
         let player: PlayerRow
         do {
             player = try storage.createPlayer(
-                name: name, passwordHash: hash.description, now: settings.wallClock())
+                name: name, passwordHash: hash.description, now: now,
+                token: (token.digest, now.addingTimeInterval(tokenLifetime)))
         } catch StorageError.nameTaken {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
-        return try startSession(for: player)
+        return Session(player: player, token: token.text, digest: token.digest)
     }
 
     func login(name: String, password: String) async throws -> Session {
@@ -83,11 +87,16 @@ struct Accounts: Sendable {
     private func startSession(for player: PlayerRow) throws -> Session {
         let token = SessionToken.generate()
         let now = settings.wallClock()
-        let (seconds, attoseconds) = settings.tokenLifetime.components
-        let lifetime = Double(seconds) + Double(attoseconds) / 1e18
         try storage.addToken(
-            digest: token.digest, playerID: player.id!, now: now, expires: now.addingTimeInterval(lifetime))
+            digest: token.digest, playerID: player.id!, now: now,
+            expires: now.addingTimeInterval(tokenLifetime))
         return Session(player: player, token: token.text, digest: token.digest)
+    }
+
+    /// How long a new token works, in seconds.
+    private var tokenLifetime: TimeInterval {
+        let (seconds, attoseconds) = settings.tokenLifetime.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// A hash no password matches, verified at the same cost as a real one.

@@ -119,17 +119,28 @@ final class Storage: Sendable {
 
     // MARK: Players and tokens
 
-    /// Adds a player with the initial rating.
+    /// Adds a player with the initial rating and, in the same transaction, the digest of their
+    /// first session token if given.
     ///
     /// - Throws: `StorageError.nameTaken` if the name is taken, ignoring case.
-    func createPlayer(name: String, passwordHash: String, now: Date) throws -> PlayerRow {
+    func createPlayer(
+        name: String, passwordHash: String, now: Date, token: (digest: [UInt8], expires: Date)? = nil
+    ) throws -> PlayerRow {
         var player = PlayerRow(
             id: nil, name: name, nameKey: name.lowercased(), passwordHash: passwordHash,
             rating: Rating.initial.rating, rd: Rating.initial.deviation,
             volatility: Rating.initial.volatility,
             games: 0, wins: 0, losses: 0, draws: 0, ratedAt: nil, createdAt: now.timeIntervalSince1970)
         do {
-            try pool.write { db in try player.insert(db) }
+            try pool.write { db in
+                try player.insert(db)
+                if let token, let id = player.id {
+                    try TokenRow(
+                        digest: Data(token.digest), playerID: id, createdAt: now.timeIntervalSince1970,
+                        expiresAt: token.expires.timeIntervalSince1970
+                    ).insert(db)
+                }
+            }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw StorageError.nameTaken
         }

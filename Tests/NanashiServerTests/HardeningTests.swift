@@ -450,6 +450,23 @@ final class CapturedLog: Sendable {
         await server.stop()
     }
 
+    @Test func aRegistrationThatCannotBeStoredLeavesNoPlayer() async throws {
+        let server = try await TestServer()
+        try execute(
+            "CREATE TRIGGER hold BEFORE INSERT ON token BEGIN SELECT RAISE(ABORT, 'held'); END", on: server)
+        let client = try server.client()
+        #expect(
+            try await client.exchange(#"{"type":"register","name":"ann","password":"password1","id":1}"#)
+                == #"{"code":"internal_error","id":1,"message":"the server failed; nothing changed","type":"error"}"#
+        )
+        #expect(
+            try await client.exchange(#"{"type":"profile","name":"ann"}"#)
+                == #"{"code":"no_such_player","message":"no player is called 'ann'","type":"error"}"#)
+        try execute("DROP TRIGGER hold", on: server)
+        #expect(try await register(client, "ann").count == 43)
+        await server.stop()
+    }
+
     @Test func aResultIsAnnouncedOnlyOnceStored() async throws {
         let server = try await TestServer()
         let paired = try await pairedGame(server)
