@@ -31,7 +31,8 @@ struct RatedResult: Sendable {
 /// parameterised. Methods are synchronous and short, so a game actor can store a move before
 /// it announces it without giving up its turn.
 final class Storage: Sendable {
-    private let pool: DatabasePool
+    /// Internal rather than private so that `Storage+Seeding.swift` can write in bulk.
+    let pool: DatabasePool
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     init(path: String) throws {
