@@ -24,10 +24,14 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private var nextRequestID: Int64 = 0
     /// Holding a seek ticket not yet turned into a game.
     private var holdingTicket = false
+    /// Games this bot has sought; it stops at its fair share of the run's games.
+    private var gamesSought = 0
     /// The connection was closed on purpose, to reconnect.
     private var dropping = false
     private var finished = false
     private var failedConnects = 0
+    /// The turn a thinking delay is running for, if any.
+    private var scheduledTurn: (game: Int64, ply: Int)?
 
     init(
         account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
@@ -101,7 +105,11 @@ final class Bot: LineReceiver, @unchecked Sendable {
     /// Seeks one more game if the run still wants one, else is done.
     private func seekOrFinish() {
         guard !finished else { return }
-        if holdingTicket || stats.takeSeekTicket() {
+        // A fair share each: otherwise the first bots to log in would take every game and the
+        // last ones, arriving later, would find none.
+        let share = (2 * settings.games + settings.clients - 1) / settings.clients
+        if holdingTicket || (gamesSought < share && stats.takeSeekTicket()) {
+            if !holdingTicket { gamesSought += 1 }
             holdingTicket = true
             _ = send(.seek(settings.control))
         } else {
@@ -167,6 +175,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     func closed() {
         channel = nil
+        scheduledTurn = nil
         stats.disconnected()
         guard !finished else { return }
         if dropping {
@@ -194,6 +203,22 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     private func playIfMyTurn() {
         guard let game, position.sideToMove == side, !position.isGameOver, pendingMove == nil else { return }
+        let thinking = Int64(settings.thinkMilliseconds)
+        guard thinking > 0 else { return act(in: game) }
+        let turn = (game: game, ply: ply)
+        if let scheduledTurn, scheduledTurn == turn { return }
+        scheduledTurn = turn
+        // Uniform around the mean, so the bots' moves do not arrive in lockstep.
+        let delay = Int64.random(in: 0...(2 * thinking), using: &random)
+        eventLoop.scheduleTask(in: .milliseconds(delay)) {
+            guard let scheduled = self.scheduledTurn, scheduled == turn, !self.finished, self.channel != nil
+            else { return }
+            self.scheduledTurn = nil
+            self.act(in: game)
+        }
+    }
+
+    private func act(in game: Int64) {
         switch settings.policy.decide(position, ply: ply, using: &random) {
         case .move(let move):
             let id = send(.move(game: game, move: move.description))

@@ -16,6 +16,9 @@ public struct LoadTestSettings: Sendable {
     /// The time control the bots seek.
     public var control = TimeControl(initial: 300, increment: 3)
     public var policy = BotPolicy()
+    /// The mean milliseconds a bot waits before each move (uniform from zero to twice this);
+    /// zero plays at once, which measures throughput rather than latency at a given pace.
+    public var thinkMilliseconds = 0
     /// Known accounts (from an accounts file) used first; bots beyond them register.
     public var accounts: [BotAccount] = []
     /// Names of bots that register: the prefix, then the bot's number.

@@ -41,6 +41,9 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "The chance per turn that a bot drops its connection and reconnects.")
     var dropChance = 0.002
 
+    @Option(help: "Mean milliseconds a bot waits before each move (0: at once, for throughput).")
+    var think = 0
+
     @Option(help: "Initial clock of the bots' seeks, in seconds.")
     var initial = 300
 
@@ -86,6 +89,8 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)
         settings.seed = seed
+        guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
+        settings.thinkMilliseconds = think
         settings.control = NanashiProtocol.TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"

@@ -41,9 +41,11 @@ private func temporaryDirectory() throws -> URL {
     #expect(first.moves > 0 && first.latency.count == first.moves)
     #expect(Set(registered.map(\.name)) == ["lt1", "lt2", "lt3", "lt4"])
 
-    // A second run logs the same accounts in with their tokens instead of registering.
+    // A second run logs the same accounts in with their tokens instead of registering, and
+    // thinks a little before each move.
     settings.accounts = registered
-    settings.policy = BotPolicy(resignChance: 0.05, dropChance: 0)
+    settings.policy = BotPolicy(resignChance: 0.05, dropChance: 0.05)
+    settings.thinkMilliseconds = 2
     let (second, none) = try await LoadTest.run(settings)
     #expect(second.gamesCompleted == 2 && second.errors == [:])
     #expect(none.isEmpty)
