@@ -333,25 +333,41 @@ final class Storage: Sendable {
         let total: Int
         let players: [PlayerRow]
         if try db.tableExists("standing_bucket") {
-            let buckets = try standingBuckets(db)
-            total = buckets.reduce(0) { $0 + $1.players }
+            total =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COALESCE(SUM(players), 0) FROM standing_bucket"))
+                ?? 0
             // Skip whole buckets above the page, then only the players of its first bucket.
-            var above = 0
+            // Buckets are walked from the nearer end, so a deep page reads as few as a top one.
             var first: Int64?
-            for bucket in buckets {
-                if above + bucket.players > offset {
-                    first = bucket.bucket
-                    break
+            var above = 0
+            if offset < total {
+                let fromTop = offset < total / 2
+                let buckets = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: fromTop
+                            ? "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket DESC"
+                            : "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket")
+                )
+                var passed = 0
+                while let row = try buckets.next() {
+                    let players: Int = row[1]
+                    let start = fromTop ? passed : total - passed - players
+                    if start <= offset && offset < start + players {
+                        first = row[0]
+                        above = start
+                        break
+                    }
+                    passed += players
                 }
-                above += bucket.players
             }
             if let first {
                 players = try PlayerRow.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM player WHERE games > 0 AND rating < ?
-                        ORDER BY rating DESC, name_key LIMIT ? OFFSET ?
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT * FROM player WHERE games > 0 AND rating < ?
+                            ORDER BY rating DESC, name_key LIMIT ? OFFSET ?
+                            """),
                     arguments: [Double(first + 1) * bucketWidth, limit, offset - above])
             } else {
                 players = []
@@ -377,7 +393,8 @@ final class Storage: Sendable {
     private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
         guard
             let player = try PlayerRow.fetchOne(
-                db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()]),
+                db.cachedStatement(sql: "SELECT * FROM player WHERE name_key = ?"),
+                arguments: [name.lowercased()]),
             let id = player.id
         else { return nil }
         var rank: Int?
@@ -386,35 +403,37 @@ final class Storage: Sendable {
             let bucket = Self.bucket(of: player.rating)
             let aboveBucket =
                 try Int.fetchOne(
-                    db, sql: "SELECT COALESCE(SUM(players), 0) FROM standing_bucket WHERE bucket > ?",
+                    db.cachedStatement(
+                        sql: "SELECT COALESCE(SUM(players), 0) FROM standing_bucket WHERE bucket > ?"),
                     arguments: [bucket]) ?? 0
             let aheadInBucket =
                 try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) FROM player
-                        WHERE games > 0 AND rating >= ? AND rating < ?
-                        AND (rating > ? OR (rating = ? AND name_key < ?))
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT COUNT(*) FROM player
+                            WHERE games > 0 AND rating >= ? AND rating < ?
+                            AND (rating > ? OR (rating = ? AND name_key < ?))
+                            """),
                     arguments: [
                         Double(bucket) * bucketWidth, Double(bucket + 1) * bucketWidth, player.rating,
                         player.rating, player.nameKey,
                     ]) ?? 0
             rank = aboveBucket + aheadInBucket + 1
         }
+        // Statements are prepared once per connection: parsing them cost as much as running them.
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
-                       change.rating_before, change.rating_after
-                FROM game
-                JOIN player AS x ON x.id = game.x_id
-                JOIN player AS o ON o.id = game.o_id
-                LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
-                WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
-                ORDER BY game.ended_at DESC, game.id DESC
-                LIMIT ?
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
+                           change.rating_before, change.rating_after
+                    FROM game
+                    JOIN player AS x ON x.id = game.x_id
+                    JOIN player AS o ON o.id = game.o_id
+                    LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
+                    WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
+                    ORDER BY game.ended_at DESC, game.id DESC
+                    LIMIT ?
+                    """),
             arguments: [id, id, id, recent])
         let games = rows.map { row -> RecentGame in
             let color: Side = (row["x_id"] as Int64) == id ? .x : .o
