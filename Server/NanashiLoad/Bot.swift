@@ -157,7 +157,11 @@ final class Bot: LineReceiver, @unchecked Sendable {
             seekOrFinish()
         case .error(let error):
             stats.error(error.code.rawValue)
-            if let pending = pendingMove, reply.id == .integer(pending.id) { pendingMove = nil }
+            if let pending = pendingMove, reply.id == .integer(pending.id) {
+                // The move was refused (say, the server could not store it): try the turn again.
+                pendingMove = nil
+                eventLoop.scheduleTask(in: .milliseconds(100)) { self.playIfMyTurn() }
+            }
             if error.code == .badCredentials || error.code == .nameTaken {
                 // Without an account this bot cannot play; the rest of the run goes on.
                 finish()
