@@ -119,7 +119,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         if let accounts, !registered.isEmpty {
             let text = BotAccount.file(known + registered)
             do {
-                try text.write(toFile: accounts, atomically: true, encoding: .utf8)
+                try writeAccounts(text, to: accounts)
             } catch {
                 printError("nanashi: cannot write accounts to \(accounts): \(error)")
             }

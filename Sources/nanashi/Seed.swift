@@ -50,7 +50,7 @@ struct Seed: AsyncParsableCommand {
         if let accounts, !summary.bots.isEmpty {
             let text = BotAccount.file(summary.bots.map { BotAccount(name: $0.name, token: $0.token) })
             do {
-                try text.write(toFile: accounts, atomically: true, encoding: .utf8)
+                try writeAccounts(text, to: accounts)
             } catch {
                 throw InputError("cannot write accounts to \(accounts): \(error)")
             }
@@ -61,4 +61,10 @@ struct Seed: AsyncParsableCommand {
                 + "in \(elapsed.components.seconds).\(elapsed.components.attoseconds / 100_000_000_000_000_000) s"
         )
     }
+}
+
+/// Writes an accounts file readable by its owner only: the tokens in it log the bots in.
+func writeAccounts(_ text: String, to path: String) throws {
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
 }

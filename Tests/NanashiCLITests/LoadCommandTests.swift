@@ -14,6 +14,8 @@ struct LoadCommandTests {
         ])
         #expect(result.status == 0 && result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("seeded 50 players, 30 games, 2 bots in "))
+        let attributes = try FileManager.default.attributesOfItem(atPath: accounts)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let lines = try String(contentsOfFile: accounts, encoding: .utf8).split(separator: "\n")
         #expect(lines.map { $0.split(separator: " ")[0] } == ["bot0001", "bot0002"])
         #expect(lines.allSatisfy { $0.split(separator: " ")[1].count == 43 })
