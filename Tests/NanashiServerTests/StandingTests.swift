@@ -74,3 +74,27 @@ private func naiveStandings(_ storage: Storage) throws -> [String] {
         #expect(try storage.profile(name: name)?.rank == index + 1)
     }
 }
+
+@Test func aDatabaseFromBeforeTheBucketsIsReadThenMigrated() throws {
+    let file = try TemporaryDatabase()
+    let queue = try DatabaseQueue(path: file.path)
+    try Storage.migrator.migrate(queue, upTo: "v1 players, tokens, games, moves, rating changes")
+    try queue.write { db in
+        for (name, rating, games) in [("ann", 1600.0, 2), ("bob", 1700.0, 1), ("cid", 1800.0, 0)] {
+            var player = PlayerRow(
+                id: nil, name: name, nameKey: name, passwordHash: "h", rating: rating, rd: 80,
+                volatility: 0.06,
+                games: games, wins: games, losses: 0, draws: 0, ratedAt: nil, createdAt: 0)
+            try player.insert(db)
+        }
+    }
+    let board = try Storage.leaderboard(databaseAt: file.path, limit: 10, offset: 0)
+    #expect(board.total == 2 && board.entries.map(\.name) == ["bob", "ann"])
+    #expect(try queue.read { db in try db.tableExists("standing_bucket") } == false)
+
+    // The server brings the file up to date: the buckets start from the players already rated.
+    let storage = try Storage(path: file.path)
+    #expect(try storage.leaderboard(limit: 10, offset: 1).entries.map(\.name) == ["ann"])
+    #expect(try storage.leaderboard(limit: 10, offset: 0).total == 2)
+    #expect(try storage.profile(name: "ann")?.rank == 2)
+}
