@@ -58,6 +58,26 @@ let package = Package(
             path: "Tests/NanashiServerTests"
         ),
 
+        // MARK: Load — bot clients that benchmark a running server.
+        .target(
+            name: "NanashiLoad",
+            dependencies: [
+                "NanashiCore", "NanashiProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            path: "Server/NanashiLoad"
+        ),
+        .testTarget(
+            name: "NanashiLoadTests",
+            dependencies: [
+                "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/NanashiLoadTests"
+        ),
+
         // MARK: Client — terminal rendering and input, and the one executable.
         .target(name: "NanashiTerminal", dependencies: ["NanashiCore"], path: "Sources/NanashiTerminal"),
         .testTarget(
@@ -69,6 +89,7 @@ let package = Package(
             name: "nanashi",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
+                "NanashiLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

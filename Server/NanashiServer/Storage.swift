@@ -31,7 +31,8 @@ struct RatedResult: Sendable {
 /// parameterised. Methods are synchronous and short, so a game actor can store a move before
 /// it announces it without giving up its turn.
 final class Storage: Sendable {
-    private let pool: DatabasePool
+    /// Internal rather than private so that `Storage+Seeding.swift` can write in bulk.
+    let pool: DatabasePool
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     init(path: String) throws {
@@ -112,6 +113,41 @@ final class Storage: Sendable {
                         PRIMARY KEY (game_id, player_id)
                     ) WITHOUT ROWID;
                     CREATE INDEX rating_change_player ON rating_change (player_id);
+                    """)
+        }
+        // Counting the players above someone, or skipping to a deep leaderboard page, walked the
+        // standing index entry by entry: O(players). Ranked players are counted per bucket of 8
+        // rating points (8 divides a double exactly, so SQL and Swift agree on every bucket),
+        // kept by triggers; a rank or a page now reads a few hundred buckets and one bucket of
+        // players.
+        migrator.registerMigration("v2 standing buckets: ranks and deep pages without a full count") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE standing_bucket (
+                        bucket INTEGER PRIMARY KEY,
+                        players INTEGER NOT NULL
+                    );
+                    INSERT INTO standing_bucket (bucket, players)
+                        SELECT CAST(rating / 8 AS INTEGER) - (rating / 8 < CAST(rating / 8 AS INTEGER)), COUNT(*)
+                        FROM player WHERE games > 0 GROUP BY 1;
+                    CREATE TRIGGER standing_insert AFTER INSERT ON player WHEN NEW.games > 0 BEGIN
+                        INSERT INTO standing_bucket (bucket, players)
+                            VALUES (CAST(NEW.rating / 8 AS INTEGER) - (NEW.rating / 8 < CAST(NEW.rating / 8 AS INTEGER)), 1)
+                            ON CONFLICT (bucket) DO UPDATE SET players = players + 1;
+                    END;
+                    CREATE TRIGGER standing_update AFTER UPDATE OF rating, games ON player BEGIN
+                        UPDATE standing_bucket SET players = players - 1
+                            WHERE OLD.games > 0
+                            AND bucket = CAST(OLD.rating / 8 AS INTEGER) - (OLD.rating / 8 < CAST(OLD.rating / 8 AS INTEGER));
+                        INSERT INTO standing_bucket (bucket, players)
+                            SELECT CAST(NEW.rating / 8 AS INTEGER) - (NEW.rating / 8 < CAST(NEW.rating / 8 AS INTEGER)), 1
+                            WHERE NEW.games > 0
+                            ON CONFLICT (bucket) DO UPDATE SET players = players + 1;
+                    END;
+                    CREATE TRIGGER standing_delete AFTER DELETE ON player WHEN OLD.games > 0 BEGIN
+                        UPDATE standing_bucket SET players = players - 1
+                            WHERE bucket = CAST(OLD.rating / 8 AS INTEGER) - (OLD.rating / 8 < CAST(OLD.rating / 8 AS INTEGER));
+                    END;
                     """)
         }
         return migrator
@@ -305,11 +341,56 @@ final class Storage: Sendable {
     }
 
     private static func leaderboard(_ db: Database, limit: Int, offset: Int) throws -> Leaderboard {
-        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE games > 0") ?? 0
-        let players = try PlayerRow.fetchAll(
-            db,
-            sql: "SELECT * FROM player WHERE games > 0 ORDER BY rating DESC, name_key LIMIT ? OFFSET ?",
-            arguments: [limit, offset])
+        let total: Int
+        let players: [PlayerRow]
+        if try db.tableExists("standing_bucket") {
+            total =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COALESCE(SUM(players), 0) FROM standing_bucket"))
+                ?? 0
+            // Skip whole buckets above the page, then only the players of its first bucket.
+            // Buckets are walked from the nearer end, so a deep page reads as few as a top one.
+            var first: Int64?
+            var above = 0
+            if offset < total {
+                let fromTop = offset < total / 2
+                let buckets = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: fromTop
+                            ? "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket DESC"
+                            : "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket")
+                )
+                var passed = 0
+                while let row = try buckets.next() {
+                    let players: Int = row[1]
+                    let start = fromTop ? passed : total - passed - players
+                    if start <= offset && offset < start + players {
+                        first = row[0]
+                        above = start
+                        break
+                    }
+                    passed += players
+                }
+            }
+            if let first {
+                players = try PlayerRow.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT * FROM player WHERE games > 0 AND rating < ?
+                            ORDER BY rating DESC, name_key LIMIT ? OFFSET ?
+                            """),
+                    arguments: [Double(first + 1) * bucketWidth, limit, offset - above])
+            } else {
+                players = []
+            }
+        } else {
+            // A database file from before the buckets, read-only (the operator's view).
+            total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE games > 0") ?? 0
+            players = try PlayerRow.fetchAll(
+                db,
+                sql: "SELECT * FROM player WHERE games > 0 ORDER BY rating DESC, name_key LIMIT ? OFFSET ?",
+                arguments: [limit, offset])
+        }
         let entries = players.enumerated().map { index, player in
             LeaderboardEntry(
                 rank: offset + index + 1, name: player.name, rating: rounded(player.rating),
@@ -323,34 +404,47 @@ final class Storage: Sendable {
     private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
         guard
             let player = try PlayerRow.fetchOne(
-                db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()]),
+                db.cachedStatement(sql: "SELECT * FROM player WHERE name_key = ?"),
+                arguments: [name.lowercased()]),
             let id = player.id
         else { return nil }
         var rank: Int?
         if player.games > 0 {
-            let better =
+            // Everyone in higher buckets, then those ahead within the player's own bucket.
+            let bucket = Self.bucket(of: player.rating)
+            let aboveBucket =
                 try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) FROM player
-                        WHERE games > 0 AND (rating > ? OR (rating = ? AND name_key < ?))
-                        """,
-                    arguments: [player.rating, player.rating, player.nameKey]) ?? 0
-            rank = better + 1
+                    db.cachedStatement(
+                        sql: "SELECT COALESCE(SUM(players), 0) FROM standing_bucket WHERE bucket > ?"),
+                    arguments: [bucket]) ?? 0
+            let aheadInBucket =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT COUNT(*) FROM player
+                            WHERE games > 0 AND rating >= ? AND rating < ?
+                            AND (rating > ? OR (rating = ? AND name_key < ?))
+                            """),
+                    arguments: [
+                        Double(bucket) * bucketWidth, Double(bucket + 1) * bucketWidth, player.rating,
+                        player.rating, player.nameKey,
+                    ]) ?? 0
+            rank = aboveBucket + aheadInBucket + 1
         }
+        // Statements are prepared once per connection: parsing them cost as much as running them.
         let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
-                       change.rating_before, change.rating_after
-                FROM game
-                JOIN player AS x ON x.id = game.x_id
-                JOIN player AS o ON o.id = game.o_id
-                LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
-                WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
-                ORDER BY game.ended_at DESC, game.id DESC
-                LIMIT ?
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
+                           change.rating_before, change.rating_after
+                    FROM game
+                    JOIN player AS x ON x.id = game.x_id
+                    JOIN player AS o ON o.id = game.o_id
+                    LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
+                    WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
+                    ORDER BY game.ended_at DESC, game.id DESC
+                    LIMIT ?
+                    """),
             arguments: [id, id, id, recent])
         let games = rows.map { row -> RecentGame in
             let color: Side = (row["x_id"] as Int64) == id ? .x : .o
@@ -366,6 +460,21 @@ final class Storage: Sendable {
         return Profile(
             name: player.name, rating: rounded(player.rating), rd: rounded(player.rd), rank: rank,
             games: player.games, wins: player.wins, losses: player.losses, draws: player.draws, recent: games)
+    }
+}
+
+extension Storage {
+    /// The rating points per standing bucket; a power of two, so `rating / 8` is exact.
+    static let bucketWidth = 8.0
+
+    /// The standing bucket of a rating, as the v2 migration's triggers compute it.
+    static func bucket(of rating: Double) -> Int64 { Int64((rating / bucketWidth).rounded(.down)) }
+
+    /// The buckets that have ranked players, best first.
+    static func standingBuckets(_ db: Database) throws -> [(bucket: Int64, players: Int)] {
+        try Row.fetchAll(
+            db, sql: "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket DESC"
+        ).map { ($0["bucket"], $0["players"]) }
     }
 }
 

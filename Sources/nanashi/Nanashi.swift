@@ -13,6 +13,8 @@ struct Nanashi: AsyncParsableCommand {
             Hotseat.self,
             Serve.self,
             LeaderboardCommand.self,
+            LoadTestCommand.self,
+            Seed.self,
             UAI.self,
             Match.self,
             Bench.self,

@@ -1,0 +1,238 @@
+import NIOCore
+import NanashiCore
+import NanashiProtocol
+
+/// One simulated player: logs in, seeks, plays its games to the end with legal moves at once,
+/// and now and then resigns, or drops its connection and comes back with `auth`.
+///
+/// Cheap by design: a bot is a state machine driven by the lines it receives, with no thread or
+/// task of its own. All its state is touched only on `eventLoop`, which is what makes the
+/// `@unchecked Sendable` sound.
+final class Bot: LineReceiver, @unchecked Sendable {
+    let eventLoop: any EventLoop
+    private let settings: LoadTestSettings
+    private let stats: LoadStats
+    private var account: BotAccount
+    private var random: SplitMix64
+    private var channel: (any Channel)?
+    private var game: Int64?
+    private var side = Side.x
+    private var position = Position.start
+    private var ply = 0
+    /// The id and send time of the move waiting for its `moved`.
+    private var pendingMove: (id: Int64, sent: NIODeadline)?
+    private var nextRequestID: Int64 = 0
+    /// Holding a seek ticket not yet turned into a game.
+    private var holdingTicket = false
+    /// Games this bot has sought; it stops at its fair share of the run's games.
+    private var gamesSought = 0
+    /// The connection was closed on purpose, to reconnect.
+    private var dropping = false
+    private var finished = false
+    private var failedConnects = 0
+    /// The turn a thinking delay is running for, if any.
+    private var scheduledTurn: (game: Int64, ply: Int)?
+
+    init(
+        account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
+        on eventLoop: any EventLoop
+    ) {
+        self.account = account
+        self.random = SplitMix64(seed: seed)
+        self.settings = settings
+        self.stats = stats
+        self.eventLoop = eventLoop
+    }
+
+    /// Connects and starts playing; call on `eventLoop`.
+    func start() {
+        connect()
+    }
+
+    /// Stops at once (the run is over); call on `eventLoop`.
+    func stop() {
+        guard !finished else { return }
+        finished = true
+        channel?.close(promise: nil)
+    }
+
+    private func connect() {
+        LineConnection.connect(host: settings.host, port: settings.port, on: eventLoop, receiver: self)
+            .whenComplete { result in
+                switch result {
+                case .success(let channel):
+                    guard !self.finished else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    self.channel = channel
+                    self.dropping = false
+                    self.stats.connected()
+                    self.logIn()
+                case .failure:
+                    self.stats.error("connect_failed")
+                    self.failedConnects += 1
+                    if self.failedConnects >= 5 {
+                        self.finish()
+                    } else {
+                        self.eventLoop.scheduleTask(in: .milliseconds(200)) { self.connect() }
+                    }
+                }
+            }
+    }
+
+    private func send(_ message: ClientMessage) -> Int64 {
+        nextRequestID += 1
+        if let channel { LineConnection.send(Request(message, id: .integer(nextRequestID)), on: channel) }
+        return nextRequestID
+    }
+
+    private func logIn() {
+        if let token = account.token {
+            _ = send(.auth(token: token))
+        } else {
+            _ = send(.register(.init(name: account.name, password: settings.password)))
+        }
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        stats.botFinished()
+        channel?.close(promise: nil)
+    }
+
+    /// Seeks one more game if the run still wants one, else is done.
+    private func seekOrFinish() {
+        guard !finished else { return }
+        // A fair share each: otherwise the first bots to log in would take every game and the
+        // last ones, arriving later, would find none.
+        let share = (2 * settings.games + settings.clients - 1) / settings.clients
+        if holdingTicket || (gamesSought < share && stats.takeSeekTicket()) {
+            if !holdingTicket { gamesSought += 1 }
+            holdingTicket = true
+            _ = send(.seek(settings.control))
+        } else {
+            finish()
+        }
+    }
+
+    // MARK: Receiving
+
+    func received(_ reply: Reply) {
+        guard !finished else { return }
+        switch reply.message {
+        case .welcome(let welcome):
+            if account.token == nil { stats.registered(BotAccount(name: welcome.name, token: welcome.token)) }
+            account.token = welcome.token
+            // A `game` follows the welcome if one is in progress; the pong says nothing did.
+            _ = send(.ping)
+        case .pong:
+            if game == nil { seekOrFinish() }
+        case .start(let start):
+            holdingTicket = false
+            stats.started(start.game)
+            begin(start.game, side: start.color, fen: start.fen, ply: 0)
+        case .game(let state):
+            begin(state.game, side: state.color, fen: state.fen, ply: state.moves.count)
+        case .moved(let moved):
+            guard moved.game == game else { return }
+            if let pending = pendingMove, reply.id == .integer(pending.id) {
+                let nanoseconds = (NIODeadline.now() - pending.sent).nanoseconds
+                stats.moved(microseconds: UInt32(clamping: nanoseconds / 1000))
+                pendingMove = nil
+            }
+            ply = moved.ply
+            guard let next = try? Position(fen: moved.fen) else {
+                stats.error("unreadable_fen")
+                return
+            }
+            position = next
+            playIfMyTurn()
+        case .end(let end):
+            guard end.game == game else { return }
+            stats.ended(end.game)
+            game = nil
+            pendingMove = nil
+            seekOrFinish()
+        case .error(let error):
+            stats.error(error.code.rawValue)
+            if let pending = pendingMove, reply.id == .integer(pending.id) {
+                // The move was refused (say, the server could not store it): try the turn again.
+                pendingMove = nil
+                eventLoop.scheduleTask(in: .milliseconds(100)) { self.playIfMyTurn() }
+            }
+            if error.code == .badCredentials || error.code == .nameTaken {
+                // Without an account this bot cannot play; the rest of the run goes on.
+                finish()
+            } else if game == nil {
+                eventLoop.scheduleTask(in: .milliseconds(100)) { self.seekOrFinish() }
+            }
+        case .seeking, .cancelled, .bye, .leaderboard, .profile:
+            break
+        }
+    }
+
+    func receivedUnreadable(_ error: ProtocolError) {
+        stats.error("unreadable_reply")
+    }
+
+    func closed() {
+        channel = nil
+        scheduledTurn = nil
+        stats.disconnected()
+        guard !finished else { return }
+        if dropping {
+            stats.reconnected()
+        } else {
+            stats.error("connection_closed")
+        }
+        let delay = Int64.random(in: 20...200, using: &random)
+        eventLoop.scheduleTask(in: .milliseconds(delay)) { self.connect() }
+    }
+
+    // MARK: Playing
+
+    private func begin(_ id: Int64, side: Side, fen: String, ply: Int) {
+        game = id
+        self.side = side
+        self.ply = ply
+        guard let start = try? Position(fen: fen) else {
+            stats.error("unreadable_fen")
+            return
+        }
+        position = start
+        playIfMyTurn()
+    }
+
+    private func playIfMyTurn() {
+        guard let game, position.sideToMove == side, !position.isGameOver, pendingMove == nil else { return }
+        let thinking = Int64(settings.thinkMilliseconds)
+        guard thinking > 0 else { return act(in: game) }
+        let turn = (game: game, ply: ply)
+        if let scheduledTurn, scheduledTurn == turn { return }
+        scheduledTurn = turn
+        // Uniform around the mean, so the bots' moves do not arrive in lockstep.
+        let delay = Int64.random(in: 0...(2 * thinking), using: &random)
+        eventLoop.scheduleTask(in: .milliseconds(delay)) {
+            guard let scheduled = self.scheduledTurn, scheduled == turn, !self.finished, self.channel != nil
+            else { return }
+            self.scheduledTurn = nil
+            self.act(in: game)
+        }
+    }
+
+    private func act(in game: Int64) {
+        switch settings.policy.decide(position, ply: ply, using: &random) {
+        case .move(let move):
+            let id = send(.move(game: game, move: move.description))
+            pendingMove = (id, NIODeadline.now())
+        case .resign:
+            stats.resigned()
+            _ = send(.resign(game: game))
+        case .drop:
+            dropping = true
+            channel?.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import NIOCore
+import NIOExtras
+import NIOPosix
+import NanashiProtocol
+
+/// Receives what the server sends on one connection; called on the connection's event loop.
+protocol LineReceiver: AnyObject, Sendable {
+    func received(_ reply: Reply)
+    func receivedUnreadable(_ error: ProtocolError)
+    func closed()
+}
+
+/// Client connections speaking protocol v1: the only code of the load generator that touches
+/// SwiftNIO's bootstrap and pipeline.
+enum LineConnection {
+    /// Connects on `eventLoop`; every line the server sends goes to `receiver` on that loop.
+    static func connect(host: String, port: Int, on eventLoop: any EventLoop, receiver: any LineReceiver)
+        -> EventLoopFuture<any Channel>
+    {
+        ClientBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(.seconds(10))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineBasedFrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(ReplyHandler(receiver: receiver))
+                }
+            }
+            .connect(host: host, port: port)
+    }
+
+    /// Writes one request as a line.
+    static func send(_ request: Request, on channel: any Channel) {
+        let line = Wire.line(request)
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        channel.writeAndFlush(buffer, promise: nil)
+    }
+}
+
+/// Decodes each line into a `Reply` for the receiver.
+private final class ReplyHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let receiver: any LineReceiver
+
+    init(receiver: any LineReceiver) { self.receiver = receiver }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        do {
+            receiver.received(try Wire.reply(fromLine: buffer.readableBytesView))
+        } catch {
+            receiver.receivedUnreadable(error)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        receiver.closed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

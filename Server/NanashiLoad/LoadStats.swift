@@ -1,0 +1,73 @@
+import Synchronization
+
+/// The counters every bot of a run adds to, behind one lock (bots run on several event loops).
+final class LoadStats: Sendable {
+    private struct State {
+        var seekTickets: Int
+        var connected = 0
+        var started: Set<Int64> = []
+        var ended: Set<Int64> = []
+        var moveMicroseconds: [UInt32] = []
+        var resigns = 0
+        var reconnects = 0
+        var errors: [String: Int] = [:]
+        var finishedBots = 0
+        var registered: [BotAccount] = []
+        /// Where the previous progress line stopped reading the samples.
+        var progressMark = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// Two seek tickets per game wanted: each seek takes one, so exactly that many games start.
+    init(games: Int) { state = Mutex(State(seekTickets: 2 * games)) }
+
+    /// Takes the right to seek one more game; `false` once every game wanted is sought.
+    func takeSeekTicket() -> Bool {
+        state.withLock { state in
+            guard state.seekTickets > 0 else { return false }
+            state.seekTickets -= 1
+            return true
+        }
+    }
+
+    func connected() { state.withLock { $0.connected += 1 } }
+    func disconnected() { state.withLock { $0.connected -= 1 } }
+    func started(_ game: Int64) { _ = state.withLock { $0.started.insert(game) } }
+    func ended(_ game: Int64) { _ = state.withLock { $0.ended.insert(game) } }
+    func moved(microseconds: UInt32) { state.withLock { $0.moveMicroseconds.append(microseconds) } }
+    func resigned() { state.withLock { $0.resigns += 1 } }
+    func reconnected() { state.withLock { $0.reconnects += 1 } }
+    func error(_ code: String) { state.withLock { $0.errors[code, default: 0] += 1 } }
+    func botFinished() { state.withLock { $0.finishedBots += 1 } }
+    func registered(_ account: BotAccount) { state.withLock { $0.registered.append(account) } }
+
+    var finishedBots: Int { state.withLock { $0.finishedBots } }
+    var registeredAccounts: [BotAccount] { state.withLock { $0.registered } }
+
+    /// The progress since the previous call.
+    func progress(seconds: Double, sinceSeconds: Double) -> LoadProgress {
+        state.withLock { state in
+            let recent = Array(state.moveMicroseconds[state.progressMark...])
+            state.progressMark = state.moveMicroseconds.count
+            let p99 = LatencySummary.percentile(99, ofSorted: recent.sorted()).map { Double($0) / 1000 }
+            return LoadProgress(
+                seconds: seconds, connected: state.connected, gamesCompleted: state.ended.count,
+                gamesPlaying: state.started.subtracting(state.ended).count,
+                moves: state.moveMicroseconds.count,
+                recentMovesPerSecond: sinceSeconds > 0 ? Double(recent.count) / sinceSeconds : 0,
+                recentP99: p99 ?? 0, errors: state.errors.values.reduce(0, +))
+        }
+    }
+
+    func report(clients: Int, games: Int, seconds: Double) -> LoadReport {
+        state.withLock { state in
+            LoadReport(
+                clients: clients, gamesTarget: games, gamesCompleted: state.ended.count,
+                gamesUnfinished: state.started.subtracting(state.ended).count,
+                moves: state.moveMicroseconds.count, seconds: seconds,
+                latency: LatencySummary(microseconds: state.moveMicroseconds), resigns: state.resigns,
+                reconnects: state.reconnects, errors: state.errors)
+        }
+    }
+}

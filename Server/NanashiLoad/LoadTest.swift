@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NanashiProtocol
+
+/// How a load test runs: where the server is, how many bots, how many games, for how long.
+public struct LoadTestSettings: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 7878
+    /// Bots connected at once.
+    public var clients = 100
+    /// Games to complete in all; bots seek until that many games have started.
+    public var games = 50
+    /// The run stops after this long even if games are unfinished.
+    public var duration = Duration.seconds(600)
+    /// The time control the bots seek.
+    public var control = TimeControl(initial: 300, increment: 3)
+    public var policy = BotPolicy()
+    /// The mean milliseconds a bot waits before each move (uniform from zero to twice this);
+    /// zero plays at once, which measures throughput rather than latency at a given pace.
+    public var thinkMilliseconds = 0
+    /// Known accounts (from an accounts file) used first; bots beyond them register.
+    public var accounts: [BotAccount] = []
+    /// Names of bots that register: the prefix, then the bot's number.
+    public var namePrefix = "lt"
+    public var password = "loadtest-password"
+    /// Seeds each bot's random choices (bot i uses seed + i).
+    public var seed: UInt64 = 1
+
+    public init() {}
+}
+
+/// The load generator: bots on SwiftNIO event loops, all playing against one server.
+public enum LoadTest {
+    /// Runs the bots until every game wanted is completed (or the duration is up), calling
+    /// `progress` about once a second.
+    ///
+    /// - Returns: the report, and the accounts registered during the run (with their tokens).
+    public static func run(
+        _ settings: LoadTestSettings, progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }
+    ) async throws -> (report: LoadReport, registered: [BotAccount]) {
+        let stats = LoadStats(games: settings.games)
+        let group = MultiThreadedEventLoopGroup.singleton
+        let bots = (0..<settings.clients).map { index in
+            let account =
+                index < settings.accounts.count
+                ? settings.accounts[index] : BotAccount(name: "\(settings.namePrefix)\(index + 1)")
+            return Bot(
+                account: account, seed: settings.seed &+ UInt64(index), settings: settings, stats: stats,
+                on: group.next())
+        }
+        let began = ContinuousClock.now
+        let deadline = began + settings.duration
+        // Connect in batches so the server's accept backlog is not overrun all at once.
+        for batch in stride(from: 0, to: bots.count, by: 50) {
+            for bot in bots[batch..<min(batch + 50, bots.count)] { bot.eventLoop.execute { bot.start() } }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        var lastProgress = began
+        while stats.finishedBots < settings.clients && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            let now = ContinuousClock.now
+            if now - lastProgress >= .seconds(1) {
+                progress(
+                    stats.progress(seconds: seconds(now - began), sinceSeconds: seconds(now - lastProgress)))
+                lastProgress = now
+            }
+        }
+        let elapsed = seconds(ContinuousClock.now - began)
+        for bot in bots { bot.eventLoop.execute { bot.stop() } }
+        return (
+            stats.report(clients: settings.clients, games: settings.games, seconds: elapsed),
+            stats.registeredAccounts
+        )
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import NanashiProtocol
+
+/// What a seeding run put into a database.
+public struct SeedSummary: Sendable, Equatable {
+    /// Rated players added.
+    public var players: Int
+    /// Finished games added between them.
+    public var games: Int
+    /// Bot accounts added, each with a session token to log in with (`auth`).
+    public var bots: [BotCredential]
+}
+
+/// A bot account's name and the session token it logs in with.
+public struct BotCredential: Sendable, Hashable {
+    public var name: String
+    public var token: String
+
+    public init(name: String, token: String) {
+        self.name = name
+        self.token = token
+    }
+}
+
+/// Fills a database with made-up players, finished games and bot accounts, for benchmarks.
+///
+/// Seeded accounts have no password (their stored hash matches none): players exist to be
+/// ranked and looked up, bots log in with the tokens returned here.
+public enum BenchmarkSeed {
+    /// Adds `players` rated players named `<prefix>000001`..., `games` finished games between
+    /// them and `bots` unrated accounts named `<botPrefix>0001`..., in one transaction.
+    ///
+    /// - Throws: if the database cannot be opened, or a name is already taken (then nothing is
+    ///   added).
+    public static func seed(
+        databaseAt path: String, players: Int, games: Int, bots: Int, prefix: String = "seed",
+        botPrefix: String = "bot"
+    ) throws -> SeedSummary {
+        let storage = try Storage(path: path)
+        return try storage.seed(
+            players: players, games: games, bots: bots, prefix: prefix, botPrefix: botPrefix, now: Date())
+    }
+}
+
+extension Storage {
+    /// Bulk inserts through prepared statements in one write transaction: 100,000 players take
+    /// seconds, where one transaction each would take minutes.
+    func seed(
+        players: Int, games: Int, bots: Int, prefix: String, botPrefix: String, now: Date
+    ) throws -> SeedSummary {
+        var random = SystemRandomNumberGenerator()
+        let nowSeconds = now.timeIntervalSince1970
+        let day = 24 * 3600.0
+        var credentials: [BotCredential] = []
+        try pool.write { db in
+            let firstID = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM player") ?? 0) + 1
+            let insertPlayer = try db.makeStatement(
+                sql: """
+                    INSERT INTO player (name, name_key, password_hash, rating, rd, volatility, games, wins,
+                                        losses, draws, rated_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            var ratings: [Double] = []
+            ratings.reserveCapacity(players)
+            let digits = max(6, String(players).count)
+            for index in 0..<players {
+                let name = prefix + Self.padded(index + 1, to: digits)
+                let rating = min(max(Self.normal(mean: 1500, deviation: 300, using: &random), 100), 3000)
+                ratings.append(rating)
+                let played = Int.random(in: 1...400, using: &random)
+                let draws = Int.random(in: 0...(played / 10), using: &random)
+                let wins = Int.random(in: 0...(played - draws), using: &random)
+                // The more games, the surer the rating: RD from about 350 down to about 45.
+                let rd = max(45, 350 - Double(played) * 0.8 + Double.random(in: -20...20, using: &random))
+                let lastRated = nowSeconds - Double.random(in: 0...(90 * day), using: &random)
+                try insertPlayer.execute(arguments: [
+                    name, name.lowercased(), "seeded", rating, rd, 0.06, played, wins, played - draws - wins,
+                    draws, lastRated, lastRated - 365 * day,
+                ])
+            }
+            let insertGame = try db.makeStatement(
+                sql: """
+                    INSERT INTO game (x_id, o_id, initial, increment, started_at, ended_at, result, reason)
+                    VALUES (?, ?, 300, 3, ?, ?, ?, ?)
+                    """)
+            let insertChange = try db.makeStatement(
+                sql: """
+                    INSERT INTO rating_change (game_id, player_id, rating_before, rd_before, volatility_before,
+                                               rating_after, rd_after, volatility_after)
+                    VALUES (?, ?, ?, 80, 0.06, ?, 79, 0.06)
+                    """)
+            let reasons: [EndReason] = [.pieces, .locked, .fifty, .resign, .timeout, .abandon]
+            for _ in 0..<(players >= 2 ? games : 0) {
+                let x = Int.random(in: 0..<players, using: &random)
+                var o = Int.random(in: 0..<(players - 1), using: &random)
+                if o >= x { o += 1 }
+                let result = GameResult.allCases.randomElement(using: &random)!
+                let reason =
+                    result == .draw ? EndReason.fifty : reasons.randomElement(using: &random)!
+                let ended = nowSeconds - Double.random(in: 0...(30 * day), using: &random)
+                try insertGame.execute(arguments: [
+                    firstID + Int64(x), firstID + Int64(o), ended - 600, ended, result.rawValue,
+                    reason.rawValue,
+                ])
+                let gameID = db.lastInsertedRowID
+                let change = result == .draw ? 0.0 : Double.random(in: 4...16, using: &random)
+                for (player, won) in [(x, result == .x), (o, result == .o)] {
+                    let before = ratings[player]
+                    let after = result == .draw ? before : (won ? before + change : before - change)
+                    try insertChange.execute(arguments: [gameID, firstID + Int64(player), before, after])
+                }
+            }
+            let insertToken = try db.makeStatement(
+                sql: "INSERT INTO token (digest, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+            for index in 0..<bots {
+                let name = botPrefix + Self.padded(index + 1, to: 4)
+                var bot = PlayerRow(
+                    id: nil, name: name, nameKey: name.lowercased(), passwordHash: "seeded",
+                    rating: Rating.initial.rating, rd: Rating.initial.deviation,
+                    volatility: Rating.initial.volatility, games: 0, wins: 0, losses: 0, draws: 0,
+                    ratedAt: nil, createdAt: nowSeconds)
+                try bot.insert(db)
+                let token = SessionToken.generate()
+                try insertToken.execute(arguments: [
+                    Data(token.digest), bot.id!, nowSeconds, nowSeconds + 365 * day,
+                ])
+                credentials.append(BotCredential(name: name, token: token.text))
+            }
+        }
+        return SeedSummary(players: players, games: players >= 2 ? games : 0, bots: credentials)
+    }
+
+    private static func padded(_ number: Int, to digits: Int) -> String {
+        let text = String(number)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// A normally distributed value (Box-Muller).
+    private static func normal(
+        mean: Double, deviation: Double, using random: inout some RandomNumberGenerator
+    ) -> Double {
+        let u = Double.random(in: Double.ulpOfOne..<1, using: &random)
+        let v = Double.random(in: 0..<1, using: &random)
+        return mean + deviation * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}

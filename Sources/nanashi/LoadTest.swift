@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import NanashiLoad
+import NanashiProtocol
+
+/// `nanashi loadtest`: bot clients against a running server; a benchmark, not a test.
+struct LoadTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loadtest",
+        abstract: "Benchmark a running server with bot clients (a benchmark, not a test).",
+        discussion: """
+            Bots register (or log in with tokens from --accounts), seek, play legal moves at once, \
+            and now and then resign, or drop the connection and come back with 'auth'. The run ends \
+            when --games games are completed or after --duration seconds. A progress line goes to \
+            standard error each second; the report (games completed, moves/s, move round trip \
+            p50/p99/max, errors by code) to standard output. Registering costs the server an scrypt \
+            hash per bot: seed bot accounts with 'nanashi seed --bots N --accounts FILE' and pass \
+            the same --accounts FILE here. With --queries, measures leaderboard and profile round \
+            trips instead of playing.
+            """
+    )
+
+    @Option(help: "The server, HOST:PORT.")
+    var server = "127.0.0.1:7878"
+
+    @Option(help: "Bots connected at once (or connections, with --queries).")
+    var clients: Int?
+
+    @Option(help: "Games to complete in all (default: one per two clients).")
+    var games: Int?
+
+    @Option(help: "Stop after this many seconds even if games are unfinished.")
+    var duration = 600
+
+    @Option(help: "A file of 'name token' lines: bots log in with these; accounts registered are added.")
+    var accounts: String?
+
+    @Option(help: "The chance per turn that a bot resigns.")
+    var resignChance = 0.002
+
+    @Option(help: "The chance per turn that a bot drops its connection and reconnects.")
+    var dropChance = 0.002
+
+    @Option(help: "Mean milliseconds a bot waits before each move (0: at once, for throughput).")
+    var think = 0
+
+    @Option(help: "Initial clock of the bots' seeks, in seconds.")
+    var initial = 300
+
+    @Option(help: "Increment of the bots' seeks, in seconds.")
+    var increment = 3
+
+    @Option(help: "Measure this many leaderboard pages and as many profiles instead of playing.")
+    var queries: Int?
+
+    @Option(help: "Seed of the bots' random choices.")
+    var seed: UInt64 = 1
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() async throws {
+        let (host, port) = try Self.address(server)
+        guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
+        raiseOpenFileLimit()
+        if let queries {
+            guard queries >= 1 else { throw InputError("bad --queries \(queries): use 1 or more") }
+            var settings = QueryTestSettings()
+            settings.host = host
+            settings.port = port
+            settings.queries = queries
+            settings.connections = clients ?? 1
+            guard (1...1000).contains(settings.connections) else {
+                throw InputError("bad --clients \(settings.connections): use 1 to 1000")
+            }
+            let report: QueryReport
+            do {
+                report = try await QueryTest.run(settings)
+            } catch {
+                throw InputError("query run against \(server) failed: \(error)")
+            }
+            print(json ? Self.json(report) : report.text)
+            return
+        }
+        var settings = LoadTestSettings()
+        settings.host = host
+        settings.port = port
+        settings.clients = clients ?? 100
+        settings.games = games ?? settings.clients / 2
+        settings.duration = .seconds(duration)
+        settings.seed = seed
+        guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
+        settings.thinkMilliseconds = think
+        guard (1...10_800).contains(initial), (0...600).contains(increment) else {
+            throw InputError(
+                "bad time control \(initial)+\(increment): initial 1 to 10800 s, increment 0 to 600 s")
+        }
+        settings.control = NanashiProtocol.TimeControl(initial: initial, increment: increment)
+        settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
+        settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
+        guard (2...20_000).contains(settings.clients) else {
+            throw InputError("bad --clients \(settings.clients): use 2 to 20000")
+        }
+        guard settings.games >= 1 else { throw InputError("bad --games \(settings.games): use 1 or more") }
+        guard (0...1).contains(resignChance), (0...1).contains(dropChance), resignChance + dropChance <= 1
+        else { throw InputError("bad chances: each 0 to 1, together at most 1") }
+        var known: [BotAccount] = []
+        if let accounts, FileManager.default.fileExists(atPath: accounts) {
+            do {
+                known = try BotAccount.parse(file: String(contentsOfFile: accounts, encoding: .utf8))
+            } catch {
+                throw InputError("bad accounts file \(accounts): \(error)")
+            }
+        }
+        settings.accounts = known
+        let (report, registered) = try await LoadTest.run(settings) { progress in
+            printError(progress.line)
+        }
+        if let accounts, !registered.isEmpty {
+            let text = BotAccount.file(known + registered)
+            do {
+                try writeAccounts(text, to: accounts)
+            } catch {
+                printError("nanashi: cannot write accounts to \(accounts): \(error)")
+            }
+        }
+        print(json ? Self.json(report) : report.text)
+    }
+
+    /// `HOST:PORT` split, or an input error.
+    static func address(_ text: String) throws(InputError) -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65535).contains(port), colon != text.startIndex
+        else { throw InputError("bad --server '\(text)': use HOST:PORT") }
+        return (String(text[..<colon]), port)
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A thousand bots need a thousand sockets: lift the soft limit on open files to the hard one.
+    private func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else {
+            return
+        }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import NanashiLoad
+import NanashiServer
+
+/// `nanashi seed`: fills a database with made-up players, games and bot accounts, for benchmarks.
+struct Seed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fill a server database with made-up players and bot accounts (for benchmarks).",
+        discussion: """
+            For benchmarks only: adds --players rated players (seed000001...) with plausible \
+            ratings, deviations and records, --games finished games between them, and --bots \
+            accounts (bot0001...) whose session tokens are written to --accounts for \
+            'nanashi loadtest --accounts'. Seeded accounts have no password. Run it on a stopped \
+            server's database file; everything is added in one transaction, or nothing.
+            """
+    )
+
+    @Option(help: "The server's SQLite database file (created if missing).")
+    var db: String
+
+    @Option(help: "Rated players to add.")
+    var players = 0
+
+    @Option(help: "Finished games to add between them (default: two per player).")
+    var games: Int?
+
+    @Option(help: "Bot accounts to add (needs --accounts).")
+    var bots = 0
+
+    @Option(help: "Where to write the bots' 'name token' lines.")
+    var accounts: String?
+
+    func run() async throws {
+        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
+            throw InputError("bad counts: --players, --games and --bots are 0 or more")
+        }
+        guard bots == 0 || accounts != nil else {
+            throw InputError("--bots needs --accounts FILE to write their tokens to")
+        }
+        guard players + bots > 0 else { throw InputError("nothing to seed: give --players or --bots") }
+        let start = ContinuousClock.now
+        let summary: SeedSummary
+        do {
+            summary = try BenchmarkSeed.seed(
+                databaseAt: db, players: players, games: games ?? 2 * players, bots: bots)
+        } catch {
+            throw InputError("cannot seed \(db): \(error)")
+        }
+        if let accounts, !summary.bots.isEmpty {
+            let text = BotAccount.file(summary.bots.map { BotAccount(name: $0.name, token: $0.token) })
+            do {
+                try writeAccounts(text, to: accounts)
+            } catch {
+                throw InputError("cannot write accounts to \(accounts): \(error)")
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        print(
+            "seeded \(summary.players) players, \(summary.games) games, \(summary.bots.count) bots "
+                + "in \(elapsed.components.seconds).\(elapsed.components.attoseconds / 100_000_000_000_000_000) s"
+        )
+    }
+}
+
+/// Writes an accounts file readable by its owner only: the tokens in it log the bots in.
+func writeAccounts(_ text: String, to path: String) throws {
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import NanashiProtocol
+import NanashiServer
+import Testing
+
+@testable import NanashiLoad
+
+/// A real server on a free port with a fresh database, cheap password hashing and quick pairing.
+private func startServer(_ directory: URL) async throws -> Server {
+    var settings = ServerSettings()
+    settings.port = 0
+    settings.databasePath = directory.appendingPathComponent("load.sqlite").path
+    settings.passwordCost = .testing
+    settings.pairingInterval = .milliseconds(50)
+    return try await Server.start(settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+}
+
+private func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "nanashi-load-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+@Test func fourBotsCompleteTwoGamesThenComeBackWithTheirTokens() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let server = try await startServer(directory)
+    var settings = LoadTestSettings()
+    settings.port = server.port
+    settings.clients = 4
+    settings.games = 2
+    settings.duration = .seconds(120)
+    // Drops are frequent here so reconnecting is exercised in every run.
+    settings.policy = BotPolicy(resignChance: 0, dropChance: 0.05)
+    let (first, registered) = try await LoadTest.run(settings)
+    #expect(first.gamesCompleted == 2)
+    #expect(first.gamesUnfinished == 0)
+    #expect(first.errors == [:])
+    #expect(first.moves > 0 && first.latency.count == first.moves)
+    #expect(Set(registered.map(\.name)) == ["lt1", "lt2", "lt3", "lt4"])
+
+    // A second run logs the same accounts in with their tokens instead of registering, and
+    // thinks a little before each move.
+    settings.accounts = registered
+    settings.policy = BotPolicy(resignChance: 0.05, dropChance: 0.05)
+    settings.thinkMilliseconds = 2
+    let (second, none) = try await LoadTest.run(settings)
+    #expect(second.gamesCompleted == 2 && second.errors == [:])
+    #expect(none.isEmpty)
+
+    var queries = QueryTestSettings()
+    queries.port = server.port
+    queries.queries = 10
+    queries.connections = 2
+    let report = try await QueryTest.run(queries)
+    #expect(report.rankedPlayers == 4)
+    #expect(report.leaderboard.count == 10 && report.profile.count == 10)
+    #expect(report.errors == [:])
+    await server.stop()
+}
