@@ -13,6 +13,7 @@ struct Nanashi: AsyncParsableCommand {
             Hotseat.self,
             Serve.self,
             LeaderboardCommand.self,
+            ProfileCommand.self,
             UAI.self,
             Match.self,
             Bench.self,
