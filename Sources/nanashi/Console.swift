@@ -44,6 +44,30 @@ final class Console {
         return line
     }
 
+    /// Reads a secret (a password) without showing it: on a terminal the typed characters are
+    /// not echoed; piped, the line is read and never written back.
+    func askSecret(_ prompt: String) -> String? {
+        write(prompt)
+        var saved = termios()
+        let hide = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &saved) == 0
+        if hide {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        let line = readLine(strippingNewline: true)
+        if hide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        write("\n")
+        return line
+    }
+
+    /// Rewrites the line above the cursor and puts the cursor back where it was, so what the
+    /// player is typing on the current line stays (a real terminal only).
+    func rewriteLineAbove(_ text: String) {
+        guard isInteractive else { return }
+        FileHandle.standardOutput.write(Data(("\u{1B}7\u{1B}[1A\r\u{1B}[2K" + text + "\u{1B}8").utf8))
+    }
+
     /// Replaces the transient status line (a real terminal only; elsewhere nothing is written).
     func status(_ text: String) {
         guard isInteractive else { return }

@@ -11,6 +11,7 @@ struct Nanashi: AsyncParsableCommand {
         subcommands: [
             Play.self,
             Hotseat.self,
+            Online.self,
             Serve.self,
             LeaderboardCommand.self,
             ProfileCommand.self,
