@@ -107,6 +107,11 @@ public struct ConnectionError: Error, Hashable, Sendable, CustomStringConvertibl
     public let address: ServerAddress
     public let reason: String
 
+    public init(address: ServerAddress, reason: String) {
+        self.address = address
+        self.reason = reason
+    }
+
     public var description: String { "cannot connect to \(address): \(reason)" }
 }
 

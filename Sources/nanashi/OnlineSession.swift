@@ -231,7 +231,10 @@ final class OnlineSession {
             unreachable(reason)
         }
         if ending == nil { ending = takeInput() }
-        if ending == nil, console.isInteractive { showPrompt() }
+        if ending == nil, console.isInteractive {
+            showClocks()
+            showPrompt()
+        }
         return ending
     }
 
@@ -625,6 +628,15 @@ final class OnlineSession {
                     table.clocks(at: .now),
                     toMove: table.position.isGameOver ? nil : table.position.sideToMove))
         clockLineAbove = console.isInteractive
+        promptShown = false
+    }
+
+    /// On a terminal, keeps a clock line just above the prompt, so the clocks go on ticking
+    /// after a message.
+    private func showClocks() {
+        guard !clockLineAbove, case .playing = phase, let table, !table.position.isGameOver else { return }
+        console.say(" " + ClockText.line(table.clocks(at: .now), toMove: table.position.sideToMove))
+        clockLineAbove = true
         promptShown = false
     }
 

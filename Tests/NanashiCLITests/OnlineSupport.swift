@@ -102,13 +102,13 @@ final class OnlineClient: @unchecked Sendable {
     /// Everything printed so far (standard output and error).
     var transcript: String { lock.withLock { output } }
 
-    /// Waits until the output contains `text` (generously: the machine may be busy).
+    /// Waits until the output contains `text`, `times` times (generously: the machine may be busy).
     @discardableResult
-    func waitFor(_ text: String, timeout: TimeInterval = 60) throws -> String {
+    func waitFor(_ text: String, times: Int = 1, timeout: TimeInterval = 60) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let (now, done) = lock.withLock { (output, ended) }
-            if now.contains(text) { return now }
+            if now.components(separatedBy: text).count > times { return now }
             if done { throw TestFailure("output ended without '\(text)':\n\(now)") }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -164,6 +164,8 @@ final class Relay: @unchecked Sendable {
     private let target: Int
     private let lock = NSLock()
     private var open: [Int32] = []
+    /// The client ends of the open connections.
+    private var clients: [Int32] = []
     private var stopped = false
 
     init(to target: Int) throws {
@@ -188,10 +190,22 @@ final class Relay: @unchecked Sendable {
     /// Closes every connection through the relay, both ways.
     func cut() {
         let sockets = lock.withLock {
-            defer { open = [] }
+            defer {
+                open = []
+                clients = []
+            }
             return open
         }
         for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
+    /// Sends `line` to every client as if the server had sent it (between the server's lines:
+    /// call it when the server has nothing to say).
+    func inject(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        for client in lock.withLock({ clients }) {
+            _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
     }
 
     func stop() {
@@ -225,7 +239,10 @@ final class Relay: @unchecked Sendable {
                 close(server)
                 continue
             }
-            lock.withLock { open += [client, server] }
+            lock.withLock {
+                open += [client, server]
+                clients.append(client)
+            }
             Thread.detachNewThread { Self.pump(from: client, to: server) }
             Thread.detachNewThread { Self.pump(from: server, to: client) }
         }
