@@ -259,13 +259,14 @@ final class OnlineSession {
             say("reconnected")
             welcomed()
         case .pong where reply.id == .string("sync"):
-            syncing = false
             if gameSinceWelcome {
-                break
+                syncing = false
             } else if table != nil {
-                // Back, but the server has no game for us: it ended while we were away.
+                // Back, but the server has no game for us: it ended while we were away. Input
+                // waits (still syncing) for the profile that says how.
                 send(.profile(name: name), id: "away")
             } else {
+                syncing = false
                 seek()
             }
         case .seeking:
@@ -340,33 +341,40 @@ final class OnlineSession {
         return nil
     }
 
-    /// The game ended while this client was away; the profile's recent games say how.
+    /// The game ended while this client was away; the profile's recent games say how. The
+    /// final count is left out: moves may have been played since this client last heard.
     private func endedWhileAway(_ profile: Profile) -> Ending {
         guard let table else { return .finished }
         say("the game ended while you were away")
-        if let game = profile.recent.first(where: { $0.game == table.id }) {
-            let winner: Side? =
-                switch game.result {
-                case .win: table.side
-                case .loss: table.side.opponent
-                case .draw: nil
-                }
-            console.write(
-                GameOver(winner: winner, reason: Self.reason(game.reason)).summary(final: table.position))
-            say(
-                "rating \(profile.rating - game.ratingChange) → \(profile.rating) (\(StandingsTable.signed(game.ratingChange)))"
-            )
-        }
+        guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
+        let winner: Side? =
+            switch game.result {
+            case .win: table.side
+            case .loss: table.side.opponent
+            case .draw: nil
+            }
+        let over = GameOver(winner: winner, reason: Self.reason(game.reason))
+        say(String(over.summary(final: table.position).prefix { $0 != "\n" }))
+        say(
+            Self.verdict(
+                winner: winner, side: table.side, before: profile.rating - game.ratingChange,
+                after: profile.rating))
         return .finished
     }
 
     private func finish(_ end: GameEnd, table: OnlineTable) {
         let over = GameOver(winner: end.result.winner, reason: Self.reason(end.reason))
         console.write(over.summary(final: table.position))
-        let change = end.rating.after - end.rating.before
         say(
-            "\(end.result.winner == nil ? "a draw" : end.result.winner == table.side ? "you win" : "you lose"); "
-                + "rating \(end.rating.before) → \(end.rating.after) (\(StandingsTable.signed(change)))")
+            Self.verdict(
+                winner: end.result.winner, side: table.side, before: end.rating.before,
+                after: end.rating.after))
+    }
+
+    /// `you win; rating 1500 → 1662 (+162)`.
+    static func verdict(winner: Side?, side: Side, before: Int, after: Int) -> String {
+        (winner == nil ? "a draw" : winner == side ? "you win" : "you lose")
+            + "; rating \(before) → \(after) (\(StandingsTable.signed(after - before)))"
     }
 
     static func reason(_ reason: EndReason) -> GameOver.Reason {
@@ -417,6 +425,8 @@ final class OnlineSession {
     private func connected(_ new: ServerConnection) {
         attach(new)
         guard let token else { return }
+        // Not back until the `pong` after `welcome`: input waits till then.
+        syncing = true
         send(.auth(token: token), id: "auth")
     }
 

@@ -167,6 +167,7 @@ final class Relay: @unchecked Sendable {
     /// The client ends of the open connections.
     private var clients: [Int32] = []
     private var stopped = false
+    private var refusing = false
 
     init(to target: Int) throws {
         self.target = target
@@ -185,6 +186,12 @@ final class Relay: @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         self.listener = listener
         Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// While refusing, the relay accepts connections and closes them at once, as when the
+    /// server cannot be reached.
+    func refuse(_ refusing: Bool) {
+        lock.withLock { self.refusing = refusing }
     }
 
     /// Closes every connection through the relay, both ways.
@@ -227,6 +234,10 @@ final class Relay: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
+            if lock.withLock({ refusing }) {
+                close(client)
+                continue
+            }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: target)
             let connected = withUnsafePointer(to: &address) {

@@ -225,6 +225,35 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     #expect(o.transcript.hasSuffix("you win; rating 1500 → 1662 (+162)\n"))
 }
 
+@Test func aGameLostWhileAwayIsReportedOnReturn() throws {
+    // A short grace period: ann is away longer than that, and loses by abandonment.
+    let server = try ServerUnderTest(grace: 2)
+    defer { server.stop() }
+    let relay = try Relay(to: server.port)
+    defer { relay.stop() }
+    let (x, o, xName, _) = try pair(on: server, annServer: "127.0.0.1:\(relay.port)")
+    defer {
+        x.stop()
+        o.stop()
+    }
+    let (ann, bob) = xName == "ann" ? (x, o) : (o, x)
+    let annSide = xName == "ann" ? "x" : "o"
+    let bobSide = annSide == "x" ? "o" : "x"
+    relay.refuse(true)
+    relay.cut()
+    try bob.waitFor("you win; rating 1500 → 1662 (+162)\n")
+    #expect(try bob.finish() == 0)
+    #expect(
+        bob.transcript.contains(
+            "game over: \(bobSide) wins (\(annSide) left the game)\nfinal count: x 2, o 2\n"))
+    relay.refuse(false)
+    #expect(try ann.finish() == 0)
+    #expect(
+        ann.transcript.hasSuffix(
+            "reconnected\nthe game ended while you were away\ngame over: \(bobSide) wins (\(annSide) left the game)\n"
+                + "you lose; rating 1500 → 1338 (-162)\n"))
+}
+
 @Test(arguments: [
     (
         ["online", "--time", "0+1"],
