@@ -145,14 +145,16 @@ private final class LineReader: ChannelInboundHandler {
                 if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
                 deliver(pending)
             }
-            pending = []
+            pending.removeAll(keepingCapacity: true)
             skipping = false
         }
     }
 
     private func deliver(_ line: [UInt8]) {
         do {
-            continuation.yield(.reply(try Wire.reply(fromLine: line)))
+            let reply = try Wire.reply(fromLine: line)
+            // Should the protocol types learn `shutdown`, it still arrives as `.shutdown`.
+            continuation.yield(reply.message.type == "shutdown" ? .shutdown : .reply(reply))
         } catch {
             // Not a message this version knows: skipped, except the server's notice that it
             // is going away, which the protocol types do not have yet.

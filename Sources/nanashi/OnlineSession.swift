@@ -150,6 +150,8 @@ final class OnlineSession {
         }
         let credentials = try login.credentials(console: console)
         var register = login.register
+        // Registering found the name taken.
+        var taken = false
         while true {
             send(register ? .register(credentials) : .login(credentials), id: "login")
             let reply = try await answer(to: "login")
@@ -161,6 +163,9 @@ final class OnlineSession {
             case .error(let error) where error.code == .nameTaken && register:
                 // Registering a name that exists: it may be this player's, so try logging in.
                 register = false
+                taken = true
+            case .error(let error) where error.code == .badCredentials && taken:
+                throw InputError("\(credentials.name) is someone else's name: choose another")
             case .error(let error) where error.code == .badCredentials && !register:
                 guard console.isInteractive, login.offerToRegister(credentials.name, console: console) else {
                     throw InputError(

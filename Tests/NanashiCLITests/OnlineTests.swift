@@ -174,6 +174,11 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     #expect(try wrong.finish() == 2)
     #expect(
         wrong.transcript == "nanashi: wrong name or password for Carol (--register creates a new account)\n")
+    let taken = try OnlineClient(
+        ["--server", server.address, "--name", "CAROL", "--password", "other-password", "--register"],
+        configHome: try server.configFolder("other"))
+    #expect(try taken.finish() == 2)
+    #expect(taken.transcript == "nanashi: CAROL is someone else's name: choose another\n")
 }
 
 @Test func aDroppedConnectionIsReconnectedAndTheGameResumes() throws {
