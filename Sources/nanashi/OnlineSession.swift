@@ -539,10 +539,9 @@ final class OnlineSession {
             }
             confirmingQuit = true
             say("leave the game? Your clock keeps running, and you lose if you are not back in time.")
-        case .undo, .hint, .load, .save:
-            say(
-                "\(line.split(separator: " ").first.map(String.init) ?? "that") is not available in an online game"
-            )
+        case .undo: say("undo is not available in an online game")
+        case .hint: say("hint is not available in an online game")
+        case .save, .load: say("save and load are not available in an online game")
         case .flip:
             flipped.toggle()
             draw()
