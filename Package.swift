@@ -78,7 +78,21 @@ let package = Package(
             path: "Tests/NanashiLoadTests"
         ),
 
-        // MARK: Client — terminal rendering and input, and the one executable.
+        // MARK: Client — the server connection, terminal rendering and input, and the one executable.
+        .target(
+            name: "NanashiClient",
+            dependencies: [
+                "NanashiCore", "NanashiProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/NanashiClient"
+        ),
+        .testTarget(
+            name: "NanashiClientTests",
+            dependencies: ["NanashiClient", "NanashiProtocol", "NanashiCore"],
+            path: "Tests/NanashiClientTests"
+        ),
         .target(name: "NanashiTerminal", dependencies: ["NanashiCore"], path: "Sources/NanashiTerminal"),
         .testTarget(
             name: "NanashiTerminalTests",
@@ -89,7 +103,7 @@ let package = Package(
             name: "nanashi",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
-                "NanashiLoad",
+                "NanashiClient", "NanashiLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -44,6 +44,36 @@ final class Console {
         return line
     }
 
+    /// Reads a secret (a password) without showing it: on a terminal the typed characters are
+    /// not echoed; piped, the line is read and never written back.
+    func askSecret(_ prompt: String) -> String? {
+        write(prompt)
+        var saved = termios()
+        let hide = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &saved) == 0
+        if hide {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            // Ctrl-C while the password is typed must not leave the terminal silent.
+            echoToRestore = saved
+            restoreEchoOnInterrupt = true
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        let line = readLine(strippingNewline: true)
+        if hide {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            restoreEchoOnInterrupt = false
+        }
+        write("\n")
+        return line
+    }
+
+    /// Rewrites the line above the cursor and puts the cursor back where it was, so what the
+    /// player is typing on the current line stays (a real terminal only).
+    func rewriteLineAbove(_ text: String) {
+        guard isInteractive else { return }
+        FileHandle.standardOutput.write(Data(("\u{1B}7\u{1B}[1A\r\u{1B}[2K" + text + "\u{1B}8").utf8))
+    }
+
     /// Replaces the transient status line (a real terminal only; elsewhere nothing is written).
     func status(_ text: String) {
         guard isInteractive else { return }
@@ -59,8 +89,8 @@ final class Console {
     }
 
     /// Ctrl-C leaves at once, resetting colours and leaving the cursor on a fresh line, whatever is
-    /// running (the AI's search included). The terminal's own modes are never changed, so there is
-    /// nothing else to restore.
+    /// running (the AI's search included). The terminal's own modes are changed only while a
+    /// password is typed (echo off), and then restored.
     private static func installInterruptHandler() {
         resetOnInterrupt = isatty(STDOUT_FILENO) == 1
         signal(SIGINT, leaveOnInterrupt)
@@ -69,9 +99,14 @@ final class Console {
 
 /// Whether the interrupt handler writes escape codes (only to a terminal).
 nonisolated(unsafe) private var resetOnInterrupt = false
+/// The terminal's modes from before a password prompt turned echo off, and whether they are
+/// still to be restored.
+nonisolated(unsafe) private var echoToRestore = termios()
+nonisolated(unsafe) private var restoreEchoOnInterrupt = false
 
-/// The SIGINT handler: only async-signal-safe calls here, write(2) and _exit(2).
+/// The SIGINT handler: only async-signal-safe calls here, tcsetattr(3), write(2) and _exit(2).
 private func leaveOnInterrupt(_ signal: Int32) {
+    if restoreEchoOnInterrupt { tcsetattr(STDIN_FILENO, TCSANOW, &echoToRestore) }
     let text: StaticString = resetOnInterrupt ? "\u{1B}[0m\r\u{1B}[2K\n" : "\n"
     _ = write(STDOUT_FILENO, text.utf8Start, text.utf8CodeUnitCount)
     _exit(130)

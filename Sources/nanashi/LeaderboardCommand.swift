@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NanashiClient
 import NanashiProtocol
 import NanashiServer
 
@@ -9,12 +10,16 @@ struct LeaderboardCommand: AsyncParsableCommand {
         commandName: "leaderboard",
         abstract: "Show the leaderboard.",
         discussion: """
-            With --db, reads a server's database file directly (for the operator). Columns: rank, \
-            name, rating ± deviation ('?' marks a provisional rating), games, wins, losses, draws.
+            Asks a server (--server, 127.0.0.1:7878 by default), or with --db reads a server's \
+            database file directly (for the operator). Columns: rank, name, rating ± deviation \
+            ('?' marks a provisional rating), games, wins, losses, draws.
             """
     )
 
-    @Option(help: "A server's SQLite database file to read.")
+    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878).")
+    var server: String?
+
+    @Option(help: "A server's SQLite database file to read instead of asking the server.")
     var db: String?
 
     @Option(help: "How many players to show (1 to 100).")
@@ -26,9 +31,10 @@ struct LeaderboardCommand: AsyncParsableCommand {
     @Flag(help: "Print the page as JSON (the protocol's leaderboard object).")
     var json = false
 
-    /// Where the standings come from; a server connection can join the database file here.
+    /// Where the standings come from.
     enum Source {
         case database(path: String)
+        case server(ServerAddress)
 
         func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
             switch self {
@@ -41,13 +47,34 @@ struct LeaderboardCommand: AsyncParsableCommand {
                 } catch {
                     throw InputError("cannot read the leaderboard from \(path): \(error)")
                 }
+            case .server(let address):
+                switch try await Self.ask(address, .leaderboard(limit: limit, offset: offset)) {
+                case .leaderboard(let board): return board
+                case let other: throw InputError("the server answered \(other.type), not a leaderboard")
+                }
+            }
+        }
+
+        /// One question to a server; an `error` reply becomes the user's error line.
+        static func ask(_ address: ServerAddress, _ message: ClientMessage) async throws -> ServerMessage {
+            do {
+                let connection = try await ServerConnection.connect(to: address)
+                defer { connection.close() }
+                let reply = try await connection.reply(to: message)
+                if case .error(let error) = reply { throw InputError(error.message) }
+                return reply
+            } catch let error as ConnectionError {
+                throw InputError(error.description)
             }
         }
     }
 
     func source() throws -> Source {
-        guard let db else { throw InputError("say where the standings are: --db FILE") }
-        return .database(path: db)
+        if let db {
+            guard server == nil else { throw InputError("use --db or --server, not both") }
+            return .database(path: db)
+        }
+        return .server(try ServerAddress.fromOption(server))
     }
 
     func run() async throws {
@@ -57,43 +84,28 @@ struct LeaderboardCommand: AsyncParsableCommand {
         guard offset >= 0 else { throw InputError("bad --offset \(offset): use 0 or more") }
         let board = try await source().leaderboard(limit: top, offset: offset)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(board), as: UTF8.self))
+            print(Self.json(board))
         } else {
-            for line in Self.table(board) { print(line) }
+            for line in StandingsTable.leaderboard(board) { print(line) }
         }
     }
 
-    /// The leaderboard as a person reads it.
-    static func table(_ board: Leaderboard) -> [String] {
-        guard !board.entries.isEmpty else {
-            return [
-                board.total == 0 ? "No rated players yet." : "No players on this page (\(board.total) rated)."
-            ]
+    /// A value as one line of JSON with sorted keys, as the protocol writes it.
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+}
+
+extension ServerAddress {
+    /// Reads the `--server` option, `127.0.0.1:7878` when it is not given.
+    static func fromOption(_ text: String?) throws(InputError) -> ServerAddress {
+        guard let text else { return .local }
+        do {
+            return try ServerAddress(parsing: text)
+        } catch {
+            throw InputError(error.description)
         }
-        func pad(_ text: String, _ width: Int, right: Bool = true) -> String {
-            let padding = String(repeating: " ", count: max(0, width - text.count))
-            return right ? padding + text : text + padding
-        }
-        var lines = [
-            [
-                pad("#", 5), pad("name", 20, right: false), pad("rating", 12, right: false), pad("games", 6),
-                pad("won", 5), pad("lost", 5), pad("drawn", 6),
-            ].joined(separator: "  ")
-        ]
-        for entry in board.entries {
-            let rating = "\(entry.rating) ± \(entry.rd)" + (entry.provisional ? " ?" : "")
-            lines.append(
-                [
-                    pad(String(entry.rank), 5), pad(entry.name, 20, right: false),
-                    pad(rating, 12, right: false),
-                    pad(String(entry.games), 6), pad(String(entry.wins), 5), pad(String(entry.losses), 5),
-                    pad(String(entry.draws), 6),
-                ].joined(separator: "  "))
-        }
-        let shown = "\(board.entries.first!.rank)-\(board.entries.last!.rank) of \(board.total) rated players"
-        lines.append(board.entries.contains(where: \.provisional) ? shown + "; ? = provisional" : shown)
-        return lines
     }
 }

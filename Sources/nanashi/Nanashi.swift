@@ -11,8 +11,10 @@ struct Nanashi: AsyncParsableCommand {
         subcommands: [
             Play.self,
             Hotseat.self,
+            Online.self,
             Serve.self,
             LeaderboardCommand.self,
+            ProfileCommand.self,
             LoadTestCommand.self,
             Seed.self,
             UAI.self,

@@ -136,7 +136,6 @@ private func field(_ name: String, in line: String) -> String? {
 }
 
 @Test(arguments: [
-    (["leaderboard"], "nanashi: say where the standings are: --db FILE\n"),
     (
         ["leaderboard", "--db", "/nonexistent/nanashi.sqlite"],
         "nanashi: no database file at /nonexistent/nanashi.sqlite\n"

@@ -1,0 +1,76 @@
+/// Where a server listens: a host name or address and a TCP port, written `HOST:PORT`.
+public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    /// The port `nanashi serve` listens on unless told otherwise.
+    public static let defaultPort = 7878
+    /// The server on this machine at the default port, `127.0.0.1:7878`.
+    public static let local = ServerAddress(host: "127.0.0.1", port: defaultPort)
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Reads `HOST:PORT`, `HOST` (the default port), or `[IPv6]:PORT`.
+    public init(parsing text: String) throws(ServerAddressError) {
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.isEmpty else { throw .empty }
+        var host = trimmed
+        var portText: Substring? = nil
+        if trimmed.hasPrefix("[") {
+            // [::1]:7878: the brackets keep the address's own colons apart from the port's.
+            guard let close = trimmed.firstIndex(of: "]") else { throw .badHost(text) }
+            host = trimmed[trimmed.index(after: trimmed.startIndex)..<close]
+            let rest = trimmed[trimmed.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { throw .badHost(text) }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = trimmed.lastIndex(of: ":") {
+            guard trimmed.firstIndex(of: ":") == colon else { throw .badHost(text) }
+            host = trimmed[..<colon]
+            portText = trimmed[trimmed.index(after: colon)...]
+        }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { throw .badHost(text) }
+        var port = Self.defaultPort
+        if let portText {
+            guard let number = Int(portText), (1...65535).contains(number) else {
+                throw .badPort(String(portText))
+            }
+            port = number
+        }
+        self.init(host: String(host), port: port)
+    }
+
+    /// `host:port` (`[host]:port` when the host has colons).
+    public var description: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+/// Why a `--server` value is not an address.
+public enum ServerAddressError: Error, Hashable, Sendable, CustomStringConvertible {
+    case empty
+    case badHost(String)
+    case badPort(String)
+
+    public var description: String {
+        switch self {
+        case .empty: "the server address is empty: use HOST:PORT, like 127.0.0.1:7878"
+        case .badHost(let text): "bad server address '\(text)': use HOST:PORT, like 127.0.0.1:7878"
+        case .badPort(let text): "bad port '\(text)' in the server address: use 1 to 65535"
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces and tabs at either end.
+    var trimmingSpaces: SubSequence {
+        var text = self[...]
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}

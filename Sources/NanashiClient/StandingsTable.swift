@@ -1,0 +1,89 @@
+import NanashiProtocol
+
+/// The leaderboard and profiles as a person reads them: aligned columns, ratings written
+/// `1662 ± 290` with `?` after a provisional one.
+public enum StandingsTable {
+    /// A rating counts as provisional from this deviation up, as the server decides it.
+    public static let provisionalDeviation = 110
+
+    /// The leaderboard page, a heading, one line per player, and a line saying which part of
+    /// the whole this is:
+    ///
+    ///         #  name                  rating         games    won   lost   drawn
+    ///         1  ann                   1662 ± 290 ?       1      1      0       0
+    ///     1-1 of 1 rated players; ? = provisional
+    public static func leaderboard(_ board: Leaderboard) -> [String] {
+        guard !board.entries.isEmpty else {
+            return [
+                board.total == 0 ? "No rated players yet." : "No players on this page (\(board.total) rated)."
+            ]
+        }
+        var lines = [
+            [
+                pad("#", 5), pad("name", 20, right: false), pad("rating", 12, right: false), pad("games", 6),
+                pad("won", 5), pad("lost", 5), pad("drawn", 6),
+            ].joined(separator: "  ")
+        ]
+        for entry in board.entries {
+            lines.append(
+                [
+                    pad(String(entry.rank), 5), pad(entry.name, 20, right: false),
+                    pad(rating(entry.rating, entry.rd, provisional: entry.provisional), 12, right: false),
+                    pad(String(entry.games), 6), pad(String(entry.wins), 5), pad(String(entry.losses), 5),
+                    pad(String(entry.draws), 6),
+                ].joined(separator: "  "))
+        }
+        let shown = "\(board.entries.first!.rank)-\(board.entries.last!.rank) of \(board.total) rated players"
+        lines.append(board.entries.contains(where: \.provisional) ? shown + "; ? = provisional" : shown)
+        return lines
+    }
+
+    /// One player's record, then their recent games, newest first:
+    ///
+    ///     ann
+    ///     rating  1662 ± 290 ? (provisional)
+    ///     rank    1
+    ///     games   1: 1 won, 0 lost, 0 drawn
+    ///
+    ///      game  side  opponent              result  reason    rating
+    ///         1  x     bob                   win     resign      +162
+    public static func profile(_ profile: Profile) -> [String] {
+        let provisional = profile.rd >= provisionalDeviation
+        var lines = [
+            profile.name,
+            "rating  " + rating(profile.rating, profile.rd, provisional: provisional)
+                + (provisional ? " (provisional)" : ""),
+            "rank    " + (profile.rank.map(String.init) ?? "none yet (no rated games)"),
+            "games   \(profile.games): \(profile.wins) won, \(profile.losses) lost, \(profile.draws) drawn",
+        ]
+        guard !profile.recent.isEmpty else { return lines }
+        lines.append("")
+        lines.append(
+            [
+                pad("game", 5), pad("side", 4, right: false), pad("opponent", 20, right: false),
+                pad("result", 6, right: false), pad("reason", 7, right: false), pad("rating", 6),
+            ].joined(separator: "  "))
+        for game in profile.recent {
+            lines.append(
+                [
+                    pad(String(game.game), 5), pad(game.color.rawValue, 4, right: false),
+                    pad(game.opponent, 20, right: false), pad(game.result.rawValue, 6, right: false),
+                    pad(game.reason.rawValue, 7, right: false), pad(signed(game.ratingChange), 6),
+                ].joined(separator: "  "))
+        }
+        return lines
+    }
+
+    /// `1662 ± 290`, with ` ?` when provisional.
+    static func rating(_ rating: Int, _ rd: Int, provisional: Bool) -> String {
+        "\(rating) ± \(rd)" + (provisional ? " ?" : "")
+    }
+
+    /// `+162`, `-162`, `0`.
+    public static func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : "\(value)" }
+
+    private static func pad(_ text: String, _ width: Int, right: Bool = true) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}

@@ -1,0 +1,86 @@
+import NanashiCore
+import NanashiProtocol
+import NanashiTerminal
+
+/// The game an online player is in, as this client knows it: the moves the server accepted,
+/// whose side is whose, and both clocks as of the last word from the server.
+struct OnlineTable {
+    let id: Int64
+    let side: Side
+    let opponent: Opponent
+    let control: NanashiProtocol.TimeControl
+    private(set) var game: Game
+    /// The clocks the server last sent, and when they arrived; the side to move's runs since.
+    private(set) var clocks: Clocks
+    private(set) var clocksSetAt: ContinuousClock.Instant
+
+    /// The table for a game just started.
+    init(_ start: GameStart, now: ContinuousClock.Instant) {
+        id = start.game
+        side = start.color
+        opponent = start.opponent
+        control = NanashiProtocol.TimeControl(initial: start.initial, increment: start.increment)
+        game = Game(start: (try? Position(fen: start.fen)) ?? .start)
+        let initial = Int64(start.initial) * 1000
+        clocks = Clocks(x: initial, o: initial)
+        clocksSetAt = now
+    }
+
+    /// The table for a game in progress, from the server's whole account of it. The moves are
+    /// replayed from the start for the last-move marks; should they disagree with the position
+    /// sent, the position wins.
+    init(_ state: GameState, now: ContinuousClock.Instant) {
+        id = state.game
+        side = state.color
+        opponent = state.opponent
+        control = NanashiProtocol.TimeControl(initial: state.initial, increment: state.increment)
+        let moves = state.moves.compactMap { try? Move(notation: $0) }
+        if moves.count == state.moves.count, let replayed = try? Game(start: .start, moves: moves),
+            replayed.current.fen == state.fen
+        {
+            game = replayed
+        } else {
+            game = Game(start: (try? Position(fen: state.fen)) ?? .start)
+        }
+        clocks = state.clock
+        clocksSetAt = now
+    }
+
+    var position: Position { game.current }
+
+    /// It is this player's move.
+    var isOurTurn: Bool { !position.isGameOver && position.sideToMove == side }
+
+    /// Takes in a `moved`: returns `false` when it is not the next move (an echo already seen).
+    mutating func apply(_ moved: Moved, now: ContinuousClock.Instant) -> Bool {
+        guard moved.ply == game.moves.count + 1 else { return false }
+        var next = game
+        if let move = try? Move(notation: moved.move), (try? next.play(move)) != nil,
+            next.current.fen == moved.fen
+        {
+            game = next
+        } else if let position = try? Position(fen: moved.fen) {
+            // The server owns the truth: if its position differs, start over from it.
+            game = Game(start: position)
+        }
+        clocks = moved.clock
+        clocksSetAt = now
+        return true
+    }
+
+    /// Both clocks at `now`, the side to move's time running.
+    func clocks(at now: ContinuousClock.Instant) -> Clocks {
+        var current = clocks
+        guard !position.isGameOver else { return current }
+        let elapsed = now - clocksSetAt
+        let milliseconds =
+            elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        current[position.sideToMove] -= milliseconds
+        return current
+    }
+
+    /// Words after each side's piece count: `you`, and the opponent's name and rating.
+    var labels: [Side: String] {
+        [side: "you", side.opponent: "\(opponent.name) \(opponent.rating)"]
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import NanashiClient
+import NanashiProtocol
+
+/// `nanashi profile NAME`: one player's rating, record and recent games, from a server.
+struct ProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Show a player's rating, record and recent games.",
+        discussion: """
+            Asks a server (--server, 127.0.0.1:7878 by default). The rating is shown ± its \
+            deviation, with '?' while it is provisional; recent games come newest first, each with \
+            the rating it won or lost.
+            """
+    )
+
+    @Argument(help: "The player's name (case does not matter).")
+    var name: String
+
+    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878).")
+    var server: String?
+
+    @Flag(help: "Print the profile as JSON (the protocol's profile object).")
+    var json = false
+
+    func run() async throws {
+        let address = try ServerAddress.fromOption(server)
+        let reply = try await LeaderboardCommand.Source.ask(address, .profile(name: name))
+        guard case .profile(let profile) = reply else {
+            throw InputError("the server answered \(reply.type), not a profile")
+        }
+        if json {
+            print(LeaderboardCommand.json(profile))
+        } else {
+            for line in StandingsTable.profile(profile) { print(line) }
+        }
+    }
+}

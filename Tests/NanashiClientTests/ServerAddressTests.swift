@@ -1,0 +1,25 @@
+import NanashiClient
+import Testing
+
+@Test(arguments: [
+    ("127.0.0.1:7878", "127.0.0.1", 7878), ("example.org:9000", "example.org", 9000),
+    ("example.org", "example.org", 7878), ("[::1]:7000", "::1", 7000), ("[::1]", "::1", 7878),
+    (" localhost:1 ", "localhost", 1),
+])
+func addressesReadAsHostAndPort(text: String, host: String, port: Int) throws {
+    #expect(try ServerAddress(parsing: text) == ServerAddress(host: host, port: port))
+}
+
+@Test(arguments: [
+    ("", ServerAddressError.empty), (":7878", .badHost(":7878")), ("host:0", .badPort("0")),
+    ("host:65536", .badPort("65536")), ("host:port", .badPort("port")), ("::1", .badHost("::1")),
+    ("[::1", .badHost("[::1")), ("a b:1", .badHost("a b:1")),
+])
+func badAddressesAreRefused(text: String, error: ServerAddressError) {
+    #expect(throws: error) { try ServerAddress(parsing: text) }
+}
+
+@Test func addressesAreWrittenAsTheyAreRead() {
+    #expect(ServerAddress.local.description == "127.0.0.1:7878")
+    #expect(ServerAddress(host: "::1", port: 7000).description == "[::1]:7000")
+}

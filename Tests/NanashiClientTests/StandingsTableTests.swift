@@ -1,0 +1,67 @@
+import NanashiClient
+import NanashiProtocol
+import Testing
+
+@Test func theLeaderboardIsATableWithProvisionalRatingsMarked() {
+    let board = Leaderboard(
+        total: 7,
+        entries: [
+            LeaderboardEntry(
+                rank: 3, name: "ann", rating: 1662, rd: 290, games: 1, wins: 1, losses: 0, draws: 0,
+                provisional: true),
+            LeaderboardEntry(
+                rank: 4, name: "veteran_player", rating: 1504, rd: 62, games: 120, wins: 50, losses: 48,
+                draws: 22,
+                provisional: false),
+        ])
+    #expect(
+        StandingsTable.leaderboard(board) == [
+            "    #  name                  rating         games    won   lost   drawn",
+            "    3  ann                   1662 ± 290 ?       1      1      0       0",
+            "    4  veteran_player        1504 ± 62        120     50     48      22",
+            "3-4 of 7 rated players; ? = provisional",
+        ])
+}
+
+@Test func anEmptyLeaderboardSaysSo() {
+    #expect(StandingsTable.leaderboard(Leaderboard(total: 0, entries: [])) == ["No rated players yet."])
+    #expect(
+        StandingsTable.leaderboard(Leaderboard(total: 2, entries: []))
+            == ["No players on this page (2 rated)."])
+}
+
+@Test func aProfileShowsTheRecordThenRecentGames() {
+    let profile = Profile(
+        name: "bob", rating: 1338, rd: 290, rank: 2, games: 2, wins: 0, losses: 1, draws: 1,
+        recent: [
+            RecentGame(
+                game: 12, opponent: "ann", color: .o, result: .loss, reason: .resign, ratingChange: -162),
+            RecentGame(game: 3, opponent: "carol", color: .x, result: .draw, reason: .fifty, ratingChange: 0),
+        ])
+    #expect(
+        StandingsTable.profile(profile) == [
+            "bob",
+            "rating  1338 ± 290 ? (provisional)",
+            "rank    2",
+            "games   2: 0 won, 1 lost, 1 drawn",
+            "",
+            " game  side  opponent              result  reason   rating",
+            "   12  o     ann                   loss    resign     -162",
+            "    3  x     carol                 draw    fifty         0",
+        ])
+}
+
+@Test func aNewPlayerHasNoRankAndNoGames() {
+    let profile = Profile(
+        name: "newbie", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0, recent: [])
+    #expect(
+        StandingsTable.profile(profile) == [
+            "newbie", "rating  1500 ± 350 ? (provisional)", "rank    none yet (no rated games)",
+            "games   0: 0 won, 0 lost, 0 drawn",
+        ])
+}
+
+@Test(arguments: [(162, "+162"), (-5, "-5"), (0, "0")])
+func ratingChangesCarryTheirSign(change: Int, text: String) {
+    #expect(StandingsTable.signed(change) == text)
+}
