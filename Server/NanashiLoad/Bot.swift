@@ -168,6 +168,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
             } else if game == nil {
                 eventLoop.scheduleTask(in: .milliseconds(100)) { self.seekOrFinish() }
             }
+        case .shutdown:
+            // The server is stopping: the run cannot finish its games, and the report should say so.
+            stats.error("shutdown")
         case .seeking, .cancelled, .bye, .leaderboard, .profile:
             break
         }
