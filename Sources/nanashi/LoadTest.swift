@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NanashiClient
 import NanashiLoad
 import NanashiProtocol
 
@@ -60,7 +61,8 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (host, port) = try Self.address(server)
+        let address = try ServerAddress.fromOption(server)
+        let (host, port) = (address.host, address.port)
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         raiseOpenFileLimit()
         if let queries {
@@ -128,13 +130,6 @@ struct LoadTestCommand: AsyncParsableCommand {
     }
 
     /// `HOST:PORT` split, or an input error.
-    static func address(_ text: String) throws(InputError) -> (String, Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (1...65535).contains(port), colon != text.startIndex
-        else { throw InputError("bad --server '\(text)': use HOST:PORT") }
-        return (String(text[..<colon]), port)
-    }
-
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -24,8 +24,14 @@ struct LoadCommandTests {
     }
 
     @Test(arguments: [
-        (["loadtest", "--server", "localhost"], "nanashi: bad --server 'localhost': use HOST:PORT\n"),
-        (["loadtest", "--server", ":7878"], "nanashi: bad --server ':7878': use HOST:PORT\n"),
+        (
+            ["loadtest", "--server", "localhost:0"],
+            "nanashi: bad port '0' in the server address: use 1 to 65535\n"
+        ),
+        (
+            ["loadtest", "--server", ":7878"],
+            "nanashi: bad server address ':7878': use HOST:PORT, like 127.0.0.1:7878\n"
+        ),
         (["loadtest", "--clients", "1"], "nanashi: bad --clients 1: use 2 to 20000\n"),
         (["loadtest", "--think=-5"], "nanashi: bad --think -5: use 0 or more milliseconds\n"),
         (["seed", "--db", "/tmp/x.sqlite"], "nanashi: nothing to seed: give --players or --bots\n"),
