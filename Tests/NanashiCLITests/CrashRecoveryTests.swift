@@ -11,105 +11,12 @@ import Testing
 // file: nothing announced is lost, nothing is counted twice, unfinished games resume where they
 // stood with their clocks as stored, and SIGTERM then ends the server cleanly.
 
-/// A `nanashi serve` process on an OS-assigned port, killed when the test lets go of it.
-private final class ServeProcess {
-    private let process = Process()
-    let port: Int
-
-    init(database: String) throws {
-        process.executableURL = NanashiProcess.executable
-        process.arguments = [
-            "serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n", "4",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "the server exited before listening")
-            banner += chunk
-        }
-        let listening = String(decoding: banner, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        port = try #require(Int(listening.split(separator: ":").last ?? ""))
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    /// Sends a signal and waits for the process to end: how it ended and its status.
-    func stop(with signal: Int32) -> (Process.TerminationReason, Int32) {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return (process.terminationReason, process.terminationStatus)
-    }
-}
-
-/// A blocking line client over TCP to 127.0.0.1.
-private final class PlayerSocket {
-    private let socket: Int32
-    private var pending: [UInt8] = []
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var noDelay: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(status == 0)
-    }
-
-    deinit { Glibc.close(socket) }
-
-    func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// The next line, or `nil` once the server has closed the connection.
-    func nextLine() throws -> String? {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count == 0 || (count < 0 && errno == ECONNRESET) { return nil }
-            try #require(count > 0, "the server did not answer")
-            pending += chunk[..<count]
-        }
-    }
-
-    func line() throws -> String {
-        try #require(try nextLine(), "the server closed the connection")
-    }
-
+extension LineSocket {
     /// The next line as a JSON object.
     func message() throws -> [String: Any] {
         let line = try line()
         return try #require(
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-    }
-
-    func exchange(_ line: String) throws -> String {
-        send(line)
-        return try self.line()
     }
 }
 
@@ -117,7 +24,7 @@ private final class PlayerSocket {
 private struct Seat {
     var name: String
     var token: String
-    var socket: PlayerSocket
+    var socket: LineSocket
 }
 
 /// What the database file holds, read without changing it.
@@ -180,7 +87,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
         var seats: [String: Seat] = [:]
         var started: [(Seat, [String: Any])] = []
         for index in [2 * pair, 2 * pair + 1] {
-            let socket = try PlayerSocket(port: server.port)
+            let socket = try LineSocket(port: server.port)
             let name = "player\(index)"
             socket.send(#"{"type":"register","name":"\#(name)","password":"password\#(index)"}"#)
             let welcome = try socket.message()
@@ -245,7 +152,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     #expect(crashed.lastClocks[games[2].id] == clock(announced))
 
     server = try ServeProcess(database: database)
-    let lookout = try PlayerSocket(port: server.port)
+    let lookout = try LineSocket(port: server.port)
     #expect(try lookout.exchange(#"{"type":"leaderboard"}"#) == standings)
     // The players of the unfinished games come back with their tokens: each gets the game as
     // stored, clocks included (nothing ran while the server was down or until both were back).
@@ -254,7 +161,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
         var position = Position.start
         for move in moves { position = try position.play(Move(notation: move)) }
         for side in ["x", "o"] {
-            let socket = try PlayerSocket(port: server.port)
+            let socket = try LineSocket(port: server.port)
             socket.send(#"{"type":"auth","token":"\#(games[game].seats[side]!.token)"}"#)
             #expect(try socket.message()["type"] as? String == "welcome")
             let state = try socket.message()

@@ -9,40 +9,19 @@ import Testing
 /// (and its folder removed) by `stop()`.
 final class ServerUnderTest {
     let folder: URL
-    let port: Int
-    private let process = Process()
+    private let server: ServeProcess
 
     init(grace: Int = 60) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "nanashi-online-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        process.executableURL = NanashiProcess.executable
-        process.arguments = [
-            "serve", "--port", "0", "--db", folder.appendingPathComponent("server.sqlite").path, "--grace",
-            String(grace), "--log-level", "error", "--insecure-scrypt-log2n", "4",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += chunk
-        }
-        let listening = String(decoding: banner, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        guard listening.hasPrefix("listening on 127.0.0.1:"),
-            let port = Int(listening.split(separator: ":").last ?? "")
-        else {
-            process.terminate()
-            throw TestFailure("the server did not start: '\(listening)'")
-        }
-        self.port = port
+        server = try ServeProcess(
+            database: folder.appendingPathComponent("server.sqlite").path,
+            arguments: ["--grace", String(grace)])
     }
 
-    var address: String { "127.0.0.1:\(port)" }
+    var port: Int { server.port }
+    var address: String { server.address }
 
     /// A fresh configuration folder for one player's client.
     func configFolder(_ name: String) throws -> String {
@@ -52,10 +31,7 @@ final class ServerUnderTest {
     }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 }

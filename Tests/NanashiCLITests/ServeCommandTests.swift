@@ -14,53 +14,6 @@ private func runNanashi(_ arguments: [String]) throws -> (String, String, Int32)
     return (result.stdout, result.stderr, result.status)
 }
 
-/// A blocking line client over a TCP socket to 127.0.0.1.
-private final class LineSocket {
-    private let socket: Int32
-    private var pending: [UInt8] = []
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(status == 0)
-    }
-
-    deinit { Glibc.close(socket) }
-
-    func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    func line() throws -> String {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                defer { pending.removeSubrange(...newline) }
-                return String(decoding: pending[..<newline], as: UTF8.self)
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            try #require(count > 0, "the server closed the connection or did not answer")
-            pending += chunk[..<count]
-        }
-    }
-
-    func exchange(_ line: String) throws -> String {
-        send(line)
-        return try self.line()
-    }
-}
-
 private func field(_ name: String, in line: String) -> String? {
     guard let range = line.range(of: "\"\(name)\":") else { return nil }
     return String(line[range.upperBound...].prefix { $0 != "," && $0 != "}" }).replacingOccurrences(
@@ -74,27 +27,9 @@ private func field(_ name: String, in line: String) -> String? {
     defer { try? FileManager.default.removeItem(at: directory) }
     let database = directory.appendingPathComponent("server.sqlite").path
 
-    let server = Process()
-    server.executableURL = NanashiProcess.executable
-    server.arguments = [
-        "serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n", "4",
-    ]
-    let output = Pipe()
-    server.standardOutput = output
-    try server.run()
-    defer {
-        server.terminate()
-        server.waitUntilExit()
-    }
-    var banner = Data()
-    while !banner.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        try #require(!chunk.isEmpty, "the server exited before listening")
-        banner += chunk
-    }
-    let listening = String(decoding: banner, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    #expect(listening.hasPrefix("listening on 127.0.0.1:"))
-    let port = try #require(Int(listening.split(separator: ":").last ?? ""))
+    let server = try ServeProcess(database: database)
+    defer { server.stop() }
+    let port = server.port
 
     let ann = try LineSocket(port: port)
     let bob = try LineSocket(port: port)
