@@ -84,28 +84,9 @@ struct LeaderboardCommand: AsyncParsableCommand {
         guard offset >= 0 else { throw InputError("bad --offset \(offset): use 0 or more") }
         let board = try await source().leaderboard(limit: top, offset: offset)
         if json {
-            print(Self.json(board))
+            print(jsonLine(board))
         } else {
             for line in StandingsTable.leaderboard(board) { print(line) }
-        }
-    }
-
-    /// A value as one line of JSON with sorted keys, as the protocol writes it.
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-    }
-}
-
-extension ServerAddress {
-    /// Reads the `--server` option, `127.0.0.1:7878` when it is not given.
-    static func fromOption(_ text: String?) throws(InputError) -> ServerAddress {
-        guard let text else { return .local }
-        do {
-            return try ServerAddress(parsing: text)
-        } catch {
-            throw InputError(error.description)
         }
     }
 }

@@ -81,7 +81,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             } catch {
                 throw InputError("query run against \(server) failed: \(error)")
             }
-            print(json ? Self.json(report) : report.text)
+            print(json ? jsonLine(report) : report.text)
             return
         }
         var settings = LoadTestSettings()
@@ -126,14 +126,7 @@ struct LoadTestCommand: AsyncParsableCommand {
                 printError("nanashi: cannot write accounts to \(accounts): \(error)")
             }
         }
-        print(json ? Self.json(report) : report.text)
-    }
-
-    /// `HOST:PORT` split, or an input error.
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        print(json ? jsonLine(report) : report.text)
     }
 
     /// A thousand bots need a thousand sockets: lift the soft limit on open files to the hard one.

@@ -30,7 +30,7 @@ struct ProfileCommand: AsyncParsableCommand {
             throw InputError("the server answered \(reply.type), not a profile")
         }
         if json {
-            print(LeaderboardCommand.json(profile))
+            print(jsonLine(profile))
         } else {
             for line in StandingsTable.profile(profile) { print(line) }
         }
