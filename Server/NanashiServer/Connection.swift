@@ -50,15 +50,22 @@ final class Connection: ConnectionHandler {
                 ))
             return
         }
-        let id = Wire.requestID(inLine: line)
+        let request: Request
         do {
-            let request = try Wire.request(fromLine: line)
+            request = try Wire.request(fromLine: line)
+        } catch {
+            // Even a refused line gets its id back, if it has a readable one.
+            outbox.send(.error(error), id: Wire.requestID(inLine: line))
+            return
+        }
+        do {
             try await handle(request.message, id: request.id)
         } catch let error as ProtocolError {
-            outbox.send(.error(error), id: id)
+            outbox.send(.error(error), id: request.id)
         } catch {
             logger.error("request failed: \(error)")
-            outbox.send(.error(ProtocolError(.internalError, "the server failed; nothing changed")), id: id)
+            outbox.send(
+                .error(ProtocolError(.internalError, "the server failed; nothing changed")), id: request.id)
         }
     }
 
