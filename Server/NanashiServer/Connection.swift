@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NanashiCore
 import NanashiProtocol
 
 /// One client connection: reads its requests in order, keeps who is logged in on it, and
@@ -13,6 +14,8 @@ final class Connection: ConnectionHandler {
     private let settings: ServerSettings
     private var logger: Logger
     private var session: Accounts.Session?
+    /// The game the logged-in player last played a move in, and their side in it.
+    private var playing: (player: Int64, game: Game, side: Side)?
     private let opened = ContinuousClock.now
     private var requests = 0
     /// The message budget, a token bucket: each pipelined line (sent before the reply to the one
@@ -163,21 +166,31 @@ final class Connection: ConnectionHandler {
             }
             // Seek with the rating as stored now, not as it was at login.
             let current = try storage.player(id: player) ?? session.player
-            try await lobby.seek(current, control: control)
-            outbox.send(.seeking, id: id)
-            await lobby.pair()
+            try await lobby.seek(current, control: control, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)
         case .move(let gameID, let move):
-            let (game, side) = try await lobby.game(gameID, of: player)
+            let (game, side) = try await game(gameID, of: player)
             try await game.play(move, by: side, requestID: id)
         case .resign(let gameID):
-            let (game, side) = try await lobby.game(gameID, of: player)
+            let (game, side) = try await game(gameID, of: player)
             try await game.resign(side, requestID: id)
         default:
             break
         }
+    }
+
+    /// The game in progress with this id in which the player plays, and their side: asked of
+    /// the lobby once, then remembered, so that the moves of a game go straight to it. A game
+    /// that has ended refuses them itself.
+    private func game(_ id: Int64, of player: Int64) async throws(ProtocolError) -> (Game, Side) {
+        if let playing, playing.player == player, playing.game.id == id {
+            return (playing.game, playing.side)
+        }
+        let (game, side) = try await lobby.game(id, of: player)
+        playing = (player, game, side)
+        return (game, side)
     }
 
     /// Replies `welcome`, then moves the player's messages (and their game, if any) here.

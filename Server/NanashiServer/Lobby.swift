@@ -16,6 +16,8 @@ actor Lobby {
     private var games: [Int64: Game] = [:]
     private var gameOf: [Int64: Game] = [:]
     private var pairingTask: Task<Void, Never>?
+    /// A pass is on its way for seeks that came since the last one.
+    private var pairingRequested = false
 
     init(storage: Storage, settings: ServerSettings, logger: Logger) {
         self.storage = storage
@@ -86,7 +88,11 @@ actor Lobby {
 
     // MARK: Seeking
 
-    func seek(_ player: PlayerRow, control: TimeControl) async throws(ProtocolError) {
+    /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.
+    /// Seeks that arrive together share one pass, and none waits for it.
+    func seek(_ player: PlayerRow, control: TimeControl, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError)
+    {
         guard let id = player.id else { return }
         // A game that has just ended may not have been taken off the books yet; its players
         // have had their `end` already and may seek again.
@@ -94,6 +100,11 @@ actor Lobby {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
         try matchmaker.add(.init(playerID: id, rating: player.rating, control: control, since: .now))
+        // Sent from here, so that it is always ahead of the `start` a pass may send.
+        outbox.send(.seeking, id: requestID)
+        guard !pairingRequested else { return }
+        pairingRequested = true
+        Task { await self.pair() }
     }
 
     func cancel(_ playerID: Int64) {
@@ -102,6 +113,7 @@ actor Lobby {
 
     /// Pairs whoever can be paired now and starts their games.
     func pair() {
+        pairingRequested = false
         for (first, second) in matchmaker.pairs(now: .now) {
             do {
                 try startGame(first, second)

@@ -55,21 +55,29 @@ struct Matchmaker {
     mutating func pairs(now: ContinuousClock.Instant) -> [(Seek, Seek)] {
         var paired: [(Seek, Seek)] = []
         var remaining = seeks
+        // Each window once per pass: the pass compares every seek with every other.
+        var windows = remaining.map { window($0, now: now) }
         var index = 0
         while index < remaining.count {
             let seek = remaining[index]
-            let candidates = remaining.indices.filter { other in
-                other != index && remaining[other].control == seek.control
-                    && remaining[other].playerID != seek.playerID
-                    && abs(remaining[other].rating - seek.rating)
-                        <= max(window(seek, now: now), window(remaining[other], now: now))
+            var best: Int?
+            var bestGap = Double.infinity
+            for other in remaining.indices where other != index {
+                let candidate = remaining[other]
+                let gap = abs(candidate.rating - seek.rating)
+                // Strictly closer only: of equal gaps, the longest waiting wins.
+                guard gap < bestGap, gap <= max(windows[index], windows[other]),
+                    candidate.control == seek.control, candidate.playerID != seek.playerID
+                else { continue }
+                best = other
+                bestGap = gap
             }
-            if let best = candidates.min(by: {
-                abs(remaining[$0].rating - seek.rating) < abs(remaining[$1].rating - seek.rating)
-            }) {
+            if let best {
                 paired.append((seek, remaining[best]))
-                remaining.remove(at: max(index, best))
-                remaining.remove(at: min(index, best))
+                for taken in [max(index, best), min(index, best)] {
+                    remaining.remove(at: taken)
+                    windows.remove(at: taken)
+                }
             } else {
                 index += 1
             }
