@@ -254,10 +254,18 @@ final class Storage: Sendable {
 
     /// Stores one accepted move with both clocks after it.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) throws {
-        let record = MoveRow(
-            gameID: gameID, ply: ply, notation: move.description, xClock: clocks.x, oClock: clocks.o,
-            playedAt: now.timeIntervalSince1970)
-        try pool.write { db in try record.insert(db) }
+        // The hottest write: one prepared statement, and no BEGIN or COMMIT around it, since
+        // SQLite makes a lone statement a transaction of its own.
+        try pool.writeWithoutTransaction { db in
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                gameID, ply, move.description, clocks.x, clocks.o, now.timeIntervalSince1970,
+            ])
+        }
     }
 
     /// Ends a game and rates both players in one transaction: the result, both new ratings and
