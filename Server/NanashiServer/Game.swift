@@ -33,6 +33,8 @@ actor Game {
     private var turnStarted: ContinuousClock.Instant
     private var outboxes: [Side: Outbox] = [:]
     private var flagTimer: Task<Void, Never>?
+    /// When `flagTimer` wakes.
+    private var flagTimerWakes = ContinuousClock.now
     private var absenceTimers: [Side: Task<Void, Never>] = [:]
     /// After a restart, neither clock runs until both players are back.
     private var paused = false
@@ -187,26 +189,31 @@ actor Game {
         halted = true
         finishRetry?.cancel()
         flagTimer?.cancel()
+        flagTimer = nil
         for timer in absenceTimers.values { timer.cancel() }
         absenceTimers = [:]
     }
 
     // MARK: Timers
 
-    /// Wakes when the side to move's time would run out, whether or not anyone sends anything.
+    /// Makes sure a timer wakes by the time the side to move's time would run out, whether or
+    /// not anyone sends anything. A timer already due to wake by then is kept, so most moves
+    /// start no timer: one that wakes early looks at the clocks again and sleeps on.
     private func armFlag() {
-        flagTimer?.cancel()
         let deadline = turnStarted + .milliseconds(clocks[position.sideToMove])
-        let ply = moves.count
+        if flagTimer != nil, flagTimerWakes <= deadline { return }
+        flagTimer?.cancel()
+        flagTimerWakes = deadline
         flagTimer = Task { [weak self] in
             try? await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
             guard !Task.isCancelled else { return }
-            await self?.flagFell(ply: ply)
+            await self?.flagTimerWoke()
         }
     }
 
-    private func flagFell(ply: Int) {
-        guard !isOver, moves.count == ply else { return }
+    private func flagTimerWoke() {
+        flagTimer = nil
+        guard !isOver, !paused else { return }
         let mover = position.sideToMove
         if clocks[mover] - milliseconds(.now - turnStarted) <= 0 {
             finish(winner: mover.opponent, reason: .timeout)
@@ -240,6 +247,7 @@ actor Game {
         guard !isOver else { return }
         isOver = true
         flagTimer?.cancel()
+        flagTimer = nil
         for timer in absenceTimers.values { timer.cancel() }
         absenceTimers = [:]
         let result = GameResult(winner: winner)
