@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import NanashiProtocol
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
@@ -31,6 +33,14 @@ public final class Server: Sendable {
         self.sweeping = sweeping
         self.settings = settings
         self.logger = logger
+    }
+
+    /// Makes Swift concurrency run its tasks on the event loop threads that serve the sockets,
+    /// so a request does not hop between those threads and the concurrency pool on its way
+    /// in and out. Call once, from the main thread, before the server starts; a process that
+    /// reads its terminal with blocking calls (the clients) must not.
+    public static func runConcurrencyOnEventLoops() {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NanashiCore
+import NanashiServer
 
 /// The one executable. Each subcommand lives in its own file and is listed here.
 @main
@@ -30,6 +31,7 @@ struct Nanashi: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            if command is Serve { Server.runConcurrencyOnEventLoops() }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
