@@ -28,7 +28,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private var gamesSought = 0
     /// The connection was closed on purpose, to reconnect.
     private var dropping = false
+    /// Done playing (connected or not), and stopped by the run.
     private var finished = false
+    private var stopped = false
     private var failedConnects = 0
     /// The turn a thinking delay is running for, if any.
     private var scheduledTurn: (game: Int64, ply: Int)?
@@ -49,10 +51,10 @@ final class Bot: LineReceiver, @unchecked Sendable {
         connect()
     }
 
-    /// Stops at once (the run is over); call on `eventLoop`.
+    /// Stops at once (the run is over) and disconnects; call on `eventLoop`.
     func stop() {
-        guard !finished else { return }
         finished = true
+        stopped = true
         channel?.close(promise: nil)
     }
 
@@ -95,11 +97,21 @@ final class Bot: LineReceiver, @unchecked Sendable {
         }
     }
 
+    /// Done playing: the bot stays connected, idle but for a keep-alive `ping`, until the run
+    /// stops, so the server keeps every client of the run until the end.
     private func finish() {
         guard !finished else { return }
         finished = true
         stats.botFinished()
-        channel?.close(promise: nil)
+        keepAlive()
+    }
+
+    private func keepAlive() {
+        eventLoop.scheduleTask(in: .seconds(30)) {
+            guard !self.stopped, self.channel != nil else { return }
+            _ = self.send(.ping)
+            self.keepAlive()
+        }
     }
 
     /// Seeks one more game if the run still wants one, else is done.

@@ -1,12 +1,16 @@
 /// The result of a load test: what was played, how fast, and what went wrong.
 public struct LoadReport: Hashable, Sendable, Codable {
     public var clients: Int
+    /// The most bots connected at one time.
+    public var peakConnected: Int
     /// Games the run set out to complete.
     public var gamesTarget: Int
     /// Distinct games that reached `end`.
     public var gamesCompleted: Int
     /// Games started but not ended when the run stopped.
     public var gamesUnfinished: Int
+    /// The most games in progress at one time.
+    public var peakGamesPlaying: Int
     /// Moves accepted by the server (each counted once, by its mover).
     public var moves: Int
     public var seconds: Double
@@ -19,13 +23,16 @@ public struct LoadReport: Hashable, Sendable, Codable {
     public var errors: [String: Int]
 
     public init(
-        clients: Int, gamesTarget: Int, gamesCompleted: Int, gamesUnfinished: Int, moves: Int,
-        seconds: Double, latency: LatencySummary, resigns: Int, reconnects: Int, errors: [String: Int]
+        clients: Int, peakConnected: Int, gamesTarget: Int, gamesCompleted: Int, gamesUnfinished: Int,
+        peakGamesPlaying: Int, moves: Int, seconds: Double, latency: LatencySummary, resigns: Int,
+        reconnects: Int, errors: [String: Int]
     ) {
         self.clients = clients
+        self.peakConnected = peakConnected
         self.gamesTarget = gamesTarget
         self.gamesCompleted = gamesCompleted
         self.gamesUnfinished = gamesUnfinished
+        self.peakGamesPlaying = peakGamesPlaying
         self.moves = moves
         self.seconds = seconds
         self.latency = latency
@@ -41,8 +48,9 @@ public struct LoadReport: Hashable, Sendable, Codable {
     /// The report as lines for people.
     public var text: String {
         """
-        clients \(clients), games completed \(gamesCompleted) of \(gamesTarget)\
-        \(gamesUnfinished > 0 ? " (\(gamesUnfinished) unfinished)" : "")
+        clients \(clients), \(peakConnected) connected at most
+        games completed \(gamesCompleted) of \(gamesTarget)\
+        \(gamesUnfinished > 0 ? " (\(gamesUnfinished) unfinished)" : ""), \(peakGamesPlaying) at once at most
         moves \(moves) in \(Self.oneDecimal(seconds)) s: \(Int(movesPerSecond.rounded())) moves/s
         move round trip: \(latency.text)
         resigned \(resigns), dropped and reconnected \(reconnects)

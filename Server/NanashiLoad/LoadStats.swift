@@ -5,8 +5,12 @@ final class LoadStats: Sendable {
     private struct State {
         var seekTickets: Int
         var connected = 0
+        var peakConnected = 0
         var started: Set<Int64> = []
         var ended: Set<Int64> = []
+        /// Games started and not yet ended, now and at the most.
+        var playing = 0
+        var peakPlaying = 0
         var moveMicroseconds: [UInt32] = []
         var resigns = 0
         var reconnects = 0
@@ -31,10 +35,27 @@ final class LoadStats: Sendable {
         }
     }
 
-    func connected() { state.withLock { $0.connected += 1 } }
+    func connected() {
+        state.withLock { state in
+            state.connected += 1
+            state.peakConnected = max(state.peakConnected, state.connected)
+        }
+    }
     func disconnected() { state.withLock { $0.connected -= 1 } }
-    func started(_ game: Int64) { _ = state.withLock { $0.started.insert(game) } }
-    func ended(_ game: Int64) { _ = state.withLock { $0.ended.insert(game) } }
+    /// Each game counts once, though both of its bots report it.
+    func started(_ game: Int64) {
+        state.withLock { state in
+            guard state.started.insert(game).inserted, !state.ended.contains(game) else { return }
+            state.playing += 1
+            state.peakPlaying = max(state.peakPlaying, state.playing)
+        }
+    }
+    func ended(_ game: Int64) {
+        state.withLock { state in
+            guard state.ended.insert(game).inserted, state.started.contains(game) else { return }
+            state.playing -= 1
+        }
+    }
     func moved(microseconds: UInt32) { state.withLock { $0.moveMicroseconds.append(microseconds) } }
     func resigned() { state.withLock { $0.resigns += 1 } }
     func reconnected() { state.withLock { $0.reconnects += 1 } }
@@ -53,7 +74,7 @@ final class LoadStats: Sendable {
             let p99 = LatencySummary.percentile(99, ofSorted: recent.sorted()).map { Double($0) / 1000 }
             return LoadProgress(
                 seconds: seconds, connected: state.connected, gamesCompleted: state.ended.count,
-                gamesPlaying: state.started.subtracting(state.ended).count,
+                gamesPlaying: state.playing,
                 moves: state.moveMicroseconds.count,
                 recentMovesPerSecond: sinceSeconds > 0 ? Double(recent.count) / sinceSeconds : 0,
                 recentP99: p99 ?? 0, errors: state.errors.values.reduce(0, +))
@@ -63,8 +84,9 @@ final class LoadStats: Sendable {
     func report(clients: Int, games: Int, seconds: Double) -> LoadReport {
         state.withLock { state in
             LoadReport(
-                clients: clients, gamesTarget: games, gamesCompleted: state.ended.count,
-                gamesUnfinished: state.started.subtracting(state.ended).count,
+                clients: clients, peakConnected: state.peakConnected, gamesTarget: games,
+                gamesCompleted: state.ended.count, gamesUnfinished: state.playing,
+                peakGamesPlaying: state.peakPlaying,
                 moves: state.moveMicroseconds.count, seconds: seconds,
                 latency: LatencySummary(microseconds: state.moveMicroseconds), resigns: state.resigns,
                 reconnects: state.reconnects, errors: state.errors)

@@ -37,6 +37,9 @@ private func temporaryDirectory() throws -> URL {
     let (first, registered) = try await LoadTest.run(settings)
     #expect(first.gamesCompleted == 2)
     #expect(first.gamesUnfinished == 0)
+    // Bots done with their share stay connected until the run stops.
+    #expect(first.peakConnected == 4)
+    #expect((1...2).contains(first.peakGamesPlaying))
     #expect(first.errors == [:])
     #expect(first.moves > 0 && first.latency.count == first.moves)
     #expect(Set(registered.map(\.name)) == ["lt1", "lt2", "lt3", "lt4"])

@@ -28,14 +28,15 @@ func percentileIsTheNearestRank(percent: Double, sorted: [Int], expected: Int) {
 
 @Test func loadReportReadsAsLines() {
     let report = LoadReport(
-        clients: 1000, gamesTarget: 500, gamesCompleted: 500, gamesUnfinished: 0, moves: 41_234,
-        seconds: 52.26,
+        clients: 1000, peakConnected: 1000, gamesTarget: 500, gamesCompleted: 500, gamesUnfinished: 0,
+        peakGamesPlaying: 497, moves: 41_234, seconds: 52.26,
         latency: LatencySummary(count: 41_234, p50: 1.234, p99: 12.5, max: 80.05), resigns: 30,
         reconnects: 41,
         errors: [:])
     #expect(
         report.text == """
-            clients 1000, games completed 500 of 500
+            clients 1000, 1000 connected at most
+            games completed 500 of 500, 497 at once at most
             moves 41234 in 52.3 s: 789 moves/s
             move round trip: p50 1.23 ms, p99 12.50 ms, max 80.05 ms
             resigned 30, dropped and reconnected 41
@@ -45,12 +46,14 @@ func percentileIsTheNearestRank(percent: Double, sorted: [Int], expected: Int) {
 
 @Test func unfinishedGamesAndErrorsAreListedMostFrequentFirst() {
     let report = LoadReport(
-        clients: 4, gamesTarget: 2, gamesCompleted: 1, gamesUnfinished: 1, moves: 10, seconds: 2,
+        clients: 4, peakConnected: 3, gamesTarget: 2, gamesCompleted: 1, gamesUnfinished: 1,
+        peakGamesPlaying: 2, moves: 10, seconds: 2,
         latency: LatencySummary(count: 10, p50: 1, p99: 2, max: 3), resigns: 0, reconnects: 0,
         errors: ["illegal_move": 1, "connection_closed": 2, "bad_json": 1])
     #expect(
         report.text == """
-            clients 4, games completed 1 of 2 (1 unfinished)
+            clients 4, 3 connected at most
+            games completed 1 of 2 (1 unfinished), 2 at once at most
             moves 10 in 2.0 s: 5 moves/s
             move round trip: p50 1.00 ms, p99 2.00 ms, max 3.00 ms
             resigned 0, dropped and reconnected 0
