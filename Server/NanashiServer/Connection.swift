@@ -165,8 +165,8 @@ final class Connection: ConnectionHandler {
                         + "seconds, increment 0 to \(settings.maximumIncrement)")
             }
             // Seek with the rating as stored now, not as it was at login.
-            let current = try storage.player(id: player) ?? session.player
-            try await lobby.seek(current, control: control, outbox: outbox, requestID: id)
+            let seeker = try storage.seeker(id: player) ?? Seeker(player: session.player, colourBalance: 0)
+            try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)

@@ -12,6 +12,8 @@ actor Lobby {
     /// Each logged-in player's latest connection.
     private var connections: [Int64: Outbox] = [:]
     private var matchmaker: Matchmaker
+    /// Each seeking player as read when they sought.
+    private var seekers: [Int64: Seeker] = [:]
     /// Games in progress by id, and each playing player's game.
     private var games: [Int64: Game] = [:]
     private var gameOf: [Int64: Game] = [:]
@@ -81,6 +83,7 @@ actor Lobby {
         guard connections[playerID] == outbox else { return }
         connections[playerID] = nil
         matchmaker.remove(playerID)
+        seekers[playerID] = nil
         if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
         }
@@ -90,16 +93,17 @@ actor Lobby {
 
     /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.
     /// Seeks that arrive together share one pass, and none waits for it.
-    func seek(_ player: PlayerRow, control: TimeControl, outbox: Outbox, requestID: RequestID?)
+    func seek(_ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?)
         async throws(ProtocolError)
     {
-        guard let id = player.id else { return }
+        guard let id = seeker.player.id else { return }
         // A game that has just ended may not have been taken off the books yet; its players
         // have had their `end` already and may seek again.
         if let game = gameOf[id], await !game.isOver {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
-        try matchmaker.add(.init(playerID: id, rating: player.rating, control: control, since: .now))
+        try matchmaker.add(.init(playerID: id, rating: seeker.player.rating, control: control, since: .now))
+        seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
         outbox.send(.seeking, id: requestID)
         guard !pairingRequested else { return }
@@ -109,6 +113,7 @@ actor Lobby {
 
     func cancel(_ playerID: Int64) {
         matchmaker.remove(playerID)
+        seekers[playerID] = nil
     }
 
     /// Pairs whoever can be paired now and starts their games.
@@ -124,15 +129,13 @@ actor Lobby {
     }
 
     private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) throws {
-        guard let a = try storage.player(id: first.playerID), let b = try storage.player(id: second.playerID)
-        else {
-            return
-        }
+        // Read as they sought, so a pass reads nothing and writes only the new games.
+        guard let a = seekers.removeValue(forKey: first.playerID),
+            let b = seekers.removeValue(forKey: second.playerID)
+        else { return }
         // Colours even out over each player's games: the one who has had x less often gets it.
-        let balanceA = try storage.colourBalance(playerID: first.playerID)
-        let balanceB = try storage.colourBalance(playerID: second.playerID)
-        let aIsX = balanceA == balanceB ? Bool.random() : balanceA < balanceB
-        let (x, o) = aIsX ? (a, b) : (b, a)
+        let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
+        let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id = try storage.createGame(xID: x.id!, oID: o.id!, control: first.control, now: Date())
         // The outboxes go in at once, so a player who leaves before `start` is sent is not missed.
         let outboxes = [Side.x: connections[x.id!], .o: connections[o.id!]].compactMapValues { $0 }

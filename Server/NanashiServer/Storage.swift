@@ -19,6 +19,13 @@ struct UnfinishedGame: Sendable {
     var moves: [MoveRow]
 }
 
+/// A player as they seek a game: what pairing them needs, read before they join the pool.
+struct Seeker: Sendable {
+    var player: PlayerRow
+    /// Games as x minus games as o.
+    var colourBalance: Int
+}
+
 /// How one game ended for both players' ratings, as committed.
 struct RatedResult: Sendable {
     var x: (before: Rating, after: Rating)
@@ -234,13 +241,24 @@ final class Storage: Sendable {
 
     /// Games the player has played as x minus games as o, to give colours fairly.
     func colourBalance(playerID: Int64) throws -> Int {
+        try pool.read { db in try Self.colourBalance(db, playerID: playerID) }
+    }
+
+    /// A player about to seek, as stored now, in one read.
+    func seeker(id: Int64) throws -> Seeker? {
         try pool.read { db in
-            try Int.fetchOne(
-                db,
-                sql:
-                    "SELECT (SELECT COUNT(*) FROM game WHERE x_id = ?) - (SELECT COUNT(*) FROM game WHERE o_id = ?)",
-                arguments: [playerID, playerID]) ?? 0
+            guard let player = try PlayerRow.fetchOne(db, key: id) else { return nil }
+            return Seeker(player: player, colourBalance: try Self.colourBalance(db, playerID: id))
         }
+    }
+
+    private static func colourBalance(_ db: Database, playerID: Int64) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql:
+                    "SELECT (SELECT COUNT(*) FROM game WHERE x_id = ?) - (SELECT COUNT(*) FROM game WHERE o_id = ?)"
+            ),
+            arguments: [playerID, playerID]) ?? 0
     }
 
     /// Stores a new game and returns its id.
