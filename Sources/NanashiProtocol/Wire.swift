@@ -8,7 +8,10 @@ public enum Wire {
     public static let maximumLineLength = 4096
 
     /// The line for a server message, without its newline.
-    public static func line(_ reply: Reply) -> String { encode(reply) }
+    public static func line(_ reply: Reply) -> String {
+        if case .moved(let moved) = reply.message, let line = movedLine(moved, id: reply.id) { return line }
+        return encode(reply)
+    }
 
     /// The line for a client message, without its newline.
     public static func line(_ request: Request) -> String { encode(request) }
@@ -37,7 +40,7 @@ public enum Wire {
         var id: RequestID?
     }
 
-    private static func encode(_ value: some Encodable) -> String {
+    static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

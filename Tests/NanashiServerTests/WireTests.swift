@@ -1,6 +1,7 @@
 import NanashiCore
-import NanashiProtocol
 import Testing
+
+@testable import NanashiProtocol
 
 @Test(arguments: [
     (Reply(.pong, id: .integer(7)), #"{"id":7,"type":"pong"}"#),
@@ -45,6 +46,34 @@ import Testing
 func repliesAreWrittenByteForByte(reply: Reply, line: String) throws {
     #expect(Wire.line(reply) == line)
     #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+}
+
+/// `moved` is written field by field, not by the encoder: byte for byte the same line, with the
+/// encoder taking over only for what needs escaping or a non-integral id.
+@Test(arguments: [
+    (RequestID?.none, "f2", true),
+    (.integer(0), "a7c5", true),
+    (.integer(-12), "0000", true),
+    (.integer(.max), "f2", true),
+    (.integer(.min), "f2", true),
+    (.string("a/1 b"), "f2", true),
+    (.string(""), "f2", true),
+    (.string(#"say "hi""#), "f2", false),
+    (.string(#"back\slash"#), "f2", false),
+    (.string("tab\there\u{1}"), "f2", false),
+    (.string("caf\u{e9}"), "f2", false),
+    (.number(2.5), "f2", false),
+    (.number(-0.1), "f2", false),
+    (nil, "f\"2", false),
+])
+func movedIsWrittenAsTheEncoderWouldWriteIt(id: RequestID?, move: String, direct: Bool) throws {
+    let moved = Moved(
+        game: 1_234_567, move: move, ply: 101, fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51",
+        clock: Clocks(x: -1, o: 300_000))
+    let reply = Reply(.moved(moved), id: id)
+    #expect((Wire.movedLine(moved, id: id) != nil) == direct)
+    #expect(Wire.line(reply) == Wire.encode(reply))
+    #expect(try Wire.reply(fromLine: Array(Wire.line(reply).utf8)) == reply)
 }
 
 @Test(arguments: [
