@@ -14,7 +14,14 @@ public enum Wire {
     }
 
     /// The line for a client message, without its newline.
-    public static func line(_ request: Request) -> String { encode(request) }
+    public static func line(_ request: Request) -> String {
+        if case .move(let game, let move) = request.message,
+            let line = moveLine(game: game, move: move, id: request.id)
+        {
+            return line
+        }
+        return encode(request)
+    }
 
     /// Reads a client message from one line (without its newline).
     ///
@@ -22,12 +29,14 @@ public enum Wire {
     ///   version does not know, `bad_request` for anything else malformed. The error's request id
     ///   is available through `requestID(inLine:)`.
     public static func request(fromLine line: some Collection<UInt8>) throws(ProtocolError) -> Request {
-        try decode(Request.self, from: Data(line))
+        if let move = moveRequest(fromLine: line) { return move }
+        return try decode(Request.self, from: Data(line))
     }
 
     /// Reads a server message from one line (without its newline), as a client does.
     public static func reply(fromLine line: some Collection<UInt8>) throws(ProtocolError) -> Reply {
-        try decode(Reply.self, from: Data(line))
+        if let moved = movedReply(fromLine: line) { return moved }
+        return try decode(Reply.self, from: Data(line))
     }
 
     /// The `"id"` of a line, if it is a JSON object with a well-formed one, so that even a

@@ -1,3 +1,4 @@
+import Foundation
 import NanashiCore
 import Testing
 
@@ -72,8 +73,68 @@ func movedIsWrittenAsTheEncoderWouldWriteIt(id: RequestID?, move: String, direct
         clock: Clocks(x: -1, o: 300_000))
     let reply = Reply(.moved(moved), id: id)
     #expect((Wire.movedLine(moved, id: id) != nil) == direct)
-    #expect(Wire.line(reply) == Wire.encode(reply))
-    #expect(try Wire.reply(fromLine: Array(Wire.line(reply).utf8)) == reply)
+    let line = Wire.line(reply)
+    #expect(line == Wire.encode(reply))
+    #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+    // Read back field by field exactly when it was written so, and as the decoder reads it.
+    #expect((Wire.movedReply(fromLine: Array(line.utf8)) != nil) == direct)
+    #expect(try JSONDecoder().decode(Reply.self, from: Data(line.utf8)) == reply)
+}
+
+/// So is `move`, on the client's side, and the server reads it back field by field.
+@Test(arguments: [
+    (RequestID?.none, "f2", true),
+    (.integer(41), "a7c5", true),
+    (.integer(.min), "0000", true),
+    (.string("m-1"), "f2", true),
+    (.string("line\nbreak"), "f2", false),
+    (.number(1e300), "f2", false),
+    (.integer(3), "f\\2", false),
+])
+func moveIsWrittenAndReadAsTheCoderWould(id: RequestID?, move: String, direct: Bool) throws {
+    let request = Request(.move(game: -9, move: move), id: id)
+    let line = Wire.line(request)
+    #expect(line == Wire.encode(request))
+    #expect((Wire.moveRequest(fromLine: Array(line.utf8)) != nil) == direct)
+    #expect(try Wire.request(fromLine: Array(line.utf8)) == request)
+    #expect(try JSONDecoder().decode(Request.self, from: Data(line.utf8)) == request)
+}
+
+/// Lines the field-by-field readers leave to the decoder: anything but the canonical layout.
+@Test(arguments: [
+    #"{"game":1, "move":"f2","type":"move"}"#,
+    #"{"game":01,"move":"f2","type":"move"}"#,
+    #"{"game":-0,"move":"f2","type":"move"}"#,
+    #"{"game":+1,"move":"f2","type":"move"}"#,
+    #"{"game":9223372036854775808,"move":"f2","type":"move"}"#,
+    #"{"game":1,"move":"f2","type":"move"} "#,
+    #"{"game":1,"move":"f\u0032","type":"move"}"#,
+    #"{"game":1,"id":1.5,"move":"f2","type":"move"}"#,
+    #"{"game":1,"id":"a,"move":"f2","type":"move"}"#,
+    #"{"game":1,"move":"f2","type":"move","x":1}"#,
+    #"{"game":1,"move":"f2","type":"moved"}"#,
+    #"{"game":1,"move":"f2","type":"move""#,
+    #"{"move":"f2","game":1,"type":"move"}"#,
+    "{\"game\":1,\"move\":\"f\u{e9}\",\"type\":\"move\"}",
+])
+func onlyTheCanonicalMoveLayoutIsReadFieldByField(line: String) {
+    #expect(Wire.moveRequest(fromLine: Array(line.utf8)) == nil)
+    let moved = line.replacingOccurrences(of: #"{"game""#, with: #"{"clock":{"o":1,"x":2},"fen":"x","game""#)
+        .replacingOccurrences(of: #""type":"move""#, with: #""ply":1,"type":"moved""#)
+    #expect(Wire.movedReply(fromLine: Array(moved.utf8)) == nil)
+}
+
+@Test func theCanonicalMovedLayoutIsReadFieldByField() {
+    let line =
+        #"{"clock":{"o":1,"x":-2},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":7,"id":"q","move":"f2","ply":3,"type":"moved"}"#
+    #expect(
+        Wire.movedReply(fromLine: Array(line.utf8))
+            == Reply(
+                .moved(
+                    Moved(
+                        game: 7, move: "f2", ply: 3, fen: "x5o/7/7/7/7/7/o5x x 0 1",
+                        clock: Clocks(x: -2, o: 1))),
+                id: .string("q")))
 }
 
 @Test(arguments: [

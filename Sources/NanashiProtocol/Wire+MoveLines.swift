@@ -1,0 +1,176 @@
+/// The lines of a move, the bulk of the traffic: a client's `move` and the server's `moved`,
+/// written and read field by field rather than through `Codable`, which took a good part of
+/// the time per move on both sides.
+///
+/// Only the canonical layout is handled here, exactly the bytes `JSONEncoder` writes with
+/// sorted keys: plain ASCII text with nothing to escape, and integer ids. Anything else (an
+/// escape, a non-integral id, other spacing or key order) returns `nil` and goes through the
+/// encoder or decoder as every other message does.
+extension Wire {
+    /// The line of a `moved` reply, or `nil` if the encoder must write it.
+    static func movedLine(_ moved: Moved, id: RequestID?) -> String? {
+        guard isPlain(moved.fen), isPlain(moved.move) else { return nil }
+        var line = #"{"clock":{"o":"#
+        line.reserveCapacity(160)
+        line += String(moved.clock.o)
+        line += #","x":"#
+        line += String(moved.clock.x)
+        line += #"},"fen":""#
+        line += moved.fen
+        line += #"","game":"#
+        line += String(moved.game)
+        guard append(id, to: &line) else { return nil }
+        line += #","move":""#
+        line += moved.move
+        line += #"","ply":"#
+        line += String(moved.ply)
+        line += #","type":"moved"}"#
+        return line
+    }
+
+    /// The line of a `move` request, or `nil` if the encoder must write it.
+    static func moveLine(game: Int64, move: String, id: RequestID?) -> String? {
+        guard isPlain(move) else { return nil }
+        var line = #"{"game":"#
+        line += String(game)
+        guard append(id, to: &line) else { return nil }
+        line += #","move":""#
+        line += move
+        line += #"","type":"move"}"#
+        return line
+    }
+
+    /// Reads a `moved` reply laid out exactly as `movedLine` writes it; `nil` for any other line.
+    static func movedReply(fromLine line: some Collection<UInt8>) -> Reply? {
+        line.withContiguousStorageIfAvailable { bytes in
+            var reader = CanonicalReader(bytes: bytes)
+            guard reader.skip(#"{"clock":{"o":"#), let o = reader.integer(),
+                reader.skip(#","x":"#), let x = reader.integer(),
+                reader.skip(#"},"fen":""#), let fen = reader.plainText(),
+                reader.skip(#","game":"#), let game = reader.integer()
+            else { return nil }
+            guard let id = reader.id(), reader.skip(#","move":""#), let move = reader.plainText(),
+                reader.skip(#","ply":"#), let ply = reader.integer(), let plyNumber = Int(exactly: ply),
+                reader.skip(#","type":"moved"}"#), reader.isAtEnd
+            else { return nil }
+            return Reply(
+                .moved(Moved(game: game, move: move, ply: plyNumber, fen: fen, clock: Clocks(x: x, o: o))),
+                id: id)
+        } ?? nil
+    }
+
+    /// Reads a `move` request laid out exactly as `moveLine` writes it; `nil` for any other line.
+    static func moveRequest(fromLine line: some Collection<UInt8>) -> Request? {
+        line.withContiguousStorageIfAvailable { bytes in
+            var reader = CanonicalReader(bytes: bytes)
+            guard reader.skip(#"{"game":"#), let game = reader.integer(), let id = reader.id(),
+                reader.skip(#","move":""#), let move = reader.plainText(),
+                reader.skip(#","type":"move"}"#), reader.isAtEnd
+            else { return nil }
+            return Request(.move(game: game, move: move), id: id)
+        } ?? nil
+    }
+
+    /// Appends `,"id":…` for an id written as it is; false for one the encoder must write.
+    private static func append(_ id: RequestID?, to line: inout String) -> Bool {
+        switch id {
+        case nil:
+            return true
+        case .integer(let integer):
+            line += #","id":"#
+            line += String(integer)
+            return true
+        case .string(let text):
+            guard isPlain(text) else { return false }
+            line += #","id":""#
+            line += text
+            line += "\""
+            return true
+        case .number:
+            return false
+        }
+    }
+
+    /// Printable ASCII with nothing JSON escapes: written between quotes as it is.
+    private static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy(isPlain)
+    }
+
+    fileprivate static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+}
+
+/// Walks a line written in the canonical layout, taking literals, integers and plain text.
+private struct CanonicalReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    /// Takes `literal` if the line goes on with it.
+    mutating func skip(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        let matches = literal.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+        }
+        if matches { index += count }
+        return matches
+    }
+
+    /// An integer as `String(_:)` writes one: no plus sign, no leading zero, no `-0`, in range.
+    mutating func integer() -> Int64? {
+        let start = index
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let digits = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            index += 1
+        }
+        let count = index - digits
+        guard count > 0, count <= 19, bytes[digits] != UInt8(ascii: "0") || (count == 1 && !negative) else {
+            index = start
+            return nil
+        }
+        var magnitude: UInt64 = 0
+        for position in digits..<index {
+            magnitude = magnitude * 10 + UInt64(bytes[position] - UInt8(ascii: "0"))
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else {
+                index = start
+                return nil
+            }
+            return magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else {
+            index = start
+            return nil
+        }
+        return Int64(magnitude)
+    }
+
+    /// An optional `,"id":…` as `Wire.append(_:to:)` writes it: `.some(nil)` when there is
+    /// none, `nil` when there is one this reader cannot take.
+    mutating func id() -> RequestID?? {
+        guard skip(#","id":"#) else { return .some(nil) }
+        if skip("\"") {
+            return plainText().map { .string($0) }
+        }
+        return integer().map { .integer($0) }
+    }
+
+    /// Plain text up to its closing quote, which is taken too.
+    mutating func plainText() -> String? {
+        let start = index
+        while index < bytes.count, Wire.isPlain(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            index = start
+            return nil
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        index += 1
+        return text
+    }
+}
