@@ -154,12 +154,20 @@ final class Bot: LineReceiver, @unchecked Sendable {
                 stats.moved(microseconds: UInt32(clamping: nanoseconds / 1000))
                 pendingMove = nil
             }
-            ply = moved.ply
-            guard let next = try? Position(fen: moved.fen) else {
+            // The next ply is played on the bot's own board, cheaper than reading the FEN; the
+            // FEN is read only when the bot is not one ply behind (a bot that went wrong plays
+            // moves the server refuses, which the report counts).
+            if moved.ply == ply + 1, let move = try? Move(notation: moved.move),
+                let next = try? position.play(move)
+            {
+                position = next
+            } else if let next = try? Position(fen: moved.fen) {
+                position = next
+            } else {
                 stats.error("unreadable_fen")
                 return
             }
-            position = next
+            ply = moved.ply
             playIfMyTurn()
         case .end(let end):
             guard end.game == game else { return }
