@@ -219,13 +219,14 @@ final class Storage: Sendable {
 
     /// The player a token digest belongs to, if the token exists and has not expired.
     func player(tokenDigest digest: [UInt8], now: Date) throws -> PlayerRow? {
+        // Every reconnecting client asks: one statement, prepared once per connection.
         try pool.read { db in
             try PlayerRow.fetchOne(
-                db,
-                sql: """
-                    SELECT player.* FROM token JOIN player ON player.id = token.player_id
-                    WHERE token.digest = ? AND token.expires_at > ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT player.* FROM token JOIN player ON player.id = token.player_id
+                        WHERE token.digest = ? AND token.expires_at > ?
+                        """),
                 arguments: [Data(digest), now.timeIntervalSince1970])
         }
     }
@@ -247,7 +248,10 @@ final class Storage: Sendable {
     /// A player about to seek, as stored now, in one read.
     func seeker(id: Int64) throws -> Seeker? {
         try pool.read { db in
-            guard let player = try PlayerRow.fetchOne(db, key: id) else { return nil }
+            guard
+                let player = try PlayerRow.fetchOne(
+                    db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [id])
+            else { return nil }
             return Seeker(player: player, colourBalance: try Self.colourBalance(db, playerID: id))
         }
     }
@@ -263,11 +267,12 @@ final class Storage: Sendable {
 
     /// Stores a new game and returns its id.
     func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) throws -> Int64 {
-        var game = GameRow(
-            id: nil, xID: xID, oID: oID, initial: control.initial, increment: control.increment,
-            startedAt: now.timeIntervalSince1970, endedAt: nil, result: nil, reason: nil)
-        try pool.write { db in try game.insert(db) }
-        return game.id!
+        try pool.writeWithoutTransaction { db in
+            try db.cachedStatement(
+                sql: "INSERT INTO game (x_id, o_id, initial, increment, started_at) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [xID, oID, control.initial, control.increment, now.timeIntervalSince1970])
+            return db.lastInsertedRowID
+        }
     }
 
     /// Stores one accepted move with both clocks after it.
