@@ -6,21 +6,25 @@ import Synchronization
 
 /// The TCP listener, and the only code that touches SwiftNIO.
 ///
-/// Each connection gets a line decoder with a maximum line length, a reader that hands lines to
-/// its `ConnectionHandler` one at a time, and a writer draining its `Outbox`. Whatever goes
-/// wrong with one connection is caught here and closes that connection only.
+/// Each connection gets a line decoder with a maximum line length and a reader that hands lines
+/// to its `ConnectionHandler` one at a time. What the server sends goes straight from the
+/// `Outbox` to the channel, in order, on the channel's event loop: no task per connection
+/// waits to write. Whatever goes wrong with one connection is caught here and closes that
+/// connection only.
 ///
 /// Nothing is shared between connections but the handlers' actors, so a slow client (one
 /// byte at a time, or one that never reads) holds up only itself: its reader waits on its own
-/// socket, and its writer waits on NIO's writability (the channel's 64 KiB high watermark).
-/// Idle connections cost no timer of their own: one sweep looks at them all.
+/// socket, and what it does not read piles up, bounded, in its own channel. Idle connections
+/// cost no timer of their own: one sweep looks at them all.
 final class Transport: Sendable {
     /// Lines waiting to be written to one connection before it counts as not reading.
     static let maximumQueuedLines = 4096
+    /// How long a closing connection may take to write what it has queued before it is cut.
+    static let closingLimit = Duration.seconds(5)
 
     /// The port actually bound (useful when asked for port 0).
     let port: Int
-    private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, ByteBuffer>, Never>
+    private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
     /// The open connections, to sweep the idle ones and to close them all when the server stops.
@@ -36,57 +40,78 @@ final class Transport: Sendable {
         let channel: any Channel
         /// When the last line came in, in milliseconds since the transport's epoch.
         let lastHeard = Atomic<Int64>(0)
-        /// Bytes and lines queued for the writer and not yet written.
+        /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)
         let queuedLines = Atomic<Int>(0)
         /// Set when the server decided to close the connection, so it is told only once.
         let closing = Atomic<Bool>(false)
-        private let writer: AsyncStream<Outbox.Event>.Continuation
+        /// Set by the first `close`: nothing is written after it.
+        private let finished = Atomic<Bool>(false)
         private let maximumQueuedBytes: Int
         private let logger: Logger
 
-        init(
-            id: Int, channel: any Channel, writer: AsyncStream<Outbox.Event>.Continuation,
-            maximumQueuedBytes: Int, logger: Logger
-        ) {
+        init(id: Int, channel: any Channel, maximumQueuedBytes: Int, logger: Logger) {
             self.id = id
             self.channel = channel
-            self.writer = writer
             self.maximumQueuedBytes = maximumQueuedBytes
             self.logger = logger
         }
 
         var outbox: Outbox { Outbox(id: id) { self.deliver($0) } }
 
-        /// Queues an event for the writer. A client that stops reading must not make the server
-        /// hold its output forever: past `maximumQueuedBytes` (or `maximumQueuedLines`) unwritten,
-        /// the connection is closed. Its writer is then waiting on NIO's writability, so at most
-        /// the channel's high watermark more is held.
+        /// Writes a line, or closes once the lines before are written. Every write and close
+        /// goes through the event loop's queue, so they happen in the order they were sent
+        /// whichever thread sent them.
+        ///
+        /// A client that stops reading must not make the server hold its output forever: past
+        /// `maximumQueuedBytes` (or `maximumQueuedLines`) not yet taken by the socket, the
+        /// connection is closed at once.
         private func deliver(_ event: Outbox.Event) {
-            if case .line(let line) = event {
-                let bytes = queuedBytes.add(line.utf8.count + 1, ordering: .relaxed).newValue
-                let lines = queuedLines.add(1, ordering: .relaxed).newValue
-                guard bytes <= maximumQueuedBytes, lines <= Transport.maximumQueuedLines else {
-                    if !closing.exchange(true, ordering: .relaxed) {
-                        logger.warning("connection \(id) closed: its client is not reading")
-                    }
-                    writer.finish()
-                    channel.close(promise: nil)
-                    return
+            guard !finished.load(ordering: .relaxed) else { return }
+            guard case .line(let line) = event else {
+                finish()
+                return
+            }
+            let count = line.utf8.count + 1
+            let bytes = queuedBytes.add(count, ordering: .relaxed).newValue
+            let lines = queuedLines.add(1, ordering: .relaxed).newValue
+            guard bytes <= maximumQueuedBytes, lines <= Transport.maximumQueuedLines else {
+                if !closing.exchange(true, ordering: .relaxed) {
+                    logger.warning("connection \(id) closed: its client is not reading")
+                }
+                finished.store(true, ordering: .relaxed)
+                channel.close(promise: nil)
+                return
+            }
+            let channel = self.channel
+            channel.eventLoop.execute {
+                var buffer = channel.allocator.buffer(capacity: count)
+                buffer.writeString(line)
+                buffer.writeInteger(UInt8(ascii: "\n"))
+                channel.writeAndFlush(buffer).whenComplete { _ in
+                    self.queuedBytes.subtract(count, ordering: .relaxed)
+                    self.queuedLines.subtract(1, ordering: .relaxed)
                 }
             }
-            writer.yield(event)
         }
 
-        /// Takes a written line off the count.
-        func wrote(_ line: String) {
-            queuedBytes.subtract(line.utf8.count + 1, ordering: .relaxed)
-            queuedLines.subtract(1, ordering: .relaxed)
+        /// Closes the connection once what is queued is written, or after `closingLimit` if
+        /// its client does not take it.
+        func finish() {
+            guard !finished.exchange(true, ordering: .relaxed) else { return }
+            let channel = self.channel
+            channel.eventLoop.execute {
+                channel.close(mode: .output).whenComplete { _ in channel.close(promise: nil) }
+                let cut = channel.eventLoop.scheduleTask(in: TimeAmount(Transport.closingLimit)) {
+                    channel.close(promise: nil)
+                }
+                channel.closeFuture.whenComplete { _ in cut.cancel() }
+            }
         }
     }
 
     private init(
-        listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, ByteBuffer>, Never>, port: Int,
+        listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>, port: Int,
         maximumQueuedBytes: Int
     ) {
         self.listener = listener
@@ -107,8 +132,7 @@ final class Transport: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
-                    return try NIOAsyncChannel<ReceivedLine, ByteBuffer>(
-                        wrappingChannelSynchronously: channel)
+                    return try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel)
                 }
             }
         return Transport(
@@ -176,14 +200,12 @@ final class Transport: Sendable {
     }
 
     private func serve(
-        _ connection: NIOAsyncChannel<ReceivedLine, ByteBuffer>, id: Int, logger: Logger,
+        _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, logger: Logger,
         makeHandler: @escaping @Sendable (Outbox, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let (events, continuation) = AsyncStream.makeStream(of: Outbox.Event.self)
         let link = Link(
-            id: id, channel: connection.channel, writer: continuation, maximumQueuedBytes: maximumQueuedBytes,
-            logger: logger)
+            id: id, channel: connection.channel, maximumQueuedBytes: maximumQueuedBytes, logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(Self.milliseconds(.now - epoch), ordering: .relaxed)
         open.withLock { $0[id] = link }
@@ -193,49 +215,26 @@ final class Transport: Sendable {
             outbox.send(.shutdown)
             outbox.close()
         }
-        enum Finished { case reader, writer }
         do {
-            try await connection.executeThenClose { inbound, outbound in
-                await withTaskGroup(of: Finished.self) { group in
-                    group.addTask {
-                        for await event in events {
-                            guard case .line(let line) = event else { break }
-                            var buffer = ByteBuffer()
-                            buffer.reserveCapacity(line.utf8.count + 1)
-                            buffer.writeString(line)
-                            buffer.writeInteger(UInt8(ascii: "\n"))
-                            do { try await outbound.write(buffer) } catch { break }
-                            link.wrote(line)
-                        }
-                        return .writer
+            try await connection.executeThenClose { inbound in
+                let handler = makeHandler(outbox, peer)
+                do {
+                    // Ends when the client is done sending or the connection is closed.
+                    for try await received in inbound {
+                        link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
+                        await handler.received(received.event, pipelined: received.pipelined)
                     }
-                    group.addTask {
-                        let handler = makeHandler(outbox, peer)
-                        do {
-                            for try await received in inbound {
-                                link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
-                                await handler.received(received.event, pipelined: received.pipelined)
-                            }
-                        } catch {
-                            logger.debug("connection \(id) read failed: \(error)")
-                        }
-                        await handler.closed()
-                        return .reader
-                    }
-                    if await group.next() == .writer {
-                        // The server closed the connection: stop reading.
-                        group.cancelAll()
-                    } else {
-                        // The client is done sending: write what is queued, then close.
-                        continuation.finish()
-                    }
-                    await group.waitForAll()
+                } catch {
+                    logger.debug("connection \(id) read failed: \(error)")
                 }
+                await handler.closed()
+                // Write what is queued, then close.
+                link.finish()
+                try? await connection.channel.closeFuture.get()
             }
         } catch {
             logger.debug("connection \(id) closed with error: \(error)")
         }
-        continuation.finish()
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
