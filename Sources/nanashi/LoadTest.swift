@@ -10,11 +10,13 @@ struct LoadTestCommand: AsyncParsableCommand {
         commandName: "loadtest",
         abstract: "Benchmark a running server with bot clients (a benchmark, not a test).",
         discussion: """
-            Bots register (or log in with tokens from --accounts), seek, play legal moves at once, \
-            and now and then resign, or drop the connection and come back with 'auth'. The run ends \
-            when --games games are completed or after --duration seconds. A progress line goes to \
-            standard error each second; the report (games completed, moves/s, move round trip \
-            p50/p99/max, errors by code) to standard output. Registering costs the server an scrypt \
+            Bots register (or log in with tokens from --accounts), seek, play legal moves (at once, \
+            or after --think), and now and then resign, or drop the connection and come back with \
+            'auth'. A bot that has played its share of the games stays connected, idle, until the \
+            run ends: when --games games are completed or after --duration seconds. A progress line \
+            goes to standard error each second; the report (most clients connected and games in \
+            progress at once, games completed, moves/s, move round trip p50/p99/max, errors by \
+            code) to standard output. Registering costs the server an scrypt \
             hash per bot: seed bot accounts with 'nanashi seed --bots N --accounts FILE' and pass \
             the same --accounts FILE here. With --queries, measures leaderboard and profile round \
             trips instead of playing.
