@@ -45,7 +45,7 @@ final class Transport: Sendable {
         let queuedLines = Atomic<Int>(0)
         /// Set when the server decided to close the connection, so it is told only once.
         let closing = Atomic<Bool>(false)
-        /// Set by the first `close`: nothing is written after it.
+        /// Set by the first `close`: nothing is written after it, and no more lines are read.
         private let finished = Atomic<Bool>(false)
         private let maximumQueuedBytes: Int
         private let logger: Logger
@@ -58,6 +58,9 @@ final class Transport: Sendable {
         }
 
         var outbox: Outbox { Outbox(id: id) { self.deliver($0) } }
+
+        /// Whether the connection is closing.
+        var isFinished: Bool { finished.load(ordering: .relaxed) }
 
         /// Writes a line, or closes once the lines before are written. Every write and close
         /// goes through the event loop's queue, so they happen in the order they were sent
@@ -221,6 +224,9 @@ final class Transport: Sendable {
                 do {
                     // Ends when the client is done sending or the connection is closed.
                     for try await received in inbound {
+                        // Closing (the client stopped reading, went idle or flooded, or the
+                        // server is stopping): lines still buffered are not handled.
+                        guard !link.isFinished else { break }
                         link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
                         await handler.received(received.event, pipelined: received.pipelined)
                     }
