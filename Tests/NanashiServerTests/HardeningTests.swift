@@ -108,6 +108,25 @@ import Testing
         #expect(try await paired.clients[.x]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         await server.stop()
     }
+
+    @Test func aClientThatStopsSendingGetsEveryReplyThenTheClose() async throws {
+        let server = try await TestServer()
+        // Long replies and a small receive buffer, so that replies are still on their way when
+        // the server sees the client shut its side (as `nc -N` does): all of them arrive, in
+        // order, and then the close.
+        let client = try TestClient(port: server.port, receiveBuffer: 4096)
+        let padding = String(repeating: "q", count: 4000)
+        let requests = (1...45).map { #"{"type":"ping","id":"\#($0)\#(padding)"}"# }
+        client.sendBytes(Array((requests.joined(separator: "\n") + "\n{\"type\"\n").utf8))
+        client.finishSending()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(
+            try await client.linesUntilClosed()
+                == (1...45).map { #"{"id":"\#($0)\#(padding)","type":"pong"}"# } + [
+                    #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
+                ])
+        await server.stop()
+    }
 }
 
 @Suite struct ConnectionLimitTests {

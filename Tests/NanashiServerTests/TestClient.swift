@@ -129,6 +129,9 @@ final class TestClient: @unchecked Sendable {
     /// Closes the connection from this side.
     func close() { shutdown(socket, Int32(SHUT_RDWR)) }
 
+    /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
+    func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
+
     private func readLine() throws -> String {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
