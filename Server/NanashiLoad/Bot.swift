@@ -28,8 +28,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private var gamesSought = 0
     /// The connection was closed on purpose, to reconnect.
     private var dropping = false
-    /// Done playing (connected or not), and stopped by the run.
+    /// Done playing (still connected, until the run stops).
     private var finished = false
+    /// Stopped by the run: disconnected, no more keep-alive pings.
     private var stopped = false
     private var failedConnects = 0
     /// The turn a thinking delay is running for, if any.

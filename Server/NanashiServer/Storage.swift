@@ -219,7 +219,7 @@ final class Storage: Sendable {
 
     /// The player a token digest belongs to, if the token exists and has not expired.
     func player(tokenDigest digest: [UInt8], now: Date) throws -> PlayerRow? {
-        // Every reconnecting client asks: one statement, prepared once per connection.
+        // Every reconnecting client asks: one statement, prepared once per database connection.
         try pool.read { db in
             try PlayerRow.fetchOne(
                 db.cachedStatement(
@@ -240,11 +240,6 @@ final class Storage: Sendable {
 
     // MARK: Games
 
-    /// Games the player has played as x minus games as o, to give colours fairly.
-    func colourBalance(playerID: Int64) throws -> Int {
-        try pool.read { db in try Self.colourBalance(db, playerID: playerID) }
-    }
-
     /// A player about to seek, as stored now, in one read.
     func seeker(id: Int64) throws -> Seeker? {
         try pool.read { db in
@@ -256,6 +251,7 @@ final class Storage: Sendable {
         }
     }
 
+    /// Games the player has played as x minus games as o, to give colours fairly.
     private static func colourBalance(_ db: Database, playerID: Int64) throws -> Int {
         try Int.fetchOne(
             db.cachedStatement(

@@ -45,7 +45,7 @@ final class Transport: Sendable {
         let queuedLines = Atomic<Int>(0)
         /// Set when the server decided to close the connection, so it is told only once.
         let closing = Atomic<Bool>(false)
-        /// Set by the first `close`: nothing is written after it, and no more lines are read.
+        /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
         private let maximumQueuedBytes: Int
         private let logger: Logger
@@ -70,7 +70,7 @@ final class Transport: Sendable {
         /// `maximumQueuedBytes` (or `maximumQueuedLines`) not yet taken by the socket, the
         /// connection is closed at once.
         private func deliver(_ event: Outbox.Event) {
-            guard !finished.load(ordering: .relaxed) else { return }
+            guard !isFinished else { return }
             guard case .line(let line) = event else {
                 finish()
                 return

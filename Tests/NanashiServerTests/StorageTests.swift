@@ -58,8 +58,9 @@ final class TemporaryDatabase {
         try storage.recordMove(gameID: id, ply: 1, move: .pass, clocks: Clocks(x: 1, o: 2), now: Date())
     }
     #expect(try storage.unfinishedGames().map(\.moves.count) == [1])
-    #expect(try storage.colourBalance(playerID: ann.id!) == 1)
-    #expect(try storage.colourBalance(playerID: bob.id!) == -1)
+    #expect(try storage.seeker(id: ann.id!)?.colourBalance == 1)
+    #expect(try storage.seeker(id: bob.id!)?.colourBalance == -1)
+    #expect(try storage.seeker(id: 999) == nil)
 
     let rated = try storage.finishGame(id: id, result: .x, reason: .resign, now: Date()) { x, o in
         (
