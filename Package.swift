@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "NanashiClient",
             dependencies: [
-                "NanashiCore", "NanashiProtocol",
+                "NanashiCore", "NanashiProtocol", "NanashiTerminal",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -90,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NanashiClientTests",
-            dependencies: ["NanashiClient", "NanashiProtocol", "NanashiCore"],
+            dependencies: ["NanashiClient", "NanashiProtocol", "NanashiCore", "NanashiTerminal"],
             path: "Tests/NanashiClientTests"
         ),
         .target(name: "NanashiTerminal", dependencies: ["NanashiCore"], path: "Sources/NanashiTerminal"),

@@ -57,8 +57,12 @@ struct Online: AsyncParsableCommand {
             password: password ?? environment["NANASHI_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 },
             register: register, store: TokenStore.standard(environment: environment))
         let console = Console(noColour: noColour)
-        let session = OnlineSession(console: console, address: address, control: control, login: login)
-        _ = try await session.run()
+        let session = OnlineSession(
+            OnlineSession.Settings(
+                address: address, control: control, register: register,
+                savedSession: login.savedSession(for: address),
+                isInteractive: console.isInteractive, colour: console.colour))
+        _ = try await OnlineRunner(session: session, address: address, login: login, console: console).run()
     }
 }
 
@@ -70,6 +74,14 @@ struct OnlineLogin {
     var register: Bool
     /// Where the session token is kept; `nil` when there is no configuration folder.
     var store: TokenStore?
+
+    /// The kept session for `address`, unless a name was given and it is someone else's.
+    func savedSession(for address: ServerAddress) -> TokenStore.Session? {
+        guard let kept = store?.session(for: address),
+            name.map({ $0.lowercased() == kept.name.lowercased() }) ?? true
+        else { return nil }
+        return kept
+    }
 
     /// The name and password, asking at the terminal for those not given.
     func credentials(console: Console) throws -> ClientMessage.Credentials {

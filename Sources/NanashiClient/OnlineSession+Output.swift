@@ -1,0 +1,63 @@
+import NanashiCore
+import NanashiTerminal
+
+extension OnlineSession {
+    /// The board with the last move and the selection, then both clocks.
+    mutating func draw(at now: ContinuousClock.Instant) {
+        guard let table else { return }
+        actions.append(
+            .write(
+                renderer.render(
+                    table.position, lastMove: table.game.lastMove, selected: selected, flipped: flipped,
+                    labels: table.labels)))
+        let toMove = table.position.isGameOver ? nil : table.position.sideToMove
+        actions.append(.say(" " + ClockText.line(table.clocks(at: now), toMove: toMove)))
+        clockLineAbove = settings.isInteractive
+        promptShown = false
+    }
+
+    /// On a terminal, keeps a clock line just above the prompt, so the clocks go on ticking
+    /// after a message.
+    mutating func showClocks(at now: ContinuousClock.Instant) {
+        guard !clockLineAbove, case .playing = phase, let table, !table.position.isGameOver else { return }
+        actions.append(.say(" " + ClockText.line(table.clocks(at: now), toMove: table.position.sideToMove)))
+        clockLineAbove = true
+        promptShown = false
+    }
+
+    private var prompt: String {
+        if confirmingQuit { return "leave? (y/n)> " }
+        guard case .playing = phase, let table, table.isOurTurn, !awaitingAnswer else { return "" }
+        return selected.map { "\(table.side) [\($0)]> " } ?? "\(table.side)> "
+    }
+
+    /// On a terminal, the prompt is shown whenever the loop waits; piped, only before a line
+    /// is used (so the transcript reads like a session).
+    mutating func showPrompt() {
+        guard !promptShown, case .playing = phase else { return }
+        let text = prompt
+        if !text.isEmpty { actions.append(.write(text)) }
+        promptShown = true
+    }
+
+    /// On a terminal: the time waited for an opponent, or the clocks of the game on.
+    mutating func tick(at now: ContinuousClock.Instant) {
+        switch phase {
+        case .seeking(let since):
+            let waited = Int(since.duration(to: now).components.seconds)
+            guard waited != lastWaitedShown else { return }
+            lastWaitedShown = waited
+            actions.append(
+                .status(
+                    "waiting for an opponent at \(settings.control.shortText): \(ClockText.waited(seconds: waited))"
+                ))
+        case .playing:
+            guard clockLineAbove, let table, !table.position.isGameOver else { return }
+            actions.append(
+                .rewriteLineAbove(
+                    " " + ClockText.line(table.clocks(at: now), toMove: table.position.sideToMove)))
+        case .joining, .loggingIn:
+            break
+        }
+    }
+}

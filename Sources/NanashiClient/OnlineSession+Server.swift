@@ -1,0 +1,154 @@
+import NanashiCore
+import NanashiProtocol
+import NanashiTerminal
+
+extension OnlineSession {
+    /// What the open connection says after the login; returns how the session ends once it does.
+    mutating func handle(_ event: ServerEvent, at now: ContinuousClock.Instant) -> Ending? {
+        switch event {
+        case .reply(let reply):
+            return handle(reply, at: now)
+        case .shutdown:
+            say("the server is shutting down; reconnecting when it is back")
+            actions.append(.closeConnection)
+        case .closed:
+            connectionLost()
+        }
+        return nil
+    }
+
+    private mutating func handle(_ reply: Reply, at now: ContinuousClock.Instant) -> Ending? {
+        switch reply.message {
+        case .welcome(let welcome):
+            accept(welcome)
+            say("reconnected")
+            welcomed()
+        case .pong where reply.id == .string("sync"):
+            synced()
+        case .seeking:
+            if case .seeking = phase { break }
+            phase = .seeking(since: now)
+            say("waiting for an opponent at \(settings.control.shortText)...")
+        case .start(let start):
+            var waited = 0
+            if case .seeking(let since) = phase { waited = Int(since.duration(to: now).components.seconds) }
+            actions.append(.clearStatus)
+            let table = OnlineTable(start, now: now)
+            say(
+                "found an opponent after \(ClockText.waited(seconds: waited)): you play \(table.side) against "
+                    + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control.shortText)"
+                    + "; type help for the commands")
+            begin(table, at: now)
+        case .game(let state):
+            gameSinceWelcome = true
+            let resumed = table?.id == state.game
+            begin(OnlineTable(state, now: now), at: now)
+            say(resumed ? "back in game \(state.game)" : "resuming your game \(state.game)")
+        case .moved(let moved):
+            guard var table, moved.game == table.id else { break }
+            let mover = table.position.sideToMove
+            guard table.apply(moved, now: now) else { break }
+            self.table = table
+            if mover == table.side { awaitingAnswer = false }
+            selected = nil
+            draw(at: now)
+        case .end(let end):
+            guard let table, end.game == table.id else { break }
+            finish(end, table: table)
+            return .finished
+        case .profile(let profile) where reply.id == .string("away"):
+            return endedWhileAway(profile)
+        case .error(let error):
+            return refused(error, id: reply.id)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The `pong` after `welcome`: whether a game came with it is known now.
+    private mutating func synced() {
+        if gameSinceWelcome {
+            syncing = false
+        } else if table != nil {
+            // Back, but the server has no game for us: it ended while we were away. Input
+            // waits (still syncing) for the profile that says how.
+            actions.append(send(.profile(name: name), id: "away"))
+        } else {
+            syncing = false
+            actions.append(send(.seek(settings.control), id: "seek"))
+        }
+    }
+
+    private mutating func begin(_ new: OnlineTable, at now: ContinuousClock.Instant) {
+        table = new
+        phase = .playing
+        selected = nil
+        awaitingAnswer = false
+        draw(at: now)
+    }
+
+    private mutating func refused(_ error: ProtocolError, id: RequestID?) -> Ending? {
+        switch id {
+        case .string("move"), .string("resign"):
+            awaitingAnswer = false
+            say("the server refused: \(error.message)")
+        case .string("auth"):
+            say("the server refused the session (\(error.message)); run nanashi online again to log in")
+            return .left
+        case .string("seek"):
+            say("the server refused the seek: \(error.message)")
+            return .left
+        default:
+            say("server: \(error.message)")
+        }
+        return nil
+    }
+
+    /// The game ended while this client was away; the profile's recent games say how. The
+    /// final count is left out: moves may have been played since this client last heard.
+    private mutating func endedWhileAway(_ profile: Profile) -> Ending {
+        guard let table else { return .finished }
+        say("the game ended while you were away")
+        guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
+        let winner: Side? =
+            switch game.result {
+            case .win: table.side
+            case .loss: table.side.opponent
+            case .draw: nil
+            }
+        let over = GameOver(winner: winner, reason: Self.reason(game.reason))
+        say(String(over.summary(final: table.position).prefix { $0 != "\n" }))
+        say(
+            Self.verdict(
+                winner: winner, side: table.side, before: profile.rating - game.ratingChange,
+                after: profile.rating))
+        return .finished
+    }
+
+    private mutating func finish(_ end: GameEnd, table: OnlineTable) {
+        let over = GameOver(winner: end.result.winner, reason: Self.reason(end.reason))
+        actions.append(.write(over.summary(final: table.position)))
+        say(
+            Self.verdict(
+                winner: end.result.winner, side: table.side, before: end.rating.before,
+                after: end.rating.after))
+    }
+
+    /// `you win; rating 1500 → 1662 (+162)`.
+    static func verdict(winner: Side?, side: Side, before: Int, after: Int) -> String {
+        (winner == nil ? "a draw" : winner == side ? "you win" : "you lose")
+            + "; rating \(before) → \(after) (\(StandingsTable.signed(after - before)))"
+    }
+
+    static func reason(_ reason: EndReason) -> GameOver.Reason {
+        switch reason {
+        case .pieces: .noPieces
+        case .locked: .lockedBoard
+        case .fifty: .fiftyMoveRule
+        case .resign: .resignation
+        case .timeout: .timeout
+        case .abandon: .abandonment
+        }
+    }
+}

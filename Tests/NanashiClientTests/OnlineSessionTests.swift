@@ -1,0 +1,265 @@
+import NanashiCore
+import NanashiProtocol
+import NanashiTerminal
+import Testing
+
+@testable import NanashiClient
+
+// The online session as a state machine: events in, actions out, no socket, thread or terminal.
+
+private let address = ServerAddress(host: "127.0.0.1", port: 7878)
+private let control = TimeControl(initial: 600, increment: 0)
+private let welcome = Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)
+private let epoch = ContinuousClock.now
+
+private func session(saved: TokenStore.Session? = nil, register: Bool = false, interactive: Bool = false)
+    -> OnlineSession
+{
+    OnlineSession(
+        OnlineSession.Settings(
+            address: address, control: control, register: register, savedSession: saved,
+            isInteractive: interactive, colour: false))
+}
+
+private func send(_ message: ClientMessage, id: String? = nil) -> OnlineSession.Action {
+    .send(Request(message, id: id.map { .string($0) }))
+}
+
+private func reply(_ message: ServerMessage, id: String? = nil) -> OnlineSession.Event {
+    .server(.reply(Reply(message, id: id.map { .string($0) })))
+}
+
+extension OnlineSession {
+    /// The event at `seconds` after `epoch`.
+    fileprivate mutating func at(_ seconds: Double, _ event: Event) -> [Action] {
+        handle(event, at: epoch + .milliseconds(Int64(seconds * 1000)))
+    }
+
+    /// Logged in with a saved session and synced with no game on: the seek is sent.
+    fileprivate static func seeking(interactive: Bool = false) -> OnlineSession {
+        var online = session(saved: .init(name: "ann", token: "tok1"), interactive: interactive)
+        _ = online.start()
+        _ = online.at(0, .connected)
+        _ = online.at(0, reply(.welcome(welcome), id: "auth"))
+        _ = online.at(0, reply(.pong, id: "sync"))
+        _ = online.at(0, reply(.seeking, id: "seek"))
+        return online
+    }
+}
+
+private let gameStart = GameStart(
+    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen, initial: 600,
+    increment: 0)
+
+/// The lines written by a run of actions, as the terminal would show them.
+private func text(_ actions: [OnlineSession.Action]) -> String {
+    actions.map { action in
+        switch action {
+        case .write(let text): text
+        case .say(let line): line + "\n"
+        default: ""
+        }
+    }.joined()
+}
+
+@Test func aSavedSessionLogsInWithItsTokenAndSyncsBeforeSeeking() {
+    var online = session(saved: .init(name: "ann", token: "tok1"))
+    #expect(online.start() == [.connect])
+    #expect(online.at(0, .connected) == [send(.auth(token: "tok1"), id: "auth")])
+    #expect(
+        online.at(0, reply(.welcome(welcome), id: "auth")) == [
+            .saveSession(.init(name: "ann", token: "tok1")), .startInput, send(.ping, id: "sync"),
+        ])
+    // No `game` came before the `pong`: nothing is on, so the client seeks.
+    #expect(online.at(0, reply(.pong, id: "sync")) == [send(.seek(control), id: "seek")])
+    #expect(online.at(0, reply(.seeking, id: "seek")) == [.say("waiting for an opponent at 10+0...")])
+    // A second `seeking` (after a reconnection) says nothing again.
+    #expect(online.at(1, reply(.seeking, id: "seek")) == [])
+}
+
+@Test func anExpiredSavedSessionAsksForTheNameAndPassword() {
+    var online = session(saved: .init(name: "ann", token: "old"))
+    _ = online.start()
+    _ = online.at(0, .connected)
+    #expect(
+        online.at(0, reply(.error(ProtocolError(.badCredentials, "no such session")), id: "auth")) == [
+            .say("the saved session of ann has expired; logging in again"), .forgetSavedSession,
+            .askCredentials,
+        ])
+    let credentials = ClientMessage.Credentials(name: "ann", password: "password1")
+    #expect(online.at(0, .credentials(credentials)) == [send(.login(credentials), id: "login")])
+}
+
+@Test func registeringATakenNameTriesItsPasswordAndFailsClearlyWhenItIsSomeoneElses() {
+    var online = session(register: true)
+    _ = online.start()
+    #expect(online.at(0, .connected) == [.askCredentials])
+    let credentials = ClientMessage.Credentials(name: "ann", password: "password1")
+    #expect(online.at(0, .credentials(credentials)) == [send(.register(credentials), id: "login")])
+    #expect(
+        online.at(0, reply(.error(ProtocolError(.nameTaken, "taken")), id: "login")) == [
+            send(.login(credentials), id: "login")
+        ])
+    #expect(
+        online.at(0, reply(.error(ProtocolError(.badCredentials, "wrong")), id: "login")) == [
+            .fail("ann is someone else's name: choose another")
+        ])
+}
+
+@Test func registeringANewNameSaysSo() {
+    var online = session(register: true)
+    _ = online.start()
+    _ = online.at(0, .connected)
+    _ = online.at(0, .credentials(.init(name: "ann", password: "password1")))
+    #expect(
+        online.at(0, reply(.welcome(welcome), id: "login")) == [
+            .say("registered ann"), .saveSession(.init(name: "ann", token: "tok1")), .startInput,
+            send(.ping, id: "sync"),
+        ])
+}
+
+@Test func aWrongPasswordOffersToRegisterOnlyAtATerminal() {
+    let credentials = ClientMessage.Credentials(name: "ann", password: "nope")
+    let wrong = reply(.error(ProtocolError(.badCredentials, "wrong")), id: "login")
+    var piped = session()
+    _ = piped.start()
+    _ = piped.at(0, .connected)
+    _ = piped.at(0, .credentials(credentials))
+    #expect(
+        piped.at(0, wrong) == [.fail("wrong name or password for ann (--register creates a new account)")])
+
+    var terminal = session(interactive: true)
+    _ = terminal.start()
+    _ = terminal.at(0, .connected)
+    _ = terminal.at(0, .credentials(credentials))
+    #expect(terminal.at(0, wrong) == [.askToRegister(name: "ann")])
+    #expect(terminal.at(0, .registerAnswer(true)) == [send(.register(credentials), id: "login")])
+}
+
+@Test func theFirstConnectionFailingOrClosingEndsTheSession() {
+    var unreachable = session()
+    _ = unreachable.start()
+    #expect(
+        unreachable.at(0, .unreachable("Connection refused")) == [
+            .fail("cannot connect to 127.0.0.1:7878: Connection refused")
+        ])
+    var closed = session(saved: .init(name: "ann", token: "tok1"))
+    _ = closed.start()
+    _ = closed.at(0, .connected)
+    #expect(closed.at(0, .server(.closed)) == [.fail("the server closed the connection")])
+}
+
+@Test func aStartDrawsTheBoardAndPipedMovesWaitForTheirTurn() {
+    var online = OnlineSession.seeking()
+    // A move typed before the game waits for it.
+    #expect(online.at(1, .line("b6")) == [])
+    let started = online.at(12, reply(.start(gameStart)))
+    let board = BoardRenderer().render(.start, labels: [.x: "you", .o: "bob 1480"])
+    #expect(
+        text(started)
+            == "found an opponent after 0:12: you play x against bob (1480) at 10+0; type help for the commands\n"
+            + board + " *x 10:00.0   o 10:00.0\n" + "x> b6\n")
+    #expect(started.last == send(.move(game: 7, move: "b6"), id: "move"))
+    // The next line waits for the server's answer and o's move.
+    #expect(online.at(13, .line("b3")) == [])
+}
+
+@Test func theServerMovesAreDrawnWithTheClocksRunningForTheSideToMove() {
+    var online = OnlineSession.seeking()
+    _ = online.at(0, reply(.start(gameStart)))
+    _ = online.at(1, .line("b6"))
+    let afterX = try! Position.start.play(.clone(to: Square("b6")!))
+    let moved = online.at(
+        2,
+        reply(
+            .moved(Moved(game: 7, move: "b6", ply: 1, fen: afterX.fen, clock: Clocks(x: 599_000, o: 600_000)))
+        ))
+    #expect(text(moved).hasSuffix("  x 9:59.0  *o 10:00.0\n"))
+    // The same move again (an echo) changes nothing.
+    #expect(
+        online.at(
+            3,
+            reply(
+                .moved(
+                    Moved(game: 7, move: "b6", ply: 1, fen: afterX.fen, clock: Clocks(x: 599_000, o: 600_000))
+                ))
+        ) == [])
+}
+
+@Test func aLostConnectionIsRetriedWithBackoffAndResumedWithTheToken() {
+    var online = OnlineSession.seeking()
+    #expect(
+        online.at(1, .server(.closed)) == [
+            .clearStatus, .say("the connection to 127.0.0.1:7878 was lost; reconnecting in 0.5 s"),
+            .reconnect(after: .milliseconds(500)),
+        ])
+    #expect(online.at(2, .reconnectDue) == [.connect])
+    #expect(
+        online.at(2, .unreachable("Connection refused")) == [
+            .say("cannot reach 127.0.0.1:7878 (Connection refused); trying again in 1 s"),
+            .reconnect(after: .seconds(1)),
+        ])
+    #expect(online.at(3, .connected) == [send(.auth(token: "tok1"), id: "auth")])
+    #expect(
+        online.at(3, reply(.welcome(welcome), id: "auth")) == [
+            .saveSession(.init(name: "ann", token: "tok1")), .say("reconnected"), send(.ping, id: "sync"),
+        ])
+}
+
+@Test func theServerShuttingDownClosesTheConnectionToReconnectLater() {
+    var online = OnlineSession.seeking()
+    #expect(
+        online.at(1, .server(.shutdown)) == [
+            .say("the server is shutting down; reconnecting when it is back"), .closeConnection,
+        ])
+}
+
+@Test func theEndShowsTheResultAndTheRatingChangeAndFinishes() {
+    var online = OnlineSession.seeking()
+    _ = online.at(0, reply(.start(gameStart)))
+    let end = GameEnd(game: 7, result: .o, reason: .timeout, rating: RatingChange(before: 1500, after: 1338))
+    #expect(
+        online.at(1, reply(.end(end))) == [
+            .write("game over: o wins (x ran out of time)\nfinal count: x 2, o 2\n"),
+            .say("you lose; rating 1500 → 1338 (-162)"), .finish(.finished),
+        ])
+}
+
+@Test func theEndOfPipedInputLeavesWithAWordAboutTheGame() {
+    // Piped, the end of input waits for the game (lines are used on this player's turns).
+    var piped = OnlineSession.seeking()
+    #expect(piped.at(1, .inputEnded) == [])
+    var seeking = OnlineSession.seeking(interactive: true)
+    #expect(
+        seeking.at(1, .inputEnded) == [
+            .write("\n"), .clearStatus, send(.cancel), .say("input ended: leaving"), .finish(.left),
+        ])
+    var playing = OnlineSession.seeking()
+    _ = playing.at(0, reply(.start(gameStart)))
+    let left = playing.at(1, .inputEnded)
+    #expect(
+        left == [
+            .write("x> "), .write("\n"), .clearStatus,
+            .say(
+                "input ended: leaving; the game goes on, and you lose it if you are not back within the server's grace period"
+            ),
+            .finish(.left),
+        ])
+}
+
+@Test func atATerminalTheWaitAndTheClocksTick() {
+    var online = OnlineSession.seeking(interactive: true)
+    #expect(online.at(3.5, .tick) == [.status("waiting for an opponent at 10+0: 0:03")])
+    // Within the same second, nothing changes.
+    #expect(online.at(3.9, .tick) == [])
+    _ = online.at(4, reply(.start(gameStart)))
+    #expect(online.at(6.25, .tick) == [.rewriteLineAbove(" *x 9:57.7   o 10:00.0")])
+}
+
+@Test func commandsOfflineOnlyAreRefusedAndTheBoardCanBeFlipped() {
+    var online = OnlineSession.seeking()
+    _ = online.at(0, reply(.start(gameStart)))
+    #expect(text(online.at(1, .line("undo"))) == "x> undo\nundo is not available in an online game\n")
+    let flipped = BoardRenderer().render(.start, flipped: true, labels: [.x: "you", .o: "bob 1480"])
+    #expect(text(online.at(1, .line("flip"))).hasPrefix("x> flip\n" + flipped))
+}
