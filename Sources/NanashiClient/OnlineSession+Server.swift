@@ -111,24 +111,17 @@ extension OnlineSession {
         guard let table else { return .finished }
         say("the game ended while you were away")
         guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
-        let winner: Side? =
-            switch game.result {
-            case .win: table.side
-            case .loss: table.side.opponent
-            case .draw: nil
-            }
-        let over = GameOver(winner: winner, reason: Self.reason(game.reason))
-        say(String(over.summary(final: table.position).prefix { $0 != "\n" }))
+        let outcome = game.outcome
+        say(String(outcome.summary(final: table.position).prefix { $0 != "\n" }))
         say(
             Self.verdict(
-                winner: winner, side: table.side, before: profile.rating - game.ratingChange,
+                winner: outcome.winner, side: table.side, before: profile.rating - game.ratingChange,
                 after: profile.rating))
         return .finished
     }
 
     private mutating func finish(_ end: GameEnd, table: OnlineTable) {
-        let over = GameOver(winner: end.result.winner, reason: Self.reason(end.reason))
-        actions.append(.write(over.summary(final: table.position)))
+        actions.append(.write(end.outcome.summary(final: table.position)))
         say(
             Self.verdict(
                 winner: end.result.winner, side: table.side, before: end.rating.before,
@@ -139,16 +132,5 @@ extension OnlineSession {
     static func verdict(winner: Side?, side: Side, before: Int, after: Int) -> String {
         (winner == nil ? "a draw" : winner == side ? "you win" : "you lose")
             + "; rating \(before) → \(after) (\(StandingsTable.signed(after - before)))"
-    }
-
-    static func reason(_ reason: EndReason) -> GameOver.Reason {
-        switch reason {
-        case .pieces: .noPieces
-        case .locked: .lockedBoard
-        case .fifty: .fiftyMoveRule
-        case .resign: .resignation
-        case .timeout: .timeout
-        case .abandon: .abandonment
-        }
     }
 }

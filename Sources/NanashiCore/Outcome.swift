@@ -1,7 +1,11 @@
-/// How a finished game ended: the winner (or a draw) and why the game is over.
+/// How a game ended: the winner (or a draw) and why.
+///
+/// The one type for every kind of end: the rules' own (`Position.outcome`), and those that come
+/// from a player or a clock (resignation, timeout, abandonment), which only the game around the
+/// position knows about. Each reason's raw value is its name on the wire and in storage.
 public struct Outcome: Hashable, Sendable, CustomStringConvertible {
     /// Why the game is over.
-    public enum Reason: String, Hashable, Sendable, CaseIterable {
+    public enum Reason: String, Hashable, Sendable, CaseIterable, Codable {
         /// A side has no pieces left.
         case noPieces = "pieces"
         /// No empty square is within reach of any piece: the board is full, or the holes left
@@ -9,6 +13,12 @@ public struct Outcome: Hashable, Sendable, CustomStringConvertible {
         case lockedBoard = "locked"
         /// 100 plies without a clone: a draw.
         case fiftyMoveRule = "fifty"
+        /// The loser gave up.
+        case resignation = "resign"
+        /// The loser's clock ran out.
+        case timeout = "timeout"
+        /// The loser left the game and did not come back in time.
+        case abandonment = "abandon"
     }
 
     /// The side that won, or `nil` for a draw.
@@ -19,6 +29,11 @@ public struct Outcome: Hashable, Sendable, CustomStringConvertible {
     public init(winner: Side?, reason: Reason) {
         self.winner = winner
         self.reason = reason
+    }
+
+    /// `side` resigned.
+    public static func resignation(by side: Side) -> Outcome {
+        Outcome(winner: side.opponent, reason: .resignation)
     }
 
     /// `x`, `o` or `draw`, then the reason: `x pieces`.

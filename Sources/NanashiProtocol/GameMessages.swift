@@ -132,14 +132,13 @@ public enum EndReason: String, Hashable, Sendable, Codable, CaseIterable {
     case timeout
     case abandon
 
-    /// The reason the rules core gives for a finished position.
+    /// The wire name of the core's reason (they share their names).
     public init(_ reason: Outcome.Reason) {
-        switch reason {
-        case .noPieces: self = .pieces
-        case .lockedBoard: self = .locked
-        case .fiftyMoveRule: self = .fifty
-        }
+        self.init(rawValue: reason.rawValue)!
     }
+
+    /// The core's reason of the same name.
+    public var outcomeReason: Outcome.Reason { Outcome.Reason(rawValue: rawValue)! }
 }
 
 /// A player's rating before and after a game.
@@ -167,4 +166,7 @@ public struct GameEnd: Hashable, Sendable, Codable {
         self.reason = reason
         self.rating = rating
     }
+
+    /// How the game ended, in one value.
+    public var outcome: Outcome { Outcome(winner: result.winner, reason: reason.outcomeReason) }
 }

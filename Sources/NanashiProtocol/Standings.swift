@@ -139,4 +139,15 @@ public struct RecentGame: Hashable, Sendable, Codable {
         case game, opponent, color, result, reason
         case ratingChange = "rating_change"
     }
+
+    /// How the game ended, the player having played `color`.
+    public var outcome: Outcome {
+        let winner: Side? =
+            switch result {
+            case .win: color
+            case .loss: color.opponent
+            case .draw: nil
+            }
+        return Outcome(winner: winner, reason: reason.outcomeReason)
+    }
 }

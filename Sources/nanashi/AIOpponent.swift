@@ -18,7 +18,7 @@ final class AIOpponent: MoveSource {
 
     var label: String { "AI level \(level.number)" }
 
-    func reply(to game: Game, console: Console) -> MoveSourceReply {
+    func move(in game: Game, console: Console) -> Move {
         let side = game.current.sideToMove
         console.status(ThinkingLine.started(by: side))
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in
@@ -27,7 +27,7 @@ final class AIOpponent: MoveSource {
                     by: side, depth: info.depth, best: info.pv.first, score: Self.score(info.score)))
         }
         console.say("\(side) plays \(result.bestMove)")
-        return .move(result.bestMove)
+        return result.bestMove
     }
 
     /// The engine's score, with wins and losses told apart from material.

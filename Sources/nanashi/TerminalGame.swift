@@ -2,23 +2,13 @@ import Foundation
 import NanashiCore
 import NanashiTerminal
 
-/// Chooses the moves of a side nobody plays at this keyboard: the AI, or a player online.
+/// Chooses the moves of a side nobody plays at this keyboard: the AI.
 protocol MoveSource: AnyObject {
     /// Words shown after the side's piece count, such as `level 3`.
     var label: String { get }
-    /// The answer when it is this side's turn in `game` (it has a move other than a pass); may
+    /// The move when it is this side's turn in `game` (it has a move other than a pass); may
     /// block until the move is known, showing progress through `console.status`.
-    func reply(to game: Game, console: Console) -> MoveSourceReply
-}
-
-/// What a move source does on its turn.
-enum MoveSourceReply {
-    /// Plays this move (checked before it is played).
-    case move(Move)
-    /// Gives up.
-    case resign
-    /// The game ended elsewhere (a server's verdict: a timeout, an abandoned game).
-    case gameOver(GameOver)
+    func move(in game: Game, console: Console) -> Move
 }
 
 /// One game in the terminal: draws the board, reads the people's input, asks opponents for
@@ -29,7 +19,7 @@ enum MoveSourceReply {
 final class TerminalGame {
     /// How `run()` finished.
     enum Ending: Equatable {
-        case finished(GameOver)
+        case finished(Outcome)
         case quit
     }
 
@@ -70,7 +60,7 @@ final class TerminalGame {
         draw()
         while true {
             let position = game.current
-            if let outcome = position.outcome { return .finished(GameOver(outcome)) }
+            if let outcome = position.outcome { return .finished(outcome) }
             let side = position.sideToMove
             if !position.hasMove {
                 console.say("\(side) has no move and passes")
@@ -78,19 +68,12 @@ final class TerminalGame {
                 continue
             }
             if let opponent = opponents[side] {
-                switch opponent.reply(to: game, console: console) {
-                case .move(let move):
-                    guard game.current.isLegal(move) else {
-                        console.say("\(side) sent an illegal move \(move); it resigns")
-                        return .finished(.resignation(by: side))
-                    }
-                    play(move)
-                case .resign:
-                    console.say("\(side) resigns")
+                let move = opponent.move(in: game, console: console)
+                guard game.current.isLegal(move) else {
+                    console.say("\(side) sent an illegal move \(move); it resigns")
                     return .finished(.resignation(by: side))
-                case .gameOver(let ending):
-                    return .finished(ending)
                 }
+                play(move)
                 continue
             }
             let prompt = selected.map { "\(side) [\($0)]> " } ?? "\(side)> "
@@ -237,7 +220,7 @@ extension TerminalGame {
     }
 
     /// Shows how the game ended and asks whether to play again; end of input means no.
-    static func offerAnotherGame(after ending: GameOver, final position: Position, console: Console) -> Bool {
+    static func offerAnotherGame(after ending: Outcome, final position: Position, console: Console) -> Bool {
         console.write(ending.summary(final: position))
         while true {
             guard let answer = console.ask("play again? (y/n)> ") else { return false }

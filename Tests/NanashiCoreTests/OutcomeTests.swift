@@ -76,6 +76,16 @@ struct OutcomeTests {
         #expect(Outcome(winner: nil, reason: .fiftyMoveRule).description == "draw fifty")
     }
 
+    @Test func everyEndHasItsWireNameAndResigningGivesTheGameToTheOpponent() {
+        #expect(
+            Outcome.Reason.allCases.map(\.rawValue) == [
+                "pieces", "locked", "fifty", "resign", "timeout", "abandon",
+            ])
+        #expect(Outcome.resignation(by: .x) == Outcome(winner: .o, reason: .resignation))
+        #expect(Outcome.resignation(by: .o).result == "1-0")
+        #expect(Outcome(winner: .x, reason: .timeout).description == "x timeout")
+    }
+
     private func swapped(_ outcome: Outcome) -> Outcome {
         Outcome(winner: outcome.winner?.opponent, reason: outcome.reason)
     }

@@ -105,7 +105,7 @@ import Testing
 
             """
         #expect(BoardRenderer().render(game.current, lastMove: game.lastMove) == expected)
-        let end = GameOver(game.current.outcome!)
+        let end = try #require(game.current.outcome)
         #expect(
             end.summary(final: game.current)
                 == "game over: x wins (o has no pieces left)\nfinal count: x 3, o 0\n")

@@ -66,25 +66,25 @@ import Testing
     }
 
     @Test(arguments: [
-        (GameOver.resignation(by: .x), "game over: o wins (x resigned)\nfinal count: x 2, o 2\n", "0-1"),
+        (Outcome.resignation(by: .x), "game over: o wins (x resigned)\nfinal count: x 2, o 2\n", "0-1"),
         (
-            GameOver(winner: .x, reason: .timeout),
+            Outcome(winner: .x, reason: .timeout),
             "game over: x wins (o ran out of time)\nfinal count: x 2, o 2\n", "1-0"
         ),
         (
-            GameOver(winner: .o, reason: .abandonment),
+            Outcome(winner: .o, reason: .abandonment),
             "game over: o wins (x left the game)\nfinal count: x 2, o 2\n", "0-1"
         ),
         (
-            GameOver(winner: nil, reason: .fiftyMoveRule),
+            Outcome(winner: nil, reason: .fiftyMoveRule),
             "game over: draw (fifty-move rule: 100 moves without a clone)\nfinal count: x 2, o 2\n", "1/2-1/2"
         ),
         (
-            GameOver(winner: .x, reason: .lockedBoard),
+            Outcome(winner: .x, reason: .lockedBoard),
             "game over: x wins (no one can move: the board is locked)\nfinal count: x 2, o 2\n", "1-0"
         ),
     ])
-    func endOfGameSummary(end: GameOver, summary: String, result: String) {
+    func endOfGameSummary(end: Outcome, summary: String, result: String) {
         #expect(end.summary(final: .start) == summary)
         #expect(end.result == result)
     }
