@@ -135,7 +135,7 @@ actor Game {
             outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
         }
         if let outcome = position.outcome {
-            finish(winner: outcome.winner, reason: EndReason(outcome.reason))
+            finish(winner: outcome.winner, reason: outcome.reason)
         } else if !paused {
             armFlag()
         }
@@ -144,7 +144,7 @@ actor Game {
     /// `side` gives up; their `end` carries the request's id.
     func resign(_ side: Side, requestID: RequestID?) throws(ProtocolError) {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
-        finish(winner: side.opponent, reason: .resign, requestIDs: [side: requestID])
+        finish(winner: side.opponent, reason: .resignation, requestIDs: [side: requestID])
     }
 
     /// A player is back: their messages go to this connection, and they get the whole game.
@@ -237,13 +237,13 @@ actor Game {
         // Neither player came back after a restart: their grace periods ended together, and
         // the side to move, whose clock would have run, loses.
         let loser = paused && outboxes[side.opponent] == nil ? position.sideToMove : side
-        finish(winner: loser.opponent, reason: .abandon)
+        finish(winner: loser.opponent, reason: .abandonment)
     }
 
     // MARK: The end
 
     /// Stores the result and both new ratings in one transaction, then tells each player.
-    private func finish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?] = [:]) {
+    private func finish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?] = [:]) {
         guard !isOver else { return }
         isOver = true
         flagTimer?.cancel()
@@ -299,7 +299,7 @@ actor Game {
         Task { await onEnd(self) }
     }
 
-    private func retryFinish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?]) {
+    private func retryFinish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?]) {
         guard !halted else { return }
         isOver = false
         finish(winner: winner, reason: reason, requestIDs: requestIDs)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NanashiCore
 import NanashiProtocol
 
 /// What a seeding run put into a database.
@@ -90,14 +91,14 @@ extension Storage {
                                                rating_after, rd_after, volatility_after)
                     VALUES (?, ?, ?, 80, 0.06, ?, 79, 0.06)
                     """)
-            let reasons: [EndReason] = [.pieces, .locked, .fifty, .resign, .timeout, .abandon]
+            let reasons = Outcome.Reason.allCases
             for _ in 0..<(players >= 2 ? games : 0) {
                 let x = Int.random(in: 0..<players, using: &random)
                 var o = Int.random(in: 0..<(players - 1), using: &random)
                 if o >= x { o += 1 }
                 let result = GameResult.allCases.randomElement(using: &random)!
                 let reason =
-                    result == .draw ? EndReason.fifty : reasons.randomElement(using: &random)!
+                    result == .draw ? Outcome.Reason.fiftyMoveRule : reasons.randomElement(using: &random)!
                 let ended = nowSeconds - Double.random(in: 0...(30 * day), using: &random)
                 try insertGame.execute(arguments: [
                     firstID + Int64(x), firstID + Int64(o), ended - 600, ended, result.rawValue,

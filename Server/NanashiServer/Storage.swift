@@ -293,7 +293,7 @@ final class Storage: Sendable {
     /// - Parameter rate: given both players as stored, returns their new ratings (x, o).
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
     func finishGame(
-        id: Int64, result: GameResult, reason: EndReason, now: Date,
+        id: Int64, result: GameResult, reason: Outcome.Reason, now: Date,
         rate: (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) throws -> RatedResult {
         try pool.write { db in
@@ -481,7 +481,7 @@ final class Storage: Sendable {
             return RecentGame(
                 game: row["id"], opponent: color == .x ? row["o_name"] : row["x_name"], color: color,
                 result: result.winner == nil ? .draw : (result.winner == color ? .win : .loss),
-                reason: EndReason(rawValue: row["reason"]) ?? .resign,
+                reason: Outcome.Reason(rawValue: row["reason"]) ?? .resignation,
                 ratingChange: rounded(after) - rounded(before))
         }
         return Profile(

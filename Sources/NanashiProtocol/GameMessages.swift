@@ -122,25 +122,6 @@ public enum GameResult: String, Hashable, Sendable, Codable, CaseIterable {
     }
 }
 
-/// Why a game ended: by the rules (`pieces`, `locked`, `fifty`) or by a player (`resign`,
-/// `timeout`, `abandon`).
-public enum EndReason: String, Hashable, Sendable, Codable, CaseIterable {
-    case pieces
-    case locked
-    case fifty
-    case resign
-    case timeout
-    case abandon
-
-    /// The wire name of the core's reason (they share their names).
-    public init(_ reason: Outcome.Reason) {
-        self.init(rawValue: reason.rawValue)!
-    }
-
-    /// The core's reason of the same name.
-    public var outcomeReason: Outcome.Reason { Outcome.Reason(rawValue: rawValue)! }
-}
-
 /// A player's rating before and after a game.
 public struct RatingChange: Hashable, Sendable, Codable {
     public var before: Int
@@ -156,11 +137,11 @@ public struct RatingChange: Hashable, Sendable, Codable {
 public struct GameEnd: Hashable, Sendable, Codable {
     public var game: Int64
     public var result: GameResult
-    public var reason: EndReason
+    public var reason: Outcome.Reason
     /// The receiving player's own rating change.
     public var rating: RatingChange
 
-    public init(game: Int64, result: GameResult, reason: EndReason, rating: RatingChange) {
+    public init(game: Int64, result: GameResult, reason: Outcome.Reason, rating: RatingChange) {
         self.game = game
         self.result = result
         self.reason = reason
@@ -168,5 +149,5 @@ public struct GameEnd: Hashable, Sendable, Codable {
     }
 
     /// How the game ended, in one value.
-    public var outcome: Outcome { Outcome(winner: result.winner, reason: reason.outcomeReason) }
+    public var outcome: Outcome { Outcome(winner: result.winner, reason: reason) }
 }

@@ -120,12 +120,13 @@ public struct RecentGame: Hashable, Sendable, Codable {
     public var opponent: String
     public var color: Side
     public var result: PlayerResult
-    public var reason: EndReason
+    public var reason: Outcome.Reason
     /// The player's rating after the game minus before it, both rounded.
     public var ratingChange: Int
 
     public init(
-        game: Int64, opponent: String, color: Side, result: PlayerResult, reason: EndReason, ratingChange: Int
+        game: Int64, opponent: String, color: Side, result: PlayerResult, reason: Outcome.Reason,
+        ratingChange: Int
     ) {
         self.game = game
         self.opponent = opponent
@@ -148,6 +149,6 @@ public struct RecentGame: Hashable, Sendable, Codable {
             case .loss: color.opponent
             case .draw: nil
             }
-        return Outcome(winner: winner, reason: reason.outcomeReason)
+        return Outcome(winner: winner, reason: reason)
     }
 }

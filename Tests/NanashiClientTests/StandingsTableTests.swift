@@ -35,8 +35,9 @@ import Testing
         name: "bob", rating: 1338, rd: 290, rank: 2, games: 2, wins: 0, losses: 1, draws: 1,
         recent: [
             RecentGame(
-                game: 12, opponent: "ann", color: .o, result: .loss, reason: .resign, ratingChange: -162),
-            RecentGame(game: 3, opponent: "carol", color: .x, result: .draw, reason: .fifty, ratingChange: 0),
+                game: 12, opponent: "ann", color: .o, result: .loss, reason: .resignation, ratingChange: -162),
+            RecentGame(
+                game: 3, opponent: "carol", color: .x, result: .draw, reason: .fiftyMoveRule, ratingChange: 0),
         ])
     #expect(
         StandingsTable.profile(profile) == [

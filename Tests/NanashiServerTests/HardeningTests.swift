@@ -277,7 +277,7 @@ import Testing
         guard case .end(let end) = try await x.reply().message else {
             throw TestClient.Failure(description: "expected end")
         }
-        #expect(end.result == .x && end.reason == .abandon && end.rating.after > 1500)
+        #expect(end.result == .x && end.reason == .abandonment && end.rating.after > 1500)
         await restarted.stop()
     }
 
@@ -506,7 +506,8 @@ final class CapturedLog: Sendable {
         guard case .end(let mine) = end.message,
             case .end(let theirs) = try await paired.clients[.x]!.reply().message
         else { throw TestClient.Failure(description: "expected end") }
-        #expect(end.id == .string("r") && mine.reason == .resign && mine.result == .x && theirs.result == .x)
+        #expect(
+            end.id == .string("r") && mine.reason == .resignation && mine.result == .x && theirs.result == .x)
         #expect(
             try await paired.clients[.x]!.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
                 .contains(#""games":1"#))

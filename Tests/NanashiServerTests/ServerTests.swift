@@ -197,7 +197,7 @@ func greedyMove(_ position: Position) -> Move {
                 throw TestClient.Failure(description: "expected end")
             }
             #expect(end.game == paired.game && end.result == GameResult(winner: outcome.winner))
-            #expect(end.reason == EndReason(outcome.reason))
+            #expect(end.reason == outcome.reason)
             #expect(end.rating.before == 1500)
             switch outcome.winner {
             case side: #expect(end.rating.after > 1500)
@@ -237,7 +237,7 @@ func greedyMove(_ position: Position) -> Move {
                 RecentGame(
                     game: paired.game, opponent: paired.names[.x]!, color: .o,
                     result: outcome.winner == nil ? .draw : (outcome.winner == .o ? .win : .loss),
-                    reason: EndReason(outcome.reason), ratingChange: after[.o]!.after - 1500)
+                    reason: outcome.reason, ratingChange: after[.o]!.after - 1500)
             ])
         await server.stop()
     }
@@ -283,8 +283,8 @@ func greedyMove(_ position: Position) -> Move {
         guard case .end(let mine) = end.message,
             case .end(let theirs) = try await paired.clients[.x]!.reply().message
         else { throw TestClient.Failure(description: "expected end") }
-        #expect(mine.result == .x && mine.reason == .resign && mine.rating.after < 1500)
-        #expect(theirs.result == .x && theirs.reason == .resign && theirs.rating.after > 1500)
+        #expect(mine.result == .x && mine.reason == .resignation && mine.rating.after < 1500)
+        #expect(theirs.result == .x && theirs.reason == .resignation && theirs.rating.after > 1500)
         #expect(mine.rating.after - 1500 == 1500 - theirs.rating.after)
         // Both may seek again.
         #expect(try await paired.clients[.x]!.exchange(#"{"type":"seek"}"#) == #"{"type":"seeking"}"#)
@@ -348,7 +348,7 @@ func greedyMove(_ position: Position) -> Move {
         guard case .end(let end) = try await paired.clients[.o]!.reply().message else {
             throw TestClient.Failure(description: "expected end")
         }
-        #expect(end.result == .o && end.reason == .abandon && end.rating.after > 1500)
+        #expect(end.result == .o && end.reason == .abandonment && end.rating.after > 1500)
         await server.stop()
     }
 

@@ -62,7 +62,7 @@ final class TemporaryDatabase {
     #expect(try storage.seeker(id: bob.id!)?.colourBalance == -1)
     #expect(try storage.seeker(id: 999) == nil)
 
-    let rated = try storage.finishGame(id: id, result: .x, reason: .resign, now: Date()) { x, o in
+    let rated = try storage.finishGame(id: id, result: .x, reason: .resignation, now: Date()) { x, o in
         (
             Glicko2().rated(x.glicko, results: [(o.glicko, 1)]),
             Glicko2().rated(o.glicko, results: [(x.glicko, 0)])
@@ -70,7 +70,7 @@ final class TemporaryDatabase {
     }
     #expect(rated.x.before == .initial && rated.x.after.rating > 1500 && rated.o.after.rating < 1500)
     #expect(throws: StorageError.noSuchGame) {
-        try storage.finishGame(id: id, result: .o, reason: .resign, now: Date()) { x, o in
+        try storage.finishGame(id: id, result: .o, reason: .resignation, now: Date()) { x, o in
             (x.glicko, o.glicko)
         }
     }
@@ -98,7 +98,7 @@ final class TemporaryDatabase {
     #expect(
         profile.recent == [
             RecentGame(
-                game: id, opponent: "ann", color: .o, result: .loss, reason: .resign,
+                game: id, opponent: "ann", color: .o, result: .loss, reason: .resignation,
                 ratingChange: bobRating - 1500)
         ])
 

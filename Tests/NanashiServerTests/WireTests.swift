@@ -32,7 +32,8 @@ import Testing
         Reply(
             .end(
                 GameEnd(
-                    game: 3, result: .draw, reason: .fifty, rating: RatingChange(before: 1500, after: 1501)))),
+                    game: 3, result: .draw, reason: .fiftyMoveRule,
+                    rating: RatingChange(before: 1500, after: 1501)))),
         #"{"game":3,"rating":{"after":1501,"before":1500},"reason":"fifty","result":"draw","type":"end"}"#
     ),
     (
