@@ -49,7 +49,7 @@ extension OnlineSession {
             lastWaitedShown = waited
             actions.append(
                 .status(
-                    "waiting for an opponent at \(settings.control.shortText): \(ClockText.waited(seconds: waited))"
+                    "waiting for an opponent at \(settings.control): \(ClockText.waited(seconds: waited))"
                 ))
         case .playing:
             guard clockLineAbove, let table, !table.position.isGameOver else { return }

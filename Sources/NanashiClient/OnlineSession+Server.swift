@@ -28,7 +28,7 @@ extension OnlineSession {
         case .seeking:
             if case .seeking = phase { break }
             phase = .seeking(since: now)
-            say("waiting for an opponent at \(settings.control.shortText)...")
+            say("waiting for an opponent at \(settings.control)...")
         case .start(let start):
             var waited = 0
             if case .seeking(let since) = phase { waited = Int(since.duration(to: now).components.seconds) }
@@ -36,7 +36,7 @@ extension OnlineSession {
             let table = OnlineTable(start, now: now)
             say(
                 "found an opponent after \(ClockText.waited(seconds: waited)): you play \(table.side) against "
-                    + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control.shortText)"
+                    + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)"
                     + "; type help for the commands")
             begin(table, at: now)
         case .game(let state):

@@ -1,3 +1,5 @@
+import NanashiProtocol
+
 /// Where a server listens: a host name or address and a TCP port, written `HOST:PORT`.
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     public var host: String
@@ -62,15 +64,5 @@ public enum ServerAddressError: Error, Hashable, Sendable, CustomStringConvertib
         case .badHost(let text): "bad server address '\(text)': use HOST:PORT, like 127.0.0.1:7878"
         case .badPort(let text): "bad port '\(text)' in the server address: use 1 to 65535"
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without spaces and tabs at either end.
-    var trimmingSpaces: SubSequence {
-        var text = self[...]
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
     }
 }

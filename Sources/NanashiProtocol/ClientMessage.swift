@@ -78,8 +78,9 @@ public struct TimeControl: Hashable, Sendable, Codable, CustomStringConvertible 
         increment = try container.decodeIfPresent(Int.self, forKey: .increment) ?? 3
     }
 
-    /// `300+3`.
-    public var description: String { "\(initial)+\(increment)" }
+    /// `5+3`: minutes, then the seconds added per move, as players write it (see
+    /// `init(parsing:)`).
+    public var description: String { notation }
 }
 
 /// A client message with its optional `"id"`.

@@ -38,6 +38,6 @@ func badTimeControlsAreRefused(text: String, error: TimeControlParseError) {
 @Test(arguments: [(300, 3, "5+3"), (30, 1, "0.5+1"), (90, 0, "1.5+0"), (10800, 600, "180+600")])
 func timeControlsAreWrittenAsTheyAreRead(initial: Int, increment: Int, text: String) throws {
     let control = TimeControl(initial: initial, increment: increment)
-    #expect(control.shortText == text)
+    #expect(control.description == text)
     #expect(try TimeControl(parsing: text) == control)
 }

@@ -1,9 +1,9 @@
 import NanashiProtocol
 
 extension TimeControl {
-    /// The longest initial clock the server accepts, in seconds (three hours).
-    public static let maximumInitial = 10800
-    /// The largest increment the server accepts, in seconds.
+    /// The initial clocks a server accepts, in seconds: one second to three hours.
+    public static let initialRange = 1...10_800
+    /// The largest increment a server accepts, in seconds.
     public static let maximumIncrement = 600
 
     /// Reads a time control as players write it: `5+3` is five minutes each and three seconds
@@ -20,13 +20,15 @@ extension TimeControl {
             increment = seconds
         }
         let initial = (minutes * 60).rounded()
-        guard initial >= 1, initial <= Double(Self.maximumInitial) else { throw .initialOutOfRange(text) }
+        guard initial <= Double(Self.initialRange.upperBound), Self.initialRange.contains(Int(initial)) else {
+            throw .initialOutOfRange(text)
+        }
         guard (0...Self.maximumIncrement).contains(increment) else { throw .incrementOutOfRange(text) }
         self.init(initial: Int(initial), increment: increment)
     }
 
     /// `5+3`, minutes and seconds, as `init(parsing:)` reads it.
-    public var shortText: String {
+    var notation: String {
         let minutes =
             initial % 60 == 0 ? String(initial / 60) : String(Double(initial) / 60).trimmingTrailingZeros
         return "\(minutes)+\(increment)"
@@ -48,6 +50,16 @@ public enum TimeControlParseError: Error, Hashable, Sendable, CustomStringConver
         case .incrementOutOfRange(let text):
             "bad time control '\(text)': the increment is 0 to \(TimeControl.maximumIncrement) seconds"
         }
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces and tabs at either end.
+    package var trimmingSpaces: SubSequence {
+        var text = self[...]
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
     }
 }
 
