@@ -30,9 +30,9 @@ public struct ServerSettings: Sendable {
     /// The longest line accepted, in bytes.
     public var maximumLineLength = Wire.maximumLineLength
     /// The shortest and longest initial clock a seek may ask for, in seconds.
-    public var initialClockRange = 1...10_800
+    public var initialClockRange = TimeControl.initialRange
     /// The largest increment a seek may ask for, in seconds.
-    public var maximumIncrement = 600
+    public var maximumIncrement = TimeControl.maximumIncrement
     /// A connection that sends no line for this long is closed (after an `idle_timeout` error).
     /// Clients ping every 30 s while otherwise quiet, so two minutes leaves room for three.
     public var idleTimeout = Duration.seconds(120)

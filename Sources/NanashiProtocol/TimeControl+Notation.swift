@@ -1,10 +1,14 @@
-import NanashiProtocol
-
 extension TimeControl {
     /// The initial clocks a server accepts, in seconds: one second to three hours.
     public static let initialRange = 1...10_800
     /// The largest increment a server accepts, in seconds.
     public static let maximumIncrement = 600
+
+    /// Whether a server accepts this time control: the initial clock in `initialRange`, and the
+    /// increment at most `maximumIncrement`.
+    public var isWithinLimits: Bool {
+        Self.initialRange.contains(initial) && (0...Self.maximumIncrement).contains(increment)
+    }
 
     /// Reads a time control as players write it: `5+3` is five minutes each and three seconds
     /// added after every move; `5` alone has no increment; `0.5+1` is thirty seconds and one.

@@ -95,11 +95,12 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.seed = seed
         guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
         settings.thinkMilliseconds = think
-        guard (1...10_800).contains(initial), (0...600).contains(increment) else {
+        let control = NanashiProtocol.TimeControl(initial: initial, increment: increment)
+        guard control.isWithinLimits else {
             throw InputError(
                 "bad time control \(initial)+\(increment): initial 1 to 10800 s, increment 0 to 600 s")
         }
-        settings.control = NanashiProtocol.TimeControl(initial: initial, increment: increment)
+        settings.control = control
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
         guard (2...20_000).contains(settings.clients) else {

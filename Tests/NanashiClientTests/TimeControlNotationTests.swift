@@ -41,3 +41,10 @@ func timeControlsAreWrittenAsTheyAreRead(initial: Int, increment: Int, text: Str
     #expect(control.description == text)
     #expect(try TimeControl(parsing: text) == control)
 }
+
+@Test(arguments: [
+    (1, 0, true), (10800, 600, true), (0, 3, false), (10801, 0, false), (60, 601, false), (60, -1, false),
+])
+func theServersLimitsAreDefinedOnce(initial: Int, increment: Int, accepted: Bool) {
+    #expect(TimeControl(initial: initial, increment: increment).isWithinLimits == accepted)
+}
