@@ -33,7 +33,12 @@ extension OnlineSession {
             var waited = 0
             if case .seeking(let since) = phase { waited = Int(since.duration(to: now).components.seconds) }
             actions.append(.clearStatus)
-            let table = OnlineTable(start, now: now)
+            let table: OnlineTable
+            do {
+                table = try OnlineTable(start, now: now)
+            } catch {
+                return unreadable(error)
+            }
             say(
                 "found an opponent after \(ClockText.waited(seconds: waited)): you play \(table.side) against "
                     + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)"
@@ -42,7 +47,11 @@ extension OnlineSession {
         case .game(let state):
             gameSinceWelcome = true
             let resumed = table?.id == state.game
-            begin(OnlineTable(state, now: now), at: now)
+            do {
+                begin(try OnlineTable(state, now: now), at: now)
+            } catch {
+                return unreadable(error)
+            }
             say(resumed ? "back in game \(state.game)" : "resuming your game \(state.game)")
         case .moved(let moved):
             guard var table, moved.game == table.id else { break }
@@ -86,6 +95,12 @@ extension OnlineSession {
         selected = nil
         awaitingAnswer = false
         draw(at: now)
+    }
+
+    /// The server sent a position this client cannot read: playing on would show a wrong board.
+    private mutating func unreadable(_ error: FENError) -> Ending {
+        say("the server sent a position this client cannot read (\(error)); leaving")
+        return .left
     }
 
     private mutating func refused(_ error: ProtocolError, id: RequestID?) -> Ending? {

@@ -15,32 +15,36 @@ struct OnlineTable {
     private(set) var clocksSetAt: ContinuousClock.Instant
 
     /// The table for a game just started.
-    init(_ start: GameStart, now: ContinuousClock.Instant) {
+    ///
+    /// - Throws: `FENError` when the server's position cannot be read.
+    init(_ start: GameStart, now: ContinuousClock.Instant) throws(FENError) {
         id = start.game
         side = start.color
         opponent = start.opponent
         control = NanashiProtocol.TimeControl(initial: start.initial, increment: start.increment)
-        game = Game(start: (try? Position(fen: start.fen)) ?? .start)
+        game = Game(start: try Position(fen: start.fen))
         let initial = Int64(start.initial) * 1000
         clocks = Clocks(x: initial, o: initial)
         clocksSetAt = now
     }
 
     /// The table for a game in progress, from the server's whole account of it. The moves are
-    /// replayed from the start for the last-move marks; should they disagree with the position
+    /// replayed from the start for the last-move marks; should they not lead to the position
     /// sent, the position wins.
-    init(_ state: GameState, now: ContinuousClock.Instant) {
+    ///
+    /// - Throws: `FENError` when the server's position cannot be read.
+    init(_ state: GameState, now: ContinuousClock.Instant) throws(FENError) {
         id = state.game
         side = state.color
         opponent = state.opponent
         control = NanashiProtocol.TimeControl(initial: state.initial, increment: state.increment)
-        let moves = state.moves.compactMap { try? Move(notation: $0) }
-        if moves.count == state.moves.count, let replayed = try? Game(start: .start, moves: moves),
-            replayed.current.fen == state.fen
+        let sent = try Position(fen: state.fen)
+        if let replayed = try? Position.start.replaying(state.moves), replayed.position == sent,
+            let whole = try? Game(start: .start, moves: replayed.moves)
         {
-            game = replayed
+            game = whole
         } else {
-            game = Game(start: (try? Position(fen: state.fen)) ?? .start)
+            game = Game(start: sent)
         }
         clocks = state.clock
         clocksSetAt = now

@@ -73,21 +73,11 @@ extension Position {
 
     /// Plays moves given as text one after another, reporting the first bad one as an `InputError`.
     func playing(_ moves: [String]) throws(InputError) -> Position {
-        var position = self
-        for text in moves {
-            let move: Move
-            do {
-                move = try Move(notation: text)
-            } catch {
-                throw InputError("bad move: \(error)")
-            }
-            do {
-                position = try position.play(move)
-            } catch {
-                throw InputError("\(error) in \(position.fen)")
-            }
+        do {
+            return try replaying(moves).position
+        } catch {
+            throw InputError(error.description)
         }
-        return position
     }
 }
 

@@ -263,3 +263,14 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
     let flipped = BoardRenderer().render(.start, flipped: true, labels: [.x: "you", .o: "bob 1480"])
     #expect(text(online.at(1, .line("flip"))).hasPrefix("x> flip\n" + flipped))
 }
+
+@Test func aPositionTheClientCannotReadIsOneClearMessageNotAWrongBoard() {
+    var online = OnlineSession.seeking()
+    var broken = gameStart
+    broken.fen = "x5o/7/7 x 0 1"
+    let actions = online.at(0, reply(.start(broken)))
+    #expect(actions.first == .clearStatus)
+    #expect(actions.last == .finish(.left))
+    #expect(text(actions).hasPrefix("the server sent a position this client cannot read ("))
+    #expect(text(actions).hasSuffix("); leaving\n"))
+}
