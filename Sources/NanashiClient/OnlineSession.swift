@@ -86,19 +86,19 @@ public struct OnlineSession {
         public var savedSession: TokenStore.Session?
         /// Input and output are a real terminal: prompts wait on the line and clocks tick.
         public var isInteractive: Bool
-        /// Whether the board is drawn in colour.
-        public var colour: Bool
+        /// Whether the board is drawn in color.
+        public var color: Bool
 
         public init(
             address: ServerAddress, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
-            isInteractive: Bool, colour: Bool
+            isInteractive: Bool, color: Bool
         ) {
             self.address = address
             self.control = control
             self.register = register
             self.savedSession = savedSession
             self.isInteractive = isInteractive
-            self.colour = colour
+            self.color = color
         }
     }
 
@@ -156,7 +156,7 @@ public struct OnlineSession {
 
     public init(_ settings: Settings) {
         self.settings = settings
-        renderer = BoardRenderer(colour: settings.colour)
+        renderer = BoardRenderer(color: settings.color)
     }
 
     /// The first actions: connecting to the server.

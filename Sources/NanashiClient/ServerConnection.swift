@@ -151,20 +151,13 @@ private final class LineReader: ChannelInboundHandler {
     }
 
     private func deliver(_ line: [UInt8]) {
-        do {
-            let reply = try Wire.reply(fromLine: line)
-            // Should the protocol types learn `shutdown`, it still arrives as `.shutdown`.
-            continuation.yield(reply.message.type == "shutdown" ? .shutdown : .reply(reply))
-        } catch {
-            // Not a message this version knows: skipped, except the server's notice that it
-            // is going away, which the protocol types do not have yet.
-            if Self.type(of: line) == "shutdown" { continuation.yield(.shutdown) }
+        // A message this version does not know is skipped.
+        guard let reply = try? Wire.reply(fromLine: line) else { return }
+        if case .shutdown = reply.message {
+            continuation.yield(.shutdown)
+        } else {
+            continuation.yield(.reply(reply))
         }
-    }
-
-    private static func type(of line: [UInt8]) -> String? {
-        let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-        return object?["type"] as? String
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -71,7 +71,7 @@ extension GameRecord {
         tags["FEN"] = start.fen
         for name in Self.roster where tags[name] == nil { tags[name] = name == "Result" ? result : "?" }
         let ordered = Self.roster + tags.keys.filter { !Self.roster.contains($0) }.sorted()
-        var text = ordered.map { "[\($0) \"\(Self.escaped(tags[$0]!))\"]\n" }.joined() + "\n"
+        let text = ordered.map { "[\($0) \"\(Self.escaped(tags[$0]!))\"]\n" }.joined() + "\n"
 
         var tokens: [String] = []
         var number = start.fullmoveNumber

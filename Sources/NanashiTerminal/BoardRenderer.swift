@@ -1,7 +1,7 @@
 import NanashiCore
 
-/// Draws the board as lines of text: coordinates on both axes, `x` and `o` pieces (two colours,
-/// and two letters that read without colour), `#` blockers, the last move and a selected piece's
+/// Draws the board as lines of text: coordinates on both axes, `x` and `o` pieces (two colors,
+/// and two letters that read without color), `#` blockers, the last move and a selected piece's
 /// targets marked, then the piece counts and whose turn it is.
 ///
 ///         a  b  c  d  e  f  g
@@ -13,11 +13,11 @@ import NanashiCore
 /// converted piece, `<x>` the selected piece; `+` an empty square it can clone to, `*` one it can
 /// jump to.
 public struct BoardRenderer: Sendable {
-    /// Whether to colour the text with ANSI escape codes.
-    public var colour: Bool
+    /// Whether to color the text with ANSI escape codes.
+    public var color: Bool
 
-    public init(colour: Bool = false) {
-        self.colour = colour
+    public init(color: Bool = false) {
+        self.color = color
     }
 
     /// The board and its status lines, each line ending with a line break.
@@ -57,10 +57,10 @@ public struct BoardRenderer: Sendable {
     private func status(
         _ position: Position, lastMove: PlayedMove?, selected: Square?, labels: [Side: String]
     ) -> [String] {
-        let counts = Side.allSidesInOrder.map { side in
+        let counts = Side.allCases.map { side in
             let count = position.pieces(of: side).count
             var text =
-                paint(side.rawValue, side.colourStyle) + " \(count) " + (count == 1 ? "piece" : "pieces")
+                paint(side.rawValue, side.colorStyle) + " \(count) " + (count == 1 ? "piece" : "pieces")
             if let label = labels[side] { text += " (\(label))" }
             return text
         }
@@ -70,7 +70,7 @@ public struct BoardRenderer: Sendable {
         } else {
             let side = position.sideToMove
             lines.append(
-                " move \(position.fullmoveNumber), " + paint(side.rawValue, side.colourStyle) + " to play")
+                " move \(position.fullmoveNumber), " + paint(side.rawValue, side.colorStyle) + " to play")
         }
         if let lastMove { lines.append(" last move: " + lastMove.summary) }
         if let selected {
@@ -96,7 +96,7 @@ public struct BoardRenderer: Sendable {
     ) -> String {
         let glyph: String
         if let side = position[square] {
-            glyph = paint(side.rawValue, side.colourStyle)
+            glyph = paint(side.rawValue, side.colorStyle)
         } else if position.blockers.contains(square) {
             glyph = paint("#", .dim)
         } else if clones.contains(square) {
@@ -124,7 +124,7 @@ public struct BoardRenderer: Sendable {
     }
 
     private func paint(_ text: String, _ style: Style) -> String {
-        colour ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
+        color ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
     }
 }
 
@@ -138,7 +138,5 @@ enum Style: String {
 }
 
 extension Side {
-    static let allSidesInOrder: [Side] = [.x, .o]
-
-    var colourStyle: Style { self == .x ? .x : .o }
+    var colorStyle: Style { self == .x ? .x : .o }
 }

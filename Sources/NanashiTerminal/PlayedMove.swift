@@ -12,7 +12,7 @@ public struct PlayedMove: Hashable, Sendable {
     public let origin: Square?
     /// The square the new or moved piece landed on; `nil` for a pass.
     public let destination: Square?
-    /// The opponent's pieces that changed colour.
+    /// The opponent's pieces that changed color.
     public let converted: Bitboard
 
     /// Describes `move` played in `position` (which is the position before the move).

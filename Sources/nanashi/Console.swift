@@ -1,7 +1,7 @@
 import Foundation
 
 /// The terminal the game is played on: standard input and output, whether they are a real
-/// terminal, and whether to colour.
+/// terminal, and whether to color.
 ///
 /// On a real terminal (stdin and stdout both TTYs) prompts wait on the same line and a transient
 /// status line shows the AI thinking. Otherwise every line read is echoed after its prompt, so a
@@ -9,16 +9,16 @@ import Foundation
 final class Console {
     /// Both standard input and output are a terminal.
     let isInteractive: Bool
-    /// Output is coloured with ANSI codes.
-    let colour: Bool
+    /// Output is colored with ANSI codes.
+    let color: Bool
     /// A transient status line is on screen and must be erased before the next output.
     private var statusShown = false
 
-    /// - Parameter noColour: the user's `--no-color`; `NO_COLOR` in the environment counts too.
-    init(noColour: Bool) {
+    /// - Parameter noColor: the user's `--no-color`; `NO_COLOR` in the environment counts too.
+    init(noColor: Bool) {
         isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let environmentSaysNo = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        colour = isatty(STDOUT_FILENO) == 1 && !noColour && !environmentSaysNo
+        color = isatty(STDOUT_FILENO) == 1 && !noColor && !environmentSaysNo
         Console.installInterruptHandler()
     }
 
@@ -88,7 +88,7 @@ final class Console {
         FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
     }
 
-    /// Ctrl-C leaves at once, resetting colours and leaving the cursor on a fresh line, whatever is
+    /// Ctrl-C leaves at once, resetting colors and leaving the cursor on a fresh line, whatever is
     /// running (the AI's search included). The terminal's own modes are changed only while a
     /// password is typed (echo off), and then restored.
     private static func installInterruptHandler() {

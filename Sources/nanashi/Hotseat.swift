@@ -17,13 +17,13 @@ struct Hotseat: ParsableCommand {
     var fen: String?
 
     @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colours (NO_COLOR in the environment works too)."
+        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
-    var noColour = false
+    var noColor = false
 
     func run() throws {
         let start = try Position.fromOption(fen)
-        let console = Console(noColour: noColour)
+        let console = Console(noColor: noColor)
         let adviser = Adviser()
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
         while true {

@@ -39,9 +39,9 @@ struct Online: AsyncParsableCommand {
     var register = false
 
     @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colours (NO_COLOR in the environment works too)."
+        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
-    var noColour = false
+    var noColor = false
 
     func run() async throws {
         let address = try ServerAddress.fromOption(server)
@@ -56,12 +56,12 @@ struct Online: AsyncParsableCommand {
             name: name ?? environment["NANASHI_NAME"].flatMap { $0.isEmpty ? nil : $0 },
             password: password ?? environment["NANASHI_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 },
             register: register, store: TokenStore.standard(environment: environment))
-        let console = Console(noColour: noColour)
+        let console = Console(noColor: noColor)
         let session = OnlineSession(
             OnlineSession.Settings(
                 address: address, control: control, register: register,
                 savedSession: login.savedSession(for: address),
-                isInteractive: console.isInteractive, colour: console.colour))
+                isInteractive: console.isInteractive, color: console.color))
         _ = try await OnlineRunner(session: session, address: address, login: login, console: console).run()
     }
 }

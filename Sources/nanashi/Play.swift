@@ -36,16 +36,16 @@ struct Play: ParsableCommand {
     var seed: UInt64?
 
     @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colours (NO_COLOR in the environment works too)."
+        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
-    var noColour = false
+    var noColor = false
 
     func run() throws {
         let start = try Position.fromOption(fen)
         guard let level = Level(level) else {
             throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
         }
-        let console = Console(noColour: noColour)
+        let console = Console(noColor: noColor)
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
         let engine = Engine()
         let opponent = AIOpponent(engine: engine, level: level, random: random)

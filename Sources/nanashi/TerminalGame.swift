@@ -45,7 +45,7 @@ final class TerminalGame {
     ) {
         self.game = game
         self.console = console
-        renderer = BoardRenderer(colour: console.colour)
+        renderer = BoardRenderer(color: console.color)
         self.opponents = opponents
         self.labels = labels
         self.flipped = flipped

@@ -166,7 +166,7 @@ import Testing
             bad.stderr == "nanashi: bad FEN 'x5o/7 x': the board must have 7 ranks separated by '/', not 2\n")
     }
 
-    /// Through a pseudo-terminal (`script`), the board is coloured unless NO_COLOR or --no-color.
+    /// Through a pseudo-terminal (`script`), the board is colored unless NO_COLOR or --no-color.
     @Test(
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")),
         arguments: [
@@ -174,7 +174,7 @@ import Testing
             (["--no-color"], [:], false),
             ([], ["NO_COLOR": "1"], false),
         ])
-    func colourOnlyOnARealTerminal(flags: [String], environment: [String: String], coloured: Bool) throws {
+    func colorOnlyOnARealTerminal(flags: [String], environment: [String: String], colored: Bool) throws {
         let command = ([NanashiProcess.executable.path, "hotseat"] + flags).joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -191,7 +191,7 @@ import Testing
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(text.contains(" 2 pieces   "))
-        #expect(text.contains("\u{1B}[1;31mx\u{1B}[0m") == coloured)
-        #expect(text.contains("\u{1B}[") == coloured)
+        #expect(text.contains("\u{1B}[1;31mx\u{1B}[0m") == colored)
+        #expect(text.contains("\u{1B}[") == colored)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 // `nanashi online`, `leaderboard --server` and `profile` through the real executable against a
-// real `nanashi serve`. Colours are the server's coin toss, so each client is told its moves
+// real `nanashi serve`. Colors are the server's coin toss, so each client is told its moves
 // once it says which side it plays.
 
 /// A short whole game: x's two jumps land next to b2, and o's jump to d4 takes both x pieces.

@@ -18,7 +18,7 @@ private func session(saved: TokenStore.Session? = nil, register: Bool = false, i
     OnlineSession(
         OnlineSession.Settings(
             address: address, control: control, register: register, savedSession: saved,
-            isInteractive: interactive, colour: false))
+            isInteractive: interactive, color: false))
 }
 
 private func send(_ message: ClientMessage, id: String? = nil) -> OnlineSession.Action {

@@ -48,7 +48,7 @@ struct OutcomeTests {
         ("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1", nil),
     ])
     func outcomeOfPosition(fen: String, expected: Outcome?) throws {
-        for (text, outcome) in [(fen, expected), (swappingColours(fen), expected.map(swapped))] {
+        for (text, outcome) in [(fen, expected), (swappingColors(fen), expected.map(swapped))] {
             let position = try position(text)
             #expect(position.outcome == outcome, "\(text)")
             #expect(position.isGameOver == (outcome != nil), "\(text)")

@@ -32,8 +32,8 @@ struct PerftTests {
     }
 
     @Test(arguments: suite)
-    func matchesPublishedCountsWithColoursSwapped(fen: String, counts: [UInt64]) throws {
-        let position = try Position(fen: swappingColours(fen))
+    func matchesPublishedCountsWithColorsSwapped(fen: String, counts: [UInt64]) throws {
+        let position = try Position(fen: swappingColors(fen))
         for (index, expected) in Self.depths(counts).enumerated() {
             #expect(position.perft(index + 1) == expected, "depth \(index + 1)")
         }

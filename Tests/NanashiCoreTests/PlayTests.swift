@@ -10,7 +10,7 @@ struct PlayTests {
         // A jump empties its origin, captures, and adds one to the halfmove clock.
         ("x5o/7/7/7/7/7/o5x x 0 1", "a7c5", "6o/7/2x4/7/7/7/o5x o 1 1"),
         ("7/7/7/3o3/2oo3/2x4/7 x 4 1", "c2e4", "7/7/7/3xx2/2ox3/7/7 o 5 1"),
-        // Colours swapped: the same moves for o, and the fullmove number goes up after o.
+        // Colors swapped: the same moves for o, and the fullmove number goes up after o.
         ("o5x/7/7/7/7/7/x5o o 0 1", "f2", "o5x/7/7/7/7/5o1/x5o x 0 2"),
         ("7/7/7/3x3/2xx3/2o4/7 o 4 1", "c2e4", "7/7/7/3oo2/2xo3/7/7 x 5 2"),
         // A forced pass adds one to the clock and hands the turn over.

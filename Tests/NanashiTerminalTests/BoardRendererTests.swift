@@ -112,8 +112,8 @@ import Testing
         #expect(end.result == "1-0")
     }
 
-    @Test func colourWrapsEachGlyphInItsOwnStyle() {
-        let text = BoardRenderer(colour: true).render(.start)
+    @Test func colorWrapsEachGlyphInItsOwnStyle() {
+        let text = BoardRenderer(color: true).render(.start)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let escape = "\u{1B}["
         #expect(
@@ -121,7 +121,7 @@ import Testing
                 == "\(escape)2m 7 \(escape)0m \(escape)1;31mx\(escape)0m  \(escape)2m.\(escape)0m  \(escape)2m.\(escape)0m  "
                 + "\(escape)2m.\(escape)0m  \(escape)2m.\(escape)0m  \(escape)2m.\(escape)0m  \(escape)1;36mo\(escape)0m "
                 + "\(escape)2m 7\(escape)0m")
-        // Without the escape codes, the coloured board is the plain one.
+        // Without the escape codes, the colored board is the plain one.
         #expect(text.replacing(/\u{1B}\[[0-9;]*m/, with: "") == BoardRenderer().render(.start))
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import NanashiTerminal
 
 @Suite struct SelectionTests {
-    /// x on a7 b6 g1, o on a1 g7, a blocker on d4; x to move (and the same with colours swapped).
+    /// x on a7 b6 g1, o on a1 g7, a blocker on d4; x to move (and the same with colors swapped).
     static let fen = "x5o/1x5/7/3-3/7/7/o5x x 0 1"
     static let mirrored = "o5x/1o5/7/3-3/7/7/x5o o 0 1"
 
