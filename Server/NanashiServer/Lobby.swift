@@ -32,13 +32,14 @@ actor Lobby {
     func start() async throws {
         for stored in try storage.unfinishedGames() {
             guard let id = stored.game.id else { continue }
-            var position = Position.start
-            var moves: [Move] = []
-            for record in stored.moves {
-                guard let move = try? Move(notation: record.notation), let next = try? position.play(move)
-                else { break }
-                position = next
-                moves.append(move)
+            let position: Position
+            let moves: [Move]
+            do {
+                (moves, position) = try Position.start.replaying(stored.moves.map(\.notation))
+            } catch {
+                // Resuming from a shorter game than the one stored would be a wrong game.
+                logger.error("game \(id) not resumed: stored move \(error.ply) cannot be replayed: \(error)")
+                continue
             }
             let initial = Int64(stored.game.initial) * 1000
             let clocks =
@@ -108,7 +109,7 @@ actor Lobby {
         outbox.send(.seeking, id: requestID)
         guard !pairingRequested else { return }
         pairingRequested = true
-        Task { await self.pair() }
+        Task { self.pair() }
     }
 
     func cancel(_ playerID: Int64) {
