@@ -19,7 +19,9 @@ let package = Package(
     targets: [
         // MARK: Core — the rules of the game. Swift standard library only.
         .target(name: "NanashiCore", path: "Sources/NanashiCore"),
-        .testTarget(name: "NanashiCoreTests", dependencies: ["NanashiCore"], path: "Tests/NanashiCoreTests"),
+        .testTarget(
+            name: "NanashiCoreTests", dependencies: ["NanashiCore", "NanashiTestSupport"],
+            path: "Tests/NanashiCoreTests"),
 
         // MARK: AI — search, evaluation, UAI. Core only.
         .target(name: "NanashiAI", dependencies: ["NanashiCore"], path: "AI/NanashiAI"),
@@ -110,11 +112,13 @@ let package = Package(
             path: "Sources/nanashi"
         ),
 
-        // MARK: End-to-end tests through the real executable.
+        // MARK: Tests — what the test targets share (a line client, the color swap), then the
+        // end-to-end tests through the real executable.
+        .target(name: "NanashiTestSupport", path: "Tests/NanashiTestSupport"),
         .testTarget(
             name: "NanashiCLITests",
             dependencies: [
-                "nanashi", "NanashiCore",
+                "nanashi", "NanashiCore", "NanashiTestSupport",
                 // To read a server's database file as it was left by a killed process.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 // file: nothing announced is lost, nothing is counted twice, unfinished games resume where they
 // stood with their clocks as stored, and SIGTERM then ends the server cleanly.
 
-extension LineSocket {
+extension LineClient {
     /// The next line as a JSON object.
     func message() throws -> [String: Any] {
         let line = try line()
@@ -24,7 +25,7 @@ extension LineSocket {
 private struct Seat {
     var name: String
     var token: String
-    var socket: LineSocket
+    var socket: LineClient
 }
 
 /// What the database file holds, read without changing it.
@@ -87,7 +88,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
         var seats: [String: Seat] = [:]
         var started: [(Seat, [String: Any])] = []
         for index in [2 * pair, 2 * pair + 1] {
-            let socket = try LineSocket(port: server.port)
+            let socket = try LineClient(port: server.port)
             let name = "player\(index)"
             socket.send(#"{"type":"register","name":"\#(name)","password":"password\#(index)"}"#)
             let welcome = try socket.message()
@@ -152,7 +153,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     #expect(crashed.lastClocks[games[2].id] == clock(announced))
 
     server = try ServeProcess(database: database)
-    let lookout = try LineSocket(port: server.port)
+    let lookout = try LineClient(port: server.port)
     #expect(try lookout.exchange(#"{"type":"leaderboard"}"#) == standings)
     // The players of the unfinished games come back with their tokens: each gets the game as
     // stored, clocks included (nothing ran while the server was down or until both were back).
@@ -161,7 +162,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
         var position = Position.start
         for move in moves { position = try position.play(Move(notation: move)) }
         for side in ["x", "o"] {
-            let socket = try LineSocket(port: server.port)
+            let socket = try LineClient(port: server.port)
             socket.send(#"{"type":"auth","token":"\#(games[game].seats[side]!.token)"}"#)
             #expect(try socket.message()["type"] as? String == "welcome")
             let state = try socket.message()

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,8 +32,8 @@ private func field(_ name: String, in line: String) -> String? {
     defer { server.stop() }
     let port = server.port
 
-    let ann = try LineSocket(port: port)
-    let bob = try LineSocket(port: port)
+    let ann = try LineClient(port: port)
+    let bob = try LineClient(port: port)
     #expect(
         try ann.exchange(#"{"type":"register","name":"ann","password":"password1"}"#).contains(
             #""type":"welcome""#))

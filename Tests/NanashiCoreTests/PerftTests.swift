@@ -1,3 +1,4 @@
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiCore

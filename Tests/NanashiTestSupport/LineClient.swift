@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A plain blocking TCP client to 127.0.0.1 that speaks in lines, so tests talk to a server
+/// exactly as any client would. Reads and writes give up after 15 seconds.
+public final class LineClient {
+    private let socket: Int32
+    private var pending: [UInt8] = []
+
+    /// Why the client could not go on.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
+    public init(port: Int, receiveBuffer: Int32? = nil) throws(Failure) {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket() failed") }
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Pieces of a line go out at once, not after the server's delayed acknowledgement.
+        var noDelay: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else {
+            Glibc.close(socket)
+            throw Failure(description: "connect() failed")
+        }
+    }
+
+    deinit { Glibc.close(socket) }
+
+    /// Sends bytes as they are; returns false if the connection is gone.
+    @discardableResult
+    public func sendBytes(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Sends one line (the newline is added).
+    public func send(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
+
+    /// The next line, or `nil` once the server has closed the connection (a reset, when the
+    /// server closed with input unread, counts as closed too).
+    public func nextLine() throws(Failure) -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return nil }
+            guard count > 0 else { throw Failure(description: "the server did not answer in time") }
+            pending += chunk[..<count]
+        }
+    }
+
+    /// The next line; throws if the server closed the connection.
+    public func line() throws(Failure) -> String {
+        guard let line = try nextLine() else {
+            throw Failure(description: "the server closed the connection")
+        }
+        return line
+    }
+
+    /// Sends a line and returns the server's next line.
+    public func exchange(_ line: String) throws(Failure) -> String {
+        send(line)
+        return try self.line()
+    }
+
+    /// Closes both directions.
+    public func close() { shutdown(socket, Int32(SHUT_RDWR)) }
+
+    /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
+    public func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
+}
