@@ -81,8 +81,10 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     defer { try? FileManager.default.removeItem(at: directory) }
     let database = directory.appendingPathComponent("server.sqlite").path
 
-    var server = try ServeProcess(database: database)
     // Eight players, paired two by two into four games.
+    try ServeProcess.addPlayers(
+        Dictionary(uniqueKeysWithValues: (0..<8).map { ("player\($0)", "password\($0)") }), to: database)
+    var server = try ServeProcess(database: database)
     var games: [(id: Int64, seats: [String: Seat])] = []
     for pair in 0..<4 {
         var seats: [String: Seat] = [:]
@@ -90,7 +92,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
         for index in [2 * pair, 2 * pair + 1] {
             let socket = try LineClient(port: server.port)
             let name = "player\(index)"
-            socket.send(#"{"type":"register","name":"\#(name)","password":"password\#(index)"}"#)
+            socket.send(#"{"type":"login","name":"\#(name)","password":"password\#(index)"}"#)
             let welcome = try socket.message()
             let token = try #require(welcome["token"] as? String)
             #expect(

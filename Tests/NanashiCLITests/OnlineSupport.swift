@@ -5,8 +5,9 @@ import Testing
     import Glibc
 #endif
 
-/// A `nanashi serve` on an OS-assigned port with a database in a temporary folder, stopped
-/// (and its folder removed) by `stop()`.
+/// A `nanashi serve` on an OS-assigned port with a database in a temporary folder where ann
+/// and bob (password `password1`) have accounts already; stopped (and its folder removed) by
+/// `stop()`.
 final class ServerUnderTest {
     let folder: URL
     private let server: ServeProcess
@@ -15,9 +16,9 @@ final class ServerUnderTest {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "nanashi-online-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = try ServeProcess(
-            database: folder.appendingPathComponent("server.sqlite").path,
-            arguments: ["--grace", String(grace)])
+        let database = folder.appendingPathComponent("server.sqlite").path
+        try ServeProcess.addPlayers(["ann": "password1", "bob": "password1"], to: database)
+        server = try ServeProcess(database: database, arguments: ["--grace", String(grace)])
     }
 
     var port: Int { server.port }

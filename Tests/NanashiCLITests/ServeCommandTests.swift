@@ -28,6 +28,7 @@ private func field(_ name: String, in line: String) -> String? {
     defer { try? FileManager.default.removeItem(at: directory) }
     let database = directory.appendingPathComponent("server.sqlite").path
 
+    try ServeProcess.addPlayers(["ann": "password1", "bob": "password1"], to: database)
     let server = try ServeProcess(database: database)
     defer { server.stop() }
     let port = server.port
@@ -35,10 +36,10 @@ private func field(_ name: String, in line: String) -> String? {
     let ann = try LineClient(port: port)
     let bob = try LineClient(port: port)
     #expect(
-        try ann.exchange(#"{"type":"register","name":"ann","password":"password1"}"#).contains(
+        try ann.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
             #""type":"welcome""#))
     #expect(
-        try bob.exchange(#"{"type":"register","name":"bob","password":"password1"}"#).contains(
+        try bob.exchange(#"{"type":"login","name":"bob","password":"password1"}"#).contains(
             #""type":"welcome""#))
     #expect(try ann.exchange(#"{"type":"seek","initial":60,"increment":1}"#) == #"{"type":"seeking"}"#)
     #expect(try bob.exchange(#"{"type":"seek","initial":60,"increment":1}"#) == #"{"type":"seeking"}"#)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import NanashiServer
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,16 +12,11 @@ final class ServeProcess {
     private let process = Process()
     let port: Int
 
-    /// Starts a server on `database` (fast password hashing, errors-only log) and waits for its
-    /// `listening on` line.
+    /// Starts a server on `database` (errors-only log) and waits for its `listening on` line.
     init(database: String, arguments extra: [String] = []) throws {
         process.executableURL = NanashiProcess.executable
         process.arguments =
-            [
-                "serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n",
-                "4",
-            ]
-            + extra
+            ["serve", "--port", "0", "--db", database, "--log-level", "error"] + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -52,5 +49,19 @@ final class ServeProcess {
         if process.isRunning { kill(process.processIdentifier, signal) }
         process.waitUntilExit()
         return (process.terminationReason, process.terminationStatus)
+    }
+}
+
+extension ServeProcess {
+    /// Adds players to `database` before a server opens it, each with a password hashed at a
+    /// cost meant for tests. Each stored hash carries its own cost, so the server (at its real
+    /// cost for new hashes) logs them in as cheaply: registering at the real cost is for the
+    /// one test of registration itself.
+    static func addPlayers(_ passwords: [String: String], to database: String) throws {
+        let storage = try Storage(path: database)
+        for (name, password) in passwords.sorted(by: { $0.key < $1.key }) {
+            let hash = try #require(PasswordHash.make(password: password, cost: .testing))
+            _ = try storage.createPlayer(name: name, passwordHash: hash.description, now: Date())
+        }
     }
 }
