@@ -37,11 +37,6 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
-    /// For tests and load tests only: scrypt's N as a power of two for new password hashes,
-    /// instead of OWASP's 2^17. Hidden because it weakens stored passwords.
-    @Option(name: .customLong("insecure-scrypt-log2n"), help: .hidden)
-    var scryptLog2N: Int?
-
     func run() async throws {
         guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
         guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
@@ -68,13 +63,6 @@ struct Serve: AsyncParsableCommand {
         settings.idleTimeout = .seconds(idleTimeout)
         settings.messageBurst = messageBurst
         settings.messageRate = messageRate
-        if let scryptLog2N {
-            guard (1...20).contains(scryptLog2N) else {
-                throw InputError("bad scrypt cost \(scryptLog2N): use 1 to 20")
-            }
-            settings.passwordCost = ScryptCost(
-                log2N: scryptLog2N, r: ScryptCost.owasp.r, p: ScryptCost.owasp.p)
-        }
         let server: Server
         do {
             let logger = Logger(label: "nanashi.server")
