@@ -10,9 +10,8 @@ struct OnlineTable {
     let opponent: Opponent
     let control: NanashiProtocol.TimeControl
     private(set) var game: Game
-    /// The clocks the server last sent, and when they arrived; the side to move's runs since.
-    private(set) var clocks: Clocks
-    private(set) var clocksSetAt: ContinuousClock.Instant
+    /// The clocks the server last sent, running for the side to move since they arrived.
+    private(set) var clock: GameClock
 
     /// The table for a game just started.
     ///
@@ -24,8 +23,7 @@ struct OnlineTable {
         control = NanashiProtocol.TimeControl(initial: start.initial, increment: start.increment)
         game = Game(start: try Position(fen: start.fen))
         let initial = Int64(start.initial) * 1000
-        clocks = Clocks(x: initial, o: initial)
-        clocksSetAt = now
+        clock = GameClock(Clocks(x: initial, o: initial), running: Self.running(in: game.current), since: now)
     }
 
     /// The table for a game in progress, from the server's whole account of it. The moves are
@@ -46,8 +44,7 @@ struct OnlineTable {
         } else {
             game = Game(start: sent)
         }
-        clocks = state.clock
-        clocksSetAt = now
+        clock = GameClock(state.clock, running: Self.running(in: game.current), since: now)
     }
 
     var position: Position { game.current }
@@ -67,20 +64,16 @@ struct OnlineTable {
             // The server owns the truth: if its position differs, start over from it.
             game = Game(start: position)
         }
-        clocks = moved.clock
-        clocksSetAt = now
+        clock = GameClock(moved.clock, running: Self.running(in: game.current), since: now)
         return true
     }
 
     /// Both clocks at `now`, the side to move's time running.
-    func clocks(at now: ContinuousClock.Instant) -> Clocks {
-        var current = clocks
-        guard !position.isGameOver else { return current }
-        let elapsed = now - clocksSetAt
-        let milliseconds =
-            elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        current[position.sideToMove] -= milliseconds
-        return current
+    func clocks(at now: ContinuousClock.Instant) -> Clocks { clock.reading(at: now) }
+
+    /// The side whose clock runs in `position`: the side to move, until the game is over.
+    private static func running(in position: Position) -> Side? {
+        position.isGameOver ? nil : position.sideToMove
     }
 
     /// Words after each side's piece count: `you`, and the opponent's name and rating.

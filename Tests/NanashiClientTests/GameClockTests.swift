@@ -1,0 +1,35 @@
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+private let epoch = ContinuousClock.now
+
+private func at(_ milliseconds: Int64) -> ContinuousClock.Instant { epoch + .milliseconds(milliseconds) }
+
+@Test func onlyTheRunningClockLosesTimeAndNeitherReadsBelowZero() {
+    let clock = GameClock(Clocks(x: 60_000, o: 30_000), running: .x, since: at(0))
+    #expect(clock.reading(at: at(1_250)) == Clocks(x: 58_750, o: 30_000))
+    #expect(clock.left(.x, at: at(61_000)) == -1_000)
+    #expect(clock.reading(at: at(61_000)) == Clocks(x: 0, o: 30_000))
+}
+
+@Test func pressingChargesTheMoverAddsTheIncrementAndStartsTheOpponent() {
+    var clock = GameClock(Clocks(x: 60_000, o: 60_000), running: .x, since: at(0))
+    clock.press(at: at(5_000), increment: 2_000)
+    #expect(clock.running == .o && clock.atTurnStart == Clocks(x: 57_000, o: 60_000))
+    #expect(clock.reading(at: at(8_000)) == Clocks(x: 57_000, o: 57_000))
+    clock.press(at: at(8_000), increment: 2_000)
+    #expect(clock.reading(at: at(8_000)) == Clocks(x: 57_000, o: 59_000))
+}
+
+@Test func aStoppedClockKeepsItsTimeUntilStartedAgain() {
+    var clock = GameClock(Clocks(x: 10_000, o: 10_000), running: .o, since: at(0))
+    clock.stop(at: at(4_000))
+    #expect(clock.running == nil)
+    #expect(clock.reading(at: at(60_000)) == Clocks(x: 10_000, o: 6_000))
+    // Pressing a stopped clock changes nothing.
+    clock.press(at: at(61_000), increment: 5_000)
+    #expect(clock.reading(at: at(61_000)) == Clocks(x: 10_000, o: 6_000))
+    clock.start(.o, at: at(70_000))
+    #expect(clock.reading(at: at(71_000)) == Clocks(x: 10_000, o: 5_000))
+}
