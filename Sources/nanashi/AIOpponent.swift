@@ -18,7 +18,7 @@ final class AIOpponent: MoveSource {
 
     var label: String { "AI level \(level.number)" }
 
-    func move(in game: Game, console: Console) -> Move {
+    func move(in game: Game, console: any TerminalConsole) -> Move {
         let side = game.current.sideToMove
         console.status(ThinkingLine.started(by: side))
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in

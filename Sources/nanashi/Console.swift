@@ -1,4 +1,5 @@
 import Foundation
+import NanashiTerminal
 
 /// The terminal the game is played on: standard input and output, whether they are a real
 /// terminal, and whether to color.
@@ -6,7 +7,7 @@ import Foundation
 /// On a real terminal (stdin and stdout both TTYs) prompts wait on the same line and a transient
 /// status line shows the AI thinking. Otherwise every line read is echoed after its prompt, so a
 /// piped game's output reads like the session it was, and nothing transient is written.
-final class Console {
+final class Console: TerminalConsole {
     /// Both standard input and output are a terminal.
     let isInteractive: Bool
     /// Output is colored with ANSI codes.

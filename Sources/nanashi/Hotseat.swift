@@ -28,7 +28,8 @@ struct Hotseat: ParsableCommand {
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
         while true {
             let terminalGame = TerminalGame(
-                game: Game(start: start), console: console, opponents: [:], labels: [:], flipped: false,
+                game: Game(start: start), console: console, files: LocalFiles(), opponents: [:], labels: [:],
+                flipped: false,
                 tags: ["Event": "nanashi hotseat", "White": "x", "Black": "o"], hint: adviser.hint(for:))
             guard case .finished(let ending) = terminalGame.run(),
                 TerminalGame.offerAnotherGame(

@@ -61,7 +61,8 @@ struct Play: ParsableCommand {
             console.say(
                 "you play \(person) against the AI at level \(level.number); type help for the commands")
             let terminalGame = TerminalGame(
-                game: Game(start: start), console: console, opponents: [person.opponent: opponent],
+                game: Game(start: start), console: console, files: LocalFiles(),
+                opponents: [person.opponent: opponent],
                 labels: [person: "you", person.opponent: opponent.label], flipped: false,
                 tags: [
                     "Event": "nanashi play",

@@ -1,30 +1,21 @@
-import Foundation
 import NanashiCore
-import NanashiTerminal
-
-/// Chooses the moves of a side nobody plays at this keyboard: the AI.
-protocol MoveSource: AnyObject {
-    /// Words shown after the side's piece count, such as `level 3`.
-    var label: String { get }
-    /// The move when it is this side's turn in `game` (it has a move other than a pass); may
-    /// block until the move is known, showing progress through `console.status`.
-    func move(in game: Game, console: Console) -> Move
-}
 
 /// One game in the terminal: draws the board, reads the people's input, asks opponents for
 /// theirs, and handles the commands, until the game ends or the player leaves.
 ///
 /// Where a side's moves come from is the only difference between the modes: sides in `opponents`
 /// are asked, the others are typed at the keyboard.
-final class TerminalGame {
+public final class TerminalGame {
     /// How `run()` finished.
-    enum Ending: Equatable {
+    public enum Ending: Equatable, Sendable {
         case finished(Outcome)
         case quit
     }
 
-    private(set) var game: Game
-    private let console: Console
+    /// The game as it stands.
+    public private(set) var game: Game
+    private let console: any TerminalConsole
+    private let files: any GameFiles
     private let renderer: BoardRenderer
     private let opponents: [Side: any MoveSource]
     private let labels: [Side: String]
@@ -38,13 +29,14 @@ final class TerminalGame {
     ///   - labels: words after each side's piece count (`you`, `level 3`).
     ///   - hint: the AI's suggestion for a position.
     ///   - tags: PGN tags written by `save` (`Event`, `White`, `Black`...).
-    init(
-        game: Game, console: Console, opponents: [Side: any MoveSource], labels: [Side: String],
-        flipped: Bool,
-        tags: [String: String], hint: @escaping (Position) -> Move?
+    ///   - files: where `save` and `load` read and write.
+    public init(
+        game: Game, console: any TerminalConsole, files: any GameFiles, opponents: [Side: any MoveSource],
+        labels: [Side: String], flipped: Bool, tags: [String: String], hint: @escaping (Position) -> Move?
     ) {
         self.game = game
         self.console = console
+        self.files = files
         renderer = BoardRenderer(color: console.color)
         self.opponents = opponents
         self.labels = labels
@@ -56,7 +48,7 @@ final class TerminalGame {
     private var people: Set<Side> { Set([Side.x, .o].filter { opponents[$0] == nil }) }
 
     /// Plays until the game is over, a side resigns, or the player quits (or input ends).
-    func run() -> Ending {
+    public func run() -> Ending {
         draw()
         while true {
             let position = game.current
@@ -171,23 +163,23 @@ final class TerminalGame {
 
     private func save(to path: String) {
         var record = GameRecord(start: game.start, tags: tags)
-        record.tags["Date"] = Self.pgnDate(Date())
+        record.tags["Date"] = files.today
         for move in game.moves { try! record.append(move) }  // The game's moves are legal.
         record.result = game.current.outcome?.result ?? "*"
         do {
-            try record.pgn.write(toFile: path, atomically: true, encoding: .utf8)
+            try files.write(record.pgn, to: path)
             console.say("saved \(game.moves.count) moves to \(path)")
         } catch {
-            console.say("cannot save to \(path): \(error.localizedDescription)")
+            console.say("cannot save to \(path): \(error)")
         }
     }
 
     private func load(from path: String) {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try files.read(path)
         } catch {
-            console.say("cannot read \(path): \(error.localizedDescription)")
+            console.say("cannot read \(path): \(error)")
             return
         }
         do {
@@ -210,25 +202,28 @@ final class TerminalGame {
 }
 
 extension TerminalGame {
-    /// A day as PGN writes it, `2026.11.22` (in UTC).
-    static func pgnDate(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.year!).\(twoDigits(parts.month!)).\(twoDigits(parts.day!))"
-    }
-
     /// Shows how the game ended and asks whether to play again; end of input means no.
-    static func offerAnotherGame(after ending: Outcome, final position: Position, console: Console) -> Bool {
+    public static func offerAnotherGame(
+        after ending: Outcome, final position: Position, console: any TerminalConsole
+    ) -> Bool {
         console.write(ending.summary(final: position))
         while true {
             guard let answer = console.ask("play again? (y/n)> ") else { return false }
-            switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch answer.trimmingWhitespace.lowercased() {
             case "y", "yes": return true
             case "n", "no", "q", "quit": return false
             default: console.say("please answer y or n")
             }
         }
+    }
+}
+
+extension String {
+    /// Without the white space at either end.
+    fileprivate var trimmingWhitespace: Substring {
+        var text = self[...]
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
     }
 }

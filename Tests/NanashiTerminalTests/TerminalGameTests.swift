@@ -1,0 +1,100 @@
+import NanashiCore
+import Testing
+
+@testable import NanashiTerminal
+
+// The offline game loop with a scripted console, files in memory and a scripted opponent: no
+// process, no terminal.
+
+private final class ScriptedConsole: TerminalConsole {
+    var lines: [String]
+    var transcript = ""
+    let color = false
+
+    init(_ lines: [String]) { self.lines = lines }
+
+    func write(_ text: String) { transcript += text }
+    func say(_ line: String) { write(line + "\n") }
+    func status(_ text: String) {}
+    func ask(_ prompt: String) -> String? {
+        write(prompt)
+        guard !lines.isEmpty else { return nil }
+        let line = lines.removeFirst()
+        write(line + "\n")
+        return line
+    }
+}
+
+private final class MemoryFiles: GameFiles {
+    var files: [String: String] = [:]
+    struct Missing: Error, CustomStringConvertible { let description = "no such file" }
+
+    func read(_ path: String) throws -> String {
+        guard let text = files[path] else { throw Missing() }
+        return text
+    }
+    func write(_ text: String, to path: String) throws { files[path] = text }
+    let today = "2026.11.23"
+}
+
+/// Always answers the same move, legal or not.
+private final class Stubborn: MoveSource {
+    let answer: Move
+    init(_ answer: Move) { self.answer = answer }
+    let label = "stubborn"
+    func move(in game: Game, console: any TerminalConsole) -> Move { answer }
+}
+
+private func game(
+    _ lines: [String], files: MemoryFiles = MemoryFiles(), opponents: [Side: any MoveSource] = [:]
+) -> (TerminalGame, ScriptedConsole) {
+    let console = ScriptedConsole(lines)
+    let game = TerminalGame(
+        game: Game(), console: console, files: files, opponents: opponents, labels: [:], flipped: false,
+        tags: ["Event": "test"], hint: { _ in nil })
+    return (game, console)
+}
+
+@Test func movesUndoAndQuitAtTheKeyboard() {
+    let (terminal, console) = game(["b6", "a7a5", "undo", "quit"])
+    #expect(terminal.run() == .quit)
+    #expect(terminal.game.moves == [])
+    #expect(console.transcript.contains("x> b6\n"))
+    #expect(console.transcript.contains("o> a7a5\nillegal move a7a5: the piece on the origin is not yours\n"))
+    #expect(console.transcript.contains("o> undo\ntook back 1 move\n"))
+    #expect(console.transcript.hasSuffix("x> quit\n"))
+}
+
+@Test func savedGamesAreLoadedBackWithTheirMoves() throws {
+    let files = MemoryFiles()
+    let (first, firstConsole) = game(["b6", "save g.pgn"], files: files)
+    #expect(first.run() == .quit)
+    #expect(firstConsole.transcript.contains("o> save g.pgn\nsaved 1 moves to g.pgn\n"))
+    let pgn = try #require(files.files["g.pgn"])
+    #expect(pgn.contains("[Event \"test\"]\n[Site \"?\"]\n[Date \"2026.11.23\"]\n"))
+    #expect(pgn.hasSuffix("\n1. b6 *\n"))
+
+    let (second, secondConsole) = game(["load g.pgn", "load nowhere.pgn"], files: files)
+    #expect(second.run() == .quit)
+    #expect(second.game.moves == [.clone(to: Square("b6")!)])
+    #expect(secondConsole.transcript.contains("x> load g.pgn\nloaded 1 moves from g.pgn\n"))
+    #expect(secondConsole.transcript.contains("o> load nowhere.pgn\ncannot read nowhere.pgn: no such file\n"))
+}
+
+@Test func anOpponentWithAnIllegalMoveResigns() {
+    let (terminal, console) = game(["b6"], opponents: [.o: Stubborn(.pass)])
+    #expect(terminal.run() == .finished(.resignation(by: .o)))
+    #expect(console.transcript.hasSuffix("o sent an illegal move 0000; it resigns\n"))
+}
+
+@Test func anotherGameIsOfferedUntilTheAnswerIsClear() {
+    let console = ScriptedConsole(["maybe", " Y "])
+    #expect(TerminalGame.offerAnotherGame(after: .resignation(by: .x), final: .start, console: console))
+    #expect(
+        console.transcript
+            == "game over: o wins (x resigned)\nfinal count: x 2, o 2\nplay again? (y/n)> maybe\n"
+            + "please answer y or n\nplay again? (y/n)>  Y \n")
+    #expect(
+        !TerminalGame.offerAnotherGame(
+            after: .resignation(by: .x), final: .start, console: ScriptedConsole([])))
+}
