@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(
             name: "NanashiServerTests",
             dependencies: [
-                "NanashiServer", "NanashiProtocol", "NanashiCore",
+                "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiTestSupport",
                 // To make storage fail from outside, as a full disk would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -112,8 +112,8 @@ let package = Package(
             path: "Sources/nanashi"
         ),
 
-        // MARK: Tests — what the test targets share (a line client, the color swap), then the
-        // end-to-end tests through the real executable.
+        // MARK: Tests — what the test targets share (a line client, a seeded generator, the color
+        // swap), then the end-to-end tests through the real executable.
         .target(name: "NanashiTestSupport", path: "Tests/NanashiTestSupport"),
         .testTarget(
             name: "NanashiCLITests",

@@ -1,23 +1,10 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-
-/// A seeded generator (xorshift64*), so a failing run can be replayed.
-private struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-}
 
 /// Lines a hostile or broken client might send: noise, protocol lines with bytes flipped,
 /// inserted or cut, huge numbers, deep nesting, wrong types, invalid UTF-8, over-long lines.

@@ -1,72 +1,31 @@
 import Foundation
 import Logging
 import NanashiProtocol
+import NanashiTestSupport
 import Synchronization
 
 @testable import NanashiServer
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// A plain blocking TCP client, so the tests talk to the server exactly as any client would.
-/// Reads block on a queue of their own, never on the test's threads.
+/// The shared line client, so the tests talk to the server exactly as any client would, with
+/// its blocking reads and sends on threads of their own, never on the concurrency pool the
+/// in-process server needs.
 final class TestClient: @unchecked Sendable {
-    private let socket: Int32
-    private var pending: [UInt8] = []
-    private let queue = DispatchQueue(label: "test-client")
+    typealias Failure = LineClient.Failure
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    private let connection: LineClient
+    private let queue = DispatchQueue(label: "test-client")
 
     /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
     init(port: Int, receiveBuffer: Int32? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure(description: "socket() failed") }
-        if var size = receiveBuffer {
-            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        // Pieces of a line go out at once, not after the server's delayed acknowledgement.
-        var noDelay: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard status == 0 else {
-            Glibc.close(socket)
-            throw Failure(description: "connect() failed")
-        }
+        connection = try LineClient(port: port, receiveBuffer: receiveBuffer)
     }
-
-    deinit { Glibc.close(socket) }
 
     /// Sends bytes as they are; returns false if the connection is gone.
     @discardableResult
-    func sendBytes(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
-    }
+    func sendBytes(_ bytes: [UInt8]) -> Bool { connection.sendBytes(bytes) }
 
     /// Sends the same bytes `times` times, or until the connection is gone; returns how many
-    /// went out. Blocking sends run on a thread of their own, never on the concurrency pool the
-    /// in-process server needs to read them.
+    /// went out.
     func sendRepeatedly(_ bytes: [UInt8], times: Int) async -> Int {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -78,14 +37,12 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Sends one line (the newline is added).
-    func send(_ line: String) { sendBytes(Array((line + "\n").utf8)) }
+    func send(_ line: String) { connection.send(line) }
 
     /// The next line from the server, without its newline.
     func line() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try self.readLine() })
-            }
+            queue.async { continuation.resume(with: Result { try self.connection.line() }) }
         }
     }
 
@@ -110,44 +67,21 @@ final class TestClient: @unchecked Sendable {
     func linesUntilClosed() async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                var lines: [String] = []
-                while true {
-                    do {
-                        lines.append(try self.readLine())
-                    } catch let failure as Failure where failure.description == "closed" {
-                        continuation.resume(returning: lines)
-                        return
-                    } catch {
-                        continuation.resume(throwing: error)
-                        return
-                    }
-                }
+                continuation.resume(
+                    with: Result {
+                        var lines: [String] = []
+                        while let line = try self.connection.nextLine() { lines.append(line) }
+                        return lines
+                    })
             }
         }
     }
 
     /// Closes the connection from this side.
-    func close() { shutdown(socket, Int32(SHUT_RDWR)) }
+    func close() { connection.close() }
 
     /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
-    func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
-
-    private func readLine() throws -> String {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            // A reset (the server closed with unread input) counts as closed too.
-            guard count > 0 else {
-                throw Failure(description: count == 0 || errno == ECONNRESET ? "closed" : "timed out")
-            }
-            pending += chunk[..<count]
-        }
-    }
+    func finishSending() { connection.finishSending() }
 }
 
 /// A server on an OS-assigned port over a temporary database, with test-sized costs and timers.

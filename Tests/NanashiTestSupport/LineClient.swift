@@ -11,6 +11,8 @@ public final class LineClient {
     /// Why the client could not go on.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
