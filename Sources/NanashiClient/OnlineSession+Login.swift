@@ -3,7 +3,7 @@ import NanashiProtocol
 extension OnlineSession {
     /// The first login: the kept token if there is one, else a name and password, registering
     /// when asked to. Until it succeeds, any failure ends the session with a message.
-    mutating func logIn(_ step: LoginStep, event: Event, at now: ContinuousClock.Instant) {
+    mutating func logIn(_ step: LoginStep, event: Event) {
         switch (step, event) {
         case (.connecting, .connected):
             connected = true

@@ -168,7 +168,7 @@ public struct OnlineSession {
     public mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
         actions = []
         if case .loggingIn(let step) = phase {
-            logIn(step, event: event, at: now)
+            logIn(step, event: event)
         } else {
             run(event, at: now)
         }
