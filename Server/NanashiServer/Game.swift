@@ -28,9 +28,8 @@ actor Game {
 
     private var position: Position
     private var moves: [Move]
-    /// Milliseconds left to each side when the current turn began.
-    private var clocks: Clocks
-    private var turnStarted: ContinuousClock.Instant
+    /// Both clocks: the side to move's runs, unless the game is paused.
+    private var clock: GameClock
     private var outboxes: [Side: Outbox] = [:]
     private var flagTimer: Task<Void, Never>?
     /// When `flagTimer` wakes.
@@ -56,8 +55,8 @@ actor Game {
         self.position = position
         self.moves = moves
         let initial = Int64(control.initial) * 1000
-        self.clocks = clocks ?? Clocks(x: initial, o: initial)
-        self.turnStarted = .now
+        self.clock = GameClock(
+            clocks ?? Clocks(x: initial, o: initial), running: position.sideToMove, since: .now)
         self.outboxes = outboxes
         self.storage = storage
         self.settings = settings
@@ -71,7 +70,7 @@ actor Game {
 
     /// Starts the clock of the side to move and tells both players (those connected).
     func begin() {
-        turnStarted = .now
+        clock = GameClock(clock.atTurnStart, running: position.sideToMove, since: .now)
         for side in Side.allCases {
             outboxes[side]?.send(
                 .start(
@@ -88,6 +87,7 @@ actor Game {
     /// whose players never return still ends.
     func resume() {
         paused = true
+        clock = GameClock(clock.atTurnStart, running: nil, since: .now)
         for side in Side.allCases where outboxes[side] == nil { startAbsence(side) }
     }
 
@@ -110,12 +110,12 @@ actor Game {
             throw ProtocolError(.illegalMove, "\(error)")
         }
         let now = ContinuousClock.now
-        let left = clocks[side] - (paused ? 0 : milliseconds(now - turnStarted))
+        let left = clock.left(side, at: now)
         if left <= 0 {
             finish(winner: side.opponent, reason: .timeout)
             return
         }
-        var newClocks = clocks
+        var newClocks = clock.atTurnStart
         newClocks[side] = left + Int64(control.increment) * 1000
         let ply = moves.count + 1
         do {
@@ -126,10 +126,9 @@ actor Game {
         }
         position = next
         moves.append(move)
-        clocks = newClocks
-        turnStarted = now
+        clock = GameClock(newClocks, running: paused ? nil : side.opponent, since: now)
         let moved = ServerMessage.moved(
-            Moved(game: id, move: move.description, ply: ply, fen: position.fen, clock: clocks))
+            Moved(game: id, move: move.description, ply: ply, fen: position.fen, clock: newClocks))
         let mover = side
         for side in Side.allCases {
             outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
@@ -161,7 +160,7 @@ actor Game {
         if paused, Side.allCases.allSatisfy({ outboxes[$0] != nil }) {
             // Both are back after a restart: the side to move's clock runs from now.
             paused = false
-            turnStarted = .now
+            clock = GameClock(clock.atTurnStart, running: position.sideToMove, since: .now)
             armFlag()
         }
     }
@@ -174,13 +173,7 @@ actor Game {
     }
 
     /// Both clocks as they stand this instant.
-    func clocksNow() -> Clocks {
-        var now = clocks
-        guard !paused else { return now }
-        let mover = position.sideToMove
-        now[mover] = max(0, clocks[mover] - milliseconds(.now - turnStarted))
-        return now
-    }
+    func clocksNow() -> Clocks { clock.reading(at: .now) }
 
     /// Stops the game's timers without ending it, as when the server shuts down: it stays
     /// unfinished in storage and resumes at the next start.
@@ -200,7 +193,7 @@ actor Game {
     /// not anyone sends anything. A timer already due to wake by then is kept, so most moves
     /// start no timer: one that wakes early looks at the clocks again and sleeps on.
     private func armFlag() {
-        let deadline = turnStarted + .milliseconds(clocks[position.sideToMove])
+        let deadline = clock.since + .milliseconds(clock.atTurnStart[position.sideToMove])
         if flagTimer != nil, flagTimerWakes <= deadline { return }
         flagTimer?.cancel()
         flagTimerWakes = deadline
@@ -215,7 +208,7 @@ actor Game {
         flagTimer = nil
         guard !isOver, !paused else { return }
         let mover = position.sideToMove
-        if clocks[mover] - milliseconds(.now - turnStarted) <= 0 {
+        if clock.left(mover, at: .now) <= 0 {
             finish(winner: mover.opponent, reason: .timeout)
         } else {
             armFlag()
@@ -308,10 +301,5 @@ actor Game {
     private func opponent(of side: Side) -> Opponent {
         let player = players[side.opponent]!
         return Opponent(name: player.name, rating: rounded(player.rating))
-    }
-
-    private func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
