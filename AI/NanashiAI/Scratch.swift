@@ -21,8 +21,13 @@ final class Scratch {
     let squares = UnsafeMutablePointer<Square>.allocate(capacity: 49)
     /// Late move reductions by depth and move number, both below 64.
     let reductions = UnsafeMutablePointer<Int8>.allocate(capacity: 64 * 64)
+    /// The evaluation's weights (`EvaluationWeights.flattened`).
+    let weights = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * EvaluationTerm.count)
 
-    init() {
+    init(weights: EvaluationWeights = .tuned) {
+        let flattened = weights.flattened
+        precondition(flattened.count == 2 * EvaluationTerm.count)
+        self.weights.initialize(from: flattened, count: flattened.count)
         for square in Square.all {
             rings[square.index] = Bitboard.cloneTargets(of: square).rawValue
             rings[49 + square.index] = Bitboard.jumpTargets(of: square).rawValue
@@ -50,6 +55,7 @@ final class Scratch {
         rings.deallocate()
         squares.deallocate()
         reductions.deallocate()
+        weights.deallocate()
     }
 
     func clearHistory() {

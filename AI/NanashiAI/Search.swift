@@ -22,6 +22,7 @@ struct Search {
     let rings: UnsafeMutablePointer<UInt64>
     let squares: UnsafeMutablePointer<Square>
     let reductions: UnsafeMutablePointer<Int8>
+    let weights: UnsafePointer<Int32>
 
     let start: ContinuousClock.Instant
     let budget: TimeBudget
@@ -48,6 +49,7 @@ struct Search {
         rings = scratch.rings
         squares = scratch.squares
         reductions = scratch.reductions
+        weights = UnsafePointer(scratch.weights)
         self.start = start
         self.budget = budget
         hardDeadline = budget.hard.map { start + $0 }
@@ -171,7 +173,7 @@ struct Search {
             return score
         }
         if depth <= 0 || ply >= Scratch.maxPly - 2 {
-            return Evaluation.score(own: own, other: other, open: open)
+            return Evaluation.score(own: own, other: other, open: open, weights: weights)
         }
 
         var alpha = alpha
@@ -191,7 +193,7 @@ struct Search {
             }
         }
 
-        let staticScore = Evaluation.score(own: own, other: other, open: open)
+        let staticScore = Evaluation.score(own: own, other: other, open: open, weights: weights)
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
         if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && staticScore - 90 * depth >= beta {
             return staticScore
