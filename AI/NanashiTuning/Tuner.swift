@@ -22,7 +22,7 @@ public struct Tuner {
     private let frozen: Set<Int>
 
     /// A tuner starting from `start`; `step` is the largest change of a weight per pass, roughly.
-    public init(positions: [TrainingPosition], start: [Int], step: Double = 1) {
+    public init(positions: [TrainingPosition], start: [Int], step: Double = 2) {
         self.positions = positions
         weights = start.map(Double.init)
         self.step = step
@@ -37,7 +37,7 @@ public struct Tuner {
     }
 
     /// A tuner starting from the compiled-in weights.
-    public init(positions: [TrainingPosition], step: Double = 1) {
+    public init(positions: [TrainingPosition], step: Double = 2) {
         self.init(
             positions: positions, start: EvaluationWeights.tuned.opening + EvaluationWeights.tuned.endgame,
             step: step)

@@ -34,12 +34,9 @@ struct Tune: ParsableCommand {
             throw InputError("\(file): \(error.description)")
         }
         var tuner = Tuner(positions: positions)
-        tuner.fitScale()
-        print("positions \(positions.count), scale \(tuner.scale), loss \(tuner.loss())")
-        for epoch in 1...epochs {
-            print("pass \(epoch) loss \(tuner.pass())")
-        }
-        print("loss \(tuner.loss())")
+        print("positions \(positions.count), loss \(tuner.loss()) with the compiled-in weights")
+        tuner.train(passes: epochs) { number, loss in print("pass \(number) loss \(loss)") }
+        print("loss \(tuner.loss()), scale \(tuner.scale)")
         let source = tuner.source(command: "nanashi tune \(file) --epochs \(epochs)")
         do {
             try source.write(toFile: out, atomically: true, encoding: .utf8)
