@@ -33,7 +33,9 @@ let package = Package(
             path: "Tests/NanashiMatchTests"),
 
         // MARK: Tuning — self-play positions and the Texel tuner of the evaluation's weights.
-        .target(name: "NanashiTuning", dependencies: ["NanashiCore", "NanashiAI"], path: "AI/NanashiTuning"),
+        .target(
+            name: "NanashiTuning", dependencies: ["NanashiCore", "NanashiAI", "NanashiMatch"],
+            path: "AI/NanashiTuning"),
         .testTarget(
             name: "NanashiTuningTests", dependencies: ["NanashiTuning", "NanashiAI", "NanashiCore"],
             path: "Tests/NanashiTuningTests"),

@@ -54,11 +54,11 @@ package enum Evaluation {
     ) {
         body(.tempo, 1)
         body(.material, own.nonzeroBitCount - other.nonzeroBitCount)
-        let ownReach = expand(expand(own)) & open
-        let otherReach = expand(expand(other)) & open
-        body(.ownHoles, neighbourCount(of: own, on: otherReach))
-        body(.otherHoles, neighbourCount(of: other, on: ownReach))
-        let crowded = ~expand(open)
+        let ownReach = MoveGenerator.expand(MoveGenerator.expand(own)) & open
+        let otherReach = MoveGenerator.expand(MoveGenerator.expand(other)) & open
+        body(.ownHoles, MoveGenerator.neighbourCount(of: own, on: otherReach))
+        body(.otherHoles, MoveGenerator.neighbourCount(of: other, on: ownReach))
+        let crowded = ~MoveGenerator.expand(open)
         body(.stable, (own & crowded).nonzeroBitCount - (other & crowded).nonzeroBitCount)
         body(.corner, classBalance(0x1_0400_0000_0041, own, other))
         body(.edgeB, classBalance(0x8A_0800_0020_A2, own, other))
@@ -99,20 +99,4 @@ package enum EvaluationTerm: Int, CaseIterable, Sendable {
     case corner, edgeB, edgeC, edgeD, ringB2, ringC2, ringD2, innerC3, innerD3, centre
 
     package static let count = allCases.count
-}
-
-/// How many times a square of `targets` sits next to a piece of `pieces`: the sum, over the
-/// squares of `targets`, of their neighbours in `pieces`.
-@inline(__always)
-func neighbourCount(of pieces: UInt64, on targets: UInt64) -> Int {
-    let notFileA: UInt64 = 0x1_FBF7_EFDF_BF7E
-    let notFileG: UInt64 = 0x0_FDFB_F7EF_DFBF
-    let board: UInt64 = 0x1_FFFF_FFFF_FFFF
-    let east = pieces << 1 & notFileA
-    let west = pieces >> 1 & notFileG
-    var count = (east & targets).nonzeroBitCount &+ (west & targets).nonzeroBitCount
-    count &+= (pieces << 7 & board & targets).nonzeroBitCount &+ (pieces >> 7 & targets).nonzeroBitCount
-    count &+= (east << 7 & board & targets).nonzeroBitCount &+ (east >> 7 & targets).nonzeroBitCount
-    count &+= (west << 7 & board & targets).nonzeroBitCount &+ (west >> 7 & targets).nonzeroBitCount
-    return count
 }

@@ -51,7 +51,7 @@ public enum Openings {
     }
 
     /// The start position with blockers on the squares named `blockers`.
-    static func startPosition(blockers: [String]) -> Position {
+    package static func startPosition(blockers: [String]) -> Position {
         let blocked = Set(blockers.compactMap { Square($0) })
         let ranks = (0..<7).reversed().map { rank in
             String(

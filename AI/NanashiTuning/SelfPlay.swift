@@ -1,6 +1,7 @@
 import Foundation
 import NanashiAI
 import NanashiCore
+import NanashiMatch
 
 /// Self-play games for tuning: each from a varied opening (a standard blocker layout or none,
 /// then a few random plies), both sides searching a fixed number of nodes. Every game is the same
@@ -16,7 +17,8 @@ public struct SelfPlay: Sendable {
     /// Games are adjudicated as draws after this many plies.
     public var maxPlies = 400
 
-    /// Blocker layouts the games start from (none, and the common symmetric ones).
+    /// Blocker layouts the games start from: none (twice as often as any other), and the common
+    /// symmetric ones.
     static let blockerLayouts: [[String]] = [
         [], [], ["c3", "e3", "c5", "e5"], ["d3", "d5"], ["b2", "f2", "b6", "f6"], ["c4", "e4"],
         ["d2", "d6", "b4", "f4"], ["d4"], ["c2", "e2", "c6", "e6"], ["b3", "f3", "b5", "f5"],
@@ -37,7 +39,8 @@ public struct SelfPlay: Sendable {
     /// Plays game number `index` of the run seeded with `seed`.
     public func play(seed: UInt64, index: Int) -> Game {
         let random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        var position = Self.start(blockers: Self.blockerLayouts[random.upTo(Self.blockerLayouts.count - 1)])
+        var position = Openings.startPosition(
+            blockers: Self.blockerLayouts[random.upTo(Self.blockerLayouts.count - 1)])
         var plies = 0
         let opening = randomPlies.lowerBound + random.upTo(randomPlies.count - 1)
         while plies < opening, !position.isGameOver {
@@ -58,15 +61,6 @@ public struct SelfPlay: Sendable {
         }
         let resultText = GameRecord.result(winner: position.outcome?.winner)
         return Game(lines: kept.map { "\($0) \(resultText)" }, plies: plies)
-    }
-
-    static func start(blockers: [String]) -> Position {
-        var fen = Array("x11111o/1111111/1111111/1111111/1111111/1111111/o11111x")
-        for name in blockers {
-            let square = Square(name)!
-            fen[(6 - square.rank) * 8 + square.file] = "-"
-        }
-        return try! Position(fen: String(fen) + " x 0 1")
     }
 }
 

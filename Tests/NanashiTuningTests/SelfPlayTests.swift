@@ -26,9 +26,4 @@ struct SelfPlayTests {
         #expect(selfPlay.play(seed: 9, index: 2).lines == selfPlay.play(seed: 9, index: 2).lines)
         #expect(selfPlay.play(seed: 9, index: 2).lines != selfPlay.play(seed: 9, index: 3).lines)
     }
-
-    @Test func startsFromTheStandardBlockerLayouts() {
-        let start = SelfPlay.start(blockers: ["c3", "e3", "c5", "e5"])
-        #expect(start.fen == "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
-    }
 }
