@@ -127,7 +127,8 @@ public struct Tuner {
         func list(_ values: [Int]) -> String { values.map(String.init).joined(separator: ", ") }
         let names = EvaluationTerm.allCases.map { "\($0)" }.joined(separator: ", ")
         return """
-            // Written by `\(command)`; do not edit by hand (see README, "Tuning").
+            // Written by `\(command)`; do not edit by hand.
+            // How to reproduce it: README, "Evaluation and tuning".
             extension EvaluationWeights {
                 /// The compiled-in weights, in the order of `EvaluationTerm`:
                 /// \(names).

@@ -34,6 +34,7 @@ struct Tune: ParsableCommand {
             throw InputError("\(file): \(error.description)")
         }
         var tuner = Tuner(positions: positions)
+        tuner.fitScale()
         print("positions \(positions.count), loss \(tuner.loss()) with the compiled-in weights")
         tuner.train(passes: epochs) { number, loss in print("pass \(number) loss \(loss)") }
         print("loss \(tuner.loss()), scale \(tuner.scale)")

@@ -1,3 +1,4 @@
+import NanashiAI
 import NanashiMatch
 import Testing
 
@@ -42,10 +43,10 @@ struct SPRTTests {
         let expectedScore = Tally.expectedScore(elo: trueElo)
         let drawRate = 0.3
         for seed in 1...20 as ClosedRange<UInt64> {
-            var random = SplitMix(seed: seed)
+            let random = RandomSource(seed: seed)
             var tally = Tally()
             while sprt.decision(tally) == .undecided && tally.games < 100_000 {
-                let roll = random.unit()
+                let roll = Double(random.next() >> 11) / Double(1 << 53)
                 if roll < expectedScore - drawRate / 2 {
                     tally.wins += 1
                 } else if roll < expectedScore + drawRate / 2 {
@@ -57,22 +58,4 @@ struct SPRTTests {
             #expect(sprt.decision(tally) == expected, "seed \(seed): \(tally.summary)")
         }
     }
-}
-
-/// A seeded generator, so that the simulated games are the same on every run.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
