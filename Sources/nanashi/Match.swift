@@ -105,17 +105,10 @@ struct Match: ParsableCommand {
     func run() throws {
         let match = try match()
         let pgnFile = try pgn.map { path throws(InputError) in try AppendingFile(path: path) }
-        let total = match.schedule.count
-        print("match: \(match.first) vs \(match.second), \(total) games, \(describe(match))")
+        print(match.header)
         flushOutput()
-        let sprt = match.sprt
         let tally = try match.run { report in
-            var line =
-                "game \(report.tally.games)/\(total): \(report.xName) (x) vs \(report.oName) (o)"
-                + " \(report.played.result.text) \(report.played.termination), \(report.played.moves.count) plies;"
-                + " \(report.tally.summary)"
-            if let sprt { line += sprtText(sprt, report.tally) }
-            print(line)
+            print(report.line(of: match))
             flushOutput()
             pgnFile?.append(
                 report.played.pgn(
@@ -123,32 +116,6 @@ struct Match: ParsableCommand {
                 ))
         }
         pgnFile?.close()
-        print("\(match.first) vs \(match.second): \(tally.summary)")
-        print(tally.eloLine)
-        if let sprt {
-            let verdict: String
-            switch sprt.decision(tally) {
-            case .acceptElo1: verdict = "H1 accepted (elo >= \(Int(sprt.elo1)))"
-            case .acceptElo0: verdict = "H0 accepted (elo <= \(Int(sprt.elo0)))"
-            case .undecided: verdict = "undecided"
-            }
-            print("sprt: \(verdict);" + sprtText(sprt, tally))
-        }
-    }
-
-    private func sprtText(_ sprt: SPRT, _ tally: Tally) -> String {
-        let ratio = String(format: "%.2f", sprt.logLikelihoodRatio(tally))
-        let bounds = String(format: "%.2f, %.2f", sprt.lowerBound, sprt.upperBound)
-        return " llr \(ratio) (\(bounds))"
-    }
-
-    private func describe(_ match: NanashiMatch.Match) -> String {
-        var parts: [String] = []
-        if let depth = match.limits.depth { parts.append("depth \(depth)") }
-        if let nodes = match.limits.nodes { parts.append("nodes \(nodes)") }
-        if let movetime = match.limits.movetime { parts.append("movetime \(movetime.wholeMilliseconds) ms") }
-        if let tc { parts.append("tc \(tc)") }
-        if parts.isEmpty { parts.append("each engine's own limits") }
-        return parts.joined(separator: ", ") + ", max \(match.maxPlies) plies"
+        for line in match.closingLines(tally) { print(line) }
     }
 }
