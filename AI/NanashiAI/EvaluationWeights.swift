@@ -9,11 +9,6 @@ package struct EvaluationWeights: Equatable, Sendable {
         self.endgame = endgame
     }
 
-    /// Both weights of `term`.
-    package subscript(term: EvaluationTerm) -> (opening: Int, endgame: Int) {
-        (opening[term.rawValue], endgame[term.rawValue])
-    }
-
     /// The opening weights then the endgame weights, as the search reads them.
     var flattened: [Int32] { (opening + endgame).map { Int32(clamping: $0) } }
 }

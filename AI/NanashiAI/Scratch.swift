@@ -21,8 +21,8 @@ final class Scratch {
     /// The evaluation's weights (`EvaluationWeights.flattened`).
     let weights = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * EvaluationTerm.count)
 
-    init(weights: EvaluationWeights = .tuned) {
-        let flattened = weights.flattened
+    init() {
+        let flattened = EvaluationWeights.tuned.flattened
         precondition(flattened.count == 2 * EvaluationTerm.count)
         self.weights.initialize(from: flattened, count: flattened.count)
         for depth in 0..<64 {
