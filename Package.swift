@@ -28,6 +28,20 @@ let package = Package(
         .testTarget(
             name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore"], path: "Tests/NanashiAITests"),
 
+        // MARK: Match — engines against engines: UAI over pipes, a referee with its own clock, Elo, SPRT.
+        .target(name: "NanashiMatch", dependencies: ["NanashiCore", "NanashiAI"], path: "AI/NanashiMatch"),
+        .testTarget(
+            name: "NanashiMatchTests", dependencies: ["NanashiMatch", "NanashiAI", "NanashiCore"],
+            path: "Tests/NanashiMatchTests"),
+
+        // MARK: Tuning — self-play positions and the Texel tuner of the evaluation's weights.
+        .target(
+            name: "NanashiTuning", dependencies: ["NanashiCore", "NanashiAI", "NanashiMatch"],
+            path: "AI/NanashiTuning"),
+        .testTarget(
+            name: "NanashiTuningTests", dependencies: ["NanashiTuning", "NanashiAI", "NanashiCore"],
+            path: "Tests/NanashiTuningTests"),
+
         // MARK: Protocol — wire messages shared by client and server.
         .target(name: "NanashiProtocol", dependencies: ["NanashiCore"], path: "Sources/NanashiProtocol"),
 
@@ -105,7 +119,7 @@ let package = Package(
             name: "nanashi",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
-                "NanashiClient", "NanashiLoad",
+                "NanashiClient", "NanashiLoad", "NanashiMatch", "NanashiTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -24,7 +24,7 @@ public final class RandomSource: @unchecked Sendable {
     }
 
     /// A number in `0...bound`.
-    func upTo(_ bound: Int) -> Int {
+    package func upTo(_ bound: Int) -> Int {
         bound <= 0 ? 0 : Int(next() % UInt64(bound + 1))
     }
 }

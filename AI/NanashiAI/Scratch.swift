@@ -7,7 +7,7 @@ import NanashiCore
 /// must not pay for reference counting, bounds checks or exclusivity checks there.
 final class Scratch {
     static let maxPly = 128
-    static let maxMoves = 640
+    static let maxMoves = MoveGenerator.maximumMoves
 
     let moves = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * maxMoves)
     let scores = UnsafeMutablePointer<Int32>.allocate(capacity: maxPly * maxMoves)
@@ -16,18 +16,15 @@ final class Scratch {
     let killers = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * 2)
     /// Indexed by `PackedMove` (origin and destination), 4096 entries.
     let history = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
-    /// Squares one step away from each square (0..<49), then squares two steps away (49..<98).
-    let rings = UnsafeMutablePointer<UInt64>.allocate(capacity: 98)
-    let squares = UnsafeMutablePointer<Square>.allocate(capacity: 49)
     /// Late move reductions by depth and move number, both below 64.
     let reductions = UnsafeMutablePointer<Int8>.allocate(capacity: 64 * 64)
+    /// The evaluation's weights (`EvaluationWeights.flattened`).
+    let weights = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * EvaluationTerm.count)
 
     init() {
-        for square in Square.all {
-            rings[square.index] = Bitboard.cloneTargets(of: square).rawValue
-            rings[49 + square.index] = Bitboard.jumpTargets(of: square).rawValue
-            (squares + square.index).initialize(to: square)
-        }
+        let flattened = EvaluationWeights.tuned.flattened
+        precondition(flattened.count == 2 * EvaluationTerm.count)
+        self.weights.initialize(from: flattened, count: flattened.count)
         for depth in 0..<64 {
             for number in 0..<64 {
                 let value =
@@ -47,9 +44,8 @@ final class Scratch {
         pvLength.deallocate()
         killers.deallocate()
         history.deallocate()
-        rings.deallocate()
-        squares.deallocate()
         reductions.deallocate()
+        weights.deallocate()
     }
 
     func clearHistory() {

@@ -19,9 +19,8 @@ struct Search {
     let pvLength: UnsafeMutablePointer<Int>
     let killers: UnsafeMutablePointer<UInt16>
     let history: UnsafeMutablePointer<Int32>
-    let rings: UnsafeMutablePointer<UInt64>
-    let squares: UnsafeMutablePointer<Square>
     let reductions: UnsafeMutablePointer<Int8>
+    let weights: UnsafePointer<Int32>
 
     let start: ContinuousClock.Instant
     let budget: TimeBudget
@@ -45,9 +44,8 @@ struct Search {
         pvLength = scratch.pvLength
         killers = scratch.killers
         history = scratch.history
-        rings = scratch.rings
-        squares = scratch.squares
         reductions = scratch.reductions
+        weights = UnsafePointer(scratch.weights)
         self.start = start
         self.budget = budget
         hardDeadline = budget.hard.map { start + $0 }
@@ -113,15 +111,7 @@ struct Search {
     }
 
     func principalVariation() -> [Move] {
-        (0..<pvLength[0]).map { move(pvTable[$0]) }
-    }
-
-    @inline(__always)
-    func move(_ packed: PackedMove) -> Move {
-        let origin = Packed.origin(packed)
-        if origin == Int(Packed.cloneOrigin) { return .clone(to: squares[Packed.destination(packed)]) }
-        if packed == Packed.pass { return .pass }
-        return .jump(from: squares[origin], to: squares[Packed.destination(packed)])
+        (0..<pvLength[0]).map { MoveCode.unpack(pvTable[$0]) }
     }
 
     // MARK: Limits
@@ -150,34 +140,29 @@ struct Search {
         nodes &+= 1
 
         let side = position.sideToMove
-        let own = position.pieces(of: side).rawValue
-        let other = position.pieces(of: side.opponent).rawValue
-        if own == 0 { return -(Engine.winScore - ply) }
-        if other == 0 { return Engine.winScore - ply }
-        let open = position.empty.rawValue
-        let ownReach = expand(expand(own)) & open
-        let drawnByClock = position.halfmoveClock >= 100
-        if ownReach == 0 || drawnByClock {
-            if ownReach == 0 && expand(expand(other)) & open == 0 {
-                let difference = own.nonzeroBitCount - other.nonzeroBitCount
-                return difference == 0 ? 0 : (difference > 0 ? Engine.winScore - ply : ply - Engine.winScore)
-            }
-            if drawnByClock { return 0 }
+        if position.isGameOver {
+            guard let winner = position.outcome?.winner else { return 0 }
+            return winner == side ? Engine.winScore - ply : ply - Engine.winScore
+        }
+        if !position.hasMove {
             // A forced pass: it costs a ply of depth like any move, and the line goes on.
             var next = position
             next.make(unchecked: .pass)
             let score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
-            if isPV && !aborted { updatePV(ply: ply, move: Packed.pass) }
+            if isPV && !aborted { updatePV(ply: ply, move: MoveCode.pass) }
             return score
         }
+        let own = position.pieces(of: side).rawValue
+        let other = position.pieces(of: side.opponent).rawValue
+        let open = position.empty.rawValue
         if depth <= 0 || ply >= Scratch.maxPly - 2 {
-            return Evaluation.score(own: own, other: other, open: open)
+            return Evaluation.score(own: own, other: other, open: open, weights: weights)
         }
 
         var alpha = alpha
         let key = position.hash
         let slot = entries + (Int(truncatingIfNeeded: key) & tableMask)
-        var tableMove = Packed.none
+        var tableMove = MoveCode.none
         if slot.pointee.key == key {
             tableMove = slot.pointee.move
             if !isPV && Int(slot.pointee.depth) >= depth {
@@ -191,7 +176,7 @@ struct Search {
             }
         }
 
-        let staticScore = Evaluation.score(own: own, other: other, open: open)
+        let staticScore = Evaluation.score(own: own, other: other, open: open, weights: weights)
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
         if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && staticScore - 90 * depth >= beta {
             return staticScore
@@ -199,31 +184,31 @@ struct Search {
 
         let moves = moveStack + ply * Scratch.maxMoves
         let scores = scoreStack + ply * Scratch.maxMoves
-        let count = generate(own: own, open: open, into: moves)
+        let count = MoveGenerator.generate(own: own, open: open, into: moves)
         scoreMoves(moves, scores, count: count, own: own, other: other, tableMove: tableMove, ply: ply)
 
         let originalAlpha = alpha
         var best = -Self.infinity
-        var bestMove = Packed.none
+        var bestMove = MoveCode.none
         var searched = 0
         let lateMoveLimit = 3 + 2 * depth * depth
         for index in 0..<count {
             pickBest(moves, scores, from: index, count: count)
             let packed = moves[index]
-            let captures = (rings[Packed.destination(packed)] & other).nonzeroBitCount
+            let captures = (MoveGenerator.cloneRing(MoveCode.destination(packed)) & other).nonzeroBitCount
             let isKiller = packed == killers[ply * 2] || packed == killers[ply * 2 + 1]
             let isQuiet = captures == 0 && packed != tableMove && !isKiller
             let isReducible = packed != tableMove && !isKiller
 
             // Late move pruning: at low depth, late quiet moves seldom matter.
             let isWeak =
-                isQuiet || (!Packed.isClone(packed) && captures < 2 && !isKiller && packed != tableMove)
+                isQuiet || (!MoveCode.isClone(packed) && captures < 2 && !isKiller && packed != tableMove)
             if !isPV && depth <= 4 && searched >= lateMoveLimit && isWeak && best > -Engine.winThreshold {
                 continue
             }
 
             var next = position
-            next.make(unchecked: move(packed))
+            next.make(unchecked: MoveCode.unpack(packed))
             var score: Int
             if searched == 0 {
                 score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
@@ -234,7 +219,7 @@ struct Search {
                     if isPV { reduction -= 1 }
                     if captures >= 2 { reduction -= 1 }
                     // A jump that wins little leaves a hole behind: seldom the best move.
-                    if !Packed.isClone(packed) && captures < 2 { reduction += 1 }
+                    if !MoveCode.isClone(packed) && captures < 2 { reduction += 1 }
                     reduction = max(0, min(reduction, depth - 2))
                 }
                 score = -negamax(
@@ -291,30 +276,6 @@ struct Search {
 
     // MARK: Move generation and ordering
 
-    /// Writes every clone (by destination) and then every jump into `moves`; returns how many.
-    @inline(__always)
-    func generate(own: UInt64, open: UInt64, into moves: UnsafeMutablePointer<UInt16>) -> Int {
-        var count = 0
-        var clones = expand(own) & open
-        while clones != 0 {
-            moves[count] = Packed.clone(clones.trailingZeroBitCount)
-            count &+= 1
-            clones &= clones &- 1
-        }
-        var pieces = own
-        while pieces != 0 {
-            let from = pieces.trailingZeroBitCount
-            var jumps = rings[49 + from] & open
-            while jumps != 0 {
-                moves[count] = Packed.jump(from, jumps.trailingZeroBitCount)
-                count &+= 1
-                jumps &= jumps &- 1
-            }
-            pieces &= pieces &- 1
-        }
-        return count
-    }
-
     static let tableMoveScore = Int32.max
     static let killerBonus: Int32 = 1 << 21
 
@@ -334,12 +295,12 @@ struct Search {
                 scores[index] = Self.tableMoveScore
                 continue
             }
-            let to = Packed.destination(packed)
-            var gain = (rings[to] & other).nonzeroBitCount * 4
-            if Packed.isClone(packed) {
+            let to = MoveCode.destination(packed)
+            var gain = (MoveGenerator.cloneRing(to) & other).nonzeroBitCount * 4
+            if MoveCode.isClone(packed) {
                 gain += 4
             } else {
-                gain -= (rings[Packed.origin(packed)] & own).nonzeroBitCount
+                gain -= (MoveGenerator.cloneRing(MoveCode.origin(packed)) & own).nonzeroBitCount
             }
             var score = Int32(gain) << 22 + min(history[Int(packed & 4095)], Self.killerBonus - 1)
             if packed == killer1 || packed == killer2 { score += Self.killerBonus }

@@ -52,10 +52,7 @@ public struct Bitboard: Hashable, Sendable, Sequence, CustomStringConvertible {
 
     /// The set grown by one king step in every direction (the set itself included).
     @inlinable
-    public var expanded: Bitboard {
-        let horizontal = rawValue | (rawValue << 1 & Bitboard.notFileA) | (rawValue >> 1 & Bitboard.notFileG)
-        return Bitboard(unchecked: (horizontal | horizontal << 7 | horizontal >> 7) & Bitboard.boardMask)
-    }
+    public var expanded: Bitboard { Bitboard(unchecked: MoveGenerator.expand(rawValue)) }
 
     /// The squares one king step from `square` (where a piece there can clone to).
     @inlinable

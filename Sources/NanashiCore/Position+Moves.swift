@@ -5,20 +5,12 @@ extension Position {
     /// when the game is over there are none.
     public func legalMoves() -> [Move] {
         guard !isGameOver else { return [] }
-        var moves: [Move] = []
-        moves.reserveCapacity(64)
-        let own = pieces(of: sideToMove)
-        let open = empty
-        for to in own.expanded & open {
-            moves.append(.clone(to: to))
+        let moves = withUnsafeTemporaryAllocation(of: PackedMove.self, capacity: MoveGenerator.maximumMoves) {
+            buffer in
+            let count = generateMoves(into: buffer.baseAddress!)
+            return (0..<count).map { MoveCode.unpack(buffer[$0]) }
         }
-        for from in own {
-            for to in Bitboard.jumpTargets(of: from) & open {
-                moves.append(.jump(from: from, to: to))
-            }
-        }
-        if moves.isEmpty { moves.append(.pass) }
-        return moves
+        return moves.isEmpty ? [.pass] : moves
     }
 
     /// The number of legal moves, counted without listing them (a forced pass counts as one).
@@ -39,13 +31,6 @@ extension Position {
     /// Clones plus jumps available to the side to move.
     @inlinable
     var movesIgnoringPass: Int {
-        var own = sideToMove == .x ? xBits : oBits
-        let open = empty.rawValue
-        var count = (Bitboard(unchecked: own).expanded.rawValue & open).nonzeroBitCount
-        while own != 0 {
-            count &+= (Rings.jump[own.trailingZeroBitCount] & open).nonzeroBitCount
-            own &= own &- 1
-        }
-        return count
+        MoveGenerator.count(own: sideToMove == .x ? xBits : oBits, open: empty.rawValue)
     }
 }

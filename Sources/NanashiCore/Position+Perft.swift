@@ -5,37 +5,56 @@ extension Position {
         precondition(depth >= 0, "perft depth must not be negative")
         if depth == 0 { return 1 }
         if isGameOver { return 0 }
-        var own = sideToMove == .x ? xBits : oBits
-        let open = empty.rawValue
+        let moves = UnsafeMutablePointer<PackedMove>.allocate(capacity: depth * MoveGenerator.maximumMoves)
+        defer { moves.deallocate() }
+        let (own, other) = sideToMove == .x ? (xBits, oBits) : (oBits, xBits)
+        return Self.perft(
+            own: own, other: other, blockers: blockerBits, clock: clock, depth: depth, moves: moves)
+    }
+
+    /// Perft on raw bitboards, for a game that is not over: the hash and the counters other than
+    /// the halfmove clock play no part in the count, so they are not kept up to date.
+    /// `moves` has room for `depth` lists of moves.
+    static func perft(
+        own: UInt64, other: UInt64, blockers: UInt64, clock: Int, depth: Int,
+        moves: UnsafeMutablePointer<PackedMove>
+    ) -> UInt64 {
+        let open = ~(own | other | blockers) & Bitboard.boardMask
         // The last ply is counted rather than played: that is where nearly all the nodes are.
         if depth == 1 {
-            let count = movesIgnoringPass
+            let count = MoveGenerator.count(own: own, open: open)
             return count == 0 ? 1 : UInt64(count)
         }
-        if (Bitboard(unchecked: own).expanded.expanded.rawValue & open) == 0 {
-            var next = self
-            next.make(unchecked: .pass)
-            return next.perft(depth - 1)
+        let count = MoveGenerator.generate(own: own, open: open, into: moves)
+        if count == 0 {
+            // A forced pass: the other side moves next, unless nobody can move any more.
+            if MoveGenerator.expand(MoveGenerator.expand(other)) & open == 0 || clock + 1 >= 100 { return 0 }
+            return perft(
+                own: other, other: own, blockers: blockers, clock: clock + 1, depth: depth - 1,
+                moves: moves + MoveGenerator.maximumMoves)
         }
-
         var total: UInt64 = 0
-        var clones = Bitboard(unchecked: own).expanded.rawValue & open
-        while clones != 0 {
-            var next = self
-            next.make(unchecked: .clone(to: Square(unchecked: clones.trailingZeroBitCount)))
-            total &+= next.perft(depth - 1)
-            clones &= clones &- 1
-        }
-        while own != 0 {
-            let from = Square(unchecked: own.trailingZeroBitCount)
-            var jumps = Rings.jump[from.index] & open
-            while jumps != 0 {
-                var next = self
-                next.make(unchecked: .jump(from: from, to: Square(unchecked: jumps.trailingZeroBitCount)))
-                total &+= next.perft(depth - 1)
-                jumps &= jumps &- 1
+        for index in 0..<count {
+            let move = moves[index]
+            let to = MoveCode.destination(move)
+            let captured = MoveGenerator.cloneRing(to) & other
+            var mover = own | 1 << UInt64(to) | captured
+            var nextClock = 0
+            if !MoveCode.isClone(move) {
+                mover ^= 1 << UInt64(MoveCode.origin(move))
+                nextClock = clock + 1
             }
-            own &= own &- 1
+            let remaining = other ^ captured
+            // The game is over after the move: no pieces left, the clock, or a locked board.
+            let nextOpen = ~(mover | remaining | blockers) & Bitboard.boardMask
+            if remaining == 0 || nextClock >= 100
+                || MoveGenerator.expand(MoveGenerator.expand(mover | remaining)) & nextOpen == 0
+            {
+                continue
+            }
+            total &+= perft(
+                own: remaining, other: mover, blockers: blockers, clock: nextClock, depth: depth - 1,
+                moves: moves + MoveGenerator.maximumMoves)
         }
         return total
     }

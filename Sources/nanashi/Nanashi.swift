@@ -22,6 +22,8 @@ struct Nanashi: AsyncParsableCommand {
             Match.self,
             Bench.self,
             Perft.self,
+            Datagen.self,
+            Tune.self,
             Show.self,
         ]
     )

@@ -1,0 +1,63 @@
+import Foundation
+import NanashiAI
+
+// The lines `nanashi match` prints, kept beside the match so that the command only wires.
+
+extension Match {
+    /// `match: A vs B, N games, depth D, max P plies`: what is about to be played.
+    public var header: String {
+        var parts: [String] = []
+        if let depth = limits.depth { parts.append("depth \(depth)") }
+        if let nodes = limits.nodes { parts.append("nodes \(nodes)") }
+        if let movetime = limits.movetime { parts.append("movetime \(movetime.wholeMilliseconds) ms") }
+        if let timeControl { parts.append("tc \(timeControl)") }
+        if parts.isEmpty { parts.append("each engine's own limits") }
+        return "match: \(first) vs \(second), \(schedule.count) games, "
+            + parts.joined(separator: ", ") + ", max \(maxPlies) plies"
+    }
+
+    /// The closing lines: the score, the Elo difference, and the SPRT's verdict when there is one.
+    public func closingLines(_ tally: Tally) -> [String] {
+        var lines = ["\(first) vs \(second): \(tally.summary)", tally.eloLine]
+        if let sprt { lines.append("sprt: \(sprt.verdict(tally));" + sprt.progress(tally)) }
+        return lines
+    }
+}
+
+extension Match.Report {
+    /// `game K/N: A (x) vs B (o) RESULT TERMINATION, P plies; SCORE`, then the SPRT's progress.
+    public func line(of match: Match) -> String {
+        var line =
+            "game \(tally.games)/\(match.schedule.count): \(xName) (x) vs \(oName) (o)"
+            + " \(played.result.text) \(played.termination), \(played.moves.count) plies; \(tally.summary)"
+        if let sprt = match.sprt { line += sprt.progress(tally) }
+        return line
+    }
+}
+
+extension SPRT {
+    /// ` llr R (LOWER, UPPER)`: the log-likelihood ratio so far and the bounds it is heading for.
+    public func progress(_ tally: Tally) -> String {
+        String(format: " llr %.2f (%.2f, %.2f)", logLikelihoodRatio(tally), lowerBound, upperBound)
+    }
+
+    /// What the test has decided, in words.
+    public func verdict(_ tally: Tally) -> String {
+        switch decision(tally) {
+        case .acceptElo1: return "H1 accepted (elo >= \(Tally.signed(elo1)))"
+        case .acceptElo0: return "H0 accepted (elo <= \(Tally.signed(elo0)))"
+        case .undecided: return "undecided"
+        }
+    }
+}
+
+extension MatchTimeControl: CustomStringConvertible {
+    /// `SECONDS+INCREMENT`, like `10+0.1`.
+    public var description: String {
+        func seconds(_ duration: Duration) -> String {
+            let text = String(Double(duration.wholeMilliseconds) / 1000)
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
+        return seconds(base) + "+" + seconds(increment)
+    }
+}

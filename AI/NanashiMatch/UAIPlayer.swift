@@ -1,0 +1,107 @@
+import Foundation
+import NanashiAI
+import NanashiCore
+
+/// An external engine speaking UAI through pipes, started with `/bin/sh -c COMMAND`.
+final class UAIPlayer: Player {
+    private(set) var name: String
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    init(command: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw MatchError("cannot start engine '\(command)': \(error.localizedDescription)")
+        }
+        name = command
+        send("uai")
+        while let line = readLine(), line != "uaiok" {
+            if line.hasPrefix("id name ") { name = String(line.dropFirst("id name ".count)) }
+        }
+        send("isready")
+        try waitFor("readyok")
+    }
+
+    func newGame() throws {
+        send("uainewgame")
+        send("isready")
+        try waitFor("readyok")
+    }
+
+    func move(start: Position, moves: [Move], position: Position, limits: SearchLimits) throws -> Move {
+        let moveText = moves.isEmpty ? "" : " moves " + moves.map(\.description).joined(separator: " ")
+        send("position fen \(start.fen)\(moveText)")
+        send(Self.goCommand(limits: limits, sideToMove: position.sideToMove))
+        while let line = readLine() {
+            if line.hasPrefix("bestmove ") {
+                let text = line.dropFirst("bestmove ".count).split(separator: " ").first ?? ""
+                do {
+                    return try Move(notation: text)
+                } catch {
+                    throw MatchError("\(name) answered '\(line)': \(error)")
+                }
+            }
+        }
+        throw MatchError("\(name) stopped before answering")
+    }
+
+    /// The `go` line for `limits`; UAI's `btime`/`binc` are x's clock, `wtime`/`winc` o's.
+    /// Without any limit the engine gets a second.
+    static func goCommand(limits: SearchLimits, sideToMove: Side) -> String {
+        var go = "go"
+        if let depth = limits.depth { go += " depth \(depth)" }
+        if let nodes = limits.nodes { go += " nodes \(nodes)" }
+        if let movetime = limits.movetime { go += " movetime \(movetime.wholeMilliseconds)" }
+        if let clock = limits.clock {
+            let xIsToMove = sideToMove == .x
+            let (xTime, oTime) = xIsToMove ? (clock.own, clock.opponent) : (clock.opponent, clock.own)
+            let (xIncrement, oIncrement) =
+                xIsToMove
+                ? (clock.ownIncrement, clock.opponentIncrement)
+                : (clock.opponentIncrement, clock.ownIncrement)
+            go +=
+                " wtime \(oTime.wholeMilliseconds) btime \(xTime.wholeMilliseconds)"
+                + " winc \(oIncrement.wholeMilliseconds) binc \(xIncrement.wholeMilliseconds)"
+        }
+        return go == "go" ? "go movetime 1000" : go
+    }
+
+    func close() {
+        send("quit")
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    private func send(_ line: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    private func waitFor(_ expected: String) throws {
+        while let line = readLine() {
+            if line == expected { return }
+        }
+        throw MatchError("\(name) stopped before '\(expected)'")
+    }
+
+    /// The next line from the engine, or `nil` when it has closed its output.
+    private func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+}

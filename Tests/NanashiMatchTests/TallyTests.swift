@@ -1,0 +1,38 @@
+import NanashiMatch
+import Testing
+
+struct TallyTests {
+    @Test(arguments: [(0.5, 0.0), (0.75, 190.8485), (0.25, -190.8485), (0.9, 381.6970), (0.64, 99.9510)])
+    func eloFollowsTheLogisticCurve(score: Double, elo: Double) {
+        #expect(abs(Tally.elo(score: score) - elo) < 0.001)
+        #expect(abs(Tally.expectedScore(elo: elo) - score) < 0.0001)
+    }
+
+    @Test func theIntervalComesFromTheSpreadOfTheGameScores() {
+        // Score 0.7; per-game variance (60 * 0.09 + 20 * 0.04 + 20 * 0.49) / 100 = 0.16, so the
+        // 95% margin on the mean is 1.96 * 0.04 = 0.0784.
+        let tally = Tally(wins: 60, draws: 20, losses: 20)
+        #expect(tally.score == 0.7)
+        let (estimate, low, high) = tally.elo
+        #expect(abs(estimate - 147.1907) < 0.001)
+        #expect(abs(low - 86.2240) < 0.001)
+        #expect(abs(high - 218.2532) < 0.001)
+        #expect(tally.summary == "+60 =20 -20, score 70.0/100 (70.0%)")
+        #expect(tally.eloLine == "elo +147 (95% interval +86 to +218)")
+    }
+
+    @Test func aCleanSweepHasAnInfiniteEstimate() {
+        #expect(Tally(wins: 4).eloLine == "elo +inf (95% interval +inf to +inf)")
+        #expect(Tally(losses: 3).eloLine == "elo -inf (95% interval -inf to -inf)")
+        #expect(Tally().score == 0.5)
+    }
+
+    @Test func resultsCountForTheFirstEngineWhicheverColourItHas() {
+        var tally = Tally()
+        tally.add(.xWins, firstPlaysX: true)
+        tally.add(.xWins, firstPlaysX: false)
+        tally.add(.oWins, firstPlaysX: false)
+        tally.add(.draw, firstPlaysX: true)
+        #expect(tally == Tally(wins: 2, draws: 1, losses: 1))
+    }
+}
