@@ -122,8 +122,8 @@ public enum GameResult: String, Hashable, Sendable, Codable, CaseIterable {
     }
 }
 
-/// Why a game ended: by the rules (`pieces`, `locked`, `fifty`) or by a player (`resign`,
-/// `timeout`, `abandon`).
+/// Why a game ended: by the rules (`pieces`, `locked`, `fifty`), by a player (`resign`,
+/// `timeout`, `abandon`), or `aborted` because a side made no first move in time (unrated).
 public enum EndReason: String, Hashable, Sendable, Codable, CaseIterable {
     case pieces
     case locked
@@ -131,6 +131,7 @@ public enum EndReason: String, Hashable, Sendable, Codable, CaseIterable {
     case resign
     case timeout
     case abandon
+    case aborted
 
     /// The reason the rules core gives for a finished position.
     public init(_ reason: Outcome.Reason) {

@@ -13,6 +13,8 @@ public struct GameOver: Hashable, Sendable {
         case timeout = "timeout"
         /// The loser left the game and did not come back (online play).
         case abandonment = "abandonment"
+        /// A side made no first move in time; the game is unrated (online play).
+        case aborted = "aborted"
     }
 
     /// The winner, or `nil` for a draw.
@@ -56,6 +58,7 @@ public struct GameOver: Hashable, Sendable {
         case .resignation: why = "\(winner?.opponent.rawValue ?? "nobody") resigned"
         case .timeout: why = "\(winner?.opponent.rawValue ?? "nobody") ran out of time"
         case .abandonment: why = "\(winner?.opponent.rawValue ?? "nobody") left the game"
+        case .aborted: why = "aborted: a side made no first move in time; unrated"
         }
         let verdict = winner.map { "\($0) wins" } ?? "draw"
         let x = position.pieces(of: .x).count

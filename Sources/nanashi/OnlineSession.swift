@@ -390,6 +390,7 @@ final class OnlineSession {
         case .resign: .resignation
         case .timeout: .timeout
         case .abandon: .abandonment
+        case .aborted: .aborted
         }
     }
 
