@@ -13,11 +13,22 @@ protocol LineReceiver: AnyObject, Sendable {
 /// Client connections speaking protocol v1: the only code of the load generator that touches
 /// SwiftNIO's bootstrap and pipeline.
 enum LineConnection {
-    /// Connects on `eventLoop`; every line the server sends goes to `receiver` on that loop.
-    static func connect(host: String, port: Int, on eventLoop: any EventLoop, receiver: any LineReceiver)
-        -> EventLoopFuture<any Channel>
-    {
-        ClientBootstrap(group: eventLoop)
+    /// Connects on `eventLoop`, from `source` if given; every line the server sends goes to
+    /// `receiver` on that loop.
+    static func connect(
+        host: String, port: Int, from source: String? = nil, on eventLoop: any EventLoop,
+        receiver: any LineReceiver
+    ) -> EventLoopFuture<any Channel> {
+        var bootstrap = ClientBootstrap(group: eventLoop)
+        if let source {
+            do {
+                bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0))
+            } catch {
+                return eventLoop.makeFailedFuture(error)
+            }
+        }
+        return
+            bootstrap
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in

@@ -26,6 +26,8 @@ public struct LoadTestSettings: Sendable {
     public var password = "loadtest-password"
     /// Seeds each bot's random choices (bot i uses seed + i).
     public var seed: UInt64 = 1
+    /// Addresses bots connect from, bot i from the i-th (wrapping); `nil`: the system's choice.
+    public var sources: SourceAddresses?
 
     public init() {}
 }
@@ -47,7 +49,7 @@ public enum LoadTest {
                 ? settings.accounts[index] : BotAccount(name: "\(settings.namePrefix)\(index + 1)")
             return Bot(
                 account: account, seed: settings.seed &+ UInt64(index), settings: settings, stats: stats,
-                on: group.next())
+                source: settings.sources?.address(index), on: group.next())
         }
         let began = ContinuousClock.now
         let deadline = began + settings.duration

@@ -5,10 +5,13 @@ import NanashiProtocol
 
 /// One game in progress, and the only truth about it: it checks every move with the rules
 /// core, runs both clocks on the server's own clock, and ends the game by the rules, by
-/// resignation, on time or by abandonment.
+/// resignation, on time or by abandonment, or aborts it when a side makes no first move in
+/// time.
 ///
 /// Each accepted move is stored before it is announced. Storage calls are synchronous, so no
-/// other message to this game runs between the check, the store and the announcement.
+/// other message to this game runs between the check, the store and the announcement. The
+/// mover's clock stops when their move was read from the socket, and the opponent's starts once
+/// it is stored and announced: the store is charged to no one.
 actor Game {
     /// A player as the game knows them.
     struct Player: Sendable {
@@ -36,6 +39,10 @@ actor Game {
     /// When `flagTimer` wakes.
     private var flagTimerWakes = ContinuousClock.now
     private var absenceTimers: [Side: Task<Void, Never>] = [:]
+    /// When each absent side's grace period ends.
+    private var absenceDeadlines: [Side: ContinuousClock.Instant] = [:]
+    /// Wakes `settings.firstMoveLimit` after the start to abort the game if a side has not moved.
+    private var abortTimer: Task<Void, Never>?
     /// After a restart, neither clock runs until both players are back.
     private var paused = false
     /// Set by `halt()`: the server is stopping and the game stays as stored.
@@ -80,6 +87,22 @@ actor Game {
                         initial: control.initial, increment: control.increment)))
         }
         armFlag()
+        let limit = settings.firstMoveLimit
+        abortTimer = Task { [weak self] in
+            try? await Task.sleep(for: limit, tolerance: .milliseconds(5), clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.abortIfUnstarted()
+        }
+    }
+
+    /// Moves each side must make before a resignation or an abandonment is rated.
+    static let movesBeforeRated = 2
+
+    /// Ends the game, unrated, if either side has not made its first move.
+    private func abortIfUnstarted() {
+        abortTimer = nil
+        guard !isOver, moves.count < 2 else { return }
+        finish(winner: nil, reason: .aborted)
     }
 
     /// Resumes a stored game after a restart, paused: no clock runs until both players are
@@ -88,11 +111,15 @@ actor Game {
     /// whose players never return still ends.
     func resume() {
         paused = true
-        for side in Side.allCases where outboxes[side] == nil { startAbsence(side) }
+        let now = ContinuousClock.now
+        for side in Side.allCases where outboxes[side] == nil { startAbsence(side, from: now) }
     }
 
-    /// Plays a move for `side`. The mover's `moved` carries the request's id.
-    func play(_ text: String, by side: Side, requestID: RequestID?) throws(ProtocolError) {
+    /// Plays a move for `side`, read from the socket at `readAt`. The mover's `moved` carries
+    /// the request's id.
+    func play(_ text: String, by side: Side, requestID: RequestID?, readAt: ContinuousClock.Instant = .now)
+        throws(ProtocolError)
+    {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
         guard side == position.sideToMove else {
             throw ProtocolError(.notYourTurn, "it is your opponent's move")
@@ -109,8 +136,8 @@ actor Game {
         } catch {
             throw ProtocolError(.illegalMove, "\(error)")
         }
-        let now = ContinuousClock.now
-        let left = clocks[side] - (paused ? 0 : milliseconds(now - turnStarted))
+        // A line read before the turn began (sent ahead) costs nothing.
+        let left = clocks[side] - (paused ? 0 : max(0, milliseconds(readAt - turnStarted)))
         if left <= 0 {
             finish(winner: side.opponent, reason: .timeout)
             return
@@ -127,7 +154,11 @@ actor Game {
         position = next
         moves.append(move)
         clocks = newClocks
-        turnStarted = now
+        turnStarted = .now
+        if moves.count >= 2 {
+            abortTimer?.cancel()
+            abortTimer = nil
+        }
         let moved = ServerMessage.moved(
             Moved(game: id, move: move.description, ply: ply, fen: position.fen, clock: clocks))
         let mover = side
@@ -152,6 +183,7 @@ actor Game {
         guard !isOver else { return }
         outboxes[side] = outbox
         absenceTimers.removeValue(forKey: side)?.cancel()
+        absenceDeadlines[side] = nil
         outbox.send(
             .game(
                 GameState(
@@ -170,7 +202,7 @@ actor Game {
     func left(_ side: Side, outbox: Outbox) {
         guard !isOver, outboxes[side] == outbox else { return }
         outboxes[side] = nil
-        startAbsence(side)
+        startAbsence(side, from: .now)
     }
 
     /// Both clocks as they stand this instant.
@@ -188,8 +220,14 @@ actor Game {
         isOver = true
         halted = true
         finishRetry?.cancel()
+        stopTimers()
+    }
+
+    private func stopTimers() {
         flagTimer?.cancel()
         flagTimer = nil
+        abortTimer?.cancel()
+        abortTimer = nil
         for timer in absenceTimers.values { timer.cancel() }
         absenceTimers = [:]
     }
@@ -222,21 +260,25 @@ actor Game {
         }
     }
 
-    private func startAbsence(_ side: Side) {
+    private func startAbsence(_ side: Side, from start: ContinuousClock.Instant) {
         absenceTimers[side]?.cancel()
-        let grace = settings.abandonGrace
+        let deadline = start + settings.abandonGrace
+        absenceDeadlines[side] = deadline
         absenceTimers[side] = Task { [weak self] in
-            try? await Task.sleep(for: grace, tolerance: .milliseconds(5), clock: .continuous)
+            try? await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
             guard !Task.isCancelled else { return }
             await self?.abandoned(side)
         }
     }
 
+    /// `side`'s own grace period ran out: they lose, unless the opponent's ran out too (neither
+    /// came back after a restart, their grace periods starting together), when the side to
+    /// move, whose clock would have run, loses.
     private func abandoned(_ side: Side) {
         guard !isOver, outboxes[side] == nil else { return }
-        // Neither player came back after a restart: their grace periods ended together, and
-        // the side to move, whose clock would have run, loses.
-        let loser = paused && outboxes[side.opponent] == nil ? position.sideToMove : side
+        let bothGone =
+            outboxes[side.opponent] == nil && absenceDeadlines[side.opponent].map { $0 <= .now } == true
+        let loser = bothGone ? position.sideToMove : side
         finish(winner: loser.opponent, reason: .abandon)
     }
 
@@ -246,11 +288,12 @@ actor Game {
     private func finish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?] = [:]) {
         guard !isOver else { return }
         isOver = true
-        flagTimer?.cancel()
-        flagTimer = nil
-        for timer in absenceTimers.values { timer.cancel() }
-        absenceTimers = [:]
+        stopTimers()
         let result = GameResult(winner: winner)
+        // Resigning or leaving before both sides have played a little, or never starting,
+        // rates nothing: otherwise throwaway accounts could hand out rating for free.
+        let early = moves.count < 2 * Self.movesBeforeRated
+        let rated = reason != .aborted && !(early && (reason == .resign || reason == .abandon))
         let glicko = Glicko2()
         let period = Double(settings.ratingPeriod.components.seconds)
         let now = Date()
@@ -261,17 +304,22 @@ actor Game {
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
         var changes: [Side: RatingChange] = [:]
         do {
-            let rated = try storage.finishGame(id: id, result: result, reason: reason, now: now) { x, o in
+            let ratings = try storage.finishGame(
+                id: id, result: result, reason: reason, rated: rated, now: now
+            ) {
+                x, o in
                 let (xNow, oNow) = (aged(x), aged(o))
                 return (
                     glicko.rated(xNow, results: [(oNow, score)]),
                     glicko.rated(oNow, results: [(xNow, 1 - score)])
                 )
             }
-            changes[.x] = RatingChange(
-                before: rounded(rated.x.before.rating), after: rounded(rated.x.after.rating))
-            changes[.o] = RatingChange(
-                before: rounded(rated.o.before.rating), after: rounded(rated.o.after.rating))
+            if let ratings {
+                changes[.x] = RatingChange(
+                    before: rounded(ratings.x.before.rating), after: rounded(ratings.x.after.rating))
+                changes[.o] = RatingChange(
+                    before: rounded(ratings.o.before.rating), after: rounded(ratings.o.after.rating))
+            }
         } catch {
             // Nothing is announced that is not stored: try again in a moment. If the server
             // stops first, the game is still unfinished in storage and resumes at the next start.
@@ -284,7 +332,7 @@ actor Game {
             return
         }
         logger.info(
-            "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves",
+            "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves\(rated ? "" : ", unrated")",
             metadata: ["x": "\(players[.x]!.name)", "o": "\(players[.o]!.name)"])
         for side in Side.allCases {
             let rating = rounded(players[side]!.rating)

@@ -157,6 +157,15 @@ final class Storage: Sendable {
                     END;
                     """)
         }
+        // A profile read all of a player's games and sorted them to show the last ten: now each
+        // side's latest finished games are read straight off an index, newest first.
+        migrator.registerMigration("v3 finished games by player and end time") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX game_x_ended ON game (x_id, ended_at, id) WHERE result IS NOT NULL;
+                    CREATE INDEX game_o_ended ON game (o_id, ended_at, id) WHERE result IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 
@@ -287,15 +296,16 @@ final class Storage: Sendable {
         }
     }
 
-    /// Ends a game and rates both players in one transaction: the result, both new ratings and
-    /// both rating-history rows are stored together or not at all.
+    /// Ends a game and, if it is `rated`, rates both players in one transaction: the result,
+    /// both new ratings and both rating-history rows are stored together or not at all. An
+    /// unrated game changes neither player's rating nor record; it returns `nil`.
     ///
     /// - Parameter rate: given both players as stored, returns their new ratings (x, o).
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
     func finishGame(
-        id: Int64, result: GameResult, reason: EndReason, now: Date,
+        id: Int64, result: GameResult, reason: EndReason, rated: Bool = true, now: Date,
         rate: (PlayerRow, PlayerRow) -> (Rating, Rating)
-    ) throws -> RatedResult {
+    ) throws -> RatedResult? {
         try pool.write { db in
             guard var game = try GameRow.fetchOne(db, key: id), game.result == nil,
                 var x = try PlayerRow.fetchOne(db, key: game.xID),
@@ -305,6 +315,7 @@ final class Storage: Sendable {
             game.reason = reason.rawValue
             game.endedAt = now.timeIntervalSince1970
             try game.update(db)
+            guard rated else { return nil }
 
             let (xAfter, oAfter) = rate(x, o)
             let rated = RatedResult(x: (x.glicko, xAfter), o: (o.glicko, oAfter))
@@ -460,19 +471,7 @@ final class Storage: Sendable {
         }
         // Statements are prepared once per connection: parsing them cost as much as running them.
         let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
-                           change.rating_before, change.rating_after
-                    FROM game
-                    JOIN player AS x ON x.id = game.x_id
-                    JOIN player AS o ON o.id = game.o_id
-                    LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
-                    WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
-                    ORDER BY game.ended_at DESC, game.id DESC
-                    LIMIT ?
-                    """),
-            arguments: [id, id, id, recent])
+            db.cachedStatement(sql: recentGamesQuery), arguments: [id, recent, id, recent, id, recent])
         let games = rows.map { row -> RecentGame in
             let color: Side = (row["x_id"] as Int64) == id ? .x : .o
             let result = GameResult(rawValue: row["result"]) ?? .draw
@@ -491,6 +490,29 @@ final class Storage: Sendable {
 }
 
 extension Storage {
+    /// A player's latest finished games, newest first: the latest `recent` as x and as o, each
+    /// read backwards off its index, merged. Arguments: player, recent, player, recent, player,
+    /// recent.
+    static let recentGamesQuery = """
+        SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
+               change.rating_before, change.rating_after
+        FROM (
+            SELECT * FROM (
+                SELECT id, ended_at FROM game WHERE x_id = ? AND result IS NOT NULL
+                ORDER BY ended_at DESC, id DESC LIMIT ?)
+            UNION ALL
+            SELECT * FROM (
+                SELECT id, ended_at FROM game WHERE o_id = ? AND result IS NOT NULL
+                ORDER BY ended_at DESC, id DESC LIMIT ?)
+        ) AS latest
+        JOIN game ON game.id = latest.id
+        JOIN player AS x ON x.id = game.x_id
+        JOIN player AS o ON o.id = game.o_id
+        LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
+        ORDER BY latest.ended_at DESC, latest.id DESC
+        LIMIT ?
+        """
+
     /// The rating points per standing bucket; a power of two, so `rating / 8` is exact.
     static let bucketWidth = 8.0
 

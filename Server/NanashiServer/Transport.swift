@@ -16,6 +16,9 @@ import Synchronization
 /// byte at a time, or one that never reads) holds up only itself: its reader waits on its own
 /// socket, and what it does not read piles up, bounded, in its own channel. Idle connections
 /// cost no timer of their own: one sweep looks at them all.
+///
+/// Connections are counted as they are accepted: past the overall cap a new one gets `busy`,
+/// past the cap for its address `rate_limited`, and either is closed at once.
 final class Transport: Sendable {
     /// Lines waiting to be written to one connection before it counts as not reading.
     static let maximumQueuedLines = 4096
@@ -27,19 +30,33 @@ final class Transport: Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
-    /// The open connections, to sweep the idle ones and to close them all when the server stops.
-    private let open = Mutex<[Int: Link]>([:])
+    private let maximumConnections: Int
+    private let maximumPerAddress: Int
+    /// The open connections, to sweep the idle ones and to close them all when the server
+    /// stops, and how many come from each address.
+    private let open = Mutex(Registry())
     /// Set once the server is stopping: connections accepted from then on are closed at once.
     private let stopping = Atomic<Bool>(false)
     /// The origin of `Link.lastHeard`.
     private let epoch = ContinuousClock.now
 
+    private struct Registry {
+        var links: [Int: Link] = [:]
+        var perAddress: [String: Int] = [:]
+    }
+
     /// What the transport keeps about one open connection, and where its outbox delivers.
     private final class Link: Sendable {
         let id: Int
         let channel: any Channel
-        /// When the last line came in, in milliseconds since the transport's epoch.
+        /// The client's IP address, without the port.
+        let address: String
+        /// When the connection opened and when the last line came in, in milliseconds since the
+        /// transport's epoch.
+        let opened: Int64
         let lastHeard = Atomic<Int64>(0)
+        /// Whether a player is logged in on it.
+        let loggedIn = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)
         let queuedLines = Atomic<Int>(0)
@@ -50,14 +67,19 @@ final class Transport: Sendable {
         private let maximumQueuedBytes: Int
         private let logger: Logger
 
-        init(id: Int, channel: any Channel, maximumQueuedBytes: Int, logger: Logger) {
+        init(id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int, logger: Logger) {
             self.id = id
             self.channel = channel
+            self.address = channel.remoteAddress?.ipAddress ?? "unknown"
+            self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
             self.logger = logger
         }
 
-        var outbox: Outbox { Outbox(id: id) { self.deliver($0) } }
+        var outbox: Outbox {
+            Outbox(
+                id: id, isOpen: { !self.isFinished && self.channel.isActive }, sink: { self.deliver($0) })
+        }
 
         /// Whether the connection is closing.
         var isFinished: Bool { finished.load(ordering: .relaxed) }
@@ -71,8 +93,14 @@ final class Transport: Sendable {
         /// connection is closed at once.
         private func deliver(_ event: Outbox.Event) {
             guard !isFinished else { return }
-            guard case .line(let line) = event else {
+            let line: String
+            switch event {
+            case .line(let text): line = text
+            case .close:
                 finish()
+                return
+            case .loggedIn(let value):
+                loggedIn.store(value, ordering: .relaxed)
                 return
             }
             let count = line.utf8.count + 1
@@ -115,23 +143,24 @@ final class Transport: Sendable {
 
     private init(
         listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>, port: Int,
-        maximumQueuedBytes: Int
+        settings: ServerSettings
     ) {
         self.listener = listener
         self.port = port
-        self.maximumQueuedBytes = maximumQueuedBytes
+        self.maximumQueuedBytes = settings.maximumQueuedBytes
+        self.maximumConnections = settings.maximumConnections
+        self.maximumPerAddress = settings.maximumConnectionsPerAddress
     }
 
-    /// Binds the listening socket.
-    static func bind(host: String, port: Int, maximumLineLength: Int, maximumQueuedBytes: Int) async throws
-        -> Transport
-    {
+    /// Binds the listening socket on the settings' host and port.
+    static func bind(_ settings: ServerSettings) async throws -> Transport {
+        let maximumLineLength = settings.maximumLineLength
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
+            .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
@@ -139,14 +168,15 @@ final class Transport: Sendable {
                 }
             }
         return Transport(
-            listener: listener, port: listener.channel.localAddress?.port ?? port,
-            maximumQueuedBytes: maximumQueuedBytes)
+            listener: listener, port: listener.channel.localAddress?.port ?? settings.port, settings: settings
+        )
     }
 
     /// Accepts connections until `close()`, serving each in its own task.
     func run(
         logger: Logger,
-        makeHandler: @escaping @Sendable (_ outbox: Outbox, _ peer: String) -> any ConnectionHandler
+        makeHandler:
+            @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
     ) async {
         do {
             try await listener.executeThenClose { connections in
@@ -165,20 +195,29 @@ final class Transport: Sendable {
     }
 
     /// Closes, with an `idle_timeout` error, every connection that has sent no line for
-    /// `timeout`, looking every `interval` until the task is cancelled.
-    func sweepIdle(timeout: Duration, every interval: Duration, logger: Logger) async {
+    /// `timeout`, or has not logged in within `loginTimeout` of opening, looking every
+    /// `interval` until the task is cancelled.
+    func sweepIdle(timeout: Duration, loginTimeout: Duration, every interval: Duration, logger: Logger) async
+    {
         let limit = Self.milliseconds(timeout)
-        let seconds = max(1, limit / 1000)
+        let loginLimit = Self.milliseconds(loginTimeout)
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             let now = Self.milliseconds(.now - epoch)
-            let idle = open.withLock { links in
-                links.values.filter { now - $0.lastHeard.load(ordering: .relaxed) >= limit }
+            let idle = open.withLock { registry in
+                registry.links.values.compactMap { link -> (Link, String)? in
+                    if now - link.lastHeard.load(ordering: .relaxed) >= limit {
+                        return (link, "no message for \(max(1, limit / 1000)) s")
+                    }
+                    if !link.loggedIn.load(ordering: .relaxed), now - link.opened >= loginLimit {
+                        return (link, "not logged in after \(max(1, loginLimit / 1000)) s")
+                    }
+                    return nil
+                }
             }
-            for link in idle where !link.closing.exchange(true, ordering: .relaxed) {
-                logger.info("connection \(link.id) closed: idle for \(seconds) s")
-                link.outbox.send(
-                    .error(ProtocolError(.idleTimeout, "no message for \(seconds) s; closing")))
+            for (link, reason) in idle where !link.closing.exchange(true, ordering: .relaxed) {
+                logger.info("connection \(link.id) closed: \(reason)")
+                link.outbox.send(.error(ProtocolError(.idleTimeout, "\(reason); closing")))
                 link.outbox.close()
             }
         }
@@ -190,7 +229,7 @@ final class Transport: Sendable {
     func close(grace: Duration) async {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
-        let links = open.withLock { Array($0.values) }
+        let links = open.withLock { Array($0.links.values) }
         for link in links where !link.closing.exchange(true, ordering: .relaxed) {
             link.outbox.send(.shutdown)
             link.outbox.close()
@@ -204,15 +243,30 @@ final class Transport: Sendable {
 
     private func serve(
         _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, logger: Logger,
-        makeHandler: @escaping @Sendable (Outbox, String) -> any ConnectionHandler
+        makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
+        let opened = Self.milliseconds(.now - epoch)
         let link = Link(
-            id: id, channel: connection.channel, maximumQueuedBytes: maximumQueuedBytes, logger: logger)
+            id: id, channel: connection.channel, opened: opened, maximumQueuedBytes: maximumQueuedBytes,
+            logger: logger)
         let outbox = link.outbox
-        link.lastHeard.store(Self.milliseconds(.now - epoch), ordering: .relaxed)
-        open.withLock { $0[id] = link }
-        defer { open.withLock { $0[id] = nil } }
+        link.lastHeard.store(opened, ordering: .relaxed)
+        guard admit(link) else {
+            logger.info("connection \(id) from \(peer) refused: too many connections")
+            _ = try? await connection.executeThenClose { _ in
+                link.finish()
+                try? await connection.channel.closeFuture.get()
+            }
+            return
+        }
+        defer {
+            open.withLock { registry in
+                registry.links[id] = nil
+                let left = (registry.perAddress[link.address] ?? 1) - 1
+                registry.perAddress[link.address] = left > 0 ? left : nil
+            }
+        }
         // Accepted as the server stops: told at once (unless `close` already saw it).
         if stopping.load(ordering: .relaxed), !link.closing.exchange(true, ordering: .relaxed) {
             outbox.send(.shutdown)
@@ -220,7 +274,7 @@ final class Transport: Sendable {
         }
         do {
             try await connection.executeThenClose { inbound in
-                let handler = makeHandler(outbox, peer)
+                let handler = makeHandler(outbox, peer, link.address)
                 do {
                     // Ends when the client is done sending or the connection is closed.
                     for try await received in inbound {
@@ -228,7 +282,7 @@ final class Transport: Sendable {
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
                         link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
-                        await handler.received(received.event, pipelined: received.pipelined)
+                        await handler.received(received)
                     }
                 } catch {
                     logger.debug("connection \(id) read failed: \(error)")
@@ -241,6 +295,28 @@ final class Transport: Sendable {
         } catch {
             logger.debug("connection \(id) closed with error: \(error)")
         }
+    }
+
+    /// Counts a new connection in, or tells it why not (`busy` when the server is full,
+    /// `rate_limited` when its address has its share) and returns false.
+    private func admit(_ link: Link) -> Bool {
+        let refusal = open.withLock { registry -> ProtocolError? in
+            if registry.links.count >= maximumConnections {
+                return ProtocolError(.busy, "the server is full; try again in a minute")
+            }
+            let count = registry.perAddress[link.address] ?? 0
+            if count >= maximumPerAddress {
+                return ProtocolError(
+                    .rateLimited, "too many connections from your address (at most \(maximumPerAddress))")
+            }
+            registry.links[link.id] = link
+            registry.perAddress[link.address] = count + 1
+            return nil
+        }
+        guard let refusal else { return true }
+        link.closing.store(true, ordering: .relaxed)
+        link.outbox.send(.error(refusal))
+        return false
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

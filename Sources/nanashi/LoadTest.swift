@@ -56,6 +56,12 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Measure this many leaderboard pages and as many profiles instead of playing.")
     var queries: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Spread the bots over the source addresses of this IPv4 block (e.g. 127.0.1.0/24), so the server's per-address limits see many clients.",
+            valueName: "cidr"))
+    var bindRange: String?
+
     @Option(help: "Seed of the bots' random choices.")
     var seed: UInt64 = 1
 
@@ -93,6 +99,12 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)
         settings.seed = seed
+        if let bindRange {
+            guard let sources = SourceAddresses(cidr: bindRange) else {
+                throw InputError("bad --bind-range '\(bindRange)': use A.B.C.D/N with N from 16 to 32")
+            }
+            settings.sources = sources
+        }
         guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
         settings.thinkMilliseconds = think
         guard (1...10_800).contains(initial), (0...600).contains(increment) else {

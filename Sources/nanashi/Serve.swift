@@ -34,6 +34,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages per second that budget refills by.")
     var messageRate = 20.0
 
+    @Option(help: "Open connections at most; more are refused with 'busy'.")
+    var maxConnections = 20_000
+
+    @Option(help: "Open connections from one address at most; more are refused with 'rate_limited'.")
+    var maxPerAddress = 64
+
+    @Option(help: "Logins one address may make per minute.")
+    var loginsPerMinute = 10.0
+
+    @Option(help: "Registrations one address may make per hour.")
+    var registrationsPerHour = 5.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -52,6 +64,14 @@ struct Serve: AsyncParsableCommand {
         guard messageRate > 0, messageRate.isFinite else {
             throw InputError("bad message rate \(messageRate): use more than 0")
         }
+        guard maxConnections >= 1, maxPerAddress >= 1 else {
+            throw InputError("bad connection limits \(maxConnections), \(maxPerAddress): use 1 or more")
+        }
+        guard loginsPerMinute >= 1, registrationsPerHour >= 1, loginsPerMinute.isFinite,
+            registrationsPerHour.isFinite
+        else {
+            throw InputError("bad login or registration rate: use 1 or more")
+        }
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw InputError("bad log level '\(logLevel)'")
         }
@@ -68,6 +88,10 @@ struct Serve: AsyncParsableCommand {
         settings.idleTimeout = .seconds(idleTimeout)
         settings.messageBurst = messageBurst
         settings.messageRate = messageRate
+        settings.maximumConnections = maxConnections
+        settings.maximumConnectionsPerAddress = maxPerAddress
+        settings.loginsPerMinute = loginsPerMinute
+        settings.registrationsPerHour = registrationsPerHour
         if let scryptLog2N {
             guard (1...20).contains(scryptLog2N) else {
                 throw InputError("bad scrypt cost \(scryptLog2N): use 1 to 20")
@@ -78,6 +102,15 @@ struct Serve: AsyncParsableCommand {
         let server: Server
         do {
             let logger = Logger(label: "nanashi.server")
+            // Each connection is a descriptor, and the database and listener need a few more.
+            let wanted = maxConnections + 64
+            if let limit = DescriptorLimit.raise(toAtMost: wanted), limit < wanted {
+                logger.warning(
+                    """
+                    open files are limited to \(limit), below --max-connections \(maxConnections) + 64: \
+                    raise the hard limit (ulimit -Hn) to serve that many
+                    """)
+            }
             if settings.passwordCost != .owasp {
                 logger.warning(
                     "new password hashes use scrypt N=2^\(settings.passwordCost.log2N): for tests only")

@@ -12,7 +12,7 @@ import Synchronization
 /// A plain blocking TCP client, so the tests talk to the server exactly as any client would.
 /// Reads block on a queue of their own, never on the test's threads.
 final class TestClient: @unchecked Sendable {
-    private let socket: Int32
+    private var socket: Int32
     private var pending: [UInt8] = []
     private let queue = DispatchQueue(label: "test-client")
 
@@ -20,8 +20,9 @@ final class TestClient: @unchecked Sendable {
         let description: String
     }
 
-    /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// Connects from `source` (any address of 127.0.0.0/8, to act as another client machine);
+    /// `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
+    init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         if var size = receiveBuffer {
@@ -33,6 +34,18 @@ final class TestClient: @unchecked Sendable {
         // Pieces of a line go out at once, not after the server's delayed acknowledgement.
         var noDelay: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            Glibc.close(socket)
+            throw Failure(description: "bind(\(source)) failed")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -48,7 +61,7 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
-    deinit { Glibc.close(socket) }
+    deinit { if socket >= 0 { Glibc.close(socket) } }
 
     /// Sends bytes as they are; returns false if the connection is gone.
     @discardableResult
@@ -129,6 +142,16 @@ final class TestClient: @unchecked Sendable {
     /// Closes the connection from this side.
     func close() { shutdown(socket, Int32(SHUT_RDWR)) }
 
+    /// Resets the connection (a close that throws away what is unsent), as a client that
+    /// hangs up at once does.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        // Closed with no linger, the kernel sends a reset.
+        Glibc.close(socket)
+        socket = -1
+    }
+
     /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
     func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
 
@@ -168,13 +191,19 @@ final class TestServer {
         settings.passwordCost = .testing
         settings.pairingInterval = .milliseconds(50)
         settings.abandonGrace = .seconds(30)
+        // Every test comes from 127.0.0.1: the per-address limits are tested on their own.
+        settings.loginsPerMinute = 10_000
+        settings.registrationsPerHour = 10_000
+        settings.failedLoginsPerAddressBeforeThrottle = 10_000
         configure(&settings)
         server = try await Server.start(settings, logger: logger)
     }
 
     var port: Int { server!.port }
 
-    func client() throws -> TestClient { try TestClient(port: port) }
+    func client(from source: String = "127.0.0.1") throws -> TestClient {
+        try TestClient(port: port, from: source)
+    }
 
     func stop() async {
         await server?.stop()
