@@ -309,6 +309,11 @@ final class OnlineSession {
             return .finished
         case .profile(let profile) where reply.id == .string("away"):
             return endedWhileAway(profile)
+        case .superseded:
+            // Coming back would only push the other session out in turn.
+            say("you logged in somewhere else; this session is closed and will not reconnect")
+            connection?.close()
+            return .left
         case .error(let error):
             return refused(error, id: reply.id)
         default:
