@@ -44,6 +44,15 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
+    /// Whether the host is this machine (`localhost`, 127.0.0.0/8 or `::1`): what is sent there
+    /// in clear text crosses no network.
+    public var isLoopback: Bool {
+        let name = host.lowercased()
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        let isIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil }
+        return name == "localhost" || name == "::1" || (isIPv4 && octets[0] == "127")
+    }
+
     /// `host:port` (`[host]:port` when the host has colons).
     public var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

@@ -148,6 +148,10 @@ final class OnlineSession {
                 throw InputError("the server did not answer the login")
             }
         }
+        if !address.isLoopback {
+            // Said once, before the password is asked for or sent: only a token goes out later.
+            console.say("warning: \(address) is plain TCP: the password crosses the network in clear text")
+        }
         let credentials = try login.credentials(console: console)
         var register = login.register
         // Registering found the name taken.

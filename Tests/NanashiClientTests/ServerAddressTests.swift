@@ -23,3 +23,11 @@ func badAddressesAreRefused(text: String, error: ServerAddressError) {
     #expect(ServerAddress.local.description == "127.0.0.1:7878")
     #expect(ServerAddress(host: "::1", port: 7000).description == "[::1]:7000")
 }
+
+@Test(arguments: [
+    ("127.0.0.1", true), ("127.1.2.3", true), ("LocalHost", true), ("[::1]:7000", true),
+    ("10.0.0.2", false), ("example.org", false), ("127.example.org", false),
+])
+func loopbackHostsAreKnown(text: String, loopback: Bool) throws {
+    #expect(try ServerAddress(parsing: text).isLoopback == loopback)
+}
