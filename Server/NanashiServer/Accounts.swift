@@ -62,7 +62,7 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .weakPassword, "a password has at least \(Self.minimumPasswordLength) characters")
         }
-        if try storage.player(named: name) != nil {
+        if try await storage.run({ try $0.player(named: name) }) != nil {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         let cost = settings.passwordCost
@@ -77,9 +77,11 @@ struct Accounts: Sendable {
         let now = settings.wallClock()
         let player: PlayerRow
         do {
-            player = try storage.createPlayer(
-                name: name, passwordHash: hash.description, now: now,
-                token: (token.digest, now.addingTimeInterval(tokenLifetime)))
+            let expires = now.addingTimeInterval(tokenLifetime)
+            player = try await storage.run {
+                try $0.createPlayer(
+                    name: name, passwordHash: hash.description, now: now, token: (token.digest, expires))
+            }
         } catch StorageError.nameTaken {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
@@ -95,7 +97,7 @@ struct Accounts: Sendable {
         let matches: Bool
         let player: PlayerRow?
         do {
-            player = try storage.player(named: name)
+            player = try await storage.run { try $0.player(named: name) }
             // An unknown name costs a hash as well, so timing does not tell which names exist.
             let stored =
                 player.flatMap { PasswordHash(stored: $0.passwordHash) } ?? Self.decoy(settings.passwordCost)
@@ -108,27 +110,31 @@ struct Accounts: Sendable {
             throw ProtocolError(.badCredentials, "wrong name or password")
         }
         await throttle.succeeded(name: name, address: client.address)
-        return try startSession(for: player)
+        return try await startSession(for: player)
     }
 
     /// The session of a token, if it is known and has not expired.
-    func resume(token: String) throws -> Session {
+    func resume(token: String) async throws -> Session {
+        let now = settings.wallClock()
         guard let digest = SessionToken.digest(of: token),
-            let player = try storage.player(tokenDigest: digest, now: settings.wallClock())
+            let player = try await storage.run({ try $0.player(tokenDigest: digest, now: now) })
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
         return Session(player: player, token: token, digest: digest)
     }
 
-    func end(_ session: Session) throws {
-        try storage.removeToken(digest: session.digest)
+    func end(_ session: Session) async throws {
+        let digest = session.digest
+        try await storage.run { try $0.removeToken(digest: digest) }
     }
 
-    private func startSession(for player: PlayerRow) throws -> Session {
+    private func startSession(for player: PlayerRow) async throws -> Session {
         let token = SessionToken.generate()
         let now = settings.wallClock()
-        try storage.addToken(
-            digest: token.digest, playerID: player.id!, now: now,
-            expires: now.addingTimeInterval(tokenLifetime))
+        let expires = now.addingTimeInterval(tokenLifetime)
+        let playerID = player.id!
+        try await storage.run {
+            try $0.addToken(digest: token.digest, playerID: playerID, now: now, expires: expires)
+        }
         return Session(player: player, token: token.text, digest: token.digest)
     }
 

@@ -23,8 +23,9 @@ final class AddressBuckets: Sendable {
     }
 
     /// Takes a token for `address`; returns false, taking nothing, when its bucket is empty.
-    func take(_ address: String, now: ContinuousClock.Instant = .now) -> Bool {
-        buckets.withLock { buckets in
+    func take(_ address: String) -> Bool {
+        let now = ContinuousClock.now
+        return buckets.withLock { buckets in
             var bucket = buckets[address] ?? Bucket(tokens: capacity, checked: now)
             bucket.tokens = min(capacity, bucket.tokens + refill * Self.seconds(now - bucket.checked))
             bucket.checked = now

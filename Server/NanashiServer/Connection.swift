@@ -130,7 +130,7 @@ final class Connection: ConnectionHandler {
             try await logIn(
                 accounts.login(name: credentials.name, password: credentials.password, from: client), id: id)
         case .auth(let token):
-            try await logIn(accounts.resume(token: token), id: id)
+            try await logIn(await accounts.resume(token: token), id: id)
         case .ping:
             outbox.send(.pong, id: id)
         case .leaderboard(let limit, let offset):
@@ -138,9 +138,10 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(
                     .badRequest, "limit is 1 to \(ClientMessage.maximumLeaderboardLimit), offset 0 or more")
             }
-            outbox.send(.leaderboard(try storage.leaderboard(limit: limit, offset: offset)), id: id)
+            let page = try await storage.run { try $0.leaderboard(limit: limit, offset: offset) }
+            outbox.send(.leaderboard(page), id: id)
         case .profile(let name):
-            guard let profile = try storage.profile(name: name) else {
+            guard let profile = try await storage.run({ try $0.profile(name: name) }) else {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.profile(profile), id: id)
@@ -159,7 +160,7 @@ final class Connection: ConnectionHandler {
     ) async throws {
         switch message {
         case .logout:
-            try accounts.end(session)
+            try await accounts.end(session)
             await lobby.logOut(player, token: session.digest, outbox: outbox)
             self.session = nil
             outbox.markLoggedIn(false)
@@ -174,7 +175,9 @@ final class Connection: ConnectionHandler {
                         + "seconds, increment 0 to \(settings.maximumIncrement)")
             }
             // Seek with the rating as stored now, not as it was at login.
-            let seeker = try storage.seeker(id: player) ?? Seeker(player: session.player, colourBalance: 0)
+            let seeker =
+                try await storage.run { try $0.seeker(id: player) }
+                ?? Seeker(player: session.player, colourBalance: 0)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)

@@ -8,10 +8,11 @@ import NanashiProtocol
 /// resignation, on time or by abandonment, or aborts it when a side makes no first move in
 /// time.
 ///
-/// Each accepted move is stored before it is announced. Storage calls are synchronous, so no
-/// other message to this game runs between the check, the store and the announcement. The
-/// mover's clock stops when their move was read from the socket, and the opponent's starts once
-/// it is stored and announced: the store is charged to no one.
+/// Each accepted move is stored before it is announced. Storing runs on the storage threads
+/// while the game waits: meanwhile it refuses another move, and its timers do not end it on
+/// time (the move was read in time). The mover's clock stops when their move was read from
+/// the socket, and the opponent's starts once it is stored and announced: the store is charged
+/// to no one.
 actor Game {
     /// A player as the game knows them.
     struct Player: Sendable {
@@ -49,6 +50,12 @@ actor Game {
     private var halted = false
     private var finishRetry: Task<Void, Never>?
     private(set) var isOver = false
+    /// A move is being stored.
+    private var storing = false
+    /// The result is being stored: a player who comes back meanwhile still gets the `end`.
+    private var finishing = false
+    /// The abort timer woke while a move was being stored; looked at again once it is.
+    private var abortDue = false
 
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
@@ -99,10 +106,14 @@ actor Game {
     static let movesBeforeRated = 2
 
     /// Ends the game, unrated, if either side has not made its first move.
-    private func abortIfUnstarted() {
+    private func abortIfUnstarted() async {
         abortTimer = nil
+        guard !storing else {
+            abortDue = true
+            return
+        }
         guard !isOver, moves.count < 2 else { return }
-        finish(winner: nil, reason: .aborted)
+        await finish(winner: nil, reason: .aborted)
     }
 
     /// Resumes a stored game after a restart, paused: no clock runs until both players are
@@ -118,9 +129,10 @@ actor Game {
     /// Plays a move for `side`, read from the socket at `readAt`. The mover's `moved` carries
     /// the request's id.
     func play(_ text: String, by side: Side, requestID: RequestID?, readAt: ContinuousClock.Instant = .now)
-        throws(ProtocolError)
+        async throws(ProtocolError)
     {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        guard !storing else { throw ProtocolError(.notYourTurn, "your last move is still being stored") }
         guard side == position.sideToMove else {
             throw ProtocolError(.notYourTurn, "it is your opponent's move")
         }
@@ -139,16 +151,35 @@ actor Game {
         // A line read before the turn began (sent ahead) costs nothing.
         let left = clocks[side] - (paused ? 0 : max(0, milliseconds(readAt - turnStarted)))
         if left <= 0 {
-            finish(winner: side.opponent, reason: .timeout)
+            await finish(winner: side.opponent, reason: .timeout)
             return
         }
         var newClocks = clocks
         newClocks[side] = left + Int64(control.increment) * 1000
         let ply = moves.count + 1
+        storing = true
+        let stored: Bool
         do {
-            try storage.recordMove(gameID: id, ply: ply, move: move, clocks: newClocks, now: Date())
+            let (id, clocks) = (id, newClocks)
+            try await storage.run {
+                try $0.recordMove(gameID: id, ply: ply, move: move, clocks: clocks, now: Date())
+            }
+            stored = true
         } catch {
             logger.error("game \(id): storing move \(ply) failed: \(error)")
+            stored = false
+        }
+        storing = false
+        if abortDue {
+            abortDue = false
+            if stored ? moves.count + 1 < 2 : moves.count < 2 {
+                await finish(winner: nil, reason: .aborted)
+            }
+        }
+        // Ended meanwhile (resigned, abandoned, aborted, or the server is stopping).
+        guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        guard stored else {
+            if !paused { armFlag() }
             throw ProtocolError(.internalError, "the move could not be stored; play it again")
         }
         position = next
@@ -166,20 +197,21 @@ actor Game {
             outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
         }
         if let outcome = position.outcome {
-            finish(winner: outcome.winner, reason: EndReason(outcome.reason))
+            await finish(winner: outcome.winner, reason: EndReason(outcome.reason))
         } else if !paused {
             armFlag()
         }
     }
 
     /// `side` gives up; their `end` carries the request's id.
-    func resign(_ side: Side, requestID: RequestID?) throws(ProtocolError) {
+    func resign(_ side: Side, requestID: RequestID?) async throws(ProtocolError) {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
-        finish(winner: side.opponent, reason: .resign, requestIDs: [side: requestID])
+        await finish(winner: side.opponent, reason: .resign, requestIDs: [side: requestID])
     }
 
     /// A player is back: their messages go to this connection, and they get the whole game.
     func rejoin(_ side: Side, outbox: Outbox) {
+        if finishing { outboxes[side] = outbox }
         guard !isOver else { return }
         outboxes[side] = outbox
         absenceTimers.removeValue(forKey: side)?.cancel()
@@ -249,12 +281,13 @@ actor Game {
         }
     }
 
-    private func flagTimerWoke() {
+    private func flagTimerWoke() async {
         flagTimer = nil
-        guard !isOver, !paused else { return }
+        // A move being stored was read in time; the flag is armed again once it is stored.
+        guard !isOver, !paused, !storing else { return }
         let mover = position.sideToMove
         if clocks[mover] - milliseconds(.now - turnStarted) <= 0 {
-            finish(winner: mover.opponent, reason: .timeout)
+            await finish(winner: mover.opponent, reason: .timeout)
         } else {
             armFlag()
         }
@@ -274,45 +307,48 @@ actor Game {
     /// `side`'s own grace period ran out: they lose, unless the opponent's ran out too (neither
     /// came back after a restart, their grace periods starting together), when the side to
     /// move, whose clock would have run, loses.
-    private func abandoned(_ side: Side) {
+    private func abandoned(_ side: Side) async {
         guard !isOver, outboxes[side] == nil else { return }
         let bothGone =
             outboxes[side.opponent] == nil && absenceDeadlines[side.opponent].map { $0 <= .now } == true
         let loser = bothGone ? position.sideToMove : side
-        finish(winner: loser.opponent, reason: .abandon)
+        await finish(winner: loser.opponent, reason: .abandon)
     }
 
     // MARK: The end
 
     /// Stores the result and both new ratings in one transaction, then tells each player.
-    private func finish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?] = [:]) {
+    private func finish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?] = [:]) async {
         guard !isOver else { return }
         isOver = true
+        finishing = true
         stopTimers()
         let result = GameResult(winner: winner)
         // Resigning or leaving before both sides have played a little, or never starting,
         // rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
         let rated = reason != .aborted && !(early && (reason == .resign || reason == .abandon))
-        let glicko = Glicko2()
         let period = Double(settings.ratingPeriod.components.seconds)
         let now = Date()
-        func aged(_ player: PlayerRow) -> Rating {
-            guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
-            return glicko.aged(player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
-        }
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
         var changes: [Side: RatingChange] = [:]
         do {
-            let ratings = try storage.finishGame(
-                id: id, result: result, reason: reason, rated: rated, now: now
-            ) {
-                x, o in
-                let (xNow, oNow) = (aged(x), aged(o))
-                return (
-                    glicko.rated(xNow, results: [(oNow, score)]),
-                    glicko.rated(oNow, results: [(xNow, 1 - score)])
-                )
+            let id = id
+            let ratings = try await storage.run { storage in
+                try storage.finishGame(id: id, result: result, reason: reason, rated: rated, now: now) {
+                    x, o in
+                    let glicko = Glicko2()
+                    func aged(_ player: PlayerRow) -> Rating {
+                        guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
+                        return glicko.aged(
+                            player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
+                    }
+                    let (xNow, oNow) = (aged(x), aged(o))
+                    return (
+                        glicko.rated(xNow, results: [(oNow, score)]),
+                        glicko.rated(oNow, results: [(xNow, 1 - score)])
+                    )
+                }
             }
             if let ratings {
                 changes[.x] = RatingChange(
@@ -324,6 +360,7 @@ actor Game {
             // Nothing is announced that is not stored: try again in a moment. If the server
             // stops first, the game is still unfinished in storage and resumes at the next start.
             logger.error("game \(id): storing the result failed: \(error)")
+            guard !halted else { return }
             finishRetry = Task { [weak self] in
                 try? await Task.sleep(for: .seconds(1))
                 guard !Task.isCancelled else { return }
@@ -331,6 +368,7 @@ actor Game {
             }
             return
         }
+        finishing = false
         logger.info(
             "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves\(rated ? "" : ", unrated")",
             metadata: ["x": "\(players[.x]!.name)", "o": "\(players[.o]!.name)"])
@@ -347,10 +385,10 @@ actor Game {
         Task { await onEnd(self) }
     }
 
-    private func retryFinish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?]) {
+    private func retryFinish(winner: Side?, reason: EndReason, requestIDs: [Side: RequestID?]) async {
         guard !halted else { return }
         isOver = false
-        finish(winner: winner, reason: reason, requestIDs: requestIDs)
+        await finish(winner: winner, reason: reason, requestIDs: requestIDs)
     }
 
     private func opponent(of side: Side) -> Opponent {

@@ -1,4 +1,3 @@
-import Dispatch
 import NanashiProtocol
 import Synchronization
 
@@ -25,12 +24,15 @@ final class HashingPool: Sendable {
     let concurrency: Int
     let queueLimit: Int
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "nanashi.hashing", attributes: .concurrent)
+    private let threads: WorkerThreads
 
     init(concurrency: Int, queueLimit: Int) {
         self.concurrency = max(1, concurrency)
         self.queueLimit = max(0, queueLimit)
+        threads = WorkerThreads(count: self.concurrency, name: "nanashi.hashing")
     }
+
+    deinit { threads.stop() }
 
     /// Runs `work` on a hashing thread once there is room, as long as `isWanted()` still holds
     /// when its turn comes.
@@ -78,7 +80,7 @@ final class HashingPool: Sendable {
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     private func start(_ job: Job) {
-        queue.async {
+        threads.submit {
             job.run()
             self.finished()
         }

@@ -20,6 +20,8 @@ actor Lobby {
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
+    /// Players paired whose game is being stored: they may not seek meanwhile.
+    private var starting: Set<Int64> = []
 
     init(storage: Storage, settings: ServerSettings, logger: Logger) {
         self.storage = storage
@@ -123,6 +125,7 @@ actor Lobby {
         if let game = gameOf[id], await !game.isOver {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
+        guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
         try matchmaker.add(.init(playerID: id, rating: seeker.player.rating, control: control, since: .now))
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
@@ -138,26 +141,34 @@ actor Lobby {
     }
 
     /// Pairs whoever can be paired now and starts their games.
-    func pair() {
+    func pair() async {
         pairingRequested = false
         for (first, second) in matchmaker.pairs(now: .now) {
-            startGame(first, second)
+            await startGame(first, second)
         }
     }
 
-    private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) {
+    /// Stores the new game, then starts it. Storing happens on the storage threads: meanwhile
+    /// the lobby serves others, and the two players count as `starting`.
+    private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) async {
         // Read as they sought, so a pass reads nothing and writes only the new games.
         guard let a = seekers[first.playerID], let b = seekers[second.playerID] else { return }
         // Colours even out over each player's games: the one who has had x less often gets it.
         let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id: Int64
+        let (xID, oID, control) = (x.id!, o.id!, first.control)
+        starting.formUnion([xID, oID])
+        defer { starting.subtract([xID, oID]) }
         do {
-            id = try storage.createGame(xID: x.id!, oID: o.id!, control: first.control, now: Date())
+            id = try await storage.run {
+                try $0.createGame(xID: xID, oID: oID, control: control, now: Date())
+            }
         } catch {
-            // Both stay in the pool, as they were, and hear why nothing started yet.
+            // Both stay in the pool, as they were (unless they left meanwhile), and hear why
+            // nothing started yet.
             logger.error("starting a game failed: \(error)")
-            for seek in [first, second] {
+            for seek in [first, second] where connections[seek.playerID] != nil {
                 try? matchmaker.add(seek)
                 connections[seek.playerID]?.outbox.send(
                     .error(

@@ -35,11 +35,22 @@ struct RatedResult: Sendable {
 /// The server's SQLite database: players, token digests, games with their moves, rating history.
 ///
 /// The only type that writes SQL. WAL mode through a `DatabasePool`; every query is
-/// parameterised. Methods are synchronous and short, so a game actor can store a move before
-/// it announces it without giving up its turn.
+/// parameterised. Methods are synchronous; the server calls them through `run`, on threads of
+/// their own, so that a slow write never holds up the threads that serve sockets and clocks.
 final class Storage: Sendable {
     /// Internal rather than private so that `Storage+Seeding.swift` can write in bulk.
     let pool: DatabasePool
+    /// Where `run` does its work: several threads, so reads go on side by side (SQLite in WAL
+    /// mode has one writer at a time, which GRDB's pool already enforces).
+    private let threads = WorkerThreads(count: 4, name: "nanashi.storage")
+
+    /// Runs storage work on the storage threads and waits for it without blocking the caller's
+    /// thread.
+    func run<T: Sendable>(_ work: @escaping @Sendable (Storage) throws -> T) async throws -> T {
+        try await threads.run { try work(self) }
+    }
+
+    deinit { threads.stop() }
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     init(path: String) throws {
@@ -304,7 +315,7 @@ final class Storage: Sendable {
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
     func finishGame(
         id: Int64, result: GameResult, reason: EndReason, rated: Bool = true, now: Date,
-        rate: (PlayerRow, PlayerRow) -> (Rating, Rating)
+        rate: @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) throws -> RatedResult? {
         try pool.write { db in
             guard var game = try GameRow.fetchOne(db, key: id), game.result == nil,

@@ -43,7 +43,10 @@ final class TestClient: @unchecked Sendable {
             }
         }
         guard bound == 0 else {
+            // `deinit` runs after a failed init too: it must not close the number again, which
+            // by then may be another connection's.
             Glibc.close(socket)
+            socket = -1
             throw Failure(description: "bind(\(source)) failed")
         }
         var address = sockaddr_in()
@@ -56,7 +59,10 @@ final class TestClient: @unchecked Sendable {
             }
         }
         guard status == 0 else {
+            // `deinit` runs after a failed init too: it must not close the number again, which
+            // by then may be another connection's.
             Glibc.close(socket)
+            socket = -1
             throw Failure(description: "connect() failed")
         }
     }
