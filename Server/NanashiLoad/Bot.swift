@@ -14,6 +14,8 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private let stats: LoadStats
     /// The address this bot connects from, if the run spreads bots over a range.
     private let source: String?
+    /// The run's TLS context, if it speaks TLS.
+    private let tls: ClientTLS?
     private var account: BotAccount
     private var random: SplitMix64
     private var channel: (any Channel)?
@@ -40,10 +42,11 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     init(
         account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
-        source: String? = nil, on eventLoop: any EventLoop
+        source: String? = nil, tls: ClientTLS? = nil, on eventLoop: any EventLoop
     ) {
         self.account = account
         self.source = source
+        self.tls = tls
         self.random = SplitMix64(seed: seed)
         self.settings = settings
         self.stats = stats
@@ -64,7 +67,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     private func connect() {
         LineConnection.connect(
-            host: settings.host, port: settings.port, from: source, on: eventLoop, receiver: self
+            host: settings.host, port: settings.port, from: source, tls: tls, on: eventLoop, receiver: self
         )
         .whenComplete { result in
             switch result {

@@ -7,6 +7,8 @@ public struct ServerSettings: Sendable {
     public var host = "127.0.0.1"
     /// The TCP port; 0 lets the system choose one (see `Server.port`).
     public var port = 7878
+    /// The certificate chain and key to serve TLS with; `nil` serves plain TCP.
+    public var tls: TLSFiles?
     /// The SQLite database file, created if missing.
     public var databasePath = "nanashi.sqlite"
     /// The scrypt cost for new password hashes. Lower it only in tests.
@@ -56,8 +58,8 @@ public struct ServerSettings: Sendable {
     /// A connection that sends no line for this long is closed (after an `idle_timeout` error).
     /// Clients ping every 30 s while otherwise quiet, so two minutes leaves room for three.
     public var idleTimeout = Duration.seconds(120)
-    /// Messages a connection may send ahead of the server's replies before its budget runs out
-    /// (a token bucket). A client that waits for each reply never spends any.
+    /// Messages a connection may send at once before its budget runs out (a token bucket over
+    /// time: every line spends one).
     public var messageBurst = 50
     /// Messages per second the budget refills by.
     public var messageRate = 20.0

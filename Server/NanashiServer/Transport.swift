@@ -1,10 +1,11 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import NanashiProtocol
 import Synchronization
 
-/// The TCP listener, and the only code that touches SwiftNIO.
+/// The TCP (or TLS) listener, and the only code that touches SwiftNIO.
 ///
 /// Each connection gets a line decoder with a maximum line length and a reader that hands lines
 /// to its `ConnectionHandler` one at a time. What the server sends goes straight from the
@@ -152,9 +153,11 @@ final class Transport: Sendable {
         self.maximumPerAddress = settings.maximumConnectionsPerAddress
     }
 
-    /// Binds the listening socket on the settings' host and port.
+    /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
+    /// have its files. A client that does not speak TLS there fails the handshake and is closed.
     static func bind(_ settings: ServerSettings) async throws -> Transport {
         let maximumLineLength = settings.maximumLineLength
+        let tls = try settings.tls?.serverContext()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -162,6 +165,9 @@ final class Transport: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
                     return try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel)
@@ -327,17 +333,12 @@ final class Transport: Sendable {
 
 /// Splits the byte stream into lines at `\n` (dropping a `\r` before it), never holding more
 /// than `maximumLength` bytes of one line: a longer line is reported once and skipped.
-///
-/// Each line is marked pipelined when bytes after the previous line were already waiting as
-/// that one was taken: the client sent it before it could have had a reply.
 struct LineDecoder: ByteToMessageDecoder {
     typealias InboundOut = ReceivedLine
 
     let maximumLength: Int
     /// Inside a line already reported as too long, skipping up to its end.
     private var skipping = false
-    /// Whether bytes were waiting right after the last line taken.
-    private var followed = false
 
     init(maximumLength: Int) {
         self.maximumLength = maximumLength
@@ -351,7 +352,7 @@ struct LineDecoder: ByteToMessageDecoder {
             } else if buffer.readableBytes > maximumLength {
                 skipping = true
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-                emit(.tooLong, context: context, buffer: buffer)
+                emit(.tooLong, context: context)
             }
             return .needMoreData
         }
@@ -359,20 +360,17 @@ struct LineDecoder: ByteToMessageDecoder {
         if skipping {
             skipping = false
             buffer.moveReaderIndex(forwardBy: length + 1)
-            followed = buffer.readableBytes > 0
             return .continue
         }
         var line = buffer.readBytes(length: length) ?? []
         buffer.moveReaderIndex(forwardBy: 1)
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        emit(line.count > maximumLength ? .tooLong : .line(line), context: context, buffer: buffer)
+        emit(line.count > maximumLength ? .tooLong : .line(line), context: context)
         return .continue
     }
 
-    private mutating func emit(_ event: LineEvent, context: ChannelHandlerContext, buffer: ByteBuffer) {
-        let pipelined = followed
-        followed = buffer.readableBytes > 0
-        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event, pipelined: pipelined)))
+    private func emit(_ event: LineEvent, context: ChannelHandlerContext) {
+        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event)))
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws

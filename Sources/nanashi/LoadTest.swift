@@ -23,8 +23,11 @@ struct LoadTestCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT.")
+    @Option(help: "The server, HOST:PORT, or tls://HOST:PORT for TLS.")
     var server = "127.0.0.1:7878"
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
 
     @Option(help: "Bots connected at once (or connections, with --queries).")
     var clients: Int?
@@ -69,7 +72,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server)
+        let address = try ServerAddress.fromOption(server, ca: ca)
         let (host, port) = (address.host, address.port)
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         raiseOpenFileLimit()
@@ -78,6 +81,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             var settings = QueryTestSettings()
             settings.host = host
             settings.port = port
+            settings.tls = address.tls
+            settings.trustedCertificates = address.trustedCertificates
             settings.queries = queries
             settings.connections = clients ?? 1
             guard (1...1000).contains(settings.connections) else {
@@ -95,6 +100,8 @@ struct LoadTestCommand: AsyncParsableCommand {
         var settings = LoadTestSettings()
         settings.host = host
         settings.port = port
+        settings.tls = address.tls
+        settings.trustedCertificates = address.trustedCertificates
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)

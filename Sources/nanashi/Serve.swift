@@ -28,11 +28,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may send nothing before it is closed.")
     var idleTimeout = 120
 
-    @Option(help: "Messages a connection may send without waiting for replies before it is rate limited.")
+    @Option(help: "Messages a connection may send at once before it is rate limited.")
     var messageBurst = 50
 
     @Option(help: "Messages per second that budget refills by.")
     var messageRate = 20.0
+
+    @Option(help: "A PEM certificate chain (Let's Encrypt's fullchain.pem): serve TLS; needs --tls-key.")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert (Let's Encrypt's privkey.pem).")
+    var tlsKey: String?
 
     @Option(help: "Open connections at most; more are refused with 'busy'.")
     var maxConnections = 20_000
@@ -72,6 +78,9 @@ struct Serve: AsyncParsableCommand {
         else {
             throw InputError("bad login or registration rate: use 1 or more")
         }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw InputError("--tls-cert and --tls-key go together")
+        }
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw InputError("bad log level '\(logLevel)'")
         }
@@ -88,6 +97,9 @@ struct Serve: AsyncParsableCommand {
         settings.idleTimeout = .seconds(idleTimeout)
         settings.messageBurst = messageBurst
         settings.messageRate = messageRate
+        if let tlsCert, let tlsKey {
+            settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
+        }
         settings.maximumConnections = maxConnections
         settings.maximumConnectionsPerAddress = maxPerAddress
         settings.loginsPerMinute = loginsPerMinute
@@ -123,7 +135,7 @@ struct Serve: AsyncParsableCommand {
         // after their queued replies, and exit 0. Every reply was stored before it was sent;
         // unfinished games stay stored and resume at the next start.
         StopSignal.install { Task { await server.stop() } }
-        print("listening on \(host):\(server.port)")
+        print("listening on \(settings.tls == nil ? "" : "tls://")\(host):\(server.port)")
         flushOutput()
         await server.waitUntilStopped()
     }
