@@ -23,8 +23,11 @@ struct Online: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878).")
+    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
     var server: String?
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
 
     @Option(help: "The time control, MINUTES+SECONDS added per move.")
     var time = "5+3"
@@ -44,7 +47,7 @@ struct Online: AsyncParsableCommand {
     var noColour = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server)
+        let address = try ServerAddress.fromOption(server, ca: ca)
         let control: NanashiProtocol.TimeControl
         do {
             control = try NanashiProtocol.TimeControl(parsing: time)

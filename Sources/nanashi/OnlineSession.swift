@@ -148,7 +148,7 @@ final class OnlineSession {
                 throw InputError("the server did not answer the login")
             }
         }
-        if !address.isLoopback {
+        if address.sendsInClearText {
             // Said once, before the password is asked for or sent: only a token goes out later.
             console.say("warning: \(address) is plain TCP: the password crosses the network in clear text")
         }
