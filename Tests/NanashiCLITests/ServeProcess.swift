@@ -18,6 +18,8 @@ final class ServeProcess {
             [
                 "serve", "--port", "0", "--db", database, "--log-level", "error", "--insecure-scrypt-log2n",
                 "4",
+                // Every test client comes from 127.0.0.1.
+                "--logins-per-minute", "1000", "--registrations-per-hour", "1000",
             ]
             + extra
         let output = Pipe()
