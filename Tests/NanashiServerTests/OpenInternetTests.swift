@@ -31,7 +31,7 @@ extension Thread {
         }
         return {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     done.wait()
                     done.signal()
                     continuation.resume(returning: result.withLock { $0! })

@@ -10,11 +10,12 @@ import Synchronization
 #endif
 
 /// A plain blocking TCP client, so the tests talk to the server exactly as any client would.
-/// Reads block on a queue of their own, never on the test's threads.
+/// Reads block on a thread of their own, never on the test's threads (nor on Dispatch's, which on
+/// Linux are the ones the in-process server's tasks run on).
 final class TestClient: @unchecked Sendable {
     private var socket: Int32
     private var pending: [UInt8] = []
-    private let queue = DispatchQueue(label: "test-client")
+    private let reader = WorkerThreads(count: 1, name: "test-client")
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -34,40 +35,31 @@ final class TestClient: @unchecked Sendable {
         // Pieces of a line go out at once, not after the server's delayed acknowledgement.
         var noDelay: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        local.sin_addr.s_addr = inet_addr(source)
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        for (call, host, port) in [("bind", source, 0), ("connect", "127.0.0.1", port)] {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            let status = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                    return call == "bind" ? bind(socket, $0, length) : connect(socket, $0, length)
+                }
             }
-        }
-        guard bound == 0 else {
-            // `deinit` runs after a failed init too: it must not close the number again, which
-            // by then may be another connection's.
-            Glibc.close(socket)
-            socket = -1
-            throw Failure(description: "bind(\(source)) failed")
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            guard status == 0 else {
+                // `deinit` runs after a failed init too: it must not close the number again,
+                // which by then may be another connection's.
+                Glibc.close(socket)
+                socket = -1
+                throw Failure(description: "\(call)(\(host)) failed")
             }
-        }
-        guard status == 0 else {
-            // `deinit` runs after a failed init too: it must not close the number again, which
-            // by then may be another connection's.
-            Glibc.close(socket)
-            socket = -1
-            throw Failure(description: "connect() failed")
         }
     }
 
-    deinit { if socket >= 0 { Glibc.close(socket) } }
+    deinit {
+        reader.stop()
+        if socket >= 0 { Glibc.close(socket) }
+    }
 
     /// Sends bytes as they are; returns false if the connection is gone.
     @discardableResult
@@ -88,7 +80,7 @@ final class TestClient: @unchecked Sendable {
     /// in-process server needs to read them.
     func sendRepeatedly(_ bytes: [UInt8], times: Int) async -> Int {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var sent = 0
                 while sent < times, self.sendBytes(bytes) { sent += 1 }
                 continuation.resume(returning: sent)
@@ -102,7 +94,7 @@ final class TestClient: @unchecked Sendable {
     /// The next line from the server, without its newline.
     func line() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
+            reader.submit {
                 continuation.resume(with: Result { try self.readLine() })
             }
         }
@@ -128,7 +120,7 @@ final class TestClient: @unchecked Sendable {
     /// still open after the read timeout.
     func linesUntilClosed() async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
+            reader.submit {
                 var lines: [String] = []
                 while true {
                     do {
