@@ -12,6 +12,10 @@ final class Bot: LineReceiver, @unchecked Sendable {
     let eventLoop: any EventLoop
     private let settings: LoadTestSettings
     private let stats: LoadStats
+    /// The address this bot connects from, if the run spreads bots over a range.
+    private let source: String?
+    /// The run's TLS context, if it speaks TLS.
+    private let tls: ClientTLS?
     private var account: BotAccount
     private var random: SplitMix64
     private var channel: (any Channel)?
@@ -38,9 +42,11 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     init(
         account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
-        on eventLoop: any EventLoop
+        source: String? = nil, tls: ClientTLS? = nil, on eventLoop: any EventLoop
     ) {
         self.account = account
+        self.source = source
+        self.tls = tls
         self.random = SplitMix64(seed: seed)
         self.settings = settings
         self.stats = stats
@@ -60,28 +66,30 @@ final class Bot: LineReceiver, @unchecked Sendable {
     }
 
     private func connect() {
-        LineConnection.connect(host: settings.host, port: settings.port, on: eventLoop, receiver: self)
-            .whenComplete { result in
-                switch result {
-                case .success(let channel):
-                    guard !self.finished else {
-                        channel.close(promise: nil)
-                        return
-                    }
-                    self.channel = channel
-                    self.dropping = false
-                    self.stats.connected()
-                    self.logIn()
-                case .failure:
-                    self.stats.error("connect_failed")
-                    self.failedConnects += 1
-                    if self.failedConnects >= 5 {
-                        self.finish()
-                    } else {
-                        self.eventLoop.scheduleTask(in: .milliseconds(200)) { self.connect() }
-                    }
+        LineConnection.connect(
+            host: settings.host, port: settings.port, from: source, tls: tls, on: eventLoop, receiver: self
+        )
+        .whenComplete { result in
+            switch result {
+            case .success(let channel):
+                guard !self.finished else {
+                    channel.close(promise: nil)
+                    return
+                }
+                self.channel = channel
+                self.dropping = false
+                self.stats.connected()
+                self.logIn()
+            case .failure:
+                self.stats.error("connect_failed")
+                self.failedConnects += 1
+                if self.failedConnects >= 5 {
+                    self.finish()
+                } else {
+                    self.eventLoop.scheduleTask(in: .milliseconds(200)) { self.connect() }
                 }
             }
+        }
     }
 
     private func send(_ message: ClientMessage) -> Int64 {
@@ -192,6 +200,10 @@ final class Bot: LineReceiver, @unchecked Sendable {
         case .shutdown:
             // The server is stopping: the run cannot finish its games, and the report should say so.
             stats.error("shutdown")
+        case .superseded:
+            // Another connection logged in as this bot: reconnecting would only fight over it.
+            stats.error("superseded")
+            finish()
         case .seeking, .cancelled, .bye, .leaderboard, .profile:
             break
         }

@@ -1,12 +1,16 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NanashiClient
 import NanashiProtocol
 
 /// How a load test runs: where the server is, how many bots, how many games, for how long.
 public struct LoadTestSettings: Sendable {
     public var host = "127.0.0.1"
     public var port = 7878
+    /// Whether to speak TLS, and the PEM certificates to trust instead of the system's.
+    public var tls = false
+    public var trustedCertificates: String?
     /// Bots connected at once.
     public var clients = 100
     /// Games to complete in all; bots seek until that many games have started.
@@ -26,6 +30,8 @@ public struct LoadTestSettings: Sendable {
     public var password = "loadtest-password"
     /// Seeds each bot's random choices (bot i uses seed + i).
     public var seed: UInt64 = 1
+    /// Addresses bots connect from, bot i from the i-th (wrapping); `nil`: the system's choice.
+    public var sources: SourceAddresses?
 
     public init() {}
 }
@@ -41,13 +47,17 @@ public enum LoadTest {
     ) async throws -> (report: LoadReport, registered: [BotAccount]) {
         let stats = LoadStats(games: settings.games)
         let group = MultiThreadedEventLoopGroup.singleton
+        let tls = try ClientTLS(
+            ServerAddress(
+                host: settings.host, port: settings.port, tls: settings.tls,
+                trustedCertificates: settings.trustedCertificates))
         let bots = (0..<settings.clients).map { index in
             let account =
                 index < settings.accounts.count
                 ? settings.accounts[index] : BotAccount(name: "\(settings.namePrefix)\(index + 1)")
             return Bot(
                 account: account, seed: settings.seed &+ UInt64(index), settings: settings, stats: stats,
-                on: group.next())
+                source: settings.sources?.address(index), tls: tls, on: group.next())
         }
         let began = ContinuousClock.now
         let deadline = began + settings.duration

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NanashiClient
 import NanashiProtocol
 
 /// How a query-latency run goes: `queries` leaderboard pages at random offsets (deep pages
@@ -7,6 +8,9 @@ import NanashiProtocol
 public struct QueryTestSettings: Sendable {
     public var host = "127.0.0.1"
     public var port = 7878
+    /// Whether to speak TLS, and the PEM certificates to trust instead of the system's.
+    public var tls = false
+    public var trustedCertificates: String?
     public var connections = 1
     /// Queries of each kind, in all.
     public var queries = 1000
@@ -21,10 +25,14 @@ public struct QueryTestSettings: Sendable {
 public enum QueryTest {
     public static func run(_ settings: QueryTestSettings) async throws -> QueryReport {
         let group = MultiThreadedEventLoopGroup.singleton
+        let tls = try ClientTLS(
+            ServerAddress(
+                host: settings.host, port: settings.port, tls: settings.tls,
+                trustedCertificates: settings.trustedCertificates))
         var clients: [QueryClient] = []
         for _ in 0..<settings.connections {
             let client = QueryClient(eventLoop: group.next())
-            try await client.connect(host: settings.host, port: settings.port)
+            try await client.connect(host: settings.host, port: settings.port, tls: tls)
             clients.append(client)
         }
         defer { for client in clients { client.close() } }
@@ -116,9 +124,10 @@ final class QueryClient: LineReceiver, @unchecked Sendable {
 
     init(eventLoop: any EventLoop) { self.eventLoop = eventLoop }
 
-    func connect(host: String, port: Int) async throws {
-        let channel = try await LineConnection.connect(host: host, port: port, on: eventLoop, receiver: self)
-            .get()
+    func connect(host: String, port: Int, tls: ClientTLS?) async throws {
+        let channel = try await LineConnection.connect(
+            host: host, port: port, tls: tls, on: eventLoop, receiver: self
+        ).get()
         try await eventLoop.submit { self.channel = channel }.get()
     }
 

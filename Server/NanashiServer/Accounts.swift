@@ -1,14 +1,35 @@
-import Dispatch
 import Foundation
 import NanashiProtocol
-import Synchronization
 
 /// Registration, login and sessions: checks names and passwords, hashes with scrypt off the
-/// server's threads, issues and resolves tokens.
+/// server's threads (through a bounded pool, and a token bucket per address), issues and
+/// resolves tokens.
 struct Accounts: Sendable {
     let storage: Storage
     let settings: ServerSettings
     let throttle: LoginThrottle
+    let hashing: HashingPool
+    let logins: AddressBuckets
+    let registrations: AddressBuckets
+
+    init(storage: Storage, settings: ServerSettings) {
+        self.storage = storage
+        self.settings = settings
+        throttle = LoginThrottle(
+            freeFailures: settings.failedLoginsBeforeThrottle,
+            freeAddressFailures: settings.failedLoginsPerAddressBeforeThrottle, delay: settings.throttleDelay)
+        hashing = HashingPool(concurrency: settings.concurrentHashes, queueLimit: settings.queuedHashes)
+        logins = AddressBuckets(capacity: settings.loginsPerMinute, perSecond: settings.loginsPerMinute / 60)
+        registrations = AddressBuckets(
+            capacity: settings.registrationsPerHour, perSecond: settings.registrationsPerHour / 3600)
+    }
+
+    /// Who asks: the client's address, and whether its connection is still open (work for a
+    /// client that has gone is dropped).
+    struct Client: Sendable {
+        var address: String
+        var isOpen: @Sendable () -> Bool
+    }
 
     /// A logged-in player and the token of their session.
     struct Session: Sendable {
@@ -28,7 +49,12 @@ struct Accounts: Sendable {
             }
     }
 
-    func register(name: String, password: String) async throws -> Session {
+    func register(name: String, password: String, from client: Client) async throws -> Session {
+        guard registrations.take(client.address) else {
+            throw ProtocolError(
+                .rateLimited,
+                "too many registrations from your address (at most \(Int(registrations.capacity)) an hour)")
+        }
         guard Self.isValidName(name) else {
             throw ProtocolError(.badName, "a name is 3 to 20 characters of A-Z, a-z, 0-9, _ and -")
         }
@@ -36,11 +62,14 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .weakPassword, "a password has at least \(Self.minimumPasswordLength) characters")
         }
-        if try storage.player(named: name) != nil {
+        if try await storage.run({ try $0.player(named: name) }) != nil {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         let cost = settings.passwordCost
-        guard let hash = await Self.offThread({ PasswordHash.make(password: password, cost: cost) }) else {
+        guard
+            let hash = try await hashing.run(
+                whileWanted: client.isOpen, { PasswordHash.make(password: password, cost: cost) })
+        else {
             throw ProtocolError(.internalError, "the password could not be hashed")
         }
         // The player and their first token are stored together: a failure leaves neither.
@@ -48,48 +77,64 @@ struct Accounts: Sendable {
         let now = settings.wallClock()
         let player: PlayerRow
         do {
-            player = try storage.createPlayer(
-                name: name, passwordHash: hash.description, now: now,
-                token: (token.digest, now.addingTimeInterval(tokenLifetime)))
+            let expires = now.addingTimeInterval(tokenLifetime)
+            player = try await storage.run {
+                try $0.createPlayer(
+                    name: name, passwordHash: hash.description, now: now, token: (token.digest, expires))
+            }
         } catch StorageError.nameTaken {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         return Session(player: player, token: token.text, digest: token.digest)
     }
 
-    func login(name: String, password: String) async throws -> Session {
-        try await throttle.check(name)
-        let player = try storage.player(named: name)
-        // An unknown name costs a hash as well, so timing does not tell which names exist.
-        let stored =
-            player.flatMap { PasswordHash(stored: $0.passwordHash) } ?? Self.decoy(settings.passwordCost)
-        let matches = await Self.offThread { stored.verify(password) }
+    func login(name: String, password: String, from client: Client) async throws -> Session {
+        guard logins.take(client.address) else {
+            throw ProtocolError(
+                .rateLimited, "too many logins from your address (at most \(Int(logins.capacity)) a minute)")
+        }
+        try await throttle.begin(name: name, address: client.address)
+        let matches: Bool
+        let player: PlayerRow?
+        do {
+            player = try await storage.run { try $0.player(named: name) }
+            // An unknown name costs a hash as well, so timing does not tell which names exist.
+            let stored =
+                player.flatMap { PasswordHash(stored: $0.passwordHash) } ?? Self.decoy(settings.passwordCost)
+            matches = try await hashing.run(whileWanted: client.isOpen) { stored.verify(password) }
+        } catch {
+            await throttle.withdrawn(name: name, address: client.address)
+            throw error
+        }
         guard let player, matches else {
-            await throttle.failed(name)
             throw ProtocolError(.badCredentials, "wrong name or password")
         }
-        await throttle.succeeded(name)
-        return try startSession(for: player)
+        await throttle.succeeded(name: name, address: client.address)
+        return try await startSession(for: player)
     }
 
     /// The session of a token, if it is known and has not expired.
-    func resume(token: String) throws -> Session {
+    func resume(token: String) async throws -> Session {
+        let now = settings.wallClock()
         guard let digest = SessionToken.digest(of: token),
-            let player = try storage.player(tokenDigest: digest, now: settings.wallClock())
+            let player = try await storage.run({ try $0.player(tokenDigest: digest, now: now) })
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
         return Session(player: player, token: token, digest: digest)
     }
 
-    func end(_ session: Session) throws {
-        try storage.removeToken(digest: session.digest)
+    func end(_ session: Session) async throws {
+        let digest = session.digest
+        try await storage.run { try $0.removeToken(digest: digest) }
     }
 
-    private func startSession(for player: PlayerRow) throws -> Session {
+    private func startSession(for player: PlayerRow) async throws -> Session {
         let token = SessionToken.generate()
         let now = settings.wallClock()
-        try storage.addToken(
-            digest: token.digest, playerID: player.id!, now: now,
-            expires: now.addingTimeInterval(tokenLifetime))
+        let expires = now.addingTimeInterval(tokenLifetime)
+        let playerID = player.id!
+        try await storage.run {
+            try $0.addToken(digest: token.digest, playerID: playerID, now: now, expires: expires)
+        }
         return Session(player: player, token: token.text, digest: token.digest)
     }
 
@@ -105,19 +150,4 @@ struct Accounts: Sendable {
             cost: cost, salt: Secrets.randomBytes(PasswordHash.saltLength),
             key: Secrets.randomBytes(PasswordHash.keyLength))
     }
-
-    /// Hashing takes hundreds of milliseconds and 128 MiB at OWASP's cost: it runs on a small
-    /// queue of its own so it neither blocks the server's threads nor piles up memory.
-    private static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        let lane = nextLane.add(1, ordering: .relaxed).newValue % lanes.count
-        return await withCheckedContinuation { continuation in
-            lanes[lane].async { continuation.resume(returning: work()) }
-        }
-    }
-
-    /// Two serial queues, taken in turn: at most two hashes at once, and no thread waits idle.
-    private static let lanes = [
-        DispatchQueue(label: "nanashi.scrypt.1"), DispatchQueue(label: "nanashi.scrypt.2"),
-    ]
-    private static let nextLane = Atomic<Int>(0)
 }

@@ -8,6 +8,8 @@ import NanashiProtocol
 final class Connection: ConnectionHandler {
     private let outbox: Outbox
     private let peer: String
+    /// The client's IP address, which per-address limits count by.
+    private let address: String
     private let lobby: Lobby
     private let accounts: Accounts
     private let storage: Storage
@@ -18,22 +20,21 @@ final class Connection: ConnectionHandler {
     private var playing: (player: Int64, game: Game, side: Side)?
     private let opened = ContinuousClock.now
     private var requests = 0
-    /// The message budget, a token bucket: each pipelined line (sent before the reply to the one
-    /// before it could have arrived) costs one; it refills at `settings.messageRate` a second up
-    /// to `settings.messageBurst`. A client that waits for each reply never pays: its lines are
-    /// handled one at a time like everyone's. Refused lines cost one too, so a client that keeps
+    /// The message budget, a token bucket over time: every line costs one, whether it came in
+    /// the same read as others or one packet at a time; it refills at `settings.messageRate` a
+    /// second up to `settings.messageBurst`. Refused lines cost one too, so a client that keeps
     /// flooding digs deeper, and at minus the burst it is cut off.
     private var budget: Double
     private var budgetCheckedAt = ContinuousClock.now
     private var cutOff = false
 
     init(
-        outbox: Outbox, peer: String, lobby: Lobby, accounts: Accounts, storage: Storage,
-        settings: ServerSettings,
-        logger: Logger
+        outbox: Outbox, peer: String, address: String, lobby: Lobby, accounts: Accounts, storage: Storage,
+        settings: ServerSettings, logger: Logger
     ) {
         self.outbox = outbox
         self.peer = peer
+        self.address = address
         self.lobby = lobby
         self.accounts = accounts
         self.storage = storage
@@ -43,10 +44,10 @@ final class Connection: ConnectionHandler {
         self.budget = Double(settings.messageBurst)
     }
 
-    func received(_ event: LineEvent, pipelined: Bool) async {
+    func received(_ received: ReceivedLine) async {
         requests += 1
-        guard withinBudget(event, pipelined: pipelined) else { return }
-        guard case .line(let line) = event else {
+        guard withinBudget(received.event) else { return }
+        guard case .line(let line) = received.event else {
             outbox.send(
                 .error(
                     ProtocolError(.lineTooLong, "a line may have at most \(settings.maximumLineLength) bytes")
@@ -62,7 +63,7 @@ final class Connection: ConnectionHandler {
             return
         }
         do {
-            try await handle(request.message, id: request.id)
+            try await handle(request.message, id: request.id, readAt: received.readAt)
         } catch let error as ProtocolError {
             outbox.send(.error(error), id: request.id)
         } catch {
@@ -72,15 +73,15 @@ final class Connection: ConnectionHandler {
         }
     }
 
-    /// Spends one message of the budget if the line was pipelined; over budget, answers
-    /// `rate_limited` (and past a second burst closes the connection) and returns false.
-    private func withinBudget(_ event: LineEvent, pipelined: Bool) -> Bool {
+    /// Spends one message of the budget; over budget, answers `rate_limited` (and past a second
+    /// burst closes the connection) and returns false.
+    private func withinBudget(_ event: LineEvent) -> Bool {
         guard !cutOff else { return false }
         let now = ContinuousClock.now
         let elapsed = now - budgetCheckedAt
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let burst = Double(settings.messageBurst)
-        budget = min(burst, budget + seconds * settings.messageRate) - (pipelined ? 1 : 0)
+        budget = min(burst, budget + seconds * settings.messageRate) - 1
         budgetCheckedAt = now
         guard budget < 0 else { return true }
         var id: RequestID?
@@ -116,14 +117,20 @@ final class Connection: ConnectionHandler {
             ])
     }
 
-    private func handle(_ message: ClientMessage, id: RequestID?) async throws {
+    private func handle(_ message: ClientMessage, id: RequestID?, readAt: ContinuousClock.Instant)
+        async throws
+    {
+        let client = Accounts.Client(address: address, isOpen: outbox.isOpen)
         switch message {
         case .register(let credentials):
-            try await logIn(accounts.register(name: credentials.name, password: credentials.password), id: id)
+            try await logIn(
+                accounts.register(name: credentials.name, password: credentials.password, from: client),
+                id: id)
         case .login(let credentials):
-            try await logIn(accounts.login(name: credentials.name, password: credentials.password), id: id)
+            try await logIn(
+                accounts.login(name: credentials.name, password: credentials.password, from: client), id: id)
         case .auth(let token):
-            try await logIn(accounts.resume(token: token), id: id)
+            try await logIn(await accounts.resume(token: token), id: id)
         case .ping:
             outbox.send(.pong, id: id)
         case .leaderboard(let limit, let offset):
@@ -131,9 +138,10 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(
                     .badRequest, "limit is 1 to \(ClientMessage.maximumLeaderboardLimit), offset 0 or more")
             }
-            outbox.send(.leaderboard(try storage.leaderboard(limit: limit, offset: offset)), id: id)
+            let page = try await storage.run { try $0.leaderboard(limit: limit, offset: offset) }
+            outbox.send(.leaderboard(page), id: id)
         case .profile(let name):
-            guard let profile = try storage.profile(name: name) else {
+            guard let profile = try await storage.run({ try $0.profile(name: name) }) else {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.profile(profile), id: id)
@@ -141,19 +149,21 @@ final class Connection: ConnectionHandler {
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
-            try await handle(message, player: player, session: session, id: id)
+            try await handle(message, player: player, session: session, id: id, readAt: readAt)
         }
     }
 
     /// Messages that need a logged-in player.
-    private func handle(_ message: ClientMessage, player: Int64, session: Accounts.Session, id: RequestID?)
-        async throws
-    {
+    private func handle(
+        _ message: ClientMessage, player: Int64, session: Accounts.Session, id: RequestID?,
+        readAt: ContinuousClock.Instant
+    ) async throws {
         switch message {
         case .logout:
-            try accounts.end(session)
-            await lobby.detach(player, outbox: outbox)
+            try await accounts.end(session)
+            await lobby.logOut(player, token: session.digest, outbox: outbox)
             self.session = nil
+            outbox.markLoggedIn(false)
             outbox.send(.bye, id: id)
         case .seek(let control):
             guard settings.initialClockRange.contains(control.initial),
@@ -165,14 +175,16 @@ final class Connection: ConnectionHandler {
                         + "seconds, increment 0 to \(settings.maximumIncrement)")
             }
             // Seek with the rating as stored now, not as it was at login.
-            let seeker = try storage.seeker(id: player) ?? Seeker(player: session.player, colourBalance: 0)
+            let seeker =
+                try await storage.run { try $0.seeker(id: player) }
+                ?? Seeker(player: session.player, colourBalance: 0)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)
         case .move(let gameID, let move):
             let (game, side) = try await game(gameID, of: player)
-            try await game.play(move, by: side, requestID: id)
+            try await game.play(move, by: side, requestID: id, readAt: readAt)
         case .resign(let gameID):
             let (game, side) = try await game(gameID, of: player)
             try await game.resign(side, requestID: id)
@@ -208,6 +220,7 @@ final class Connection: ConnectionHandler {
                     games: player.games)),
             id: id)
         logger.info("logged in", metadata: ["player": "\(player.name)", "peer": "\(peer)"])
-        await lobby.attach(player, outbox: outbox)
+        outbox.markLoggedIn(true)
+        await lobby.attach(player, token: new.digest, outbox: outbox)
     }
 }

@@ -5,15 +5,16 @@ enum LineEvent: Sendable, Equatable {
     case tooLong
 }
 
-/// A line event as read, and whether it was pipelined: some of it had already arrived when the
-/// line before it was taken, so the client sent it without waiting for a reply to that one.
+/// A line event as read, and when.
 struct ReceivedLine: Sendable, Equatable {
     var event: LineEvent
-    var pipelined: Bool
+    /// When the line was read from the socket: a move's time is taken from here, so neither
+    /// the wait in line nor storing the move is charged to anyone's clock.
+    var readAt = ContinuousClock.now
 }
 
 /// The server's side of one connection: it receives each line in turn, then hears of the close.
 protocol ConnectionHandler {
-    func received(_ event: LineEvent, pipelined: Bool) async
+    func received(_ line: ReceivedLine) async
     func closed() async
 }

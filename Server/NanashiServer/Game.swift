@@ -5,10 +5,14 @@ import NanashiProtocol
 
 /// One game in progress, and the only truth about it: it checks every move with the rules
 /// core, runs both clocks on the server's own clock, and ends the game by the rules, by
-/// resignation, on time or by abandonment.
+/// resignation, on time or by abandonment, or aborts it when a side makes no first move in
+/// time.
 ///
-/// Each accepted move is stored before it is announced. Storage calls are synchronous, so no
-/// other message to this game runs between the check, the store and the announcement.
+/// Each accepted move is stored before it is announced. Storing runs on the storage threads
+/// while the game waits: meanwhile it refuses another move, and its timers do not end it on
+/// time (the move was read in time). The mover's clock stops when their move was read from
+/// the socket, and the opponent's starts once it is stored and announced: the store is charged
+/// to no one.
 actor Game {
     /// A player as the game knows them.
     struct Player: Sendable {
@@ -35,12 +39,22 @@ actor Game {
     /// When `flagTimer` wakes.
     private var flagTimerWakes = ContinuousClock.now
     private var absenceTimers: [Side: Task<Void, Never>] = [:]
+    /// When each absent side's grace period ends.
+    private var absenceDeadlines: [Side: ContinuousClock.Instant] = [:]
+    /// Wakes `settings.firstMoveLimit` after the start to abort the game if a side has not moved.
+    private var abortTimer: Task<Void, Never>?
     /// After a restart, neither clock runs until both players are back.
     private var paused = false
     /// Set by `halt()`: the server is stopping and the game stays as stored.
     private var halted = false
     private var finishRetry: Task<Void, Never>?
     private(set) var isOver = false
+    /// A move is being stored.
+    private var storing = false
+    /// The result is being stored: a player who comes back meanwhile still gets the `end`.
+    private var finishing = false
+    /// The abort timer woke while a move was being stored; looked at again once it is.
+    private var abortDue = false
 
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
@@ -79,6 +93,33 @@ actor Game {
                         initial: control.initial, increment: control.increment)))
         }
         armFlag()
+        armAbort()
+    }
+
+    /// Aborts the game `settings.firstMoveLimit` from now unless both sides have moved by then.
+    private func armAbort() {
+        guard moves.count < 2 else { return }
+        let limit = settings.firstMoveLimit
+        abortTimer?.cancel()
+        abortTimer = Task { [weak self] in
+            try? await Task.sleep(for: limit, tolerance: .milliseconds(5), clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.abortIfUnstarted()
+        }
+    }
+
+    /// Moves each side must make before a resignation or an abandonment is rated.
+    static let movesBeforeRated = 2
+
+    /// Ends the game, unrated, if either side has not made its first move.
+    private func abortIfUnstarted() async {
+        abortTimer = nil
+        guard !storing else {
+            abortDue = true
+            return
+        }
+        guard !isOver, moves.count < 2 else { return }
+        await finish(winner: nil, reason: .aborted)
     }
 
     /// Resumes a stored game after a restart, paused: no clock runs until both players are
@@ -87,13 +128,18 @@ actor Game {
     /// whose players never return still ends.
     func resume() {
         paused = true
-        clock = GameClock(clock.atTurnStart, running: nil, since: .now)
-        for side in Side.allCases where outboxes[side] == nil { startAbsence(side) }
+        let now = ContinuousClock.now
+        clock = GameClock(clock.atTurnStart, running: nil, since: now)
+        for side in Side.allCases where outboxes[side] == nil { startAbsence(side, from: now) }
     }
 
-    /// Plays a move for `side`. The mover's `moved` carries the request's id.
-    func play(_ text: String, by side: Side, requestID: RequestID?) throws(ProtocolError) {
+    /// Plays a move for `side`, read from the socket at `readAt`. The mover's `moved` carries
+    /// the request's id.
+    func play(_ text: String, by side: Side, requestID: RequestID?, readAt: ContinuousClock.Instant = .now)
+        async throws(ProtocolError)
+    {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        guard !storing else { throw ProtocolError(.notYourTurn, "your last move is still being stored") }
         guard side == position.sideToMove else {
             throw ProtocolError(.notYourTurn, "it is your opponent's move")
         }
@@ -109,24 +155,49 @@ actor Game {
         } catch {
             throw ProtocolError(.illegalMove, "\(error)")
         }
-        let now = ContinuousClock.now
-        let left = clock.left(side, at: now)
+        // A line read before the turn began (sent ahead) costs nothing.
+        let left = clock.left(side, at: max(readAt, clock.since))
         if left <= 0 {
-            finish(winner: side.opponent, reason: .timeout)
+            await finish(winner: side.opponent, reason: .timeout)
             return
         }
         var newClocks = clock.atTurnStart
         newClocks[side] = left + Int64(control.increment) * 1000
         let ply = moves.count + 1
+        storing = true
+        let stored: Bool
         do {
-            try storage.recordMove(gameID: id, ply: ply, move: move, clocks: newClocks, now: Date())
+            let (id, clocks) = (id, newClocks)
+            try await storage.run {
+                try $0.recordMove(gameID: id, ply: ply, move: move, clocks: clocks, now: Date())
+            }
+            stored = true
         } catch {
             logger.error("game \(id): storing move \(ply) failed: \(error)")
+            stored = false
+        }
+        storing = false
+        if abortDue {
+            abortDue = false
+            if stored ? moves.count + 1 < 2 : moves.count < 2 {
+                await finish(winner: nil, reason: .aborted)
+            }
+        }
+        // Ended meanwhile (resigned, abandoned, aborted, or the server is stopping).
+        guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        guard stored else {
+            if !paused { armFlag() }
             throw ProtocolError(.internalError, "the move could not be stored; play it again")
         }
         position = next
         moves.append(move)
-        clock = GameClock(newClocks, running: paused ? nil : side.opponent, since: now)
+        // The mover's clock stopped when the line was read; the opponent's starts now that
+        // the move is stored and about to be sent.
+        clock = GameClock(newClocks, running: paused ? nil : side.opponent, since: .now)
+        if moves.count >= 2 {
+            abortTimer?.cancel()
+            abortTimer = nil
+        }
         let moved = ServerMessage.moved(
             Moved(game: id, move: move.description, ply: ply, fen: position.fen, clock: newClocks))
         let mover = side
@@ -134,23 +205,25 @@ actor Game {
             outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
         }
         if let outcome = position.outcome {
-            finish(winner: outcome.winner, reason: outcome.reason)
+            await finish(winner: outcome.winner, reason: outcome.reason)
         } else if !paused {
             armFlag()
         }
     }
 
     /// `side` gives up; their `end` carries the request's id.
-    func resign(_ side: Side, requestID: RequestID?) throws(ProtocolError) {
+    func resign(_ side: Side, requestID: RequestID?) async throws(ProtocolError) {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
-        finish(winner: side.opponent, reason: .resignation, requestIDs: [side: requestID])
+        await finish(winner: side.opponent, reason: .resignation, requestIDs: [side: requestID])
     }
 
     /// A player is back: their messages go to this connection, and they get the whole game.
     func rejoin(_ side: Side, outbox: Outbox) {
+        if finishing { outboxes[side] = outbox }
         guard !isOver else { return }
         outboxes[side] = outbox
         absenceTimers.removeValue(forKey: side)?.cancel()
+        absenceDeadlines[side] = nil
         outbox.send(
             .game(
                 GameState(
@@ -158,10 +231,12 @@ actor Game {
                     moves: moves.map(\.description), clock: clocksNow(), initial: control.initial,
                     increment: control.increment)))
         if paused, Side.allCases.allSatisfy({ outboxes[$0] != nil }) {
-            // Both are back after a restart: the side to move's clock runs from now.
+            // Both are back after a restart: the side to move's clock runs from now, and a
+            // side that has not made its first move has the first-move limit from now.
             paused = false
             clock = GameClock(clock.atTurnStart, running: position.sideToMove, since: .now)
             armFlag()
+            armAbort()
         }
     }
 
@@ -169,7 +244,7 @@ actor Game {
     func left(_ side: Side, outbox: Outbox) {
         guard !isOver, outboxes[side] == outbox else { return }
         outboxes[side] = nil
-        startAbsence(side)
+        startAbsence(side, from: .now)
     }
 
     /// Both clocks as they stand this instant.
@@ -181,8 +256,14 @@ actor Game {
         isOver = true
         halted = true
         finishRetry?.cancel()
+        stopTimers()
+    }
+
+    private func stopTimers() {
         flagTimer?.cancel()
         flagTimer = nil
+        abortTimer?.cancel()
+        abortTimer = nil
         for timer in absenceTimers.values { timer.cancel() }
         absenceTimers = [:]
     }
@@ -204,71 +285,86 @@ actor Game {
         }
     }
 
-    private func flagTimerWoke() {
+    private func flagTimerWoke() async {
         flagTimer = nil
-        guard !isOver, !paused else { return }
+        // A move being stored was read in time; the flag is armed again once it is stored.
+        guard !isOver, !paused, !storing else { return }
         let mover = position.sideToMove
         if clock.left(mover, at: .now) <= 0 {
-            finish(winner: mover.opponent, reason: .timeout)
+            await finish(winner: mover.opponent, reason: .timeout)
         } else {
             armFlag()
         }
     }
 
-    private func startAbsence(_ side: Side) {
+    private func startAbsence(_ side: Side, from start: ContinuousClock.Instant) {
         absenceTimers[side]?.cancel()
-        let grace = settings.abandonGrace
+        let deadline = start + settings.abandonGrace
+        absenceDeadlines[side] = deadline
         absenceTimers[side] = Task { [weak self] in
-            try? await Task.sleep(for: grace, tolerance: .milliseconds(5), clock: .continuous)
+            try? await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
             guard !Task.isCancelled else { return }
             await self?.abandoned(side)
         }
     }
 
-    private func abandoned(_ side: Side) {
+    /// `side`'s own grace period ran out: they lose, unless the opponent's ran out too (neither
+    /// came back after a restart, their grace periods starting together), when the side to
+    /// move, whose clock would have run, loses.
+    private func abandoned(_ side: Side) async {
         guard !isOver, outboxes[side] == nil else { return }
-        // Neither player came back after a restart: their grace periods ended together, and
-        // the side to move, whose clock would have run, loses.
-        let loser = paused && outboxes[side.opponent] == nil ? position.sideToMove : side
-        finish(winner: loser.opponent, reason: .abandonment)
+        let bothGone =
+            outboxes[side.opponent] == nil && absenceDeadlines[side.opponent].map { $0 <= .now } == true
+        let loser = bothGone ? position.sideToMove : side
+        await finish(winner: loser.opponent, reason: .abandonment)
     }
 
     // MARK: The end
 
     /// Stores the result and both new ratings in one transaction, then tells each player.
-    private func finish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?] = [:]) {
+    private func finish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?] = [:]) async {
         guard !isOver else { return }
         isOver = true
-        flagTimer?.cancel()
-        flagTimer = nil
-        for timer in absenceTimers.values { timer.cancel() }
-        absenceTimers = [:]
+        finishing = true
+        stopTimers()
         let result = GameResult(winner: winner)
-        let glicko = Glicko2()
+        // Resigning or leaving before both sides have played a little, or never starting,
+        // rates nothing: otherwise throwaway accounts could hand out rating for free.
+        let early = moves.count < 2 * Self.movesBeforeRated
+        let rated = reason != .aborted && !(early && (reason == .resignation || reason == .abandonment))
         let period = Double(settings.ratingPeriod.components.seconds)
         let now = Date()
-        func aged(_ player: PlayerRow) -> Rating {
-            guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
-            return glicko.aged(player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
-        }
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
         var changes: [Side: RatingChange] = [:]
         do {
-            let rated = try storage.finishGame(id: id, result: result, reason: reason, now: now) { x, o in
-                let (xNow, oNow) = (aged(x), aged(o))
-                return (
-                    glicko.rated(xNow, results: [(oNow, score)]),
-                    glicko.rated(oNow, results: [(xNow, 1 - score)])
-                )
+            let id = id
+            let ratings = try await storage.run { storage in
+                try storage.finishGame(id: id, result: result, reason: reason, rated: rated, now: now) {
+                    x, o in
+                    let glicko = Glicko2()
+                    func aged(_ player: PlayerRow) -> Rating {
+                        guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
+                        return glicko.aged(
+                            player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
+                    }
+                    let (xNow, oNow) = (aged(x), aged(o))
+                    return (
+                        glicko.rated(xNow, results: [(oNow, score)]),
+                        glicko.rated(oNow, results: [(xNow, 1 - score)])
+                    )
+                }
             }
-            changes[.x] = RatingChange(
-                before: rounded(rated.x.before.rating), after: rounded(rated.x.after.rating))
-            changes[.o] = RatingChange(
-                before: rounded(rated.o.before.rating), after: rounded(rated.o.after.rating))
+            if let ratings {
+                changes[.x] = RatingChange(
+                    before: rounded(ratings.x.before.rating), after: rounded(ratings.x.after.rating))
+                changes[.o] = RatingChange(
+                    before: rounded(ratings.o.before.rating), after: rounded(ratings.o.after.rating))
+            }
         } catch {
             // Nothing is announced that is not stored: try again in a moment. If the server
             // stops first, the game is still unfinished in storage and resumes at the next start.
             logger.error("game \(id): storing the result failed: \(error)")
+            guard !halted else { return }
             finishRetry = Task { [weak self] in
                 try? await Task.sleep(for: .seconds(1))
                 guard !Task.isCancelled else { return }
@@ -276,8 +372,9 @@ actor Game {
             }
             return
         }
+        finishing = false
         logger.info(
-            "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves",
+            "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves\(rated ? "" : ", unrated")",
             metadata: ["x": "\(players[.x]!.name)", "o": "\(players[.o]!.name)"])
         for side in Side.allCases {
             let rating = rounded(players[side]!.rating)
@@ -292,10 +389,10 @@ actor Game {
         Task { await onEnd(self) }
     }
 
-    private func retryFinish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?]) {
+    private func retryFinish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?]) async {
         guard !halted else { return }
         isOver = false
-        finish(winner: winner, reason: reason, requestIDs: requestIDs)
+        await finish(winner: winner, reason: reason, requestIDs: requestIDs)
     }
 
     private func opponent(of side: Side) -> Opponent {

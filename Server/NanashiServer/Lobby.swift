@@ -9,8 +9,8 @@ actor Lobby {
     private let storage: Storage
     private let settings: ServerSettings
     private let logger: Logger
-    /// Each logged-in player's latest connection.
-    private var connections: [Int64: Outbox] = [:]
+    /// Each logged-in player's one live connection, and the digest of the token it is on.
+    private var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
     private var matchmaker: Matchmaker
     /// Each seeking player as read when they sought.
     private var seekers: [Int64: Seeker] = [:]
@@ -20,6 +20,8 @@ actor Lobby {
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
+    /// Players paired whose game is being stored: they may not seek meanwhile.
+    private var starting: Set<Int64> = []
 
     init(storage: Storage, settings: ServerSettings, logger: Logger) {
         self.storage = storage
@@ -70,10 +72,17 @@ actor Lobby {
     // MARK: Presence
 
     /// A player logged in on a connection: it gets their messages from now on, and the state
-    /// of their game in progress, if any.
-    func attach(_ player: PlayerRow, outbox: Outbox) async {
+    /// of their game in progress, if any. Their older connection, if any, is told `superseded`
+    /// and closed (its seek goes with it), so that one connection speaks for a player at a time.
+    func attach(_ player: PlayerRow, token: [UInt8], outbox: Outbox) async {
         guard let id = player.id else { return }
-        connections[id] = outbox
+        if let older = connections[id]?.outbox, older != outbox {
+            older.send(.superseded)
+            older.close()
+            matchmaker.remove(id)
+            seekers[id] = nil
+        }
+        connections[id] = (outbox, token)
         if let game = gameOf[id], let side = game.side(of: id) {
             await game.rejoin(side, outbox: outbox)
         }
@@ -81,13 +90,24 @@ actor Lobby {
 
     /// A player's connection closed or logged out: their seek goes, their game goes on.
     func detach(_ playerID: Int64, outbox: Outbox) async {
-        guard connections[playerID] == outbox else { return }
+        guard connections[playerID]?.outbox == outbox else { return }
         connections[playerID] = nil
         matchmaker.remove(playerID)
         seekers[playerID] = nil
         if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
         }
+    }
+
+    /// A player logged out on `outbox`, ending the session of `token`: any other live
+    /// connection on that token gets `bye` and is closed too.
+    func logOut(_ playerID: Int64, token: [UInt8], outbox: Outbox) async {
+        if let live = connections[playerID], live.outbox != outbox, live.token == token {
+            live.outbox.send(.bye)
+            live.outbox.close()
+            await detach(playerID, outbox: live.outbox)
+        }
+        await detach(playerID, outbox: outbox)
     }
 
     // MARK: Seeking
@@ -98,18 +118,22 @@ actor Lobby {
         async throws(ProtocolError)
     {
         guard let id = seeker.player.id else { return }
+        guard connections[id]?.outbox == outbox else {
+            throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
+        }
         // A game that has just ended may not have been taken off the books yet; its players
         // have had their `end` already and may seek again.
         if let game = gameOf[id], await !game.isOver {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
+        guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
         try matchmaker.add(.init(playerID: id, rating: seeker.player.rating, control: control, since: .now))
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
         outbox.send(.seeking, id: requestID)
         guard !pairingRequested else { return }
         pairingRequested = true
-        Task { self.pair() }
+        Task { await self.pair() }
     }
 
     func cancel(_ playerID: Int64) {
@@ -118,28 +142,48 @@ actor Lobby {
     }
 
     /// Pairs whoever can be paired now and starts their games.
-    func pair() {
+    func pair() async {
         pairingRequested = false
         for (first, second) in matchmaker.pairs(now: .now) {
-            do {
-                try startGame(first, second)
-            } catch {
-                logger.error("starting a game failed: \(error)")
-            }
+            await startGame(first, second)
         }
     }
 
-    private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) throws {
+    /// Stores the new game, then starts it. Storing happens on the storage threads: meanwhile
+    /// the lobby serves others, and the two players count as `starting`.
+    private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) async {
         // Read as they sought, so a pass reads nothing and writes only the new games.
-        guard let a = seekers.removeValue(forKey: first.playerID),
-            let b = seekers.removeValue(forKey: second.playerID)
-        else { return }
+        guard let a = seekers[first.playerID], let b = seekers[second.playerID] else { return }
         // Colours even out over each player's games: the one who has had x less often gets it.
         let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
-        let id = try storage.createGame(xID: x.id!, oID: o.id!, control: first.control, now: Date())
+        let id: Int64
+        let (xID, oID, control) = (x.id!, o.id!, first.control)
+        starting.formUnion([xID, oID])
+        defer { starting.subtract([xID, oID]) }
+        do {
+            id = try await storage.run {
+                try $0.createGame(xID: xID, oID: oID, control: control, now: Date())
+            }
+        } catch {
+            // Both stay in the pool, as they were (unless they left meanwhile), and hear why
+            // nothing started yet.
+            logger.error("starting a game failed: \(error)")
+            for seek in [first, second] where connections[seek.playerID] != nil {
+                try? matchmaker.add(seek)
+                connections[seek.playerID]?.outbox.send(
+                    .error(
+                        ProtocolError(
+                            .internalError, "a game could not be started; you are still seeking")))
+            }
+            return
+        }
+        seekers[a.player.id!] = nil
+        seekers[b.player.id!] = nil
         // The outboxes go in at once, so a player who leaves before `start` is sent is not missed.
-        let outboxes = [Side.x: connections[x.id!], .o: connections[o.id!]].compactMapValues { $0 }
+        let outboxes = [Side.x: connections[x.id!]?.outbox, .o: connections[o.id!]?.outbox].compactMapValues {
+            $0
+        }
         let game = makeGame(
             id: id, control: first.control, x: x, o: o, position: .start, moves: [], clocks: nil,
             outboxes: outboxes)

@@ -7,14 +7,21 @@ struct Outbox: Sendable, Hashable {
     enum Event: Sendable {
         case line(String)
         case close
+        /// A player logged in on the connection (true) or logged out (false).
+        case loggedIn(Bool)
     }
 
     /// Unique among the server's connections.
     let id: Int
     private let sink: @Sendable (Event) -> Void
+    /// Whether the connection is still open (its client may still read an answer).
+    let isOpen: @Sendable () -> Bool
 
-    init(id: Int, sink: @escaping @Sendable (Event) -> Void) {
+    init(
+        id: Int, isOpen: @escaping @Sendable () -> Bool = { true }, sink: @escaping @Sendable (Event) -> Void
+    ) {
         self.id = id
+        self.isOpen = isOpen
         self.sink = sink
     }
 
@@ -25,6 +32,10 @@ struct Outbox: Sendable, Hashable {
 
     /// Writes what is queued, then closes the connection.
     func close() { sink(.close) }
+
+    /// Tells the transport whether a player is logged in here: a connection that has not
+    /// logged in a while after it opened is closed.
+    func markLoggedIn(_ loggedIn: Bool) { sink(.loggedIn(loggedIn)) }
 
     static func == (lhs: Outbox, rhs: Outbox) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }

@@ -48,26 +48,23 @@ public final class Server: Sendable {
         let storage = try Storage(path: settings.databasePath)
         let lobby = Lobby(storage: storage, settings: settings, logger: logger)
         try await lobby.start()
-        let accounts = Accounts(
-            storage: storage, settings: settings,
-            throttle: LoginThrottle(
-                freeFailures: settings.failedLoginsBeforeThrottle, delay: settings.throttleDelay))
-        let transport = try await Transport.bind(
-            host: settings.host, port: settings.port, maximumLineLength: settings.maximumLineLength,
-            maximumQueuedBytes: settings.maximumQueuedBytes)
+        let accounts = Accounts(storage: storage, settings: settings)
+        let transport = try await Transport.bind(settings)
         let accepting = Task {
-            await transport.run(logger: logger) { outbox, peer in
+            await transport.run(logger: logger) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
-                    outbox: outbox, peer: peer, lobby: lobby, accounts: accounts, storage: storage,
-                    settings: settings,
-                    logger: logger)
+                    outbox: outbox, peer: peer, address: address, lobby: lobby, accounts: accounts,
+                    storage: storage, settings: settings, logger: logger)
             }
         }
         // One sweep for all connections, a few times per timeout, rather than a timer each.
-        let sweepInterval = max(min(settings.idleTimeout / 4, .seconds(5)), .milliseconds(10))
+        let shortest = min(settings.idleTimeout, settings.loginTimeout)
+        let sweepInterval = max(min(shortest / 4, .seconds(5)), .milliseconds(10))
         let sweeping = Task {
-            await transport.sweepIdle(timeout: settings.idleTimeout, every: sweepInterval, logger: logger)
+            await transport.sweepIdle(
+                timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,
+                logger: logger)
         }
         logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
         return Server(

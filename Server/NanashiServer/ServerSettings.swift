@@ -7,6 +7,8 @@ public struct ServerSettings: Sendable {
     public var host = "127.0.0.1"
     /// The TCP port; 0 lets the system choose one (see `Server.port`).
     public var port = 7878
+    /// The certificate chain and key to serve TLS with; `nil` serves plain TCP.
+    public var tls: TLSFiles?
     /// The SQLite database file, created if missing.
     public var databasePath = "nanashi.sqlite"
     /// The scrypt cost for new password hashes. Lower it only in tests.
@@ -23,10 +25,30 @@ public struct ServerSettings: Sendable {
     public var pairingWidening = 25.0
     /// The idle time that counts as one empty Glicko-2 rating period, widening the RD.
     public var ratingPeriod = Duration.seconds(24 * 3600)
-    /// Failed logins to one name allowed before further attempts are refused for a while.
+    /// Failed logins to one name from one address allowed before further attempts from there
+    /// are refused for a while.
     public var failedLoginsBeforeThrottle = 5
+    /// Failed logins from one address, over all names, allowed before its attempts are refused
+    /// for a while.
+    public var failedLoginsPerAddressBeforeThrottle = 20
     /// The first wait after too many failed logins; each further failure doubles it.
     public var throttleDelay = Duration.seconds(1)
+    /// Password hashes computed at once; more requests wait in a short queue.
+    public var concurrentHashes = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Requests that may wait for a hash; past this, `login` and `register` get `busy` at once.
+    public var queuedHashes = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// `login` requests one address may make per minute (a token bucket).
+    public var loginsPerMinute = 10.0
+    /// `register` requests one address may make per hour (a token bucket).
+    public var registrationsPerHour = 5.0
+    /// Open connections at most; more are refused at accept with `busy`.
+    public var maximumConnections = 20_000
+    /// Open connections from one address at most; more are refused at accept with `rate_limited`.
+    public var maximumConnectionsPerAddress = 64
+    /// A connection that has not logged in this long after it opened is closed with `idle_timeout`.
+    public var loginTimeout = Duration.seconds(30)
+    /// A game in which a side has not made its first move this long after the start is aborted.
+    public var firstMoveLimit = Duration.seconds(30)
     /// The longest line accepted, in bytes.
     public var maximumLineLength = Wire.maximumLineLength
     /// The shortest and longest initial clock a seek may ask for, in seconds.
@@ -36,8 +58,8 @@ public struct ServerSettings: Sendable {
     /// A connection that sends no line for this long is closed (after an `idle_timeout` error).
     /// Clients ping every 30 s while otherwise quiet, so two minutes leaves room for three.
     public var idleTimeout = Duration.seconds(120)
-    /// Messages a connection may send ahead of the server's replies before its budget runs out
-    /// (a token bucket). A client that waits for each reply never spends any.
+    /// Messages a connection may send at once before its budget runs out (a token bucket over
+    /// time: every line spends one).
     public var messageBurst = 50
     /// Messages per second the budget refills by.
     public var messageRate = 20.0

@@ -35,11 +35,22 @@ struct RatedResult: Sendable {
 /// The server's SQLite database: players, token digests, games with their moves, rating history.
 ///
 /// The only type that writes SQL. WAL mode through a `DatabasePool`; every query is
-/// parameterised. Methods are synchronous and short, so a game actor can store a move before
-/// it announces it without giving up its turn.
+/// parameterised. Methods are synchronous; the server calls them through `run`, on threads of
+/// their own, so that a slow write never holds up the threads that serve sockets and clocks.
 final class Storage: Sendable {
     /// Internal rather than private so that `Storage+Seeding.swift` can write in bulk.
     let pool: DatabasePool
+    /// Where `run` does its work: several threads, so reads go on side by side (SQLite in WAL
+    /// mode has one writer at a time, which GRDB's pool already enforces).
+    private let threads = WorkerThreads(count: 4, name: "nanashi.storage")
+
+    /// Runs storage work on the storage threads and waits for it without blocking the caller's
+    /// thread.
+    func run<T: Sendable>(_ work: @escaping @Sendable (Storage) throws -> T) async throws -> T {
+        try await threads.run { try work(self) }
+    }
+
+    deinit { threads.stop() }
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     init(path: String) throws {
@@ -155,6 +166,15 @@ final class Storage: Sendable {
                         UPDATE standing_bucket SET players = players - 1
                             WHERE bucket = CAST(OLD.rating / 8 AS INTEGER) - (OLD.rating / 8 < CAST(OLD.rating / 8 AS INTEGER));
                     END;
+                    """)
+        }
+        // A profile read all of a player's games and sorted them to show the last ten: now each
+        // side's latest finished games are read straight off an index, newest first.
+        migrator.registerMigration("v3 finished games by player and end time") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX game_x_ended ON game (x_id, ended_at, id) WHERE result IS NOT NULL;
+                    CREATE INDEX game_o_ended ON game (o_id, ended_at, id) WHERE result IS NOT NULL;
                     """)
         }
         return migrator
@@ -287,15 +307,16 @@ final class Storage: Sendable {
         }
     }
 
-    /// Ends a game and rates both players in one transaction: the result, both new ratings and
-    /// both rating-history rows are stored together or not at all.
+    /// Ends a game and, if it is `rated`, rates both players in one transaction: the result,
+    /// both new ratings and both rating-history rows are stored together or not at all. An
+    /// unrated game changes neither player's rating nor record; it returns `nil`.
     ///
     /// - Parameter rate: given both players as stored, returns their new ratings (x, o).
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
     func finishGame(
-        id: Int64, result: GameResult, reason: Outcome.Reason, now: Date,
-        rate: (PlayerRow, PlayerRow) -> (Rating, Rating)
-    ) throws -> RatedResult {
+        id: Int64, result: GameResult, reason: Outcome.Reason, rated: Bool = true, now: Date,
+        rate: @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
+    ) throws -> RatedResult? {
         try pool.write { db in
             guard var game = try GameRow.fetchOne(db, key: id), game.result == nil,
                 var x = try PlayerRow.fetchOne(db, key: game.xID),
@@ -305,6 +326,7 @@ final class Storage: Sendable {
             game.reason = reason.rawValue
             game.endedAt = now.timeIntervalSince1970
             try game.update(db)
+            guard rated else { return nil }
 
             let (xAfter, oAfter) = rate(x, o)
             let rated = RatedResult(x: (x.glicko, xAfter), o: (o.glicko, oAfter))
@@ -460,19 +482,7 @@ final class Storage: Sendable {
         }
         // Statements are prepared once per connection: parsing them cost as much as running them.
         let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
-                           change.rating_before, change.rating_after
-                    FROM game
-                    JOIN player AS x ON x.id = game.x_id
-                    JOIN player AS o ON o.id = game.o_id
-                    LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
-                    WHERE (game.x_id = ? OR game.o_id = ?) AND game.result IS NOT NULL
-                    ORDER BY game.ended_at DESC, game.id DESC
-                    LIMIT ?
-                    """),
-            arguments: [id, id, id, recent])
+            db.cachedStatement(sql: recentGamesQuery), arguments: [id, recent, id, recent, id, recent])
         let games = rows.map { row -> RecentGame in
             let color: Side = (row["x_id"] as Int64) == id ? .x : .o
             let result = GameResult(rawValue: row["result"]) ?? .draw
@@ -491,6 +501,29 @@ final class Storage: Sendable {
 }
 
 extension Storage {
+    /// A player's latest finished games, newest first: the latest `recent` as x and as o, each
+    /// read backwards off its index, merged. Arguments: player, recent, player, recent, player,
+    /// recent.
+    static let recentGamesQuery = """
+        SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
+               change.rating_before, change.rating_after
+        FROM (
+            SELECT * FROM (
+                SELECT id, ended_at FROM game WHERE x_id = ? AND result IS NOT NULL
+                ORDER BY ended_at DESC, id DESC LIMIT ?)
+            UNION ALL
+            SELECT * FROM (
+                SELECT id, ended_at FROM game WHERE o_id = ? AND result IS NOT NULL
+                ORDER BY ended_at DESC, id DESC LIMIT ?)
+        ) AS latest
+        JOIN game ON game.id = latest.id
+        JOIN player AS x ON x.id = game.x_id
+        JOIN player AS o ON o.id = game.o_id
+        LEFT JOIN rating_change AS change ON change.game_id = game.id AND change.player_id = ?
+        ORDER BY latest.ended_at DESC, latest.id DESC
+        LIMIT ?
+        """
+
     /// The rating points per standing bucket; a power of two, so `rating / 8` is exact.
     static let bucketWidth = 8.0
 

@@ -1,10 +1,11 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import NanashiProtocol
 import Synchronization
 
-/// The TCP listener, and the only code that touches SwiftNIO.
+/// The TCP (or TLS) listener, and the only code that touches SwiftNIO.
 ///
 /// Each connection gets a line decoder with a maximum line length and a reader that hands lines
 /// to its `ConnectionHandler` one at a time. What the server sends goes straight from the
@@ -16,6 +17,9 @@ import Synchronization
 /// byte at a time, or one that never reads) holds up only itself: its reader waits on its own
 /// socket, and what it does not read piles up, bounded, in its own channel. Idle connections
 /// cost no timer of their own: one sweep looks at them all.
+///
+/// Connections are counted as they are accepted: past the overall cap a new one gets `busy`,
+/// past the cap for its address `rate_limited`, and either is closed at once.
 final class Transport: Sendable {
     /// Lines waiting to be written to one connection before it counts as not reading.
     static let maximumQueuedLines = 4096
@@ -27,19 +31,33 @@ final class Transport: Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
-    /// The open connections, to sweep the idle ones and to close them all when the server stops.
-    private let open = Mutex<[Int: Link]>([:])
+    private let maximumConnections: Int
+    private let maximumPerAddress: Int
+    /// The open connections, to sweep the idle ones and to close them all when the server
+    /// stops, and how many come from each address.
+    private let open = Mutex(Registry())
     /// Set once the server is stopping: connections accepted from then on are closed at once.
     private let stopping = Atomic<Bool>(false)
     /// The origin of `Link.lastHeard`.
     private let epoch = ContinuousClock.now
 
+    private struct Registry {
+        var links: [Int: Link] = [:]
+        var perAddress: [String: Int] = [:]
+    }
+
     /// What the transport keeps about one open connection, and where its outbox delivers.
     private final class Link: Sendable {
         let id: Int
         let channel: any Channel
-        /// When the last line came in, in milliseconds since the transport's epoch.
+        /// The client's IP address, without the port.
+        let address: String
+        /// When the connection opened and when the last line came in, in milliseconds since the
+        /// transport's epoch.
+        let opened: Int64
         let lastHeard = Atomic<Int64>(0)
+        /// Whether a player is logged in on it.
+        let loggedIn = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)
         let queuedLines = Atomic<Int>(0)
@@ -50,14 +68,19 @@ final class Transport: Sendable {
         private let maximumQueuedBytes: Int
         private let logger: Logger
 
-        init(id: Int, channel: any Channel, maximumQueuedBytes: Int, logger: Logger) {
+        init(id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int, logger: Logger) {
             self.id = id
             self.channel = channel
+            self.address = channel.remoteAddress?.ipAddress ?? "unknown"
+            self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
             self.logger = logger
         }
 
-        var outbox: Outbox { Outbox(id: id) { self.deliver($0) } }
+        var outbox: Outbox {
+            Outbox(
+                id: id, isOpen: { !self.isFinished && self.channel.isActive }, sink: { self.deliver($0) })
+        }
 
         /// Whether the connection is closing.
         var isFinished: Bool { finished.load(ordering: .relaxed) }
@@ -71,8 +94,14 @@ final class Transport: Sendable {
         /// connection is closed at once.
         private func deliver(_ event: Outbox.Event) {
             guard !isFinished else { return }
-            guard case .line(let line) = event else {
+            let line: String
+            switch event {
+            case .line(let text): line = text
+            case .close:
                 finish()
+                return
+            case .loggedIn(let value):
+                loggedIn.store(value, ordering: .relaxed)
                 return
             }
             let count = line.utf8.count + 1
@@ -115,38 +144,45 @@ final class Transport: Sendable {
 
     private init(
         listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>, port: Int,
-        maximumQueuedBytes: Int
+        settings: ServerSettings
     ) {
         self.listener = listener
         self.port = port
-        self.maximumQueuedBytes = maximumQueuedBytes
+        self.maximumQueuedBytes = settings.maximumQueuedBytes
+        self.maximumConnections = settings.maximumConnections
+        self.maximumPerAddress = settings.maximumConnectionsPerAddress
     }
 
-    /// Binds the listening socket.
-    static func bind(host: String, port: Int, maximumLineLength: Int, maximumQueuedBytes: Int) async throws
-        -> Transport
-    {
+    /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
+    /// have its files. A client that does not speak TLS there fails the handshake and is closed.
+    static func bind(_ settings: ServerSettings) async throws -> Transport {
+        let maximumLineLength = settings.maximumLineLength
+        let tls = try settings.tls?.serverContext()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
+            .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
                     return try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel)
                 }
             }
         return Transport(
-            listener: listener, port: listener.channel.localAddress?.port ?? port,
-            maximumQueuedBytes: maximumQueuedBytes)
+            listener: listener, port: listener.channel.localAddress?.port ?? settings.port, settings: settings
+        )
     }
 
     /// Accepts connections until `close()`, serving each in its own task.
     func run(
         logger: Logger,
-        makeHandler: @escaping @Sendable (_ outbox: Outbox, _ peer: String) -> any ConnectionHandler
+        makeHandler:
+            @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
     ) async {
         do {
             try await listener.executeThenClose { connections in
@@ -165,20 +201,29 @@ final class Transport: Sendable {
     }
 
     /// Closes, with an `idle_timeout` error, every connection that has sent no line for
-    /// `timeout`, looking every `interval` until the task is cancelled.
-    func sweepIdle(timeout: Duration, every interval: Duration, logger: Logger) async {
+    /// `timeout`, or has not logged in within `loginTimeout` of opening, looking every
+    /// `interval` until the task is cancelled.
+    func sweepIdle(timeout: Duration, loginTimeout: Duration, every interval: Duration, logger: Logger) async
+    {
         let limit = Self.milliseconds(timeout)
-        let seconds = max(1, limit / 1000)
+        let loginLimit = Self.milliseconds(loginTimeout)
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             let now = Self.milliseconds(.now - epoch)
-            let idle = open.withLock { links in
-                links.values.filter { now - $0.lastHeard.load(ordering: .relaxed) >= limit }
+            let idle = open.withLock { registry in
+                registry.links.values.compactMap { link -> (Link, String)? in
+                    if now - link.lastHeard.load(ordering: .relaxed) >= limit {
+                        return (link, "no message for \(max(1, limit / 1000)) s")
+                    }
+                    if !link.loggedIn.load(ordering: .relaxed), now - link.opened >= loginLimit {
+                        return (link, "not logged in after \(max(1, loginLimit / 1000)) s")
+                    }
+                    return nil
+                }
             }
-            for link in idle where !link.closing.exchange(true, ordering: .relaxed) {
-                logger.info("connection \(link.id) closed: idle for \(seconds) s")
-                link.outbox.send(
-                    .error(ProtocolError(.idleTimeout, "no message for \(seconds) s; closing")))
+            for (link, reason) in idle where !link.closing.exchange(true, ordering: .relaxed) {
+                logger.info("connection \(link.id) closed: \(reason)")
+                link.outbox.send(.error(ProtocolError(.idleTimeout, "\(reason); closing")))
                 link.outbox.close()
             }
         }
@@ -190,7 +235,7 @@ final class Transport: Sendable {
     func close(grace: Duration) async {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
-        let links = open.withLock { Array($0.values) }
+        let links = open.withLock { Array($0.links.values) }
         for link in links where !link.closing.exchange(true, ordering: .relaxed) {
             link.outbox.send(.shutdown)
             link.outbox.close()
@@ -204,15 +249,30 @@ final class Transport: Sendable {
 
     private func serve(
         _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, logger: Logger,
-        makeHandler: @escaping @Sendable (Outbox, String) -> any ConnectionHandler
+        makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
+        let opened = Self.milliseconds(.now - epoch)
         let link = Link(
-            id: id, channel: connection.channel, maximumQueuedBytes: maximumQueuedBytes, logger: logger)
+            id: id, channel: connection.channel, opened: opened, maximumQueuedBytes: maximumQueuedBytes,
+            logger: logger)
         let outbox = link.outbox
-        link.lastHeard.store(Self.milliseconds(.now - epoch), ordering: .relaxed)
-        open.withLock { $0[id] = link }
-        defer { open.withLock { $0[id] = nil } }
+        link.lastHeard.store(opened, ordering: .relaxed)
+        guard admit(link) else {
+            logger.info("connection \(id) from \(peer) refused: too many connections")
+            _ = try? await connection.executeThenClose { _ in
+                link.finish()
+                try? await connection.channel.closeFuture.get()
+            }
+            return
+        }
+        defer {
+            open.withLock { registry in
+                registry.links[id] = nil
+                let left = (registry.perAddress[link.address] ?? 1) - 1
+                registry.perAddress[link.address] = left > 0 ? left : nil
+            }
+        }
         // Accepted as the server stops: told at once (unless `close` already saw it).
         if stopping.load(ordering: .relaxed), !link.closing.exchange(true, ordering: .relaxed) {
             outbox.send(.shutdown)
@@ -220,7 +280,7 @@ final class Transport: Sendable {
         }
         do {
             try await connection.executeThenClose { inbound in
-                let handler = makeHandler(outbox, peer)
+                let handler = makeHandler(outbox, peer, link.address)
                 do {
                     // Ends when the client is done sending or the connection is closed.
                     for try await received in inbound {
@@ -228,7 +288,7 @@ final class Transport: Sendable {
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
                         link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
-                        await handler.received(received.event, pipelined: received.pipelined)
+                        await handler.received(received)
                     }
                 } catch {
                     logger.debug("connection \(id) read failed: \(error)")
@@ -243,6 +303,28 @@ final class Transport: Sendable {
         }
     }
 
+    /// Counts a new connection in, or tells it why not (`busy` when the server is full,
+    /// `rate_limited` when its address has its share) and returns false.
+    private func admit(_ link: Link) -> Bool {
+        let refusal = open.withLock { registry -> ProtocolError? in
+            if registry.links.count >= maximumConnections {
+                return ProtocolError(.busy, "the server is full; try again in a minute")
+            }
+            let count = registry.perAddress[link.address] ?? 0
+            if count >= maximumPerAddress {
+                return ProtocolError(
+                    .rateLimited, "too many connections from your address (at most \(maximumPerAddress))")
+            }
+            registry.links[link.id] = link
+            registry.perAddress[link.address] = count + 1
+            return nil
+        }
+        guard let refusal else { return true }
+        link.closing.store(true, ordering: .relaxed)
+        link.outbox.send(.error(refusal))
+        return false
+    }
+
     private static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
@@ -251,17 +333,12 @@ final class Transport: Sendable {
 
 /// Splits the byte stream into lines at `\n` (dropping a `\r` before it), never holding more
 /// than `maximumLength` bytes of one line: a longer line is reported once and skipped.
-///
-/// Each line is marked pipelined when bytes after the previous line were already waiting as
-/// that one was taken: the client sent it before it could have had a reply.
 struct LineDecoder: ByteToMessageDecoder {
     typealias InboundOut = ReceivedLine
 
     let maximumLength: Int
     /// Inside a line already reported as too long, skipping up to its end.
     private var skipping = false
-    /// Whether bytes were waiting right after the last line taken.
-    private var followed = false
 
     init(maximumLength: Int) {
         self.maximumLength = maximumLength
@@ -275,7 +352,7 @@ struct LineDecoder: ByteToMessageDecoder {
             } else if buffer.readableBytes > maximumLength {
                 skipping = true
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-                emit(.tooLong, context: context, buffer: buffer)
+                emit(.tooLong, context: context)
             }
             return .needMoreData
         }
@@ -283,20 +360,17 @@ struct LineDecoder: ByteToMessageDecoder {
         if skipping {
             skipping = false
             buffer.moveReaderIndex(forwardBy: length + 1)
-            followed = buffer.readableBytes > 0
             return .continue
         }
         var line = buffer.readBytes(length: length) ?? []
         buffer.moveReaderIndex(forwardBy: 1)
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        emit(line.count > maximumLength ? .tooLong : .line(line), context: context, buffer: buffer)
+        emit(line.count > maximumLength ? .tooLong : .line(line), context: context)
         return .continue
     }
 
-    private mutating func emit(_ event: LineEvent, context: ChannelHandlerContext, buffer: ByteBuffer) {
-        let pipelined = followed
-        followed = buffer.readableBytes > 0
-        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event, pipelined: pipelined)))
+    private func emit(_ event: LineEvent, context: ChannelHandlerContext) {
+        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event)))
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws

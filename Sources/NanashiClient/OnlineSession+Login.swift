@@ -30,6 +30,10 @@ extension OnlineSession {
     }
 
     private mutating func askForCredentials() {
+        if settings.address.sendsInClearText {
+            // Said before the password is asked for or sent: only a token goes out later.
+            say("warning: \(settings.address) is plain TCP: the password crosses the network in clear text")
+        }
         phase = .loggingIn(.askingCredentials)
         actions.append(.askCredentials)
     }

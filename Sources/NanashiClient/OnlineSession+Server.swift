@@ -67,6 +67,10 @@ extension OnlineSession {
             return .finished
         case .profile(let profile) where reply.id == .string("away"):
             return endedWhileAway(profile)
+        case .superseded:
+            // Coming back would only push the other session out in turn.
+            say("you logged in somewhere else; this session is closed and will not reconnect")
+            return .left
         case .error(let error):
             return refused(error, id: reply.id)
         default:

@@ -1,23 +1,39 @@
 import NanashiProtocol
 
-/// Where a server listens: a host name or address and a TCP port, written `HOST:PORT`.
+/// Where a server listens and how to speak to it: a host name or address and a TCP port,
+/// written `HOST:PORT`, or `tls://HOST:PORT` for TLS.
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
+    /// Whether the connection speaks TLS.
+    public var tls: Bool
+    /// A PEM file of the certificates to trust instead of the system's (`--ca`, for a server
+    /// with a self-signed certificate); only used with TLS.
+    public var trustedCertificates: String?
 
     /// The port `nanashi serve` listens on unless told otherwise.
     public static let defaultPort = 7878
     /// The server on this machine at the default port, `127.0.0.1:7878`.
     public static let local = ServerAddress(host: "127.0.0.1", port: defaultPort)
 
-    public init(host: String, port: Int) {
+    public init(host: String, port: Int, tls: Bool = false, trustedCertificates: String? = nil) {
         self.host = host
         self.port = port
+        self.tls = tls
+        self.trustedCertificates = trustedCertificates
     }
 
-    /// Reads `HOST:PORT`, `HOST` (the default port), or `[IPv6]:PORT`.
+    /// Reads `HOST:PORT`, `HOST` (the default port), or `[IPv6]:PORT`, each optionally after
+    /// `tls://` (TLS) or `tcp://` (plain TCP, as without a scheme).
     public init(parsing text: String) throws(ServerAddressError) {
-        let trimmed = text.trimmingSpaces
+        var trimmed = text.trimmingSpaces
+        var tls = false
+        if trimmed.lowercased().hasPrefix("tls://") {
+            tls = true
+            trimmed = trimmed.dropFirst(6)
+        } else if trimmed.lowercased().hasPrefix("tcp://") {
+            trimmed = trimmed.dropFirst(6)
+        }
         guard !trimmed.isEmpty else { throw .empty }
         var host = trimmed
         var portText: Substring? = nil
@@ -43,12 +59,24 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
             }
             port = number
         }
-        self.init(host: String(host), port: port)
+        self.init(host: String(host), port: port, tls: tls)
     }
 
-    /// `host:port` (`[host]:port` when the host has colons).
+    /// Whether the host is this machine (`localhost`, 127.0.0.0/8 or `::1`): what is sent there
+    /// in clear text crosses no network.
+    public var isLoopback: Bool {
+        let name = host.lowercased()
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        let isIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil }
+        return name == "localhost" || name == "::1" || (isIPv4 && octets[0] == "127")
+    }
+
+    /// Whether a password sent here crosses a network unencrypted: plain TCP to another machine.
+    public var sendsInClearText: Bool { !tls && !isLoopback }
+
+    /// `host:port` (`[host]:port` when the host has colons), after `tls://` for TLS.
     public var description: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        (tls ? "tls://" : "") + (host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
     }
 }
 

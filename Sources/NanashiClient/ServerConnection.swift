@@ -1,10 +1,11 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 import NanashiProtocol
 import Synchronization
 
-/// One TCP connection to a Nanashi server, speaking protocol v1: requests go out as lines, and
+/// One TCP (or TLS) connection to a Nanashi server, speaking protocol v1: requests go out as lines, and
 /// the server's messages come back in order through `events`, which ends with `.closed`.
 ///
 /// Messages of a type this client does not know are skipped, so a newer server never breaks
@@ -30,13 +31,21 @@ public final class ServerConnection: Sendable {
         lastSent = Mutex(.now)
     }
 
-    /// Opens a connection to `address`.
+    /// Opens a connection to `address`, with TLS if the address says so.
     ///
     /// - Parameter keepAlive: how long the client may stay silent before it sends a `ping`.
-    /// - Throws: `ConnectionError` when the server cannot be reached.
+    /// - Throws: `ConnectionError` when the server cannot be reached, or the certificates to
+    ///   trust cannot be read.
     public static func connect(to address: ServerAddress, keepAlive: Duration = .seconds(30))
         async throws(ConnectionError) -> ServerConnection
     {
+        let tls: NIOSSLContext?
+        do {
+            tls = try address.makeTLSContext()
+        } catch {
+            throw ConnectionError(
+                address: address, reason: "cannot read the certificates to trust: \(error)")
+        }
         let (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self)
         let channel: any Channel
         do {
@@ -45,6 +54,10 @@ public final class ServerConnection: Sendable {
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if let tls {
+                            try channel.pipeline.syncOperations.addHandler(
+                                address.makeTLSHandler(context: tls))
+                        }
                         try channel.pipeline.syncOperations.addHandler(LineReader(continuation: continuation))
                     }
                 }

@@ -19,6 +19,8 @@ public struct Outcome: Hashable, Sendable, CustomStringConvertible {
         case timeout = "timeout"
         /// The loser left the game and did not come back in time.
         case abandonment = "abandon"
+        /// A side made no first move in time: the game is called off, unrated.
+        case aborted = "aborted"
     }
 
     /// The side that won, or `nil` for a draw.

@@ -46,10 +46,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let alreadySeeking = ErrorCode(rawValue: "already_seeking")
     /// The player already has a game in progress.
     public static let inGame = ErrorCode(rawValue: "in_game")
-    /// Too many attempts (failed logins, or too many messages); try again later.
+    /// Too many attempts (failed logins, logins or registrations from one address, connections
+    /// from one address, or too many messages); try again later.
     public static let rateLimited = ErrorCode(rawValue: "rate_limited")
     /// The connection sent no line for too long; the server closes it.
     public static let idleTimeout = ErrorCode(rawValue: "idle_timeout")
+    /// The server is at capacity (password hashing, or connections); nothing changed. Try again
+    /// in a few seconds, waiting longer after each refusal.
+    public static let busy = ErrorCode(rawValue: "busy")
     /// The server failed (for example, its database); nothing changed.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

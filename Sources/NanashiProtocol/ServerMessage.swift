@@ -27,6 +27,9 @@ public enum ServerMessage: Hashable, Sendable {
     /// `shutdown`: the server is stopping; it closes the connection once its queued replies are
     /// written. Games in progress resume when it is back.
     case shutdown
+    /// `superseded`: the player logged in on another connection; the server closes this one.
+    /// Reconnecting would only supersede the other in turn.
+    case superseded
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -44,6 +47,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .profile: "profile"
         case .pong: "pong"
         case .shutdown: "shutdown"
+        case .superseded: "superseded"
         }
     }
 }
@@ -98,6 +102,7 @@ extension Reply: Codable {
         case "profile": message = .profile(try Profile(from: decoder))
         case "pong": message = .pong
         case "shutdown": message = .shutdown
+        case "superseded": message = .superseded
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
@@ -115,7 +120,7 @@ extension Reply: Codable {
         case .error(let error): try error.encode(to: encoder)
         case .leaderboard(let leaderboard): try leaderboard.encode(to: encoder)
         case .profile(let profile): try profile.encode(to: encoder)
-        case .bye, .seeking, .cancelled, .pong, .shutdown: break
+        case .bye, .seeking, .cancelled, .pong, .shutdown, .superseded: break
         }
     }
 }

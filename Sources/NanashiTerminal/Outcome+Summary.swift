@@ -15,6 +15,7 @@ extension Outcome {
             case .resignation: "\(loser) resigned"
             case .timeout: "\(loser) ran out of time"
             case .abandonment: "\(loser) left the game"
+            case .aborted: "aborted: a side made no first move in time; unrated"
             }
         let verdict = winner.map { "\($0) wins" } ?? "draw"
         let x = position.pieces(of: .x).count

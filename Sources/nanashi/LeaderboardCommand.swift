@@ -16,8 +16,11 @@ struct LeaderboardCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878).")
+    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
     var server: String?
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
 
     @Option(help: "A server's SQLite database file to read instead of asking the server.")
     var db: String?
@@ -74,7 +77,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
             guard server == nil else { throw InputError("use --db or --server, not both") }
             return .database(path: db)
         }
-        return .server(try ServerAddress.fromOption(server))
+        return .server(try ServerAddress.fromOption(server, ca: ca))
     }
 
     func run() async throws {

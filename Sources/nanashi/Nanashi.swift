@@ -10,21 +10,21 @@ struct Nanashi: AsyncParsableCommand {
         commandName: "nanashi",
         abstract: "Ataxx: rules engine, AI, terminal client and online server.",
         subcommands: [
-            Play.self,
-            Hotseat.self,
-            Online.self,
-            Serve.self,
+            PlayCommand.self,
+            HotseatCommand.self,
+            OnlineCommand.self,
+            ServeCommand.self,
             LeaderboardCommand.self,
             ProfileCommand.self,
             LoadTestCommand.self,
-            Seed.self,
-            UAI.self,
-            Match.self,
-            Bench.self,
-            Perft.self,
-            Datagen.self,
-            Tune.self,
-            Show.self,
+            SeedCommand.self,
+            UAICommand.self,
+            MatchCommand.self,
+            BenchCommand.self,
+            PerftCommand.self,
+            DatagenCommand.self,
+            TuneCommand.self,
+            ShowCommand.self,
         ]
     )
 
@@ -33,7 +33,7 @@ struct Nanashi: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            if command is Serve { Server.runConcurrencyOnEventLoops() }
+            if command is ServeCommand { Server.runConcurrencyOnEventLoops() }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

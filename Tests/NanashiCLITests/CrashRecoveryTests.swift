@@ -132,11 +132,13 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     }
 
     // Two games finish; two are left in the middle, one with a move in flight at the kill.
-    _ = try play(0, ["b6", "f6"])
+    // Every game gets two moves a side, so that its resignation is rated.
+    _ = try play(0, ["b6", "f6", "f2", "b2"])
     try resign(0, "o")
+    _ = try play(1, ["b6", "f6", "f2", "b2"])
     try resign(1, "x")
     let announced = try play(2, ["b6", "f6", "f2"])
-    _ = try play(3, ["g2", "a2"])
+    _ = try play(3, ["g2", "a2", "f1", "b1"])
     let standings = try games[0].seats["x"]!.socket.exchange(#"{"type":"leaderboard"}"#)
     games[3].seats["x"]!.socket.send(#"{"type":"move","game":\#(games[3].id),"move":"b7"}"#)
     let (reason, _) = server.stop(with: SIGKILL)
@@ -151,7 +153,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     #expect(crashed.moves[games[2].id] == ["b6", "f6", "f2"])
     // The move in flight was stored or not, never half: the game stands at one or the other.
     let inFlight = try #require(crashed.moves[games[3].id])
-    #expect(inFlight == ["g2", "a2"] || inFlight == ["g2", "a2", "b7"])
+    #expect(inFlight == ["g2", "a2", "f1", "b1"] || inFlight == ["g2", "a2", "f1", "b1", "b7"])
     #expect(crashed.lastClocks[games[2].id] == clock(announced))
 
     server = try ServeProcess(database: database)

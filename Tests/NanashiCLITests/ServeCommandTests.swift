@@ -47,7 +47,12 @@ private func field(_ name: String, in line: String) -> String? {
     _ = try bob.line()
     let game = try #require(field("game", in: annStart))
     let annColor = try #require(field("color", in: annStart))
-    // o resigns, so x wins.
+    // Two moves each (a resignation before that is not rated), then o resigns, so x wins.
+    let (x, o) = annColor == "x" ? (ann, bob) : (bob, ann)
+    for (mover, move) in [(x, "b6"), (o, "f6"), (x, "f2"), (o, "b2")] {
+        mover.send(#"{"type":"move","game":\#(game),"move":"\#(move)"}"#)
+        for socket in [x, o] { #expect(try socket.line().contains(#""type":"moved""#)) }
+    }
     let resigner = annColor == "o" ? ann : bob
     let winner = annColor == "x" ? "ann" : "bob"
     let loser = winner == "ann" ? "bob" : "ann"

@@ -16,7 +16,12 @@ final class ServeProcess {
     init(database: String, arguments extra: [String] = []) throws {
         process.executableURL = NanashiProcess.executable
         process.arguments =
-            ["serve", "--port", "0", "--db", database, "--log-level", "error"] + extra
+            [
+                "serve", "--port", "0", "--db", database, "--log-level", "error",
+                // Every test client comes from 127.0.0.1.
+                "--logins-per-minute", "1000", "--registrations-per-hour", "1000",
+            ]
+            + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -80,7 +80,7 @@ struct OutcomeTests {
     @Test func everyEndHasItsWireNameAndResigningGivesTheGameToTheOpponent() {
         #expect(
             Outcome.Reason.allCases.map(\.rawValue) == [
-                "pieces", "locked", "fifty", "resign", "timeout", "abandon",
+                "pieces", "locked", "fifty", "resign", "timeout", "abandon", "aborted",
             ])
         #expect(Outcome.resignation(by: .x) == Outcome(winner: .o, reason: .resignation))
         #expect(Outcome.resignation(by: .o).result == "1-0")

@@ -13,6 +13,8 @@ private func startServer(_ directory: URL) async throws -> Server {
     settings.databasePath = directory.appendingPathComponent("load.sqlite").path
     settings.passwordCost = .testing
     settings.pairingInterval = .milliseconds(50)
+    // Two connections per address: the bots must come from addresses of their own.
+    settings.maximumConnectionsPerAddress = 2
     return try await Server.start(settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
 }
 
@@ -34,6 +36,7 @@ private func temporaryDirectory() throws -> URL {
     settings.duration = .seconds(120)
     // Drops are frequent here so reconnecting is exercised in every run.
     settings.policy = BotPolicy(resignChance: 0, dropChance: 0.05)
+    settings.sources = SourceAddresses(cidr: "127.0.2.0/30")
     let (first, registered) = try await LoadTest.run(settings)
     #expect(first.gamesCompleted == 2)
     #expect(first.gamesUnfinished == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NanashiCore
 import NanashiProtocol
 import Testing
@@ -62,12 +63,13 @@ final class TemporaryDatabase {
     #expect(try storage.seeker(id: bob.id!)?.colourBalance == -1)
     #expect(try storage.seeker(id: 999) == nil)
 
-    let rated = try storage.finishGame(id: id, result: .x, reason: .resignation, now: Date()) { x, o in
-        (
-            Glicko2().rated(x.glicko, results: [(o.glicko, 1)]),
-            Glicko2().rated(o.glicko, results: [(x.glicko, 0)])
-        )
-    }
+    let rated = try #require(
+        try storage.finishGame(id: id, result: .x, reason: .resignation, now: Date()) { x, o in
+            (
+                Glicko2().rated(x.glicko, results: [(o.glicko, 1)]),
+                Glicko2().rated(o.glicko, results: [(x.glicko, 0)])
+            )
+        })
     #expect(rated.x.before == .initial && rated.x.after.rating > 1500 && rated.o.after.rating < 1500)
     #expect(throws: StorageError.noSuchGame) {
         try storage.finishGame(id: id, result: .o, reason: .resignation, now: Date()) { x, o in
@@ -118,4 +120,18 @@ final class TemporaryDatabase {
                 recent: []))
     #expect(try storage.profile(name: "nobody") == nil)
     #expect(try storage.leaderboard(limit: 20, offset: 0) == Leaderboard(total: 0, entries: []))
+}
+
+@Test func aProfileReadsTheLatestGamesOffTheIndexes() throws {
+    let database = try TemporaryDatabase()
+    let storage = try Storage(path: database.path)
+    let plan = try storage.pool.read { db in
+        try Row.fetchAll(
+            db, sql: "EXPLAIN QUERY PLAN " + Storage.recentGamesQuery, arguments: [1, 10, 1, 10, 1, 10]
+        ).map { $0["detail"] as String }
+    }
+    #expect(plan.contains { $0.contains("USING INDEX game_x_ended") }, "\(plan)")
+    #expect(plan.contains { $0.contains("USING INDEX game_o_ended") }, "\(plan)")
+    // Only the merged few are sorted: neither side's games are.
+    #expect(plan.filter { $0.contains("TEMP B-TREE") }.count <= 1, "\(plan)")
 }

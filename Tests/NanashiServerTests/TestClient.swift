@@ -6,19 +6,22 @@ import Synchronization
 
 @testable import NanashiServer
 
-/// The shared line client, so the tests talk to the server exactly as any client would, with
-/// its blocking reads and sends on threads of their own, never on the concurrency pool the
-/// in-process server needs.
+/// The shared line client, so the tests talk to the server exactly as any client would. Reads
+/// block on a thread of their own, never on the test's threads (nor on Dispatch's, which on
+/// Linux are the ones the in-process server's tasks run on).
 final class TestClient: @unchecked Sendable {
     typealias Failure = LineClient.Failure
 
     private let connection: LineClient
-    private let queue = DispatchQueue(label: "test-client")
+    private let reader = WorkerThreads(count: 1, name: "test-client")
 
-    /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
-        connection = try LineClient(port: port, receiveBuffer: receiveBuffer)
+    /// Connects from `source` (any address of 127.0.0.0/8, to act as another client machine);
+    /// `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
+    init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+        connection = try LineClient(port: port, from: source, receiveBuffer: receiveBuffer)
     }
+
+    deinit { reader.stop() }
 
     /// Sends bytes as they are; returns false if the connection is gone.
     @discardableResult
@@ -28,7 +31,7 @@ final class TestClient: @unchecked Sendable {
     /// went out.
     func sendRepeatedly(_ bytes: [UInt8], times: Int) async -> Int {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var sent = 0
                 while sent < times, self.sendBytes(bytes) { sent += 1 }
                 continuation.resume(returning: sent)
@@ -42,7 +45,7 @@ final class TestClient: @unchecked Sendable {
     /// The next line from the server, without its newline.
     func line() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try self.connection.line() }) }
+            reader.submit { continuation.resume(with: Result { try self.connection.line() }) }
         }
     }
 
@@ -66,7 +69,7 @@ final class TestClient: @unchecked Sendable {
     /// still open after the read timeout.
     func linesUntilClosed() async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
+            reader.submit {
                 continuation.resume(
                     with: Result {
                         var lines: [String] = []
@@ -79,6 +82,10 @@ final class TestClient: @unchecked Sendable {
 
     /// Closes the connection from this side.
     func close() { connection.close() }
+
+    /// Resets the connection (a close that throws away what is unsent), as a client that
+    /// hangs up at once does.
+    func reset() { connection.reset() }
 
     /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
     func finishSending() { connection.finishSending() }
@@ -102,13 +109,19 @@ final class TestServer {
         settings.passwordCost = .testing
         settings.pairingInterval = .milliseconds(50)
         settings.abandonGrace = .seconds(30)
+        // Every test comes from 127.0.0.1: the per-address limits are tested on their own.
+        settings.loginsPerMinute = 10_000
+        settings.registrationsPerHour = 10_000
+        settings.failedLoginsPerAddressBeforeThrottle = 10_000
         configure(&settings)
         server = try await Server.start(settings, logger: logger)
     }
 
     var port: Int { server!.port }
 
-    func client() throws -> TestClient { try TestClient(port: port) }
+    func client(from source: String = "127.0.0.1") throws -> TestClient {
+        try TestClient(port: port, from: source)
+    }
 
     func stop() async {
         await server?.stop()

@@ -5,7 +5,7 @@
 /// A plain blocking TCP client to 127.0.0.1 that speaks in lines, so tests talk to a server
 /// exactly as any client would. Reads and writes give up after 15 seconds.
 public final class LineClient {
-    private let socket: Int32
+    private var socket: Int32
     private var pending: [UInt8] = []
 
     /// Why the client could not go on.
@@ -15,8 +15,9 @@ public final class LineClient {
         public init(description: String) { self.description = description }
     }
 
-    /// Connects; `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
-    public init(port: Int, receiveBuffer: Int32? = nil) throws(Failure) {
+    /// Connects from `source` (any address of 127.0.0.0/8, to act as another client machine);
+    /// `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
+    public init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws(Failure) {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         if var size = receiveBuffer {
@@ -28,22 +29,29 @@ public final class LineClient {
         // Pieces of a line go out at once, not after the server's delayed acknowledgement.
         var noDelay: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        for (call, host, port) in [("bind", source, 0), ("connect", "127.0.0.1", port)] {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            let socket = socket
+            let status = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                    return call == "bind" ? bind(socket, $0, length) : connect(socket, $0, length)
+                }
             }
-        }
-        guard status == 0 else {
-            Glibc.close(socket)
-            throw Failure(description: "connect() failed")
+            guard status == 0 else {
+                // `deinit` runs after a failed init too: it must not close the number again,
+                // which by then may be another connection's.
+                Glibc.close(socket)
+                self.socket = -1
+                throw Failure(description: "\(call)(\(host)) failed")
+            }
         }
     }
 
-    deinit { Glibc.close(socket) }
+    deinit { if socket >= 0 { Glibc.close(socket) } }
 
     /// Sends bytes as they are; returns false if the connection is gone.
     @discardableResult
@@ -95,6 +103,16 @@ public final class LineClient {
 
     /// Closes both directions.
     public func close() { shutdown(socket, Int32(SHUT_RDWR)) }
+
+    /// Resets the connection (a close that throws away what is unsent), as a client that
+    /// hangs up at once does.
+    public func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        // Closed with no linger, the kernel sends a reset.
+        Glibc.close(socket)
+        socket = -1
+    }
 
     /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
     public func finishSending() { shutdown(socket, Int32(SHUT_WR)) }

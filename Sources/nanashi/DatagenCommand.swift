@@ -3,8 +3,9 @@ import Foundation
 import NanashiTuning
 
 /// `nanashi datagen`: self-play positions with their games' results, for `nanashi tune`.
-struct Datagen: ParsableCommand {
+struct DatagenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "datagen",
         abstract: "Play self-play games at a fixed node count and write their quiet positions with results.",
         discussion: """
             Appends one line per position to --out: its FEN, then the game's result for x (1-0, 0-1 or \

@@ -5,8 +5,9 @@ import NanashiCore
 /// `nanashi bench`: searches fixed positions to a fixed depth on a fresh engine. The total node
 /// count is a signature of the search (it changes exactly when the search's behaviour does); the
 /// speed is a benchmark.
-struct Bench: ParsableCommand {
+struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Search fixed positions to a fixed depth; print total nodes and nodes per second.",
         discussion: "The last line reads 'nodes N time T ms nps R'. Build with -c release to measure speed."
     )

@@ -4,8 +4,9 @@ import NanashiLoad
 import NanashiServer
 
 /// `nanashi seed`: fills a database with made-up players, games and bot accounts, for benchmarks.
-struct Seed: AsyncParsableCommand {
+struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "seed",
         abstract: "Fill a server database with made-up players and bot accounts (for benchmarks).",
         discussion: """
             For benchmarks only: adds --players rated players (seed000001...) with plausible \

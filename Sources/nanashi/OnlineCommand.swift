@@ -4,8 +4,9 @@ import NanashiClient
 import NanashiProtocol
 
 /// `nanashi online`: rated games against other people through a server.
-struct Online: AsyncParsableCommand {
+struct OnlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "online",
         abstract: "Play a rated game online against another person.",
         discussion: """
             Logs in to the server (--server, 127.0.0.1:7878 by default), waits for an opponent at \
@@ -23,8 +24,11 @@ struct Online: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878).")
+    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
     var server: String?
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
 
     @Option(help: "The time control, MINUTES+SECONDS added per move.")
     var time = "5+3"
@@ -44,7 +48,7 @@ struct Online: AsyncParsableCommand {
     var noColor = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server)
+        let address = try ServerAddress.fromOption(server, ca: ca)
         let control: NanashiProtocol.TimeControl
         do {
             control = try NanashiProtocol.TimeControl(parsing: time)

@@ -3,8 +3,9 @@ import NanashiCore
 import NanashiTerminal
 
 /// `nanashi hotseat`: two people take turns at one keyboard.
-struct Hotseat: ParsableCommand {
+struct HotseatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "hotseat",
         abstract: "Two people play each other at this terminal, turn by turn.",
         discussion: """
             Type a square with your piece to see its moves, then the destination; or a full move \

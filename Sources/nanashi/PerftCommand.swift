@@ -2,8 +2,9 @@ import ArgumentParser
 import NanashiCore
 
 /// `nanashi perft`: counts move sequences to each depth, the standard move generator check.
-struct Perft: ParsableCommand {
+struct PerftCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "perft",
         abstract: "Count the move sequences from a position, depth by depth.",
         discussion: "Prints 'depth D nodes N time T ms nps R' for each depth from 1 to --depth."
     )

@@ -4,8 +4,9 @@ import NanashiCore
 import NanashiTerminal
 
 /// `nanashi play`: a person against the AI.
-struct Play: ParsableCommand {
+struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play against the AI at this terminal.",
         discussion: """
             Type a square with your piece to see its moves, then the destination; or a full move \

@@ -4,8 +4,9 @@ import Logging
 import NanashiServer
 
 /// `nanashi serve`: runs the online server until the process is stopped.
-struct Serve: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the online server: accounts, matchmaking, rated games, leaderboard.",
         discussion: """
             Speaks protocol v1 (docs/PROTOCOL.md): one JSON object per line over TCP. Prints \
@@ -28,11 +29,29 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may send nothing before it is closed.")
     var idleTimeout = 120
 
-    @Option(help: "Messages a connection may send without waiting for replies before it is rate limited.")
+    @Option(help: "Messages a connection may send at once before it is rate limited.")
     var messageBurst = 50
 
     @Option(help: "Messages per second that budget refills by.")
     var messageRate = 20.0
+
+    @Option(help: "A PEM certificate chain (Let's Encrypt's fullchain.pem): serve TLS; needs --tls-key.")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert (Let's Encrypt's privkey.pem).")
+    var tlsKey: String?
+
+    @Option(help: "Open connections at most; more are refused with 'busy'.")
+    var maxConnections = 20_000
+
+    @Option(help: "Open connections from one address at most; more are refused with 'rate_limited'.")
+    var maxPerAddress = 64
+
+    @Option(help: "Logins one address may make per minute.")
+    var loginsPerMinute = 10.0
+
+    @Option(help: "Registrations one address may make per hour.")
+    var registrationsPerHour = 5.0
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
@@ -46,6 +65,17 @@ struct Serve: AsyncParsableCommand {
         guard messageBurst >= 1 else { throw InputError("bad message burst \(messageBurst): use 1 or more") }
         guard messageRate > 0, messageRate.isFinite else {
             throw InputError("bad message rate \(messageRate): use more than 0")
+        }
+        guard maxConnections >= 1, maxPerAddress >= 1 else {
+            throw InputError("bad connection limits \(maxConnections), \(maxPerAddress): use 1 or more")
+        }
+        guard loginsPerMinute >= 1, registrationsPerHour >= 1, loginsPerMinute.isFinite,
+            registrationsPerHour.isFinite
+        else {
+            throw InputError("bad login or registration rate: use 1 or more")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw InputError("--tls-cert and --tls-key go together")
         }
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw InputError("bad log level '\(logLevel)'")
@@ -63,12 +93,24 @@ struct Serve: AsyncParsableCommand {
         settings.idleTimeout = .seconds(idleTimeout)
         settings.messageBurst = messageBurst
         settings.messageRate = messageRate
+        if let tlsCert, let tlsKey {
+            settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
+        }
+        settings.maximumConnections = maxConnections
+        settings.maximumConnectionsPerAddress = maxPerAddress
+        settings.loginsPerMinute = loginsPerMinute
+        settings.registrationsPerHour = registrationsPerHour
         let server: Server
         do {
             let logger = Logger(label: "nanashi.server")
-            if settings.passwordCost != .owasp {
+            // Each connection is a descriptor, and the database and listener need a few more.
+            let wanted = maxConnections + 64
+            if let limit = DescriptorLimit.raise(toAtMost: wanted), limit < wanted {
                 logger.warning(
-                    "new password hashes use scrypt N=2^\(settings.passwordCost.log2N): for tests only")
+                    """
+                    open files are limited to \(limit), below --max-connections \(maxConnections) + 64: \
+                    raise the hard limit (ulimit -Hn) to serve that many
+                    """)
             }
             server = try await Server.start(settings, logger: logger)
         } catch {
@@ -78,7 +120,7 @@ struct Serve: AsyncParsableCommand {
         // after their queued replies, and exit 0. Every reply was stored before it was sent;
         // unfinished games stay stored and resume at the next start.
         StopSignal.install { Task { await server.stop() } }
-        print("listening on \(host):\(server.port)")
+        print("listening on \(settings.tls == nil ? "" : "tls://")\(host):\(server.port)")
         flushOutput()
         await server.waitUntilStopped()
     }

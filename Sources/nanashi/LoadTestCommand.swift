@@ -23,8 +23,11 @@ struct LoadTestCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT.")
+    @Option(help: "The server, HOST:PORT, or tls://HOST:PORT for TLS.")
     var server = "127.0.0.1:7878"
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
 
     @Option(help: "Bots connected at once (or connections, with --queries).")
     var clients: Int?
@@ -56,6 +59,12 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Measure this many leaderboard pages and as many profiles instead of playing.")
     var queries: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Spread the bots over the source addresses of this IPv4 block (e.g. 127.0.1.0/24), so the server's per-address limits see many clients.",
+            valueName: "cidr"))
+    var bindRange: String?
+
     @Option(help: "Seed of the bots' random choices.")
     var seed: UInt64 = 1
 
@@ -63,7 +72,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server)
+        let address = try ServerAddress.fromOption(server, ca: ca)
         let (host, port) = (address.host, address.port)
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         raiseOpenFileLimit()
@@ -72,6 +81,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             var settings = QueryTestSettings()
             settings.host = host
             settings.port = port
+            settings.tls = address.tls
+            settings.trustedCertificates = address.trustedCertificates
             settings.queries = queries
             settings.connections = clients ?? 1
             guard (1...1000).contains(settings.connections) else {
@@ -89,10 +100,18 @@ struct LoadTestCommand: AsyncParsableCommand {
         var settings = LoadTestSettings()
         settings.host = host
         settings.port = port
+        settings.tls = address.tls
+        settings.trustedCertificates = address.trustedCertificates
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)
         settings.seed = seed
+        if let bindRange {
+            guard let sources = SourceAddresses(cidr: bindRange) else {
+                throw InputError("bad --bind-range '\(bindRange)': use A.B.C.D/N with N from 16 to 32")
+            }
+            settings.sources = sources
+        }
         guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
         settings.thinkMilliseconds = think
         let control = NanashiProtocol.TimeControl(initial: initial, increment: increment)

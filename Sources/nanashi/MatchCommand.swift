@@ -6,8 +6,9 @@ import NanashiMatch
 
 /// `nanashi match`: games between two engines (built-in levels or external UAI programs), each
 /// opening once with each colour, with the score, the Elo difference and, on request, an SPRT.
-struct Match: ParsableCommand {
+struct MatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "match",
         abstract: "Play games between two engines and report the score and Elo difference.",
         discussion: """
             An engine is 'level:N' (a built-in level, 1 to 6) or a shell command that starts a UAI \

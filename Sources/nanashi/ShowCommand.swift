@@ -2,8 +2,9 @@ import ArgumentParser
 import NanashiCore
 
 /// `nanashi show`: plays moves from a position and prints the board, FEN, legal moves and outcome.
-struct Show: ParsableCommand {
+struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Play moves from a position and show the result.",
         discussion: """
             Prints the board, then 'fen <FEN>', 'moves <legal moves>', and 'outcome <x|o|draw> <reason>' \

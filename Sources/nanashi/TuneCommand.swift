@@ -3,8 +3,9 @@ import Foundation
 import NanashiTuning
 
 /// `nanashi tune`: fits the evaluation's weights to the results of `nanashi datagen` positions.
-struct Tune: ParsableCommand {
+struct TuneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tune",
         abstract: "Fit the evaluation's weights to game results (Texel method); write them as Swift source.",
         discussion: "Prints the loss after each pass. Rebuild to play with the weights written to --out."
     )

@@ -4,7 +4,7 @@ import NanashiAI
 
 /// `nanashi uai`: the engine speaking the Universal Ataxx Interface on standard input and output,
 /// for match runners and graphical interfaces.
-struct UAI: AsyncParsableCommand {
+struct UAICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uai",
         abstract: "Speak the Universal Ataxx Interface on standard input and output.",

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A fixed set of threads of their own for work that blocks (password hashing, SQLite calls).
+///
+/// Not Dispatch's queues: on Linux their threads are the ones Swift's tasks run on as well, and
+/// a few blocked work items there hold up every task in the process. The owner calls `stop()`
+/// when it goes away.
+final class WorkerThreads: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var stopping = false
+
+    init(count: Int, name: String) {
+        for index in 0..<max(1, count) {
+            let thread = Thread { self.work() }
+            thread.name = "\(name).\(index + 1)"
+            thread.start()
+        }
+    }
+
+    /// Runs `job` on the next free thread.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `work` on a worker thread and waits for it without blocking the caller's thread.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            submit { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Lets the threads end once the jobs already submitted are done.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count && !stopping { condition.wait() }
+            if head == jobs.count {
+                condition.unlock()
+                return
+            }
+            let job = jobs[head]
+            head += 1
+            if head > 1024, head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import NanashiProtocol
+import NanashiServer
+import Testing
+
+@testable import NanashiLoad
+
+/// A self-signed certificate for 127.0.0.1 and its key, made by `openssl` for one test.
+private struct TestCertificate {
+    let directory: URL
+    var certificate: String { directory.appendingPathComponent("cert.pem").path }
+    var key: String { directory.appendingPathComponent("key.pem").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nanashi-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", directory.appendingPathComponent("key.pem").path,
+            "-out", directory.appendingPathComponent("cert.pem").path,
+            "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// A TLS server on a free port with a fresh database and cheap password hashing.
+private func startTLSServer(_ certificate: TestCertificate) async throws -> Server {
+    var settings = ServerSettings()
+    settings.port = 0
+    settings.databasePath = certificate.directory.appendingPathComponent("tls.sqlite").path
+    settings.passwordCost = .testing
+    settings.pairingInterval = .milliseconds(50)
+    settings.tls = TLSFiles(certificateChain: certificate.certificate, privateKey: certificate.key)
+    return try await Server.start(settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+}
+
+@Test func aWholeGameIsPlayedOverTLS() async throws {
+    let certificate = try TestCertificate()
+    defer { certificate.remove() }
+    let server = try await startTLSServer(certificate)
+    var settings = LoadTestSettings()
+    settings.port = server.port
+    settings.tls = true
+    settings.trustedCertificates = certificate.certificate
+    settings.clients = 2
+    settings.games = 1
+    settings.duration = .seconds(60)
+    settings.policy = BotPolicy(resignChance: 0, dropChance: 0)
+    let (report, registered) = try await LoadTest.run(settings)
+    #expect(report.gamesCompleted == 1 && report.gamesUnfinished == 0)
+    #expect(report.errors == [:])
+    #expect(report.moves > 0 && registered.count == 2)
+
+    // The same over TLS for the queries.
+    var queries = QueryTestSettings()
+    queries.port = server.port
+    queries.tls = true
+    queries.trustedCertificates = certificate.certificate
+    queries.queries = 2
+    #expect(try await QueryTest.run(queries).rankedPlayers == 2)
+    await server.stop()
+}
+
+@Test func plainTextAndUntrustedClientsAreRefusedOnTheTLSPort() async throws {
+    let certificate = try TestCertificate()
+    defer { certificate.remove() }
+    let server = try await startTLSServer(certificate)
+    var queries = QueryTestSettings()
+    queries.port = server.port
+    queries.queries = 1
+    // Plain text: the server reads no line, and closes the connection.
+    await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
+    // TLS, trusting only the system's store: a self-signed certificate is refused.
+    queries.tls = true
+    await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
+    // A certificate file that does not exist is an error at once.
+    queries.trustedCertificates = "/nonexistent/ca.pem"
+    await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
+    await server.stop()
+}
