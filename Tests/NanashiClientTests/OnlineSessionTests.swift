@@ -274,3 +274,26 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
     #expect(text(actions).hasPrefix("the server sent a position this client cannot read ("))
     #expect(text(actions).hasSuffix("); leaving\n"))
 }
+
+@Test func aNewerLoginElsewhereEndsTheSessionWithoutReconnecting() {
+    var online = OnlineSession.seeking()
+    _ = online.at(0, reply(.start(gameStart)))
+    #expect(
+        online.at(1, reply(.superseded)) == [
+            .say("you logged in somewhere else; this session is closed and will not reconnect"),
+            .finish(.left),
+        ])
+}
+
+@Test func aPasswordBoundForAnotherMachineInClearTextIsWarnedOfFirst() {
+    var online = OnlineSession(
+        OnlineSession.Settings(
+            address: ServerAddress(host: "192.168.1.20", port: 7878), control: control, register: false,
+            savedSession: nil, isInteractive: false, color: false))
+    _ = online.start()
+    #expect(
+        online.at(0, .connected) == [
+            .say("warning: 192.168.1.20:7878 is plain TCP: the password crosses the network in clear text"),
+            .askCredentials,
+        ])
+}
