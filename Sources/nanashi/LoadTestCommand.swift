@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NanashiClient
+import NanashiCore
 import NanashiLoad
 import NanashiProtocol
 
@@ -114,7 +115,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         }
         guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
         settings.thinkMilliseconds = think
-        let control = NanashiProtocol.TimeControl(initial: initial, increment: increment)
+        let control = TimeControl(initial: initial, increment: increment)
         guard control.isWithinLimits else {
             throw InputError(
                 "bad time control \(initial)+\(increment): initial 1 to 10800 s, increment 0 to 600 s")
