@@ -25,11 +25,10 @@ extension Trait where Self == BlockingTrait {
     public static var blocking: Self { BlockingTrait() }
 }
 
-/// A task executor on threads of its own, twice as many as the machine has cores (some of these
-/// tests wait on child processes rather than compute): blocking tests take turns among
-/// themselves without taking the pool's threads.
+/// A task executor on threads of its own, as many as the machine has cores: blocking tests take
+/// turns among themselves, and leave the servers' threads their share of the processors.
 private final class BlockingLanes: TaskExecutor, @unchecked Sendable {
-    static let shared = BlockingLanes(count: 2 * ProcessInfo.processInfo.activeProcessorCount)
+    static let shared = BlockingLanes(count: ProcessInfo.processInfo.activeProcessorCount)
 
     private let condition = NSCondition()
     // Guarded by `condition`.
