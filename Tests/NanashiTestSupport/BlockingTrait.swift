@@ -11,6 +11,11 @@ import Testing
 public struct BlockingTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
+    /// Whether the calling thread is one of the blocking tests' own.
+    public static var isOnALane: Bool { Thread.current.threadDictionary[laneKey] != nil }
+
+    static let laneKey = "nanashi.blocking-test-lane"
+
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -51,6 +56,7 @@ private final class BlockingLanes: TaskExecutor, @unchecked Sendable {
     }
 
     private func work() {
+        Thread.current.threadDictionary[BlockingTrait.laneKey] = true
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
