@@ -30,7 +30,7 @@ let package = Package(
             name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiAITests"),
 
-        // MARK: Match — engines against engines: UAI over pipes, a referee with its own clock, Elo, SPRT.
+        // MARK: Match — engines against engines: UAI over pipes, a referee on the core's GameClock, Elo, SPRT.
         .target(name: "NanashiMatch", dependencies: ["NanashiCore", "NanashiAI"], path: "AI/NanashiMatch"),
         .testTarget(
             name: "NanashiMatchTests", dependencies: ["NanashiMatch", "NanashiAI", "NanashiCore"],
