@@ -27,9 +27,10 @@ let package = Package(
         // MARK: AI — search, evaluation, UAI. Core only.
         .target(name: "NanashiAI", dependencies: ["NanashiCore"], path: "AI/NanashiAI"),
         .testTarget(
-            name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore"], path: "Tests/NanashiAITests"),
+            name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore", "NanashiTestSupport"],
+            path: "Tests/NanashiAITests"),
 
-        // MARK: Match — engines against engines: UAI over pipes, a referee with its own clock, Elo, SPRT.
+        // MARK: Match — engines against engines: UAI over pipes, a referee on the core's GameClock, Elo, SPRT.
         .target(name: "NanashiMatch", dependencies: ["NanashiCore", "NanashiAI"], path: "AI/NanashiMatch"),
         .testTarget(
             name: "NanashiMatchTests", dependencies: ["NanashiMatch", "NanashiAI", "NanashiCore"],
@@ -40,7 +41,8 @@ let package = Package(
             name: "NanashiTuning", dependencies: ["NanashiCore", "NanashiAI", "NanashiMatch"],
             path: "AI/NanashiTuning"),
         .testTarget(
-            name: "NanashiTuningTests", dependencies: ["NanashiTuning", "NanashiAI", "NanashiCore"],
+            name: "NanashiTuningTests",
+            dependencies: ["NanashiTuning", "NanashiAI", "NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiTuningTests"),
 
         // MARK: Protocol — wire messages shared by client and server.
@@ -70,6 +72,7 @@ let package = Package(
             name: "NanashiServerTests",
             dependencies: [
                 "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiTestSupport",
+                "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -91,8 +94,7 @@ let package = Package(
         .testTarget(
             name: "NanashiLoadTests",
             dependencies: [
-                "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore",
-                .product(name: "Logging", package: "swift-log"),
+                "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiServerTestSupport",
             ],
             path: "Tests/NanashiLoadTests"
         ),
@@ -131,12 +133,21 @@ let package = Package(
         ),
 
         // MARK: Tests — what the test targets share (a line client, a seeded generator, the color
-        // swap), then the end-to-end tests through the real executable.
+        // swap, the trait for blocking tests; apart, so only tests that need a server build one:
+        // the server launchers), then the end-to-end tests through the real executable.
         .target(name: "NanashiTestSupport", path: "Tests/NanashiTestSupport"),
+        .target(
+            name: "NanashiServerTestSupport",
+            dependencies: [
+                "NanashiServer", "NanashiProtocol", "NanashiTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/NanashiServerTestSupport"
+        ),
         .testTarget(
             name: "NanashiCLITests",
             dependencies: [
-                "nanashi", "NanashiCore", "NanashiTestSupport",
+                "nanashi", "NanashiCore", "NanashiTestSupport", "NanashiServerTestSupport",
                 // To add players to a server's database before it starts.
                 "NanashiServer",
                 // To read a server's database file as it was left by a killed process.

@@ -12,7 +12,7 @@ public struct Match: Sendable {
     /// Where the games start, in order, used again from the start when there are fewer.
     public var openings: [Position]
     public var limits: SearchLimits
-    public var timeControl: MatchTimeControl?
+    public var timeControl: TimeControl?
     public var maxPlies: Int
     public var concurrency: Int
     public var sprt: SPRT?
@@ -21,7 +21,7 @@ public struct Match: Sendable {
 
     public init(
         first: PlayerSpec, second: PlayerSpec, games: Int, openings: [Position] = Openings.book,
-        limits: SearchLimits = .infinite, timeControl: MatchTimeControl? = nil, maxPlies: Int = 400,
+        limits: SearchLimits = .infinite, timeControl: TimeControl? = nil, maxPlies: Int = 400,
         concurrency: Int = 1, sprt: SPRT? = nil, seed: UInt64 = 0
     ) {
         self.first = first
@@ -124,7 +124,7 @@ private final class SharedState: @unchecked Sendable {
 
     func finish(_ game: Match.ScheduledGame, played: PlayedGame, report: (Tally) -> Void) {
         lock.withLock {
-            tally.add(played.result, firstPlaysX: game.firstPlaysX)
+            tally.add(played.outcome, firstPlaysX: game.firstPlaysX)
             report(tally)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiAI
+import NanashiCore
 
 // The lines `nanashi match` prints, kept beside the match so that the command only wires.
 
@@ -10,7 +11,7 @@ extension Match {
         if let depth = limits.depth { parts.append("depth \(depth)") }
         if let nodes = limits.nodes { parts.append("nodes \(nodes)") }
         if let movetime = limits.movetime { parts.append("movetime \(movetime.wholeMilliseconds) ms") }
-        if let timeControl { parts.append("tc \(timeControl)") }
+        if let timeControl { parts.append("tc \(timeControl.secondsNotation)") }
         if parts.isEmpty { parts.append("each engine's own limits") }
         return "match: \(first) vs \(second), \(schedule.count) games, "
             + parts.joined(separator: ", ") + ", max \(maxPlies) plies"
@@ -29,7 +30,7 @@ extension Match.Report {
     public func line(of match: Match) -> String {
         var line =
             "game \(tally.games)/\(match.schedule.count): \(xName) (x) vs \(oName) (o)"
-            + " \(played.result.text) \(played.termination), \(played.moves.count) plies; \(tally.summary)"
+            + " \(played.outcome.result) \(played.termination), \(played.moves.count) plies; \(tally.summary)"
         if let sprt = match.sprt { line += sprt.progress(tally) }
         return line
     }
@@ -48,16 +49,5 @@ extension SPRT {
         case .acceptElo0: return "H0 accepted (elo <= \(Tally.signed(elo0)))"
         case .undecided: return "undecided"
         }
-    }
-}
-
-extension MatchTimeControl: CustomStringConvertible {
-    /// `SECONDS+INCREMENT`, like `10+0.1`.
-    public var description: String {
-        func seconds(_ duration: Duration) -> String {
-            let text = String(Double(duration.wholeMilliseconds) / 1000)
-            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        }
-        return seconds(base) + "+" + seconds(increment)
     }
 }

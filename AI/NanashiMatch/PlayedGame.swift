@@ -1,28 +1,26 @@
 import Foundation
 import NanashiCore
 
-/// How a game ended, as PGN says it.
-public enum GameResult: Hashable, Sendable {
-    case xWins, oWins, draw
-
-    public var text: String {
-        switch self {
-        case .xWins: return GameRecord.result(winner: .x)
-        case .oWins: return GameRecord.result(winner: .o)
-        case .draw: return GameRecord.result(winner: nil)
-        }
-    }
-
-    /// The loss of `side`.
-    static func loss(of side: Side) -> GameResult { side == .x ? .oWins : .xWins }
-}
-
 /// A finished game.
 public struct PlayedGame: Sendable {
     public var start: Position
     public var moves: [Move]
-    public var result: GameResult
-    public var termination: String
+    /// How it ended: by the rules, on time (`timeout`), by an illegal move (`illegalMove`) or by
+    /// the referee's draw after the most plies (`adjudication`).
+    public var outcome: Outcome
+    /// The move the referee refused, when the outcome is an illegal move.
+    public var illegalMove: Move? = nil
+
+    /// Why the game ended, in words, as the PGN's `Termination` tag and the match's lines say it:
+    /// `time forfeit`, `illegal move d4`, `adjudicated at 400 plies`, or the rules' reason.
+    public var termination: String {
+        switch outcome.reason {
+        case .timeout: "time forfeit"
+        case .illegalMove: "illegal move \(illegalMove.map { "\($0)" } ?? "")"
+        case .adjudication: "adjudicated at \(moves.count) plies"
+        default: outcome.reason.rawValue
+        }
+    }
 
     /// The game in PGN (the core's `GameRecord`, as python-ataxx writes it: x is `White`).
     public func pgn(event: String, round: Int, xName: String, oName: String) -> String {
@@ -36,7 +34,7 @@ public struct PlayedGame: Sendable {
             // Every move was checked by the referee before it was played.
             try! record.append(move)
         }
-        record.result = result.text
+        record.result = outcome.result
         return record.pgn
     }
 

@@ -1,19 +1,19 @@
 import NanashiAI
 import NanashiCore
 
-/// Plays one game between two players by the rules, with its own clock when there is a time
-/// control: a player whose clock runs out loses, and so does one that plays an illegal move.
+/// Plays one game between two players by the rules, with the one `GameClock` when there is a
+/// time control: a player whose clock runs out loses, and so does one that plays an illegal move.
 public struct Referee {
     let x: any Player
     let o: any Player
     let limits: SearchLimits
-    let timeControl: MatchTimeControl?
+    let timeControl: TimeControl?
     let maxPlies: Int
     /// The clock the referee reads (the real one, except in tests).
     let now: () -> ContinuousClock.Instant
 
     public init(
-        x: any Player, o: any Player, limits: SearchLimits, timeControl: MatchTimeControl?, maxPlies: Int,
+        x: any Player, o: any Player, limits: SearchLimits, timeControl: TimeControl?, maxPlies: Int,
         now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.x = x
@@ -30,40 +30,42 @@ public struct Referee {
         try o.newGame()
         var position = start
         var moves: [Move] = []
-        var clocks = [Side.x: timeControl?.base ?? .zero, Side.o: timeControl?.base ?? .zero]
+        let initial = timeControl?.initialMilliseconds ?? 0
+        // Stopped between moves: a side's clock runs only while it thinks.
+        var clock = GameClock(Clocks(x: initial, o: initial), running: nil, since: now())
         while moves.count < maxPlies {
             if let outcome = position.outcome {
-                let result: GameResult = outcome.winner.map { $0 == .x ? .xWins : .oWins } ?? .draw
-                return PlayedGame(
-                    start: start, moves: moves, result: result, termination: outcome.reason.rawValue)
+                return PlayedGame(start: start, moves: moves, outcome: outcome)
             }
             let side = position.sideToMove
             var moveLimits = limits
             if let timeControl {
+                let increment = Duration.milliseconds(timeControl.incrementMilliseconds)
                 moveLimits.clock = SearchLimits.Clock(
-                    own: clocks[side]!, opponent: clocks[side.opponent]!, ownIncrement: timeControl.increment,
-                    opponentIncrement: timeControl.increment)
+                    own: .milliseconds(clock.atTurnStart[side]),
+                    opponent: .milliseconds(clock.atTurnStart[side.opponent]), ownIncrement: increment,
+                    opponentIncrement: increment)
             }
             let player = side == .x ? x : o
-            let started = now()
+            clock.start(side, at: now())
             let move = try player.move(start: start, moves: moves, position: position, limits: moveLimits)
-            let elapsed = now() - started
+            let answered = now()
             if let timeControl {
-                clocks[side]! -= elapsed
-                if clocks[side]! < .zero {
+                if clock.left(side, at: answered) < 0 {
                     return PlayedGame(
-                        start: start, moves: moves, result: .loss(of: side), termination: "time forfeit")
+                        start: start, moves: moves, outcome: Outcome(winner: side.opponent, reason: .timeout))
                 }
-                clocks[side]! += timeControl.increment
+                clock.press(at: answered, increment: timeControl.incrementMilliseconds)
             }
+            clock.stop(at: answered)
             guard let next = try? position.play(move) else {
                 return PlayedGame(
-                    start: start, moves: moves, result: .loss(of: side), termination: "illegal move \(move)")
+                    start: start, moves: moves, outcome: Outcome(winner: side.opponent, reason: .illegalMove),
+                    illegalMove: move)
             }
             position = next
             moves.append(move)
         }
-        return PlayedGame(
-            start: start, moves: moves, result: .draw, termination: "adjudicated at \(maxPlies) plies")
+        return PlayedGame(start: start, moves: moves, outcome: Outcome(winner: nil, reason: .adjudication))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 
 /// Wins, draws and losses from the first engine's point of view, with the Elo difference they
 /// point to.
@@ -15,12 +16,12 @@ public struct Tally: Hashable, Sendable {
 
     public var games: Int { wins + draws + losses }
 
-    /// Counts a game that ended with `result`.
-    public mutating func add(_ result: GameResult, firstPlaysX: Bool) {
-        switch result {
-        case .draw: draws += 1
-        case .xWins: if firstPlaysX { wins += 1 } else { losses += 1 }
-        case .oWins: if firstPlaysX { losses += 1 } else { wins += 1 }
+    /// Counts a game that ended with `outcome`.
+    public mutating func add(_ outcome: Outcome, firstPlaysX: Bool) {
+        switch outcome.winner {
+        case nil: draws += 1
+        case .x: if firstPlaysX { wins += 1 } else { losses += 1 }
+        case .o: if firstPlaysX { losses += 1 } else { wins += 1 }
         }
     }
 

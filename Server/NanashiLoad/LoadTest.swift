@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NanashiClient
+import NanashiCore
 import NanashiProtocol
 
 /// How a load test runs: where the server is, how many bots, how many games, for how long.

@@ -125,10 +125,12 @@ final class QueryClient: LineReceiver, @unchecked Sendable {
     init(eventLoop: any EventLoop) { self.eventLoop = eventLoop }
 
     func connect(host: String, port: Int, tls: ClientTLS?) async throws {
-        let channel = try await LineConnection.connect(
-            host: host, port: port, tls: tls, on: eventLoop, receiver: self
-        ).get()
-        try await eventLoop.submit { self.channel = channel }.get()
+        // The channel is kept on the loop as the connection completes: a later hop could come
+        // after the server has already closed it (a refused TLS handshake), keeping a dead
+        // channel that `closed()` never clears, and the first question would wait forever.
+        try await LineConnection.connect(host: host, port: port, tls: tls, on: eventLoop, receiver: self)
+            .map { self.channel = $0 }
+            .get()
     }
 
     func close() { eventLoop.execute { self.channel?.close(promise: nil) } }
@@ -136,7 +138,7 @@ final class QueryClient: LineReceiver, @unchecked Sendable {
     func ask(_ message: ClientMessage) async throws -> Answer {
         try await eventLoop.flatSubmit {
             let promise = self.eventLoop.makePromise(of: Answer.self)
-            guard let channel = self.channel else {
+            guard let channel = self.channel, channel.isActive else {
                 promise.fail(QueryTestError(description: "the connection is closed"))
                 return promise.futureResult
             }

@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// The pool of seeks, and who to pair: players at the same time control, closest ratings

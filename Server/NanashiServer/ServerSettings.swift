@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 import NanashiProtocol
 
 /// Everything `nanashi serve` can configure; the defaults are the production values.

@@ -91,7 +91,10 @@ extension Storage {
                                                rating_after, rd_after, volatility_after)
                     VALUES (?, ?, ?, 80, 0.06, ?, 79, 0.06)
                     """)
-            let reasons = Outcome.Reason.allCases
+            // The ends of a server's games (not a match's between engines), in their first order.
+            let reasons: [Outcome.Reason] = [
+                .noPieces, .lockedBoard, .fiftyMoveRule, .resignation, .timeout, .abandonment, .aborted,
+            ]
             for _ in 0..<(players >= 2 ? games : 0) {
                 let x = Int.random(in: 0..<players, using: &random)
                 var o = Int.random(in: 0..<(players - 1), using: &random)

@@ -8,7 +8,7 @@ struct OnlineTable {
     let id: Int64
     let side: Side
     let opponent: Opponent
-    let control: NanashiProtocol.TimeControl
+    let control: TimeControl
     private(set) var game: Game
     /// The clocks the server last sent, running for the side to move since they arrived.
     private(set) var clock: GameClock
@@ -20,7 +20,7 @@ struct OnlineTable {
         id = start.game
         side = start.color
         opponent = start.opponent
-        control = NanashiProtocol.TimeControl(initial: start.initial, increment: start.increment)
+        control = TimeControl(initial: start.initial, increment: start.increment)
         game = Game(start: try Position(fen: start.fen))
         let initial = Int64(start.initial) * 1000
         clock = GameClock(Clocks(x: initial, o: initial), running: Self.running(in: game.current), since: now)
@@ -35,7 +35,7 @@ struct OnlineTable {
         id = state.game
         side = state.color
         opponent = state.opponent
-        control = NanashiProtocol.TimeControl(initial: state.initial, increment: state.increment)
+        control = TimeControl(initial: state.initial, increment: state.increment)
         let sent = try Position(fen: state.fen)
         if let replayed = try? Position.start.replaying(state.moves), replayed.position == sent,
             let whole = try? Game(start: .start, moves: replayed.moves)

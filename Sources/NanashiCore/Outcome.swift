@@ -21,6 +21,11 @@ public struct Outcome: Hashable, Sendable, CustomStringConvertible {
         case abandonment = "abandon"
         /// A side made no first move in time: the game is called off, unrated.
         case aborted = "aborted"
+        /// The loser played a move the rules do not allow. Only a match between engines ends so:
+        /// a server refuses such a move and the game goes on.
+        case illegalMove = "illegal"
+        /// The referee of a match between engines called a draw after its most plies.
+        case adjudication = "adjudicated"
     }
 
     /// The side that won, or `nil` for a draw.

@@ -1,3 +1,5 @@
+import NanashiCore
+
 /// A message from a client to the server: the `"type"` and its fields.
 public enum ClientMessage: Hashable, Sendable {
     /// `register`: create an account and log in.
@@ -55,32 +57,6 @@ public enum ClientMessage: Hashable, Sendable {
         case .ping: "ping"
         }
     }
-}
-
-/// A time control: seconds on each clock at the start, and seconds added after each move (Fischer).
-public struct TimeControl: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var initial: Int
-    public var increment: Int
-
-    public init(initial: Int = 300, increment: Int = 3) {
-        self.initial = initial
-        self.increment = increment
-    }
-
-    /// Five minutes plus three seconds a move, what a `seek` without fields asks for.
-    public static let standard = TimeControl()
-
-    private enum CodingKeys: String, CodingKey { case initial, increment }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        initial = try container.decodeIfPresent(Int.self, forKey: .initial) ?? 300
-        increment = try container.decodeIfPresent(Int.self, forKey: .increment) ?? 3
-    }
-
-    /// `5+3`: minutes, then the seconds added per move, as players write it (see
-    /// `init(parsing:)`).
-    public var description: String { notation }
 }
 
 /// A client message with its optional `"id"`.

@@ -1,3 +1,5 @@
+import NanashiCore
+
 /// The lines of a move, the bulk of the traffic: a client's `move` and the server's `moved`,
 /// written and read field by field rather than through `Codable`, which took a good part of
 /// the time per move on both sides.

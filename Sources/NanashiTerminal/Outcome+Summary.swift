@@ -16,6 +16,8 @@ extension Outcome {
             case .timeout: "\(loser) ran out of time"
             case .abandonment: "\(loser) left the game"
             case .aborted: "aborted: a side made no first move in time; unrated"
+            case .illegalMove: "\(loser) played an illegal move"
+            case .adjudication: "adjudicated: too many moves"
             }
         let verdict = winner.map { "\($0) wins" } ?? "draw"
         let x = position.pieces(of: .x).count

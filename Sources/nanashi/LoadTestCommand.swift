@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import NanashiClient
+import NanashiCore
 import NanashiLoad
 import NanashiProtocol
+import NanashiServer
 
 /// `nanashi loadtest`: bot clients against a running server; a benchmark, not a test.
 struct LoadTestCommand: AsyncParsableCommand {
@@ -75,7 +77,8 @@ struct LoadTestCommand: AsyncParsableCommand {
         let address = try ServerAddress.fromOption(server, ca: ca)
         let (host, port) = (address.host, address.port)
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
-        raiseOpenFileLimit()
+        // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
+        _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
             guard queries >= 1 else { throw InputError("bad --queries \(queries): use 1 or more") }
             var settings = QueryTestSettings()
@@ -114,7 +117,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         }
         guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
         settings.thinkMilliseconds = think
-        let control = NanashiProtocol.TimeControl(initial: initial, increment: increment)
+        let control = TimeControl(initial: initial, increment: increment)
         guard control.isWithinLimits else {
             throw InputError(
                 "bad time control \(initial)+\(increment): initial 1 to 10800 s, increment 0 to 600 s")
@@ -149,15 +152,5 @@ struct LoadTestCommand: AsyncParsableCommand {
             }
         }
         print(json ? jsonLine(report) : report.text)
-    }
-
-    /// A thousand bots need a thousand sockets: lift the soft limit on open files to the hard one.
-    private func raiseOpenFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else {
-            return
-        }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -68,7 +68,7 @@ struct MatchCommand: ParsableCommand {
         if let movetime, !(1...3_600_000).contains(movetime) {
             throw InputError("bad movetime \(movetime): use 1 to 3600000 ms")
         }
-        let timeControl = tc.flatMap(MatchTimeControl.init)
+        let timeControl = tc.flatMap(TimeControl.init(seconds:))
         if let tc, timeControl == nil {
             throw InputError("bad time control '\(tc)': use SECONDS+INCREMENT, like 10+0.1")
         }

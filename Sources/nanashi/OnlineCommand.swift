@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NanashiClient
+import NanashiCore
 import NanashiProtocol
 
 /// `nanashi online`: rated games against other people through a server.
@@ -49,9 +50,9 @@ struct OnlineCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try ServerAddress.fromOption(server, ca: ca)
-        let control: NanashiProtocol.TimeControl
+        let control: TimeControl
         do {
-            control = try NanashiProtocol.TimeControl(parsing: time)
+            control = try TimeControl(parsing: time)
         } catch {
             throw InputError(error.description)
         }

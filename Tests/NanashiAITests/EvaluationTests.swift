@@ -1,4 +1,5 @@
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiAI
@@ -32,7 +33,7 @@ private func score(_ position: Position) -> Int {
     }
 }
 
-struct EvaluationTests {
+@Suite(.blocking) struct EvaluationTests {
     static let positions = [
         "x5o/7/7/7/7/7/o5x x 0 1",
         "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",

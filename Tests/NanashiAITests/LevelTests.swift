@@ -1,8 +1,9 @@
 import NanashiAI
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
-@Suite struct LevelTests {
+@Suite(.blocking) struct LevelTests {
     @Test func levelsExistOnlyInTheirRange() {
         #expect(Level(Level.range.lowerBound - 1) == nil)
         #expect(Level(Level.range.upperBound + 1) == nil)

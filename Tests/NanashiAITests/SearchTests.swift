@@ -1,4 +1,5 @@
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiAI
@@ -20,7 +21,7 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
     cases.flatMap { [($0.0, $0.1), (swappingColours($0.0), $0.1)] }
 }
 
-@Suite struct SearchTests {
+@Suite(.blocking) struct SearchTests {
     @Test(
         arguments: bothColours([
             // The jump into the ring of eight flips all of them.

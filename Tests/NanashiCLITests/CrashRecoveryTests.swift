@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NanashiCore
+import NanashiServerTestSupport
 import NanashiTestSupport
 import Testing
 
@@ -74,7 +75,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     return [(clock["x"] as? NSNumber)?.int64Value ?? -1, (clock["o"] as? NSNumber)?.int64Value ?? -1]
 }
 
-@Test func aKilledServerLosesNothingAndResumesEveryGame() throws {
+@Test(.blocking) func aKilledServerLosesNothingAndResumesEveryGame() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "nanashi-crash-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

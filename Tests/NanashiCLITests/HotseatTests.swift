@@ -1,7 +1,8 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
-@Suite struct HotseatTests {
+@Suite(.blocking) struct HotseatTests {
     /// A whole game, x winning on move 9 when o's last pieces are converted; typed with both
     /// select-then-move (e1, then c1) and full moves, with mistakes and an undo on the way.
     static let game = """
@@ -175,7 +176,7 @@ import Testing
             ([], ["NO_COLOR": "1"], false),
         ])
     func colorOnlyOnARealTerminal(flags: [String], environment: [String: String], colored: Bool) throws {
-        let command = ([NanashiProcess.executable.path, "hotseat"] + flags).joined(separator: " ")
+        let command = ([NanashiExecutable.url.path, "hotseat"] + flags).joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", command, "/dev/null"]

@@ -1,7 +1,8 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
-struct LoadCommandTests {
+@Suite(.blocking) struct LoadCommandTests {
     @Test func seedWritesPlayersAndTheBotsTokens() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "nanashi-seed-\(UUID())")

@@ -1,8 +1,9 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
 /// Short matches through the real executable.
-struct MatchTests {
+@Suite(.blocking) struct MatchTests {
     @Test func aShortMatchBetweenLevelsCompletesWithASaneReport() throws {
         let pgn = FileManager.default.temporaryDirectory.appendingPathComponent("nanashi-match-\(UUID()).pgn")
         defer { try? FileManager.default.removeItem(at: pgn) }
@@ -48,7 +49,7 @@ struct MatchTests {
     }
 
     @Test func playsAnExternalEngineThroughUAI() throws {
-        let command = "'\(NanashiProcess.executable.path)' uai"
+        let command = "'\(NanashiExecutable.url.path)' uai"
         let result = try NanashiProcess.run(["match", "level:1", command, "--games", "2", "--depth", "1"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")

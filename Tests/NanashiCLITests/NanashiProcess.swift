@@ -1,4 +1,5 @@
 import Foundation
+import NanashiTestSupport
 
 /// Runs the built `nanashi` executable, as a user would from a shell.
 struct NanashiProcess {
@@ -9,26 +10,12 @@ struct NanashiProcess {
         let status: Int32
     }
 
-    /// The executable, next to the test bundle in the build's products folder.
-    static let executable: URL = {
-        var folder = Bundle.main.bundleURL
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folder = bundle.bundleURL.deletingLastPathComponent()
-        }
-        let candidates = [
-            folder.appendingPathComponent("nanashi"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-                "nanashi"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
-
     /// Runs `nanashi` with `arguments`, feeding `input` on standard input, and waits for it to end.
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
         -> Result
     {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = NanashiExecutable.url
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe()
@@ -40,11 +27,12 @@ struct NanashiProcess {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe.
+        // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe;
+        // standard error on a thread of its own (Dispatch's threads run the process's tasks too).
         let group = DispatchGroup()
         let errorData = Collected()
         group.enter()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             errorData.data = stderr.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }

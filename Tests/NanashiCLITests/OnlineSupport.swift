@@ -1,4 +1,6 @@
 import Foundation
+import NanashiServerTestSupport
+import NanashiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -52,7 +54,7 @@ final class OnlineClient: @unchecked Sendable {
     private var ended = false
 
     init(_ arguments: [String], configHome: String, environment: [String: String] = [:]) throws {
-        process.executableURL = NanashiProcess.executable
+        process.executableURL = NanashiExecutable.url
         process.arguments = ["online"] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_CONFIG_HOME"] = configHome

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
 // `nanashi online`, `leaderboard --server` and `profile` through the real executable against a
@@ -31,7 +32,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     try NanashiProcess.run(arguments)
 }
 
-@Test func twoScriptedClientsPlayAWholeGameAndTheStandingsShowIt() throws {
+@Test(.blocking) func twoScriptedClientsPlayAWholeGameAndTheStandingsShowIt() throws {
     let server = try ServerUnderTest()
     defer { server.stop() }
     let (x, o, xName, oName) = try pair(on: server)
@@ -124,7 +125,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
             && nobody.stderr == "nanashi: no player is called 'nobody'\n")
 }
 
-@Test func theSessionTokenIsKeptAndUsedNextTime() throws {
+@Test(.blocking) func theSessionTokenIsKeptAndUsedNextTime() throws {
     let server = try ServerUnderTest()
     defer { server.stop() }
     let config = try server.configFolder("carol")
@@ -182,7 +183,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     #expect(taken.transcript == "nanashi: CAROL is someone else's name: choose another\n")
 }
 
-@Test func aDroppedConnectionIsReconnectedAndTheGameResumes() throws {
+@Test(.blocking) func aDroppedConnectionIsReconnectedAndTheGameResumes() throws {
     let server = try ServerUnderTest()
     defer { server.stop() }
     let relay = try Relay(to: server.port)
@@ -231,7 +232,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     #expect(o.transcript.hasSuffix("you win; rating 1500 → 1662 (+162)\n"))
 }
 
-@Test func aGameLostWhileAwayIsReportedOnReturn() throws {
+@Test(.blocking) func aGameLostWhileAwayIsReportedOnReturn() throws {
     // A short grace period: ann is away longer than that, and loses by abandonment.
     let server = try ServerUnderTest(grace: 2)
     defer { server.stop() }

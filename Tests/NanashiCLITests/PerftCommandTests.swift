@@ -1,6 +1,7 @@
+import NanashiTestSupport
 import Testing
 
-struct PerftCommandTests {
+@Suite(.blocking) struct PerftCommandTests {
     @Test func printsOneLinePerDepth() throws {
         let result = try NanashiProcess.run(["perft", "--depth", "3"])
         #expect(result.status == 0)

@@ -1,7 +1,8 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
-@Suite struct PlayTests {
+@Suite(.blocking) struct PlayTests {
     /// Plays a whole game against the AI: at each prompt asks for the legal moves and plays the
     /// first one, until the game is over; then declines another game. Returns the transcript.
     private func playToTheEnd(_ arguments: [String]) throws -> (transcript: String, status: Int32) {

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiServerTestSupport
 import NanashiTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ private func field(_ name: String, in line: String) -> String? {
         of: "\"", with: "")
 }
 
-@Test func servedGamesShowInTheOperatorsLeaderboard() throws {
+@Test(.blocking) func servedGamesShowInTheOperatorsLeaderboard() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "nanashi-serve-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

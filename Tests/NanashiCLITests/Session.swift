@@ -1,4 +1,5 @@
 import Foundation
+import NanashiTestSupport
 
 /// A running `nanashi` driven a line at a time: read its output up to a prompt, then answer.
 final class Session {
@@ -9,7 +10,7 @@ final class Session {
     private(set) var transcript = ""
 
     init(_ arguments: [String]) throws {
-        process.executableURL = NanashiProcess.executable
+        process.executableURL = NanashiExecutable.url
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output

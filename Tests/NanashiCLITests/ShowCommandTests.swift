@@ -1,6 +1,7 @@
+import NanashiTestSupport
 import Testing
 
-struct ShowCommandTests {
+@Suite(.blocking) struct ShowCommandTests {
     @Test func showsTheBoardFENAndLegalMovesAfterTheMoves() throws {
         let result = try NanashiProcess.run(["show", "f2", "a1c2"])
         #expect(result.status == 0)

@@ -1,8 +1,9 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
 /// The UAI dialogue through the real executable: lines in on standard input, replies out.
-struct UAITests {
+@Suite(.blocking) struct UAITests {
     @Test func answersTheHandshakeAndShowsPositions() throws {
         let result = try NanashiProcess.run(
             ["uai"], input: "uai\nisready\nposition startpos moves g2 a1c3\nd\nperft 1\nquit\n")

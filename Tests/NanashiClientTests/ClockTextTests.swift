@@ -1,4 +1,5 @@
 import NanashiClient
+import NanashiCore
 import NanashiProtocol
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiClient
+import NanashiCore
 import NanashiProtocol
 import Testing
 

@@ -1,3 +1,4 @@
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiCore
@@ -28,7 +29,7 @@ private func movesByTheRules(_ position: Position) -> Set<Move> {
     return moves
 }
 
-struct MoveGeneratorTests {
+@Suite(.blocking) struct MoveGeneratorTests {
     /// Boards of every density (2 to 95% full), a few blockers on most, either side to move.
     static func randomPositions(count: Int) -> [Position] {
         var random = SplitMix(state: 2026)

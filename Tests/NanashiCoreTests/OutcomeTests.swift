@@ -80,7 +80,8 @@ struct OutcomeTests {
     @Test func everyEndHasItsWireNameAndResigningGivesTheGameToTheOpponent() {
         #expect(
             Outcome.Reason.allCases.map(\.rawValue) == [
-                "pieces", "locked", "fifty", "resign", "timeout", "abandon", "aborted",
+                "pieces", "locked", "fifty", "resign", "timeout", "abandon", "aborted", "illegal",
+                "adjudicated",
             ])
         #expect(Outcome.resignation(by: .x) == Outcome(winner: .o, reason: .resignation))
         #expect(Outcome.resignation(by: .o).result == "1-0")

@@ -5,7 +5,7 @@ import Testing
 
 /// The published libataxx perft suite. Depths are capped so a debug build runs the table in
 /// seconds; the deeper counts are checked by `nanashi perft` in release (see README).
-struct PerftTests {
+@Suite(.blocking) struct PerftTests {
     static let suite: [(fen: String, counts: [UInt64])] = [
         ("x5o/7/7/7/7/7/o5x x 0 1", [16, 256, 6460, 155888, 4_752_668]),
         ("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", [14, 196, 4184, 86528, 2_266_352]),

@@ -1,34 +1,13 @@
 import Foundation
-import Logging
 import NanashiProtocol
-import NanashiServer
+import NanashiServerTestSupport
 import Testing
 
 @testable import NanashiLoad
 
-/// A real server on a free port with a fresh database, cheap password hashing and quick pairing.
-private func startServer(_ directory: URL) async throws -> Server {
-    var settings = ServerSettings()
-    settings.port = 0
-    settings.databasePath = directory.appendingPathComponent("load.sqlite").path
-    settings.passwordCost = .testing
-    settings.pairingInterval = .milliseconds(50)
-    // Two connections per address: the bots must come from addresses of their own.
-    settings.maximumConnectionsPerAddress = 2
-    return try await Server.start(settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-}
-
-private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "nanashi-load-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 @Test func fourBotsCompleteTwoGamesThenComeBackWithTheirTokens() async throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let server = try await startServer(directory)
+    // Two connections per address: the bots must come from addresses of their own.
+    let server = try await TestServer { $0.maximumConnectionsPerAddress = 2 }
     var settings = LoadTestSettings()
     settings.port = server.port
     settings.clients = 4

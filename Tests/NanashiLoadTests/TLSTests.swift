@@ -1,7 +1,7 @@
 import Foundation
-import Logging
 import NanashiProtocol
 import NanashiServer
+import NanashiServerTestSupport
 import Testing
 
 @testable import NanashiLoad
@@ -34,15 +34,11 @@ private struct TestCertificate {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
-/// A TLS server on a free port with a fresh database and cheap password hashing.
-private func startTLSServer(_ certificate: TestCertificate) async throws -> Server {
-    var settings = ServerSettings()
-    settings.port = 0
-    settings.databasePath = certificate.directory.appendingPathComponent("tls.sqlite").path
-    settings.passwordCost = .testing
-    settings.pairingInterval = .milliseconds(50)
-    settings.tls = TLSFiles(certificateChain: certificate.certificate, privateKey: certificate.key)
-    return try await Server.start(settings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+/// A TLS server on a free port (the shared test server, with the certificate).
+private func startTLSServer(_ certificate: TestCertificate) async throws -> TestServer {
+    try await TestServer {
+        $0.tls = TLSFiles(certificateChain: certificate.certificate, privateKey: certificate.key)
+    }
 }
 
 @Test func aWholeGameIsPlayedOverTLS() async throws {

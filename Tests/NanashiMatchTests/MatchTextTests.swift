@@ -11,7 +11,7 @@ struct MatchTextTests {
             limits: SearchLimits(nodes: 5000), maxPlies: 300)
         #expect(match.header == "match: level:3 vs ./other uai, 4 games, nodes 5000, max 300 plies")
         match.limits = .infinite
-        match.timeControl = MatchTimeControl("10+0.1")
+        match.timeControl = TimeControl(seconds: "10+0.1")
         #expect(match.header == "match: level:3 vs ./other uai, 4 games, tc 10+0.1, max 300 plies")
         match.timeControl = nil
         #expect(
@@ -38,13 +38,23 @@ struct MatchTextTests {
                 == "H0 accepted (elo <= +0)")
     }
 
-    @Test(arguments: [("10+0.1", "10+0.1"), ("5", "5+0"), ("0.5+0", "0.5+0"), ("60+1", "60+1")])
-    func timeControlsReadBackAsWritten(text: String, expected: String) throws {
-        #expect(try #require(MatchTimeControl(text)).description == expected)
+    @Test(
+        arguments: [
+            ("10+0.1", "10+0.1", 10_000, 100), ("10s+0.1s", "10+0.1", 10_000, 100), ("5", "5+0", 5_000, 0),
+            ("5s", "5+0", 5_000, 0), ("0.5+0", "0.5+0", 500, 0), ("60+1", "60+1", 60_000, 1_000),
+        ] as [(String, String, Int64, Int64)])
+    func timeControlsReadInSecondsBackAsWritten(
+        text: String, expected: String, initial: Int64, increment: Int64
+    )
+        throws
+    {
+        let timeControl = try #require(TimeControl(seconds: text))
+        #expect(timeControl == TimeControl(initialMilliseconds: initial, incrementMilliseconds: increment))
+        #expect(timeControl.secondsNotation == expected)
     }
 
-    @Test(arguments: ["", "0+1", "fast", "10+", "+1", "10+-1", "1+2+3"])
+    @Test(arguments: ["", "0+1", "fast", "10+", "+1", "10+-1", "1+2+3", "10m+1", "s+1", "90000+0", "10+3601"])
     func badTimeControlsAreRefused(text: String) {
-        #expect(MatchTimeControl(text) == nil)
+        #expect(TimeControl(seconds: text) == nil)
     }
 }

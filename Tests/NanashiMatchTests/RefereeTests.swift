@@ -44,10 +44,10 @@ struct RefereeTests {
         let o = ScriptedPlayer(name: "fast", clock: clock, thinking: .milliseconds(10))
         let referee = Referee(
             x: x, o: o, limits: .infinite,
-            timeControl: MatchTimeControl(base: .seconds(1), increment: .milliseconds(100)), maxPlies: 400,
+            timeControl: TimeControl(initialMilliseconds: 1000, incrementMilliseconds: 100), maxPlies: 400,
             now: { clock.instant })
         let game = try referee.play(from: .start)
-        #expect(game.result == .oWins)
+        #expect(game.outcome == Outcome(winner: .o, reason: .timeout))
         #expect(game.termination == "time forfeit")
         #expect(game.moves.count == 8)
         // Each side is told its own clock and the other's, as they stood before the move.
@@ -63,7 +63,7 @@ struct RefereeTests {
             x: x, o: o, limits: .depth(1), timeControl: nil, maxPlies: 6, now: { clock.instant }
         )
         .play(from: .start)
-        #expect(game.result == .draw)
+        #expect(game.outcome == Outcome(winner: nil, reason: .adjudication))
         #expect(game.termination == "adjudicated at 6 plies")
         #expect(game.moves.count == 6)
         #expect(x.limitsSeen.allSatisfy { $0 == .depth(1) })
@@ -76,7 +76,7 @@ struct RefereeTests {
         let o = ScriptedPlayer(name: "honest", clock: clock, thinking: .zero)
         let game = try Referee(x: x, o: o, limits: .infinite, timeControl: nil, maxPlies: 400).play(
             from: .start)
-        #expect(game.result == .oWins)
+        #expect(game.outcome == Outcome(winner: .o, reason: .illegalMove))
         #expect(game.termination == "illegal move d4")
         #expect(game.moves.isEmpty)
     }
@@ -88,8 +88,8 @@ struct RefereeTests {
         let start = try Position(fen: "xo5/7/7/7/7/7/7 x 0 1")
         let game = try Referee(x: x, o: o, limits: .infinite, timeControl: nil, maxPlies: 400).play(
             from: start)
-        #expect(game.result == .xWins)
-        #expect(game.termination == Outcome.Reason.noPieces.rawValue)
+        #expect(game.outcome == Outcome(winner: .x, reason: .noPieces))
+        #expect(game.termination == "pieces")
         #expect(game.moves == [.clone(to: Square("a6")!)])
     }
 

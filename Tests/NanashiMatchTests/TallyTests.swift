@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiMatch
 import Testing
 
@@ -29,10 +30,10 @@ struct TallyTests {
 
     @Test func resultsCountForTheFirstEngineWhicheverColourItHas() {
         var tally = Tally()
-        tally.add(.xWins, firstPlaysX: true)
-        tally.add(.xWins, firstPlaysX: false)
-        tally.add(.oWins, firstPlaysX: false)
-        tally.add(.draw, firstPlaysX: true)
+        tally.add(Outcome(winner: .x, reason: .noPieces), firstPlaysX: true)
+        tally.add(Outcome(winner: .x, reason: .timeout), firstPlaysX: false)
+        tally.add(Outcome(winner: .o, reason: .illegalMove), firstPlaysX: false)
+        tally.add(Outcome(winner: nil, reason: .adjudication), firstPlaysX: true)
         #expect(tally == Tally(wins: 2, draws: 1, losses: 1))
     }
 }

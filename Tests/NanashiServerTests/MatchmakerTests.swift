@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 import Testing
 

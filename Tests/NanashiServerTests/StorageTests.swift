@@ -6,20 +6,6 @@ import Testing
 
 @testable import NanashiServer
 
-/// A database file in a fresh temporary directory, removed with it.
-final class TemporaryDatabase {
-    let directory: URL
-    var path: String { directory.appendingPathComponent("nanashi.sqlite").path }
-
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "nanashi-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-}
-
 @Test func playersAreUniqueIgnoringCase() throws {
     let file = try TemporaryDatabase()
     let storage = try Storage(path: file.path)

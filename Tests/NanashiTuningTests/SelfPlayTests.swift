@@ -1,9 +1,10 @@
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiTuning
 
-struct SelfPlayTests {
+@Suite(.blocking) struct SelfPlayTests {
     @Test func writesLegalPositionsWithTheGamesResult() throws {
         let selfPlay = SelfPlay(nodes: 300)
         for index in 0..<4 {

@@ -1,11 +1,12 @@
 import Foundation
 import NanashiAI
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiTuning
 
-struct TunerTests {
+@Suite(.blocking) struct TunerTests {
     /// Weights to recover, in centi-pieces (material 100 and the centre 0, as the tuner holds them).
     static let known = EvaluationWeights(
         opening: [30, 100, -10, 6, 8, 12, -4, 3, 5, -2, 1, 0, 2, -1, 0],
@@ -30,37 +31,25 @@ struct TunerTests {
         }
     }
 
-    @Test func recoversTheWeightsThatLabelledThePositions() async {
+    @Test func recoversTheWeightsThatLabelledThePositions() {
         let scale = 0.01
-        // Seconds of arithmetic: run on a thread of its own, not on one of the few threads that
-        // the other suites' in-process servers and clients need.
-        let fit = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let positions = Self.randomPositions(count: 600, seed: 5).map { position in
-                    // The label is the expected score itself, so that the known weights fit exactly.
-                    let score = Double(Evaluation.score(of: position, weights: Self.known))
-                    let expected = 1 / (1 + exp(-scale * score))
-                    let resultForX = position.sideToMove == .x ? expected : 1 - expected
-                    return TrainingPosition(position, resultForX: resultForX)
-                }
-                // Everything starts at 0 but the weights the tuner holds: material at 100, the centre at 0.
-                var start = [Int](repeating: 0, count: 2 * EvaluationTerm.count)
-                start[EvaluationTerm.material.rawValue] = 100
-                start[EvaluationTerm.count + EvaluationTerm.material.rawValue] = 100
-                var tuner = Tuner(positions: positions, start: start, step: 2)
-                let before = tuner.loss()
-                tuner.train(passes: 1500)
-                let (opening, endgame) = tuner.roundedWeights
-                continuation.resume(
-                    returning: (
-                        before: before, after: tuner.loss(), scale: tuner.scale, opening: opening,
-                        endgame: endgame
-                    ))
-            }
+        let positions = Self.randomPositions(count: 600, seed: 5).map { position in
+            // The label is the expected score itself, so that the known weights fit exactly.
+            let score = Double(Evaluation.score(of: position, weights: Self.known))
+            let expected = 1 / (1 + exp(-scale * score))
+            let resultForX = position.sideToMove == .x ? expected : 1 - expected
+            return TrainingPosition(position, resultForX: resultForX)
         }
-        #expect(fit.after < fit.before / 100)
-        #expect(abs(fit.scale - scale) < 0.0005)
-        let (opening, endgame) = (fit.opening, fit.endgame)
+        // Everything starts at 0 but the weights the tuner holds: material at 100, the centre at 0.
+        var start = [Int](repeating: 0, count: 2 * EvaluationTerm.count)
+        start[EvaluationTerm.material.rawValue] = 100
+        start[EvaluationTerm.count + EvaluationTerm.material.rawValue] = 100
+        var tuner = Tuner(positions: positions, start: start, step: 2)
+        let before = tuner.loss()
+        tuner.train(passes: 1500)
+        let (opening, endgame) = tuner.roundedWeights
+        #expect(tuner.loss() < before / 100)
+        #expect(abs(tuner.scale - scale) < 0.0005)
         for (index, term) in EvaluationTerm.allCases.enumerated() {
             #expect(
                 abs(opening[index] - Self.known.opening[index]) <= 3, "\(term) opening: \(opening[index])")

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
@@ -8,13 +9,13 @@ import Testing
 #endif
 
 /// A `nanashi serve` process on an OS-assigned port, killed when the test lets go of it.
-final class ServeProcess {
+public final class ServeProcess {
     private let process = Process()
-    let port: Int
+    public let port: Int
 
     /// Starts a server on `database` (errors-only log) and waits for its `listening on` line.
-    init(database: String, arguments extra: [String] = []) throws {
-        process.executableURL = NanashiProcess.executable
+    public init(database: String, arguments extra: [String] = []) throws {
+        process.executableURL = NanashiExecutable.url
         process.arguments =
             [
                 "serve", "--port", "0", "--db", database, "--log-level", "error",
@@ -46,11 +47,11 @@ final class ServeProcess {
     }
 
     /// `127.0.0.1:PORT`, as `--server` takes it.
-    var address: String { "127.0.0.1:\(port)" }
+    public var address: String { "127.0.0.1:\(port)" }
 
     /// Sends a signal and waits for the process to end: how it ended and its status.
     @discardableResult
-    func stop(with signal: Int32 = SIGTERM) -> (Process.TerminationReason, Int32) {
+    public func stop(with signal: Int32 = SIGTERM) -> (Process.TerminationReason, Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
         process.waitUntilExit()
         return (process.terminationReason, process.terminationStatus)
@@ -62,7 +63,7 @@ extension ServeProcess {
     /// cost meant for tests. Each stored hash carries its own cost, so the server (at its real
     /// cost for new hashes) logs them in as cheaply: registering at the real cost is for the
     /// one test of registration itself.
-    static func addPlayers(_ passwords: [String: String], to database: String) throws {
+    public static func addPlayers(_ passwords: [String: String], to database: String) throws {
         let storage = try Storage(path: database)
         for (name, password) in passwords.sorted(by: { $0.key < $1.key }) {
             let hash = try #require(PasswordHash.make(password: password, cost: .testing))

@@ -1,5 +1,3 @@
-import NanashiCore
-
 /// Both clocks of a game under way, as a value: the time each side had when the current turn
 /// began, which side's clock runs, and since when. Server, referee and client all read time the
 /// same way from it; `Clocks` is what goes on the wire.

@@ -1,23 +1,21 @@
 import Foundation
-import Logging
 import NanashiProtocol
 import NanashiTestSupport
-import Synchronization
 
 @testable import NanashiServer
 
 /// The shared line client, so the tests talk to the server exactly as any client would. Reads
 /// block on a thread of their own, never on the test's threads (nor on Dispatch's, which on
 /// Linux are the ones the in-process server's tasks run on).
-final class TestClient: @unchecked Sendable {
-    typealias Failure = LineClient.Failure
+public final class TestClient: @unchecked Sendable {
+    public typealias Failure = LineClient.Failure
 
     private let connection: LineClient
     private let reader = WorkerThreads(count: 1, name: "test-client")
 
     /// Connects from `source` (any address of 127.0.0.0/8, to act as another client machine);
     /// `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
-    init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+    public init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         connection = try LineClient(port: port, from: source, receiveBuffer: receiveBuffer)
     }
 
@@ -25,11 +23,11 @@ final class TestClient: @unchecked Sendable {
 
     /// Sends bytes as they are; returns false if the connection is gone.
     @discardableResult
-    func sendBytes(_ bytes: [UInt8]) -> Bool { connection.sendBytes(bytes) }
+    public func sendBytes(_ bytes: [UInt8]) -> Bool { connection.sendBytes(bytes) }
 
     /// Sends the same bytes `times` times, or until the connection is gone; returns how many
     /// went out.
-    func sendRepeatedly(_ bytes: [UInt8], times: Int) async -> Int {
+    public func sendRepeatedly(_ bytes: [UInt8], times: Int) async -> Int {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var sent = 0
@@ -40,34 +38,34 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Sends one line (the newline is added).
-    func send(_ line: String) { connection.send(line) }
+    public func send(_ line: String) { connection.send(line) }
 
     /// The next line from the server, without its newline.
-    func line() async throws -> String {
+    public func line() async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             reader.submit { continuation.resume(with: Result { try self.connection.line() }) }
         }
     }
 
     /// The next message from the server.
-    func reply() async throws -> Reply {
+    public func reply() async throws -> Reply {
         try Wire.reply(fromLine: Array(try await line().utf8))
     }
 
     /// Sends a line and returns the server's next line.
-    func exchange(_ line: String) async throws -> String {
+    public func exchange(_ line: String) async throws -> String {
         send(line)
         return try await self.line()
     }
 
     /// Whether the server closed the connection (reads end-of-file).
-    func isClosedByServer() async -> Bool {
+    public func isClosedByServer() async -> Bool {
         (try? await line()) == nil
     }
 
     /// Reads lines until the server closes the connection; returns them, or throws if it is
     /// still open after the read timeout.
-    func linesUntilClosed() async throws -> [String] {
+    public func linesUntilClosed() async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             reader.submit {
                 continuation.resume(
@@ -81,58 +79,12 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Closes the connection from this side.
-    func close() { connection.close() }
+    public func close() { connection.close() }
 
     /// Resets the connection (a close that throws away what is unsent), as a client that
     /// hangs up at once does.
-    func reset() { connection.reset() }
+    public func reset() { connection.reset() }
 
     /// Stops sending but goes on reading (a half close), as `nc -N` does after its input.
-    func finishSending() { connection.finishSending() }
-}
-
-/// A server on an OS-assigned port over a temporary database, with test-sized costs and timers.
-final class TestServer {
-    let database: TemporaryDatabase
-    var settings: ServerSettings
-    private(set) var server: Server?
-
-    init(
-        database: TemporaryDatabase? = nil,
-        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-        configure: (inout ServerSettings) -> Void = { _ in }
-    ) async throws {
-        self.database = try database ?? TemporaryDatabase()
-        settings = ServerSettings()
-        settings.port = 0
-        settings.databasePath = self.database.path
-        settings.passwordCost = .testing
-        settings.pairingInterval = .milliseconds(50)
-        settings.abandonGrace = .seconds(30)
-        // Every test comes from 127.0.0.1: the per-address limits are tested on their own.
-        settings.loginsPerMinute = 10_000
-        settings.registrationsPerHour = 10_000
-        settings.failedLoginsPerAddressBeforeThrottle = 10_000
-        configure(&settings)
-        server = try await Server.start(settings, logger: logger)
-    }
-
-    var port: Int { server!.port }
-
-    func client(from source: String = "127.0.0.1") throws -> TestClient {
-        try TestClient(port: port, from: source)
-    }
-
-    func stop() async {
-        await server?.stop()
-        server = nil
-    }
-}
-
-/// A wall clock the test moves by hand.
-final class ManualWallClock: Sendable {
-    private let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    func read() -> Date { now.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { now.withLock { $0 += seconds } }
+    public func finishSending() { connection.finishSending() }
 }

@@ -1,5 +1,4 @@
 import NanashiCore
-import NanashiProtocol
 import Testing
 
 private let epoch = ContinuousClock.now

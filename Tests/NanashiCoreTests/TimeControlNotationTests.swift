@@ -1,5 +1,4 @@
-import NanashiClient
-import NanashiProtocol
+import NanashiCore
 import Testing
 
 @Test(arguments: [

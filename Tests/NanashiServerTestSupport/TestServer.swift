@@ -1,0 +1,40 @@
+import Logging
+import NanashiServer
+
+/// A server on an OS-assigned port over a temporary database, with test-sized costs and timers.
+public final class TestServer {
+    public let database: TemporaryDatabase
+    public var settings: ServerSettings
+    public private(set) var server: Server?
+
+    public init(
+        database: TemporaryDatabase? = nil,
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+        configure: (inout ServerSettings) -> Void = { _ in }
+    ) async throws {
+        self.database = try database ?? TemporaryDatabase()
+        settings = ServerSettings()
+        settings.port = 0
+        settings.databasePath = self.database.path
+        settings.passwordCost = .testing
+        settings.pairingInterval = .milliseconds(50)
+        settings.abandonGrace = .seconds(30)
+        // Every test comes from 127.0.0.1: the per-address limits are tested on their own.
+        settings.loginsPerMinute = 10_000
+        settings.registrationsPerHour = 10_000
+        settings.failedLoginsPerAddressBeforeThrottle = 10_000
+        configure(&settings)
+        server = try await Server.start(settings, logger: logger)
+    }
+
+    public var port: Int { server!.port }
+
+    public func client(from source: String = "127.0.0.1") throws -> TestClient {
+        try TestClient(port: port, from: source)
+    }
+
+    public func stop() async {
+        await server?.stop()
+        server = nil
+    }
+}
