@@ -1,6 +1,17 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The rules core, the search and the tuner count bits on every node. On x86-64 the compiler only
+/// uses the processor's population-count instruction when told the processor has it; every x86-64
+/// processor since 2008 (Nehalem, x86-64-v2) does.
+let bitCountingSettings: [SwiftSetting] = {
+    #if arch(x86_64)
+        [.unsafeFlags(["-target-cpu", "nehalem"])]
+    #else
+        []
+    #endif
+}()
+
 let package = Package(
     name: "Nanashi",
     platforms: [.macOS(.v15)],
@@ -19,13 +30,17 @@ let package = Package(
     ],
     targets: [
         // MARK: Core — the rules of the game. Swift standard library only.
-        .target(name: "NanashiCore", path: "Sources/NanashiCore"),
+        .target(name: "NanashiCore", path: "Sources/NanashiCore", swiftSettings: bitCountingSettings),
         .testTarget(
             name: "NanashiCoreTests", dependencies: ["NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiCoreTests"),
 
-        // MARK: AI — search, evaluation, UAI. Core only.
-        .target(name: "NanashiAI", dependencies: ["NanashiCore"], path: "AI/NanashiAI"),
+        // MARK: AI — search, evaluation, UAI. Core only (and a little C for the table's memory).
+        .target(
+            name: "NanashiAI", dependencies: ["NanashiCore", "CSearchMemory"], path: "AI/NanashiAI",
+            swiftSettings: bitCountingSettings),
+        // The transposition table's memory: huge pages and prefetching, which Swift does not reach.
+        .target(name: "CSearchMemory", path: "AI/CSearchMemory"),
         .testTarget(
             name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiAITests"),
@@ -39,7 +54,7 @@ let package = Package(
         // MARK: Tuning — self-play positions and the Texel tuner of the evaluation's weights.
         .target(
             name: "NanashiTuning", dependencies: ["NanashiCore", "NanashiAI", "NanashiMatch"],
-            path: "AI/NanashiTuning"),
+            path: "AI/NanashiTuning", swiftSettings: bitCountingSettings),
         .testTarget(
             name: "NanashiTuningTests",
             dependencies: ["NanashiTuning", "NanashiAI", "NanashiCore", "NanashiTestSupport"],

@@ -14,13 +14,25 @@ package enum Evaluation {
     /// order of `EvaluationTerm`, then the endgame weights.
     @inline(__always)
     static func score(own: UInt64, other: UInt64, open: UInt64, weights: UnsafePointer<Int32>) -> Int {
+        score(
+            own: own, other: other, open: open, ownReach: MoveGenerator.reach(of: own, open: open),
+            otherReach: MoveGenerator.reach(of: other, open: open), weights: weights)
+    }
+
+    /// The same, given where each side can move (`MoveGenerator.reach`), which the search has
+    /// worked out already.
+    @inline(__always)
+    static func score(
+        own: UInt64, other: UInt64, open: UInt64, ownReach: UInt64, otherReach: UInt64,
+        weights: UnsafePointer<Int32>
+    ) -> Int {
         var opening = 0
         var endgame = 0
         @inline(__always) func add(_ term: EvaluationTerm, _ value: Int) {
             opening &+= value &* Int(weights[term.rawValue])
             endgame &+= value &* Int(weights[EvaluationTerm.count + term.rawValue])
         }
-        forEachTerm(own: own, other: other, open: open, add)
+        forEachTerm(own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach, add)
         let phase = min(open.nonzeroBitCount, openingEmpties)
         return (opening &* phase &+ endgame &* (openingEmpties &- phase)) / openingEmpties
     }
@@ -38,7 +50,10 @@ package enum Evaluation {
     /// The value of every term in the position (for the tuner and the tests).
     package static func terms(own: UInt64, other: UInt64, open: UInt64) -> [Int] {
         var values = [Int](repeating: 0, count: EvaluationTerm.count)
-        forEachTerm(own: own, other: other, open: open) { values[$0.rawValue] = $1 }
+        forEachTerm(
+            own: own, other: other, open: open, ownReach: MoveGenerator.reach(of: own, open: open),
+            otherReach: MoveGenerator.reach(of: other, open: open)
+        ) { values[$0.rawValue] = $1 }
         return values
     }
 
@@ -50,12 +65,11 @@ package enum Evaluation {
     /// Calls `body` with each term and its value, every one from the side to move's point of view.
     @inline(__always)
     static func forEachTerm(
-        own: UInt64, other: UInt64, open: UInt64, _ body: (EvaluationTerm, Int) -> Void
+        own: UInt64, other: UInt64, open: UInt64, ownReach: UInt64, otherReach: UInt64,
+        _ body: (EvaluationTerm, Int) -> Void
     ) {
         body(.tempo, 1)
         body(.material, own.nonzeroBitCount - other.nonzeroBitCount)
-        let ownReach = MoveGenerator.expand(MoveGenerator.expand(own)) & open
-        let otherReach = MoveGenerator.expand(MoveGenerator.expand(other)) & open
         body(.ownHoles, MoveGenerator.neighbourCount(of: own, on: otherReach))
         body(.otherHoles, MoveGenerator.neighbourCount(of: other, on: ownReach))
         let crowded = ~MoveGenerator.expand(open)

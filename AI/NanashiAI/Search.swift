@@ -1,3 +1,4 @@
+import CSearchMemory
 import NanashiCore
 
 /// One search: negamax alpha-beta with principal variation search, iterative deepening,
@@ -140,11 +141,16 @@ struct Search {
         nodes &+= 1
 
         let side = position.sideToMove
-        if position.isGameOver {
+        let own = position.pieces(of: side).rawValue
+        let other = position.pieces(of: side.opponent).rawValue
+        let open = position.empty.rawValue
+        let ownReach = MoveGenerator.reach(of: own, open: open)
+        let otherReach = MoveGenerator.reach(of: other, open: open)
+        if position.isGameOver(reach: ownReach | otherReach) {
             guard let winner = position.outcome?.winner else { return 0 }
             return winner == side ? Engine.winScore - ply : ply - Engine.winScore
         }
-        if !position.hasMove {
+        if ownReach == 0 {
             // A forced pass: it costs a ply of depth like any move, and the line goes on.
             var next = position
             next.make(unchecked: .pass)
@@ -152,11 +158,10 @@ struct Search {
             if isPV && !aborted { updatePV(ply: ply, move: MoveCode.pass) }
             return score
         }
-        let own = position.pieces(of: side).rawValue
-        let other = position.pieces(of: side.opponent).rawValue
-        let open = position.empty.rawValue
         if depth <= 0 || ply >= Scratch.maxPly - 2 {
-            return Evaluation.score(own: own, other: other, open: open, weights: weights)
+            return Evaluation.score(
+                own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
+                weights: weights)
         }
 
         var alpha = alpha
@@ -176,10 +181,12 @@ struct Search {
             }
         }
 
-        let staticScore = Evaluation.score(own: own, other: other, open: open, weights: weights)
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
-        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && staticScore - 90 * depth >= beta {
-            return staticScore
+        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold {
+            let staticScore = Evaluation.score(
+                own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
+                weights: weights)
+            if staticScore - 90 * depth >= beta { return staticScore }
         }
 
         let moves = moveStack + ply * Scratch.maxMoves
@@ -209,6 +216,7 @@ struct Search {
 
             var next = position
             next.make(unchecked: MoveCode.unpack(packed))
+            if depth >= 2 { nanashi_prefetch(entries + (Int(truncatingIfNeeded: next.hash) & tableMask)) }
             var score: Int
             if searched == 0 {
                 score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)

@@ -1,3 +1,5 @@
+import CSearchMemory
+
 /// A fixed-size hash table of search results, keyed by `Position.hash`.
 ///
 /// One entry per slot, replaced when the new result is at least nearly as deep or comes from
@@ -32,12 +34,15 @@ final class TranspositionTable {
         let bytes = max(1, megabytes) << 20
         var count = 1
         while count * 2 * MemoryLayout<Entry>.stride <= bytes { count *= 2 }
-        entries = .allocate(capacity: count)
+        guard let memory = nanashi_allocate_table(count * MemoryLayout<Entry>.stride) else {
+            fatalError("no memory for a transposition table of \(count) entries")
+        }
+        entries = memory.bindMemory(to: Entry.self, capacity: count)
         mask = count - 1
         clear()
     }
 
-    deinit { entries.deallocate() }
+    deinit { nanashi_free_table(entries) }
 
     /// Forgets everything.
     func clear() {

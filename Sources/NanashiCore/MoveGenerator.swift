@@ -58,6 +58,13 @@ public enum MoveGenerator {
         return (horizontal | horizontal << 7 | horizontal >> 7) & Bitboard.boardMask
     }
 
+    /// The squares of `open` within two steps of a piece of `pieces`: where the side holding
+    /// `pieces` can clone or jump to.
+    @inlinable
+    public static func reach(of pieces: UInt64, open: UInt64) -> UInt64 {
+        expand(expand(pieces)) & open
+    }
+
     /// How many times a square of `targets` sits next to a piece of `pieces`: the sum, over the
     /// squares of `targets`, of their neighbours in `pieces`.
     @inlinable
@@ -78,7 +85,12 @@ public enum MoveGenerator {
 
     /// The squares one step from the square numbered `index` (the pieces a move there captures).
     @inlinable
-    public static func cloneRing(_ index: Int) -> UInt64 { Rings.clone[index] }
+    public static func cloneRing(_ index: Int) -> UInt64 {
+        // Worked out rather than looked up: a few shifts cost less than reaching a global table
+        // from another module, which goes through the table's lazy initialiser every time.
+        let square: UInt64 = 1 << UInt64(truncatingIfNeeded: index)
+        return expand(square) ^ square
+    }
 
     /// The squares exactly two steps from the square numbered `index` (where a piece there jumps).
     @inlinable

@@ -69,14 +69,20 @@ extension Position {
     /// Whether the game is over.
     @inlinable
     public var isGameOver: Bool {
-        xBits == 0 || oBits == 0 || halfmoveClock >= 100 || isLocked
+        isGameOver(reach: MoveGenerator.reach(of: xBits | oBits, open: empty.rawValue))
+    }
+
+    /// Whether the game is over, given `reach`: the empty squares that either side can move to
+    /// (`MoveGenerator.reach`), for a caller that has worked them out already.
+    @inlinable
+    public func isGameOver(reach: UInt64) -> Bool {
+        xBits == 0 || oBits == 0 || halfmoveClock >= 100 || reach == 0
     }
 
     /// No empty square lies within two steps of any piece, so nobody can ever move again.
     @inlinable
     var isLocked: Bool {
-        let reach = Bitboard(unchecked: xBits | oBits).expanded.expanded
-        return (reach & empty).isEmpty
+        MoveGenerator.reach(of: xBits | oBits, open: empty.rawValue) == 0
     }
 }
 

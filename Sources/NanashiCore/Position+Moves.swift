@@ -24,8 +24,7 @@ extension Position {
     /// Whether the side to move has a clone or a jump (otherwise it must pass, or the game is over).
     @inlinable
     public var hasMove: Bool {
-        let own = Bitboard(unchecked: sideToMove == .x ? xBits : oBits)
-        return !(own.expanded.expanded & empty).isEmpty
+        MoveGenerator.reach(of: sideToMove == .x ? xBits : oBits, open: empty.rawValue) != 0
     }
 
     /// Clones plus jumps available to the side to move.
