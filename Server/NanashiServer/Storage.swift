@@ -9,6 +9,8 @@ enum StorageError: Error, Equatable {
     case nameTaken
     /// The game does not exist or is already over.
     case noSuchGame
+    /// A stored row cannot be read back (a damaged database).
+    case damaged(String)
 }
 
 /// A game that was not over when it was last stored, with its moves, to resume after a restart.
