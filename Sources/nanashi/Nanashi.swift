@@ -19,6 +19,7 @@ struct Nanashi: AsyncParsableCommand {
             GamesCommand.self,
             PGNCommand.self,
             WatchCommand.self,
+            ReplayCommand.self,
             LoadTestCommand.self,
             SeedCommand.self,
             UAICommand.self,
