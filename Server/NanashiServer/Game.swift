@@ -55,6 +55,8 @@ actor Game {
     private var halted = false
     private var finishRetry: Task<Void, Never>?
     private(set) var isOver = false
+    /// The game is over and its result stored and announced.
+    var hasEnded: Bool { isOver && !finishing && !halted }
     /// A move is being stored.
     private var storing = false
     /// The result is being stored: a player who comes back meanwhile still gets the `end`.

@@ -221,7 +221,10 @@ actor Lobby {
         return game
     }
 
+    /// Takes a game that has ended off the books (once: the game's own call after its `end`
+    /// may come after a `rematch` did it).
     private func ended(_ game: Game) {
+        guard games[game.id] === game else { return }
         games[game.id] = nil
         liveList = nil
         for player in game.players.values where gameOf[player.id] === game {
@@ -268,6 +271,8 @@ actor Lobby {
         guard connections[playerID]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
+        // The `end` may have reached the player before the game told the lobby it ended.
+        if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
         let expires = ContinuousClock.now + settings.rematchOfferLifetime
         switch rematches.offer(gameID, by: playerID, expires: expires) {
         case .noSuchGame:
