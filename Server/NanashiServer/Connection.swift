@@ -149,12 +149,13 @@ final class Connection: ConnectionHandler {
             }
             outbox.send(.profile(profile), id: id)
         case .live:
+            // A spectator may take its time to pick a game: no login needed from now on.
+            outbox.markWatching(true)
             outbox.send(.live(await lobby.live()), id: id)
         case .watch(let gameID):
             try await watch(gameID, id: id)
         case .unwatch(let gameID):
             if let game = watched.removeValue(forKey: gameID) { await game.unwatch(outbox) }
-            if watched.isEmpty { outbox.markWatching(false) }
             outbox.send(.unwatched(game: gameID), id: id)
         case .games(let name, let before, let limit):
             let limit = min(max(limit, 1), ClientMessage.maximumArchiveLimit)

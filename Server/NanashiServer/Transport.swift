@@ -59,7 +59,7 @@ final class Transport: Sendable {
         let lastHeard = Atomic<Int64>(0)
         /// Whether a player is logged in on it.
         let loggedIn = Atomic<Bool>(false)
-        /// Whether it watches a game, which needs no login.
+        /// Whether it is a spectator (asked for `live` or watched a game), which needs no login.
         let watching = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)

@@ -24,14 +24,7 @@ public struct WatchTable: Sendable {
         x = watched.x
         o = watched.o
         control = NanashiProtocol.TimeControl(initial: watched.initial, increment: watched.increment)
-        let sent = try Position(fen: watched.fen)
-        if let replayed = try? Position.start.replaying(watched.moves), replayed.position == sent,
-            let whole = try? Game(start: .start, moves: replayed.moves)
-        {
-            game = whole
-        } else {
-            game = Game(start: sent)
-        }
+        game = try Game.fromServer(fen: watched.fen, moves: watched.moves)
         clock = GameClock(watched.clock, running: Self.running(in: game.current), since: now)
     }
 
@@ -40,15 +33,7 @@ public struct WatchTable: Sendable {
     /// Takes in a `moved` of this game: returns `false` for anything but the next move.
     public mutating func apply(_ moved: Moved, now: ContinuousClock.Instant) -> Bool {
         guard moved.game == id, end == nil, moved.ply == game.moves.count + 1 else { return false }
-        var next = game
-        if let move = try? Move(notation: moved.move), (try? next.play(move)) != nil,
-            next.current.fen == moved.fen
-        {
-            game = next
-        } else if let position = try? Position(fen: moved.fen) {
-            // The server owns the truth: if its position differs, go on from it.
-            game = Game(start: position)
-        }
+        game = game.following(moved)
         clock = GameClock(moved.clock, running: Self.running(in: game.current), since: now)
         return true
     }

@@ -104,6 +104,21 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         await server.stop()
     }
 
+    @Test func aSpectatorNeedNotLogInButAnyoneElseMust() async throws {
+        let server = try await TestServer { $0.loginTimeout = .milliseconds(200) }
+        let spectator = try server.client()
+        let idle = try server.client()
+        #expect(try await spectator.exchange(#"{"type":"live"}"#) == #"{"games":[],"type":"live"}"#)
+        #expect(try await idle.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(
+            try await idle.linesUntilClosed() == [
+                #"{"code":"idle_timeout","message":"not logged in after 1 s; closing","type":"error"}"#
+            ])
+        #expect(try await spectator.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+
     @Test func anUnwatchedGameSendsNothingMore() async throws {
         let server = try await TestServer()
         let paired = try await pairedGame(server)
@@ -343,5 +358,80 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 == #"{"code":"no_such_game","message":"you have no finished game \#(paired.game) to rematch","type":"error"}"#
         )
         await server.stop()
+    }
+}
+
+@Suite struct WatchingWireTests {
+    private static let ann = GamePlayer(name: "ann", rating: 1612)
+    private static let bob = GamePlayer(name: "bob", rating: 1480)
+
+    @Test(arguments: [
+        (
+            ServerMessage.live([LiveGame(game: 4, x: ann, o: bob, initial: 300, increment: 3, ply: 9)]),
+            #"{"games":[{"game":4,"increment":3,"initial":300,"o":{"name":"bob","rating":1480},"ply":9,"x":{"name":"ann","rating":1612}}],"type":"live"}"#
+        ),
+        (
+            .watching(
+                WatchedGame(
+                    game: 4, x: ann, o: bob, fen: "x5o/7/7/7/7/7/o5x x 0 1", moves: [],
+                    clock: Clocks(x: 5, o: 6),
+                    initial: 300, increment: 3)),
+            #"{"clock":{"o":6,"x":5},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
+        ),
+        (
+            .watchedEnd(WatchedEnd(game: 4, result: .draw, reason: .fiftyMoveRule)),
+            #"{"game":4,"reason":"fifty","result":"draw","type":"end"}"#
+        ),
+        (.unwatched(game: 4), #"{"game":4,"type":"unwatched"}"#),
+        (.rematchOffered(game: 4), #"{"game":4,"type":"rematch_offered"}"#),
+        (.rematchOffer(game: 4), #"{"game":4,"type":"rematch_offer"}"#),
+        (.rematchDeclined(game: 4), #"{"game":4,"type":"rematch_declined"}"#),
+        (
+            .pgn(GamePGN(game: 4, pgn: "[Result \"*\"]\n\n*\n")),
+            #"{"game":4,"pgn":"[Result \"*\"]\n\n*\n","type":"pgn"}"#
+        ),
+    ])
+    func newRepliesAreExactAndReadBack(message: ServerMessage, line: String) throws {
+        #expect(Wire.line(Reply(message)) == line)
+        #expect(try Wire.reply(fromLine: Array(line.utf8)).message == message)
+    }
+
+    @Test func aGameWithAColourIsAPlayersAndANullColourAWatchers() throws {
+        let player =
+            #"{"clock":{"o":6,"x":5},"color":"o","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"opponent":{"name":"ann","rating":1612},"type":"game"}"#
+        guard case .game(let state) = try Wire.reply(fromLine: Array(player.utf8)).message else {
+            throw TestClient.Failure(description: "expected a player's game")
+        }
+        #expect(state.color == .o)
+        let watcher =
+            #"{"clock":{"o":6,"x":5},"color":null,"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
+        guard case .watching = try Wire.reply(fromLine: Array(watcher.utf8)).message else {
+            throw TestClient.Failure(description: "expected a watcher's game")
+        }
+    }
+
+    @Test func newRequestsAreReadWithTheirDefaults() throws {
+        let cases: [(String, ClientMessage)] = [
+            (#"{"type":"live"}"#, .live),
+            (#"{"type":"watch","game":3}"#, .watch(game: 3)),
+            (#"{"type":"unwatch","game":3}"#, .unwatch(game: 3)),
+            (#"{"type":"games","name":"ann"}"#, .games(name: "ann", before: nil, limit: 20)),
+            (
+                #"{"type":"games","name":"ann","before":9,"limit":5}"#,
+                .games(name: "ann", before: 9, limit: 5)
+            ),
+            (#"{"type":"pgn","game":3}"#, .pgn(game: 3)),
+            (#"{"type":"rematch","game":3}"#, .rematch(game: 3)),
+        ]
+        for (line, message) in cases {
+            #expect(try Wire.request(fromLine: Array(line.utf8)).message == message)
+            #expect(try Wire.request(fromLine: Array(Wire.line(Request(message)).utf8)).message == message)
+        }
+        #expect(throws: ProtocolError(.badRequest, "missing field 'game'")) {
+            try Wire.request(fromLine: Array(#"{"type":"watch"}"#.utf8))
+        }
+        #expect(throws: ProtocolError(.badRequest, "field 'before' has the wrong type")) {
+            try Wire.request(fromLine: Array(#"{"type":"games","name":"a","before":"x"}"#.utf8))
+        }
     }
 }
