@@ -11,12 +11,7 @@ extension Storage {
         name: String, games: [FinishedGame]
     )? {
         try pool.read { db in
-            guard
-                let player = try PlayerRow.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM player WHERE name_key = ?"),
-                    arguments: [name.lowercased()]),
-                let id = player.id
-            else { return nil }
+            guard let player = try Self.player(db, named: name), let id = player.id else { return nil }
             let before = before ?? Int64.max
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: Self.finishedGamesQuery),
