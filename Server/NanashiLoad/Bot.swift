@@ -204,7 +204,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
             // Another connection logged in as this bot: reconnecting would only fight over it.
             stats.error("superseded")
             finish()
-        case .seeking, .cancelled, .bye, .leaderboard, .profile:
+        case .seeking, .cancelled, .bye, .leaderboard, .profile, .live, .watching, .watchedEnd, .unwatched,
+            .games,
+            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined:
             break
         }
     }

@@ -18,6 +18,8 @@ final class Connection: ConnectionHandler {
     private var session: Accounts.Session?
     /// The game the logged-in player last played a move in, and their side in it.
     private var playing: (player: Int64, game: Game, side: Side)?
+    /// The games this connection watches, by id (some may have ended since).
+    private var watched: [Int64: Game] = [:]
     private let opened = ContinuousClock.now
     private var requests = 0
     /// The message budget, a token bucket over time: every line costs one, whether it came in
@@ -107,6 +109,7 @@ final class Connection: ConnectionHandler {
     }
 
     func closed() async {
+        for game in watched.values { await game.unwatch(outbox) }
         if let player = session?.player.id { await lobby.detach(player, outbox: outbox) }
         let seconds = Double((ContinuousClock.now - opened).components.seconds)
         logger.info(
@@ -145,7 +148,31 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.profile(profile), id: id)
-        case .logout, .seek, .cancel, .move, .resign:
+        case .live:
+            // A spectator may take its time to pick a game: no login needed from now on.
+            outbox.markWatching(true)
+            outbox.send(.live(await lobby.live()), id: id)
+        case .watch(let gameID):
+            try await watch(gameID, id: id)
+        case .unwatch(let gameID):
+            if let game = watched.removeValue(forKey: gameID) { await game.unwatch(outbox) }
+            outbox.send(.unwatched(game: gameID), id: id)
+        case .games(let name, let before, let limit):
+            let limit = min(max(limit, 1), ClientMessage.maximumArchiveLimit)
+            guard
+                let page = try await storage.run({
+                    try $0.finishedGames(name: name, before: before, limit: limit)
+                })
+            else {
+                throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
+            }
+            outbox.send(.games(GameArchive(name: page.name, games: page.games.map(\.archived))), id: id)
+        case .pgn(let gameID):
+            guard let game = try await storage.run({ try $0.finishedGame(id: gameID) }) else {
+                throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
+            }
+            outbox.send(.pgn(GamePGN(game: gameID, pgn: try game.pgn())), id: id)
+        case .logout, .seek, .cancel, .move, .resign, .rematch:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
@@ -188,6 +215,8 @@ final class Connection: ConnectionHandler {
         case .resign(let gameID):
             let (game, side) = try await game(gameID, of: player)
             try await game.resign(side, requestID: id)
+        case .rematch(let gameID):
+            try await lobby.rematch(gameID, by: player, outbox: outbox, requestID: id)
         default:
             break
         }
@@ -203,6 +232,25 @@ final class Connection: ConnectionHandler {
         let (game, side) = try await lobby.game(id, of: player)
         playing = (player, game, side)
         return (game, side)
+    }
+
+    /// Starts watching a game in progress, at most `settings.maximumWatchesPerConnection` at once
+    /// (games that have ended since no longer count). A player who watches lapses their
+    /// rematch offer.
+    private func watch(_ gameID: Int64, id: RequestID?) async throws {
+        let game = try await lobby.watchable(gameID)
+        if watched[gameID] == nil, watched.count >= settings.maximumWatchesPerConnection {
+            for (watchedID, game) in watched where await game.isOver { watched[watchedID] = nil }
+            guard watched.count < settings.maximumWatchesPerConnection else {
+                throw ProtocolError(
+                    .watchLimit,
+                    "a connection may watch at most \(settings.maximumWatchesPerConnection) games")
+            }
+        }
+        if let player = session?.player.id { await lobby.watching(player) }
+        try await game.watch(outbox, requestID: id)
+        watched[gameID] = game
+        outbox.markWatching(true)
     }
 
     /// Replies `welcome`, then moves the player's messages (and their game, if any) here.

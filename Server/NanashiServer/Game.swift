@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NanashiCore
 import NanashiProtocol
+import Synchronization
 
 /// One game in progress, and the only truth about it: it checks every move with the rules
 /// core, runs both clocks on the server's own clock, and ends the game by the rules, by
@@ -35,6 +36,11 @@ actor Game {
     /// Both clocks: the side to move's runs, unless the game is paused.
     private var clock: GameClock
     private var outboxes: [Side: Outbox] = [:]
+    /// The connections watching, by outbox id. They get each line after the players, and
+    /// never hold the game up: a watcher that does not read is dropped by its transport.
+    private var watchers: [Int: Outbox] = [:]
+    /// Moves played, readable without waiting for the game (for the `live` list).
+    private let plyCount = Atomic<Int>(0)
     private var flagTimer: Task<Void, Never>?
     /// When `flagTimer` wakes.
     private var flagTimerWakes = ContinuousClock.now
@@ -49,6 +55,8 @@ actor Game {
     private var halted = false
     private var finishRetry: Task<Void, Never>?
     private(set) var isOver = false
+    /// The game is over and its result stored and announced.
+    var hasEnded: Bool { isOver && !finishing && !halted }
     /// A move is being stored.
     private var storing = false
     /// The result is being stored: a player who comes back meanwhile still gets the `end`.
@@ -72,6 +80,7 @@ actor Game {
         self.clock = GameClock(
             clocks ?? Clocks(x: initial, o: initial), running: position.sideToMove, since: .now)
         self.outboxes = outboxes
+        self.plyCount.store(moves.count, ordering: .relaxed)
         self.storage = storage
         self.settings = settings
         self.logger = logger
@@ -80,6 +89,20 @@ actor Game {
 
     nonisolated func side(of playerID: Int64) -> Side? {
         players.first { $0.value.id == playerID }?.key
+    }
+
+    /// The game as the `live` list shows it, read without waiting for the game.
+    nonisolated var live: LiveGame {
+        LiveGame(
+            game: id, x: player(.x), o: player(.o), initial: control.initial, increment: control.increment,
+            ply: plyCount.load(ordering: .relaxed))
+    }
+
+    /// The mean of both players' ratings as the game started: what the `live` list sorts by.
+    nonisolated var rating: Double { (players[.x]!.rating + players[.o]!.rating) / 2 }
+
+    private nonisolated func player(_ side: Side) -> GamePlayer {
+        GamePlayer(name: players[side]!.name, rating: rounded(players[side]!.rating))
     }
 
     /// Starts the clock of the side to move and tells both players (those connected).
@@ -191,6 +214,7 @@ actor Game {
         }
         position = next
         moves.append(move)
+        plyCount.store(moves.count, ordering: .relaxed)
         // The mover's clock stopped when the line was read; the opponent's starts now that
         // the move is stored and about to be sent.
         clock = GameClock(newClocks, running: paused ? nil : side.opponent, since: .now)
@@ -204,6 +228,7 @@ actor Game {
         for side in Side.allCases {
             outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
         }
+        sendWatchers(moved)
         if let outcome = position.outcome {
             await finish(winner: outcome.winner, reason: outcome.reason)
         } else if !paused {
@@ -238,6 +263,34 @@ actor Game {
             armFlag()
             armAbort()
         }
+    }
+
+    /// A connection starts watching: it gets the whole game now (again, if it already watched
+    /// it), then every `moved` and the `end`.
+    func watch(_ outbox: Outbox, requestID: RequestID?) throws(ProtocolError) {
+        guard !isOver || finishing, !halted else {
+            throw ProtocolError(.noSuchGame, "no game \(id) is in progress")
+        }
+        watchers[outbox.id] = outbox
+        outbox.send(
+            .watching(
+                WatchedGame(
+                    game: id, x: player(.x), o: player(.o), fen: position.fen,
+                    moves: moves.map(\.description),
+                    clock: clocksNow(), initial: control.initial, increment: control.increment)),
+            id: requestID)
+    }
+
+    /// A connection stops watching (or closed).
+    func unwatch(_ outbox: Outbox) {
+        watchers[outbox.id] = nil
+    }
+
+    /// Sends every watcher the same line, encoded once.
+    private func sendWatchers(_ message: ServerMessage) {
+        guard !watchers.isEmpty else { return }
+        let line = Wire.line(Reply(message))
+        for watcher in watchers.values { watcher.sendWatched(line) }
     }
 
     /// A player's connection went away; the game goes on and their grace period starts.
@@ -385,7 +438,9 @@ actor Game {
                         rating: changes[side] ?? RatingChange(before: rating, after: rating))),
                 id: requestIDs[side] ?? nil)
         }
+        sendWatchers(.watchedEnd(WatchedEnd(game: id, result: result, reason: reason)))
         outboxes = [:]
+        watchers = [:]
         Task { await onEnd(self) }
     }
 

@@ -22,6 +22,10 @@ actor Lobby {
     private var pairingRequested = false
     /// Players paired whose game is being stored: they may not seek meanwhile.
     private var starting: Set<Int64> = []
+    /// Finished games that may be rematched, and the offers standing.
+    private var rematches = Rematches()
+    /// The `live` list as last read, and when.
+    private var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
     init(storage: Storage, settings: ServerSettings, logger: Logger) {
         self.storage = storage
@@ -57,6 +61,7 @@ actor Lobby {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 await self?.pair()
+                await self?.expireRematches()
             }
         }
     }
@@ -94,6 +99,7 @@ actor Lobby {
         connections[playerID] = nil
         matchmaker.remove(playerID)
         seekers[playerID] = nil
+        moveOn(playerID)
         if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
         }
@@ -127,6 +133,7 @@ actor Lobby {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
+        moveOn(id)
         try matchmaker.add(.init(playerID: id, rating: seeker.player.rating, control: control, since: .now))
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
@@ -161,6 +168,8 @@ actor Lobby {
         let (xID, oID, control) = (x.id!, o.id!, first.control)
         starting.formUnion([xID, oID])
         defer { starting.subtract([xID, oID]) }
+        moveOn(xID)
+        moveOn(oID)
         do {
             id = try await storage.run {
                 try $0.createGame(xID: xID, oID: oID, control: control, now: Date())
@@ -212,11 +221,126 @@ actor Lobby {
         return game
     }
 
+    /// Takes a game that has ended off the books (once: the game's own call after its `end`
+    /// may come after a `rematch` did it).
     private func ended(_ game: Game) {
+        guard games[game.id] === game else { return }
         games[game.id] = nil
+        liveList = nil
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil
         }
+        rematches.ended(
+            Rematches.Ended(
+                game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control),
+            connected: Set(game.players.values.map(\.id).filter { connections[$0] != nil }))
+    }
+
+    // MARK: Watching
+
+    /// The games in progress, highest-rated first (by the mean of both ratings as they
+    /// started), at most `limit`. Read at most once per `settings.liveListLifetime`, so that
+    /// clients asking often cost one walk over the games between them.
+    func live(limit: Int = 50) -> [LiveGame] {
+        if let liveList, ContinuousClock.now - liveList.readAt < settings.liveListLifetime {
+            return liveList.games
+        }
+        let games = games.values.sorted { ($0.rating, $1.id) > ($1.rating, $0.id) }.prefix(limit).map(\.live)
+        liveList = (Array(games), .now)
+        return Array(games)
+    }
+
+    /// The game in progress with this id, to watch.
+    func watchable(_ id: Int64) throws(ProtocolError) -> Game {
+        guard let game = games[id] else { throw ProtocolError(.noSuchGame, "no game \(id) is in progress") }
+        return game
+    }
+
+    /// A logged-in player watches a game: their rematch offer, if any, lapses.
+    func watching(_ playerID: Int64) {
+        moveOn(playerID)
+    }
+
+    // MARK: Rematches
+
+    /// `playerID` asks for a rematch of `gameID`: the opponent is offered it, or, if they asked
+    /// too, the new game starts with colours swapped.
+    func rematch(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError)
+    {
+        guard connections[playerID]?.outbox == outbox else {
+            throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
+        }
+        // The `end` may have reached the player before the game told the lobby it ended.
+        if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
+        let expires = ContinuousClock.now + settings.rematchOfferLifetime
+        switch rematches.offer(gameID, by: playerID, expires: expires) {
+        case .noSuchGame:
+            throw ProtocolError(.noSuchGame, "you have no finished game \(gameID) to rematch")
+        case .offered(let opponent, let first):
+            outbox.send(.rematchOffered(game: gameID), id: requestID)
+            guard first else { return }
+            guard let other = connections[opponent]?.outbox else {
+                // Gone without the lobby hearing of it yet: the offer lapses at once.
+                tellLapsed(rematches.moveOn(opponent))
+                return
+            }
+            other.send(.rematchOffer(game: gameID))
+        case .accepted(let ended):
+            outbox.send(.rematchOffered(game: gameID), id: requestID)
+            await startRematch(of: ended)
+        }
+    }
+
+    /// Starts the game both players of `ended` asked for, colours swapped, at its time control.
+    private func startRematch(of ended: Rematches.Ended) async {
+        let (xID, oID) = (ended.o, ended.x)
+        starting.formUnion([xID, oID])
+        defer { starting.subtract([xID, oID]) }
+        let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
+        do {
+            stored = try await storage.run { storage -> (x: PlayerRow, o: PlayerRow, game: Int64)? in
+                guard let x = try storage.player(id: xID), let o = try storage.player(id: oID) else {
+                    return nil
+                }
+                return (x, o, try storage.createGame(xID: xID, oID: oID, control: ended.control, now: Date()))
+            }
+        } catch {
+            logger.error("starting a rematch failed: \(error)")
+            stored = nil
+        }
+        guard let stored else {
+            for player in [xID, oID] {
+                connections[player]?.outbox.send(
+                    .error(ProtocolError(.internalError, "the rematch could not be started")))
+            }
+            return
+        }
+        let outboxes = [Side.x: connections[xID]?.outbox, .o: connections[oID]?.outbox].compactMapValues {
+            $0
+        }
+        let game = makeGame(
+            id: stored.game, control: ended.control, x: stored.x, o: stored.o, position: .start, moves: [],
+            clocks: nil, outboxes: outboxes)
+        logger.info("game \(stored.game) started: rematch of game \(ended.game) at \(ended.control)")
+        await game.begin()
+    }
+
+    /// Lapses the rematch of a player's last game, telling whoever had offered it.
+    private func moveOn(_ playerID: Int64) {
+        tellLapsed(rematches.moveOn(playerID))
+    }
+
+    /// Tells the players who had offered a rematch that lapsed.
+    private func tellLapsed(_ lapse: Rematches.Lapse?) {
+        guard let lapse else { return }
+        for player in lapse.offerers {
+            connections[player]?.outbox.send(.rematchDeclined(game: lapse.game))
+        }
+    }
+
+    private func expireRematches() {
+        for lapse in rematches.expire(now: .now) { tellLapsed(lapse) }
     }
 
     // MARK: Playing

@@ -6,9 +6,14 @@ struct Outbox: Sendable, Hashable {
     /// What the transport's writer receives.
     enum Event: Sendable {
         case line(String)
+        /// A line of a watched game: dropped, and the connection closed, once the connection
+        /// has more than `ServerSettings.maximumWatcherQueuedBytes` waiting.
+        case watchedLine(String)
         case close
         /// A player logged in on the connection (true) or logged out (false).
         case loggedIn(Bool)
+        /// The connection is a spectator (it asked for `live` or watched a game): it need not log in.
+        case watching(Bool)
     }
 
     /// Unique among the server's connections.
@@ -29,6 +34,14 @@ struct Outbox: Sendable, Hashable {
     func send(_ message: ServerMessage, id requestID: RequestID? = nil) {
         sink(.line(Wire.line(Reply(message, id: requestID))))
     }
+
+    /// Queues a line of a watched game, written once for all its watchers: a watcher whose
+    /// client does not read is cut off sooner than a player's connection.
+    func sendWatched(_ line: String) { sink(.watchedLine(line)) }
+
+    /// Tells the transport whether the connection is a spectator (it asked for `live` or
+    /// watched a game): spectators are exempt from the login timeout, not from the idle one.
+    func markWatching(_ watching: Bool) { sink(.watching(watching)) }
 
     /// Writes what is queued, then closes the connection.
     func close() { sink(.close) }

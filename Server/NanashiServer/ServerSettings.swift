@@ -67,6 +67,16 @@ public struct ServerSettings: Sendable {
     /// Bytes of replies waiting to be written to one connection before it counts as not reading
     /// and is closed. The largest reply (a leaderboard page of 100) is about 15 KB.
     public var maximumQueuedBytes = 256 * 1024
+    /// Bytes waiting to be written to a connection past which a watched game's next line closes
+    /// it: a watcher that does not read is dropped, and holds at most this much meanwhile.
+    public var maximumWatcherQueuedBytes = 64 * 1024
+    /// Games one connection may watch at once.
+    public var maximumWatchesPerConnection = 10
+    /// How long a rematch offer stands before it lapses.
+    public var rematchOfferLifetime = Duration.seconds(60)
+    /// How long the `live` list is served from its last reading: many asking at once cost one
+    /// walk over the games.
+    public var liveListLifetime = Duration.seconds(1)
     /// How long a stopping server waits for a client to take its last replies before it closes
     /// the connection anyway.
     public var shutdownGrace = Duration.seconds(5)

@@ -9,6 +9,8 @@ enum StorageError: Error, Equatable {
     case nameTaken
     /// The game does not exist or is already over.
     case noSuchGame
+    /// A stored row cannot be read back (a damaged database).
+    case damaged(String)
 }
 
 /// A game that was not over when it was last stored, with its moves, to resume after a restart.
@@ -451,12 +453,7 @@ final class Storage: Sendable {
     }
 
     private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
-        guard
-            let player = try PlayerRow.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM player WHERE name_key = ?"),
-                arguments: [name.lowercased()]),
-            let id = player.id
-        else { return nil }
+        guard let player = try player(db, named: name), let id = player.id else { return nil }
         var rank: Int?
         if player.games > 0 {
             // Everyone in higher buckets, then those ahead within the player's own bucket.
@@ -501,6 +498,13 @@ final class Storage: Sendable {
 }
 
 extension Storage {
+    /// The player with this name, ignoring case, inside a read or write.
+    static func player(_ db: Database, named name: String) throws -> PlayerRow? {
+        try PlayerRow.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM player WHERE name_key = ?"), arguments: [name.lowercased()]
+        )
+    }
+
     /// A player's latest finished games, newest first: the latest `recent` as x and as o, each
     /// read backwards off its index, merged. Arguments: player, recent, player, recent, player,
     /// recent.

@@ -31,6 +31,7 @@ final class Transport: Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
+    private let maximumWatcherQueuedBytes: Int
     private let maximumConnections: Int
     private let maximumPerAddress: Int
     /// The open connections, to sweep the idle ones and to close them all when the server
@@ -58,6 +59,8 @@ final class Transport: Sendable {
         let lastHeard = Atomic<Int64>(0)
         /// Whether a player is logged in on it.
         let loggedIn = Atomic<Bool>(false)
+        /// Whether it is a spectator (asked for `live` or watched a game), which needs no login.
+        let watching = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)
         let queuedLines = Atomic<Int>(0)
@@ -66,14 +69,20 @@ final class Transport: Sendable {
         /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
         private let maximumQueuedBytes: Int
+        private let maximumWatcherQueuedBytes: Int
         private let logger: Logger
 
-        init(id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int, logger: Logger) {
+        init(
+            id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int,
+            maximumWatcherQueuedBytes: Int,
+            logger: Logger
+        ) {
             self.id = id
             self.channel = channel
             self.address = channel.remoteAddress?.ipAddress ?? "unknown"
             self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
+            self.maximumWatcherQueuedBytes = maximumWatcherQueuedBytes
             self.logger = logger
         }
 
@@ -91,23 +100,34 @@ final class Transport: Sendable {
         ///
         /// A client that stops reading must not make the server hold its output forever: past
         /// `maximumQueuedBytes` (or `maximumQueuedLines`) not yet taken by the socket, the
-        /// connection is closed at once.
+        /// connection is closed at once. A watched game's line is held to the smaller
+        /// `maximumWatcherQueuedBytes`, so that hundreds of watchers who stopped reading cost
+        /// the server little, and the game that sends to them never waits for one.
         private func deliver(_ event: Outbox.Event) {
             guard !isFinished else { return }
             let line: String
+            let limit: Int
             switch event {
-            case .line(let text): line = text
+            case .line(let text):
+                line = text
+                limit = maximumQueuedBytes
+            case .watchedLine(let text):
+                line = text
+                limit = min(maximumQueuedBytes, maximumWatcherQueuedBytes)
             case .close:
                 finish()
                 return
             case .loggedIn(let value):
                 loggedIn.store(value, ordering: .relaxed)
                 return
+            case .watching(let value):
+                watching.store(value, ordering: .relaxed)
+                return
             }
             let count = line.utf8.count + 1
             let bytes = queuedBytes.add(count, ordering: .relaxed).newValue
             let lines = queuedLines.add(1, ordering: .relaxed).newValue
-            guard bytes <= maximumQueuedBytes, lines <= Transport.maximumQueuedLines else {
+            guard bytes <= limit, lines <= Transport.maximumQueuedLines else {
                 if !closing.exchange(true, ordering: .relaxed) {
                     logger.warning("connection \(id) closed: its client is not reading")
                 }
@@ -149,6 +169,7 @@ final class Transport: Sendable {
         self.listener = listener
         self.port = port
         self.maximumQueuedBytes = settings.maximumQueuedBytes
+        self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
         self.maximumConnections = settings.maximumConnections
         self.maximumPerAddress = settings.maximumConnectionsPerAddress
     }
@@ -215,7 +236,9 @@ final class Transport: Sendable {
                     if now - link.lastHeard.load(ordering: .relaxed) >= limit {
                         return (link, "no message for \(max(1, limit / 1000)) s")
                     }
-                    if !link.loggedIn.load(ordering: .relaxed), now - link.opened >= loginLimit {
+                    if !link.loggedIn.load(ordering: .relaxed), !link.watching.load(ordering: .relaxed),
+                        now - link.opened >= loginLimit
+                    {
                         return (link, "not logged in after \(max(1, loginLimit / 1000)) s")
                     }
                     return nil
@@ -255,7 +278,7 @@ final class Transport: Sendable {
         let opened = Self.milliseconds(.now - epoch)
         let link = Link(
             id: id, channel: connection.channel, opened: opened, maximumQueuedBytes: maximumQueuedBytes,
-            logger: logger)
+            maximumWatcherQueuedBytes: maximumWatcherQueuedBytes, logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
         guard admit(link) else {

@@ -44,6 +44,9 @@ extension OnlineSession {
     }
 
     private mutating func handle(line: String, at now: ContinuousClock.Instant) -> Ending? {
+        if case .afterGame(let game, let asked) = phase {
+            return answerRematch(line, game: game, asked: asked)
+        }
         if confirmingQuit {
             confirmingQuit = false
             switch line.trimmingSpaces.lowercased() {

@@ -56,7 +56,7 @@ extension OnlineSession {
             actions.append(
                 .rewriteLineAbove(
                     " " + ClockText.line(table.clocks(at: now), toMove: table.position.sideToMove)))
-        case .joining, .loggingIn:
+        case .joining, .loggingIn, .afterGame:
             break
         }
     }

@@ -12,6 +12,8 @@ extension OnlineSession {
             say("the server is shutting down; reconnecting when it is back")
             actions.append(.closeConnection)
         case .closed:
+            // After the game, a lost connection is a rematch declined: nothing to come back to.
+            if case .afterGame = phase { return .finished }
             connectionLost()
         }
         return nil
@@ -39,8 +41,10 @@ extension OnlineSession {
             } catch {
                 return unreadable(error)
             }
+            var found = "found an opponent after \(ClockText.waited(seconds: waited))"
+            if case .afterGame = phase { found = "rematch" }
             say(
-                "found an opponent after \(ClockText.waited(seconds: waited)): you play \(table.side) against "
+                found + ": you play \(table.side) against "
                     + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)"
                     + "; type help for the commands")
             begin(table, at: now)
@@ -64,7 +68,9 @@ extension OnlineSession {
         case .end(let end):
             guard let table, end.game == table.id else { break }
             finish(end, table: table)
-            return .finished
+            return askAboutRematch(after: end)
+        case .rematchOffer, .rematchOffered, .rematchDeclined:
+            return rematch(reply.message)
         case .profile(let profile) where reply.id == .string("away"):
             return endedWhileAway(profile)
         case .superseded:
@@ -118,6 +124,9 @@ extension OnlineSession {
         case .string("seek"):
             say("the server refused the seek: \(error.message)")
             return .left
+        case .string("rematch"):
+            say("no rematch: \(error.message)")
+            return .finished
         default:
             say("server: \(error.message)")
         }

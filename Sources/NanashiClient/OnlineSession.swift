@@ -112,6 +112,9 @@ public struct OnlineSession {
         case seeking(since: ContinuousClock.Instant)
         /// At a game.
         case playing
+        /// A game just ended (`game`); the player is asked about a rematch, and has asked for
+        /// one if `asked`.
+        case afterGame(game: Int64, asked: Bool)
     }
 
     /// How far the first login has come.

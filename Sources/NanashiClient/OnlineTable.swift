@@ -36,14 +36,7 @@ struct OnlineTable {
         side = state.color
         opponent = state.opponent
         control = TimeControl(initial: state.initial, increment: state.increment)
-        let sent = try Position(fen: state.fen)
-        if let replayed = try? Position.start.replaying(state.moves), replayed.position == sent,
-            let whole = try? Game(start: .start, moves: replayed.moves)
-        {
-            game = whole
-        } else {
-            game = Game(start: sent)
-        }
+        game = try Game.fromServer(fen: state.fen, moves: state.moves)
         clock = GameClock(state.clock, running: Self.running(in: game.current), since: now)
     }
 
@@ -55,15 +48,7 @@ struct OnlineTable {
     /// Takes in a `moved`: returns `false` when it is not the next move (an echo already seen).
     mutating func apply(_ moved: Moved, now: ContinuousClock.Instant) -> Bool {
         guard moved.ply == game.moves.count + 1 else { return false }
-        var next = game
-        if let move = try? Move(notation: moved.move), (try? next.play(move)) != nil,
-            next.current.fen == moved.fen
-        {
-            game = next
-        } else if let position = try? Position(fen: moved.fen) {
-            // The server owns the truth: if its position differs, start over from it.
-            game = Game(start: position)
-        }
+        game = game.following(moved)
         clock = GameClock(moved.clock, running: Self.running(in: game.current), since: now)
         return true
     }

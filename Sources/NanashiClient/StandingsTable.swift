@@ -82,7 +82,7 @@ public enum StandingsTable {
     /// `+162`, `-162`, `0`.
     public static func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : "\(value)" }
 
-    private static func pad(_ text: String, _ width: Int, right: Bool = true) -> String {
+    static func pad(_ text: String, _ width: Int, right: Bool = true) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return right ? padding + text : text + padding
     }

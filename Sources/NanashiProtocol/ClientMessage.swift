@@ -24,6 +24,18 @@ public enum ClientMessage: Hashable, Sendable {
     case profile(name: String)
     /// `ping`: answered by `pong`.
     case ping
+    /// `live`: the games in progress, highest-rated first.
+    case live
+    /// `watch`: follow a game in progress (no login needed).
+    case watch(game: Int64)
+    /// `unwatch`: stop following a game.
+    case unwatch(game: Int64)
+    /// `games`: a page of a player's finished games, newest first, from before game `before`.
+    case games(name: String, before: Int64?, limit: Int)
+    /// `pgn`: one finished game as PGN.
+    case pgn(game: Int64)
+    /// `rematch`: offer (or accept) a new game against the opponent of a game that has ended.
+    case rematch(game: Int64)
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -40,6 +52,10 @@ public enum ClientMessage: Hashable, Sendable {
     public static let defaultLeaderboardLimit = 20
     /// The largest page `leaderboard` returns.
     public static let maximumLeaderboardLimit = 100
+    /// The default page size of `games`.
+    public static let defaultArchiveLimit = 20
+    /// The largest page `games` returns; a larger `limit` is taken as this.
+    public static let maximumArchiveLimit = 100
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -55,6 +71,12 @@ public enum ClientMessage: Hashable, Sendable {
         case .leaderboard: "leaderboard"
         case .profile: "profile"
         case .ping: "ping"
+        case .live: "live"
+        case .watch: "watch"
+        case .unwatch: "unwatch"
+        case .games: "games"
+        case .pgn: "pgn"
+        case .rematch: "rematch"
         }
     }
 }
@@ -72,7 +94,7 @@ public struct Request: Hashable, Sendable {
 
 extension Request: Codable {
     private enum Keys: String, CodingKey {
-        case type, id, token, game, move, limit, offset, name
+        case type, id, token, game, move, limit, offset, name, before
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +120,17 @@ extension Request: Codable {
                 offset: try container.decodeIfPresent(Int.self, forKey: .offset) ?? 0)
         case "profile": message = .profile(name: try container.decode(String.self, forKey: .name))
         case "ping": message = .ping
+        case "live": message = .live
+        case "watch": message = .watch(game: try container.decode(Int64.self, forKey: .game))
+        case "unwatch": message = .unwatch(game: try container.decode(Int64.self, forKey: .game))
+        case "games":
+            message = .games(
+                name: try container.decode(String.self, forKey: .name),
+                before: try container.decodeIfPresent(Int64.self, forKey: .before),
+                limit: try container.decodeIfPresent(Int.self, forKey: .limit)
+                    ?? ClientMessage.defaultArchiveLimit)
+        case "pgn": message = .pgn(game: try container.decode(Int64.self, forKey: .game))
+        case "rematch": message = .rematch(game: try container.decode(Int64.self, forKey: .game))
         default:
             throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
@@ -114,12 +147,17 @@ extension Request: Codable {
         case .move(let game, let move):
             try container.encode(game, forKey: .game)
             try container.encode(move, forKey: .move)
-        case .resign(let game): try container.encode(game, forKey: .game)
+        case .resign(let game), .watch(let game), .unwatch(let game), .pgn(let game), .rematch(let game):
+            try container.encode(game, forKey: .game)
+        case .games(let name, let before, let limit):
+            try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(before, forKey: .before)
+            try container.encode(limit, forKey: .limit)
         case .leaderboard(let limit, let offset):
             try container.encode(limit, forKey: .limit)
             try container.encode(offset, forKey: .offset)
         case .profile(let name): try container.encode(name, forKey: .name)
-        case .logout, .cancel, .ping: break
+        case .logout, .cancel, .ping, .live: break
         }
     }
 }

@@ -54,6 +54,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// The server is at capacity (password hashing, or connections); nothing changed. Try again
     /// in a few seconds, waiting longer after each refusal.
     public static let busy = ErrorCode(rawValue: "busy")
+    /// The connection already watches as many games as it may (10).
+    public static let watchLimit = ErrorCode(rawValue: "watch_limit")
     /// The server failed (for example, its database); nothing changed.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

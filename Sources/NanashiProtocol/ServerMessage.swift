@@ -1,3 +1,5 @@
+import NanashiCore
+
 /// A message from the server to a client: the `"type"` and its fields.
 public enum ServerMessage: Hashable, Sendable {
     /// `welcome`: logged in (after `register`, `login` or `auth`).
@@ -30,6 +32,25 @@ public enum ServerMessage: Hashable, Sendable {
     /// `superseded`: the player logged in on another connection; the server closes this one.
     /// Reconnecting would only supersede the other in turn.
     case superseded
+    /// `live`: the games in progress, highest-rated first.
+    case live([LiveGame])
+    /// `game` as a watcher gets it: the game as it stands, both players, no `color`.
+    case watching(WatchedGame)
+    /// `end` as a watcher gets it: the result, no rating change.
+    case watchedEnd(WatchedEnd)
+    /// `unwatched`: the connection no longer follows the game.
+    case unwatched(game: Int64)
+    /// `games`: a page of a player's finished games.
+    case games(GameArchive)
+    /// `pgn`: a finished game as PGN.
+    case pgn(GamePGN)
+    /// `rematch_offered`: the offer went to the opponent; a `start` follows if they accept.
+    case rematchOffered(game: Int64)
+    /// `rematch_offer`: the opponent of a game that has ended offers a rematch.
+    case rematchOffer(game: Int64)
+    /// `rematch_declined`: the rematch offer lapsed (after 60 s, or because either player
+    /// sought, watched or left); no game starts.
+    case rematchDeclined(game: Int64)
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -48,6 +69,15 @@ public enum ServerMessage: Hashable, Sendable {
         case .pong: "pong"
         case .shutdown: "shutdown"
         case .superseded: "superseded"
+        case .live: "live"
+        case .watching: "game"
+        case .watchedEnd: "end"
+        case .unwatched: "unwatched"
+        case .games: "games"
+        case .pgn: "pgn"
+        case .rematchOffered: "rematch_offered"
+        case .rematchOffer: "rematch_offer"
+        case .rematchDeclined: "rematch_declined"
         }
     }
 }
@@ -82,7 +112,7 @@ public struct Reply: Hashable, Sendable {
 }
 
 extension Reply: Codable {
-    private enum Keys: String, CodingKey { case type, id }
+    private enum Keys: String, CodingKey { case type, id, game, games, color, rating }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -95,14 +125,30 @@ extension Reply: Codable {
         case "cancelled": message = .cancelled
         case "start": message = .start(try GameStart(from: decoder))
         case "moved": message = .moved(try Moved(from: decoder))
-        case "game": message = .game(try GameState(from: decoder))
-        case "end": message = .end(try GameEnd(from: decoder))
+        // A watcher's `game` has no colour (or a null one), and its `end` no rating change.
+        case "game":
+            message =
+                try container.decodeIfPresent(Side.self, forKey: .color) == nil
+                ? .watching(try WatchedGame(from: decoder)) : .game(try GameState(from: decoder))
+        case "end":
+            message =
+                container.contains(.rating)
+                ? .end(try GameEnd(from: decoder)) : .watchedEnd(try WatchedEnd(from: decoder))
         case "error": message = .error(try ProtocolError(from: decoder))
         case "leaderboard": message = .leaderboard(try Leaderboard(from: decoder))
         case "profile": message = .profile(try Profile(from: decoder))
         case "pong": message = .pong
         case "shutdown": message = .shutdown
         case "superseded": message = .superseded
+        case "live": message = .live(try container.decode([LiveGame].self, forKey: .games))
+        case "unwatched": message = .unwatched(game: try container.decode(Int64.self, forKey: .game))
+        case "games": message = .games(try GameArchive(from: decoder))
+        case "pgn": message = .pgn(try GamePGN(from: decoder))
+        case "rematch_offered":
+            message = .rematchOffered(game: try container.decode(Int64.self, forKey: .game))
+        case "rematch_offer": message = .rematchOffer(game: try container.decode(Int64.self, forKey: .game))
+        case "rematch_declined":
+            message = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
@@ -120,6 +166,14 @@ extension Reply: Codable {
         case .error(let error): try error.encode(to: encoder)
         case .leaderboard(let leaderboard): try leaderboard.encode(to: encoder)
         case .profile(let profile): try profile.encode(to: encoder)
+        case .live(let games): try container.encode(games, forKey: .games)
+        case .watching(let game): try game.encode(to: encoder)
+        case .watchedEnd(let end): try end.encode(to: encoder)
+        case .games(let archive): try archive.encode(to: encoder)
+        case .pgn(let pgn): try pgn.encode(to: encoder)
+        case .unwatched(let game), .rematchOffered(let game), .rematchOffer(let game),
+            .rematchDeclined(let game):
+            try container.encode(game, forKey: .game)
         case .bye, .seeking, .cancelled, .pong, .shutdown, .superseded: break
         }
     }

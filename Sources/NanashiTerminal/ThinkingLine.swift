@@ -24,7 +24,7 @@ public enum ThinkingLine {
             + describe(score, for: side)
     }
 
-    private static func describe(_ score: Score, for side: Side) -> String {
+    static func describe(_ score: Score, for side: Side) -> String {
         switch score {
         case .win(let plies): return "\(side) wins in \(plies) \(plies == 1 ? "ply" : "plies")"
         case .loss(let plies): return "\(side.opponent) wins in \(plies) \(plies == 1 ? "ply" : "plies")"

@@ -1,0 +1,68 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+
+/// A finished game as the archive reads it back: players with their ratings before it, the
+/// time control, how and when it ended, and (for a PGN) its moves.
+struct FinishedGame: Sendable {
+    var id: Int64
+    var x: GamePlayer
+    var o: GamePlayer
+    var control: TimeControl
+    var result: GameResult
+    var reason: Outcome.Reason
+    var plies: Int
+    var started: Date
+    var ended: Date
+    /// The moves in order; empty when read for a `games` page, which needs only their count.
+    var moves: [String] = []
+
+    /// The game as a line of `games`.
+    var archived: ArchivedGame {
+        ArchivedGame(
+            game: id, x: x, o: o, result: result, reason: reason, plies: plies,
+            ended: ended.formatted(.iso8601))
+    }
+
+    /// The game as PGN, as python-ataxx reads it: x is `White`, o is `Black`, and `1-0` means x won.
+    ///
+    /// - Throws: `ReplayError` if a stored move cannot be played (a damaged database).
+    func pgn() throws -> String {
+        var record = GameRecord(
+            start: .start,
+            tags: [
+                "Event": "Nanashi online game \(id)",
+                "Site": "Nanashi",
+                "Date": Self.pgnDate(started),
+                "Round": "-",
+                "White": x.name,
+                "Black": o.name,
+                "WhiteElo": String(x.rating),
+                "BlackElo": String(o.rating),
+                "TimeControl": "\(control.initial)+\(control.increment)",
+                "Termination": termination,
+                "Reason": reason.rawValue,
+            ])
+        for move in try Position.start.replaying(moves).0 { try record.append(move) }
+        record.result = GameRecord.result(winner: result.winner)
+        return record.pgn
+    }
+
+    /// PGN's standard `Termination` values.
+    private var termination: String {
+        switch reason {
+        case .timeout: "time forfeit"
+        case .abandonment, .aborted: "abandoned"
+        case .noPieces, .lockedBoard, .fiftyMoveRule, .resignation: "normal"
+        }
+    }
+
+    /// `YYYY.MM.DD` in UTC, as PGN's `Date` tag writes it.
+    private static func pgnDate(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "??" }
+        return "\(parts.year.map(String.init) ?? "????").\(two(parts.month)).\(two(parts.day))"
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import NanashiClient
+import NanashiProtocol
+
+/// `nanashi games NAME`: a player's finished games, newest first, from a server.
+struct GamesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "games",
+        abstract: "List a player's finished games.",
+        discussion: """
+            Asks a server (--server, 127.0.0.1:7878 by default). Newest first; each game's id is \
+            what 'nanashi pgn' takes. A full page ends with the --before that shows older games.
+            """
+    )
+
+    @Argument(help: "The player's name (case does not matter).")
+    var name: String
+
+    @Option(help: "Show only games older than this game id.")
+    var before: Int64?
+
+    @Option(help: "How many games to show (1 to 100).")
+    var limit = ClientMessage.defaultArchiveLimit
+
+    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
+    var server: String?
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
+
+    @Flag(help: "Print the page as JSON (the protocol's games object).")
+    var json = false
+
+    func validate() throws {
+        guard (1...ClientMessage.maximumArchiveLimit).contains(limit) else {
+            throw ValidationError("--limit is 1 to \(ClientMessage.maximumArchiveLimit)")
+        }
+    }
+
+    func run() async throws {
+        let address = try ServerAddress.fromOption(server, ca: ca)
+        let reply = try await LeaderboardCommand.Source.ask(
+            address, .games(name: name, before: before, limit: limit))
+        guard case .games(let archive) = reply else {
+            throw InputError("the server answered \(reply.type), not a list of games")
+        }
+        if json {
+            print(jsonLine(archive))
+        } else {
+            for line in ArchiveTable.games(archive, pageSize: limit) { print(line) }
+        }
+    }
+}

@@ -1,0 +1,436 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+@testable import NanashiServer
+
+/// Plays a paired game to its end with `greedyMove`, checking that each player and each of
+/// `watchers` gets every `moved` in order; returns the moves and the outcome.
+private func playToTheEnd(_ paired: PairedGame, watchers: [TestClient] = []) async throws -> ([Move], Outcome)
+{
+    var position = Position.start
+    var moves: [Move] = []
+    while !position.isGameOver {
+        let move = greedyMove(position)
+        paired.clients[position.sideToMove]!.send(
+            #"{"type":"move","game":\#(paired.game),"move":"\#(move)"}"#)
+        position = try position.play(move)
+        moves.append(move)
+        for client in Array(paired.clients.values) + watchers {
+            guard case .moved(let moved) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected moved")
+            }
+            #expect(moved.game == paired.game && moved.move == move.description && moved.ply == moves.count)
+            #expect(moved.fen == position.fen)
+        }
+    }
+    let outcome = try #require(position.outcome)
+    for side in Side.allCases {
+        guard case .end(let end) = try await paired.clients[side]!.reply().message else {
+            throw TestClient.Failure(description: "expected end")
+        }
+        #expect(end.outcome == outcome)
+    }
+    return (moves, outcome)
+}
+
+/// Registers two more players and pairs them; returns their game and clients (which must
+/// stay open for the game to go on).
+private func startedGame(_ server: TestServer, between first: String, and second: String) async throws -> (
+    Int64, [TestClient]
+) {
+    var clients: [TestClient] = []
+    for name in [first, second] {
+        let client = try server.client()
+        try await register(client, name)
+        #expect(try await client.exchange(#"{"type":"seek"}"#) == #"{"type":"seeking"}"#)
+        clients.append(client)
+    }
+    guard case .start(let start) = try await clients[1].reply().message else {
+        throw TestClient.Failure(description: "expected start")
+    }
+    return (start.game, clients)
+}
+
+/// Sends a line and reads the reply as a message.
+private func ask(_ client: TestClient, _ line: String) async throws -> ServerMessage {
+    client.send(line)
+    return try await client.reply().message
+}
+
+@Suite struct WatchingTests {
+    @Test func aWatcherSeesTheGameEveryMoveInOrderAndTheEnd() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server, initial: 120, increment: 2)
+        let watcher = try server.client()
+        let game = paired.game
+        let live = try await ask(watcher, #"{"type":"live","id":1}"#)
+        #expect(
+            live
+                == .live([
+                    LiveGame(
+                        game: game, x: GamePlayer(name: paired.names[.x]!, rating: 1500),
+                        o: GamePlayer(name: paired.names[.o]!, rating: 1500), initial: 120, increment: 2,
+                        ply: 0)
+                ]))
+        let line = try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":"w"}"#)
+        #expect(!line.contains("color"))
+        guard case .watching(let state) = try Wire.reply(fromLine: Array(line.utf8)).message else {
+            throw TestClient.Failure(description: "expected game, got \(line)")
+        }
+        #expect(state.game == game && state.fen == Position.start.fen && state.moves == [])
+        #expect(state.x.name == paired.names[.x] && state.o.name == paired.names[.o])
+        // x's clock runs from the start.
+        #expect(state.clock.o == 120_000 && (100_000...120_000).contains(state.clock.x))
+        #expect(state.initial == 120 && state.increment == 2)
+        let (_, outcome) = try await playToTheEnd(paired, watchers: [watcher])
+        #expect(
+            try await watcher.line()
+                == #"{"game":\#(game),"reason":"\#(outcome.reason.rawValue)","result":"\#(GameResult(winner: outcome.winner).rawValue)","type":"end"}"#
+        )
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(game)}"#)
+                == #"{"code":"no_such_game","message":"no game \#(game) is in progress","type":"error"}"#)
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":999}"#)
+                == #"{"code":"no_such_game","message":"no game 999 is in progress","type":"error"}"#)
+        #expect(
+            try await watcher.exchange(#"{"type":"unwatch","game":\#(game),"id":2}"#)
+                == #"{"game":\#(game),"id":2,"type":"unwatched"}"#)
+        #expect(try await watcher.exchange(#"{"type":"live"}"#) == #"{"games":[],"type":"live"}"#)
+        await server.stop()
+    }
+
+    @Test func aSpectatorNeedNotLogInButAnyoneElseMust() async throws {
+        // Long enough for the second client to ping in time on a loaded machine.
+        let server = try await TestServer { $0.loginTimeout = .seconds(2) }
+        let spectator = try server.client()
+        let idle = try server.client()
+        #expect(try await spectator.exchange(#"{"type":"live"}"#) == #"{"games":[],"type":"live"}"#)
+        #expect(try await idle.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try await Task.sleep(for: .seconds(3))
+        #expect(
+            try await idle.linesUntilClosed() == [
+                #"{"code":"idle_timeout","message":"not logged in after 2 s; closing","type":"error"}"#
+            ])
+        #expect(try await spectator.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func anUnwatchedGameSendsNothingMore() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        let watcher = try server.client()
+        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(paired.game)}"#) else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        #expect(
+            try await watcher.exchange(#"{"type":"unwatch","game":\#(paired.game)}"#)
+                == #"{"game":\#(paired.game),"type":"unwatched"}"#)
+        try await playGreedily(paired, plies: 2)
+        // The next line is the pong: no `moved` came in between.
+        #expect(try await watcher.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func aConnectionWatchesAtMostItsLimitOfGames() async throws {
+        let server = try await TestServer { $0.maximumWatchesPerConnection = 1 }
+        let first = try await pairedGame(server)
+        let watcher = try server.client()
+        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(first.game)}"#) else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        // Watching the same game again sends it again, and counts once.
+        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(first.game)}"#) else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(first.game + 1)}"#)
+                == #"{"code":"no_such_game","message":"no game \#(first.game + 1) is in progress","type":"error"}"#
+        )
+        let (second, players) = try await startedGame(server, between: "carl", and: "dora")
+        defer { _ = players }
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(second)}"#)
+                == #"{"code":"watch_limit","message":"a connection may watch at most 1 games","type":"error"}"#
+        )
+        _ = try await watcher.exchange(#"{"type":"unwatch","game":\#(first.game)}"#)
+        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(second)}"#) else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        await server.stop()
+    }
+
+    @Test func aWatcherThatDoesNotReadIsDroppedAndThePlayersPlayOn() async throws {
+        let server = try await TestServer {
+            $0.maximumQueuedBytes = 64 * 1024 * 1024
+            $0.maximumWatcherQueuedBytes = 4096
+            $0.messageBurst = 1_000_000
+        }
+        let paired = try await pairedGame(server)
+        let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
+        deaf.send(#"{"type":"watch","game":\#(paired.game)}"#)
+        // Megabytes of replies it never takes pile up on the server's side of its socket.
+        let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
+        #expect(await deaf.sendRepeatedly(ping, times: 3000) == 3000)
+        try await Task.sleep(for: .milliseconds(300))
+        // The next move is one line too many for the watcher: it is cut off, the players are not.
+        try await playGreedily(paired, plies: 4)
+        _ = try await deaf.linesUntilClosed()
+        for client in paired.clients.values {
+            #expect(try await client.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        }
+        await server.stop()
+    }
+}
+
+@Suite struct ArchiveTests {
+    @Test func pagingThroughTwoHundredFiftyFinishedGames() async throws {
+        let database = try TemporaryDatabase()
+        var ids: [Int64] = []
+        do {
+            let storage = try Storage(path: database.path)
+            let ann = try storage.createPlayer(name: "Ann", passwordHash: "h", now: Date()).id!
+            let bob = try storage.createPlayer(name: "bob", passwordHash: "h", now: Date()).id!
+            let carl = try storage.createPlayer(name: "carl", passwordHash: "h", now: Date()).id!
+            let end = Date(timeIntervalSince1970: 1_800_000_000)
+            for number in 0..<252 {
+                // Ann plays both sides in turn; one game without her, and one unfinished.
+                let (x, o) = number == 100 ? (bob, carl) : number % 2 == 0 ? (ann, bob) : (bob, ann)
+                let id = try storage.createGame(xID: x, oID: o, control: .standard, now: end)
+                try storage.recordMove(
+                    gameID: id, ply: 1, move: Move(notation: "b6"), clocks: Clocks(x: 1, o: 1), now: end)
+                if number == 200 { continue }
+                _ = try storage.finishGame(id: id, result: .o, reason: .resignation, rated: false, now: end) {
+                    ($0.glicko, $1.glicko)
+                }
+                if number != 100 { ids.append(id) }
+            }
+        }
+        #expect(ids.count == 250)
+        let server = try await TestServer(database: database)
+        let client = try server.client()
+        var seen: [Int64] = []
+        var before = ""
+        while true {
+            guard
+                case .games(let page) = try await ask(
+                    client, #"{"type":"games","name":"ANN","limit":100\#(before)}"#)
+            else { throw TestClient.Failure(description: "expected games") }
+            #expect(page.name == "Ann")
+            guard let last = page.games.last else { break }
+            #expect(page.games.count == min(100, 250 - seen.count))
+            seen += page.games.map(\.game)
+            before = #","before":\#(last.game)"#
+        }
+        #expect(seen == ids.reversed())
+        // The default page, a clamped limit, and the fields of one game.
+        guard case .games(let first) = try await ask(client, #"{"type":"games","name":"ann"}"#),
+            case .games(let one) = try await ask(client, #"{"type":"games","name":"ann","limit":-5}"#),
+            case .games(let most) = try await ask(client, #"{"type":"games","name":"ann","limit":1000}"#)
+        else { throw TestClient.Failure(description: "expected games") }
+        #expect(first.games.count == 20 && one.games.count == 1 && most.games.count == 100)
+        let newest = ids.last!
+        #expect(
+            try await client.exchange(#"{"type":"games","name":"ann","limit":1}"#)
+                == #"{"games":[{"ended":"2027-01-15T08:00:00Z","game":\#(newest),"o":{"name":"Ann","rating":1500},"plies":1,"reason":"resign","result":"o","x":{"name":"bob","rating":1500}}],"name":"Ann","type":"games"}"#
+        )
+        #expect(
+            try await client.exchange(#"{"type":"games","name":"nobody"}"#)
+                == #"{"code":"no_such_player","message":"no player is called 'nobody'","type":"error"}"#)
+        await server.stop()
+    }
+
+    @Test func aGamesPGNReadsBackAsTheStoredGame() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server, initial: 60, increment: 1)
+        let watcher = try server.client()
+        #expect(
+            try await watcher.exchange(#"{"type":"pgn","game":\#(paired.game)}"#)
+                == #"{"code":"no_such_game","message":"no finished game \#(paired.game)","type":"error"}"#)
+        let (moves, outcome) = try await playToTheEnd(paired)
+        guard case .pgn(let reply) = try await ask(watcher, #"{"type":"pgn","game":\#(paired.game)}"#) else {
+            throw TestClient.Failure(description: "expected pgn")
+        }
+        #expect(reply.game == paired.game)
+        let record = try GameRecord(pgn: reply.pgn)
+        #expect(record.moves == moves)
+        #expect(record.result == GameRecord.result(winner: outcome.winner))
+        #expect(record.start == .start)
+        #expect(record.tags["White"] == paired.names[.x] && record.tags["Black"] == paired.names[.o])
+        #expect(record.tags["WhiteElo"] == "1500" && record.tags["BlackElo"] == "1500")
+        #expect(record.tags["TimeControl"] == "60+1" && record.tags["Termination"] == "normal")
+        #expect(reply.pgn.contains(#"[FEN "\#(Position.start.fen)"]"#) && record.tags["Date"]?.count == 10)
+        #expect(
+            try await watcher.exchange(#"{"type":"pgn","game":12345}"#)
+                == #"{"code":"no_such_game","message":"no finished game 12345","type":"error"}"#)
+        await server.stop()
+    }
+}
+
+@Suite struct RematchTests {
+    /// A paired game that `x` resigns at once.
+    private func resignedGame(_ server: TestServer) async throws -> PairedGame {
+        let paired = try await pairedGame(server, initial: 90, increment: 4)
+        paired.clients[.x]!.send(#"{"type":"resign","game":\#(paired.game)}"#)
+        for side in Side.allCases {
+            guard case .end = try await paired.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected end")
+            }
+        }
+        return paired
+    }
+
+    @Test func aRematchStartsWithColoursSwappedAtTheSameTimeControl() async throws {
+        let server = try await TestServer()
+        let paired = try await resignedGame(server)
+        let (x, o, game) = (paired.clients[.x]!, paired.clients[.o]!, paired.game)
+        #expect(
+            try await o.exchange(#"{"type":"rematch","game":\#(game),"id":1}"#)
+                == #"{"game":\#(game),"id":1,"type":"rematch_offered"}"#)
+        #expect(try await x.line() == #"{"game":\#(game),"type":"rematch_offer"}"#)
+        #expect(
+            try await x.exchange(#"{"type":"rematch","game":\#(game)}"#)
+                == #"{"game":\#(game),"type":"rematch_offered"}"#)
+        guard case .start(let wasX) = try await x.reply().message,
+            case .start(let wasO) = try await o.reply().message
+        else { throw TestClient.Failure(description: "expected start") }
+        #expect(wasX.game == wasO.game && wasX.game != game)
+        #expect(wasX.color == .o && wasO.color == .x)
+        #expect(wasX.initial == 90 && wasX.increment == 4 && wasO.initial == 90 && wasO.increment == 4)
+        #expect(wasX.opponent.name == paired.names[.o] && wasO.opponent.name == paired.names[.x])
+        // The old game cannot be rematched again.
+        #expect(
+            try await x.exchange(#"{"type":"rematch","game":\#(game)}"#)
+                == #"{"code":"no_such_game","message":"you have no finished game \#(game) to rematch","type":"error"}"#
+        )
+        await server.stop()
+    }
+
+    @Test func anOfferLapsesAfterItsTimeAndTheOffererIsTold() async throws {
+        let server = try await TestServer { $0.rematchOfferLifetime = .milliseconds(200) }
+        let paired = try await resignedGame(server)
+        let (x, o, game) = (paired.clients[.x]!, paired.clients[.o]!, paired.game)
+        #expect(
+            try await x.exchange(#"{"type":"rematch","game":\#(game)}"#)
+                == #"{"game":\#(game),"type":"rematch_offered"}"#)
+        #expect(try await o.line() == #"{"game":\#(game),"type":"rematch_offer"}"#)
+        #expect(try await x.line() == #"{"game":\#(game),"type":"rematch_declined"}"#)
+        #expect(
+            try await o.exchange(#"{"type":"rematch","game":\#(game)}"#)
+                == #"{"code":"no_such_game","message":"you have no finished game \#(game) to rematch","type":"error"}"#
+        )
+        await server.stop()
+    }
+
+    @Test func anOfferLapsesWhenTheOtherSeeksWatchesOrLeaves() async throws {
+        for moveOn in ["seek", "watch", "leave"] {
+            let server = try await TestServer()
+            let paired = try await resignedGame(server)
+            let (x, o, game) = (paired.clients[.x]!, paired.clients[.o]!, paired.game)
+            _ = try await x.exchange(#"{"type":"rematch","game":\#(game)}"#)
+            #expect(try await o.line() == #"{"game":\#(game),"type":"rematch_offer"}"#)
+            switch moveOn {
+            case "seek": #expect(try await o.exchange(#"{"type":"seek"}"#) == #"{"type":"seeking"}"#)
+            case "watch":
+                let (other, players) = try await startedGame(server, between: "carl", and: "dora")
+                defer { _ = players }
+                _ = try await o.exchange(#"{"type":"watch","game":\#(other)}"#)
+            default: o.close()
+            }
+            #expect(try await x.line() == #"{"game":\#(game),"type":"rematch_declined"}"#, "\(moveOn)")
+            await server.stop()
+        }
+    }
+
+    @Test func aRematchNeedsALoginAndAGameOfOnesOwn() async throws {
+        let server = try await TestServer()
+        let paired = try await resignedGame(server)
+        let stranger = try server.client()
+        #expect(
+            try await stranger.exchange(#"{"type":"rematch","game":\#(paired.game)}"#)
+                == #"{"code":"not_authenticated","message":"log in first","type":"error"}"#)
+        try await register(stranger, "carl")
+        #expect(
+            try await stranger.exchange(#"{"type":"rematch","game":\#(paired.game)}"#)
+                == #"{"code":"no_such_game","message":"you have no finished game \#(paired.game) to rematch","type":"error"}"#
+        )
+        await server.stop()
+    }
+}
+
+@Suite struct WatchingWireTests {
+    private static let ann = GamePlayer(name: "ann", rating: 1612)
+    private static let bob = GamePlayer(name: "bob", rating: 1480)
+
+    @Test(arguments: [
+        (
+            ServerMessage.live([LiveGame(game: 4, x: ann, o: bob, initial: 300, increment: 3, ply: 9)]),
+            #"{"games":[{"game":4,"increment":3,"initial":300,"o":{"name":"bob","rating":1480},"ply":9,"x":{"name":"ann","rating":1612}}],"type":"live"}"#
+        ),
+        (
+            .watching(
+                WatchedGame(
+                    game: 4, x: ann, o: bob, fen: "x5o/7/7/7/7/7/o5x x 0 1", moves: [],
+                    clock: Clocks(x: 5, o: 6),
+                    initial: 300, increment: 3)),
+            #"{"clock":{"o":6,"x":5},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
+        ),
+        (
+            .watchedEnd(WatchedEnd(game: 4, result: .draw, reason: .fiftyMoveRule)),
+            #"{"game":4,"reason":"fifty","result":"draw","type":"end"}"#
+        ),
+        (.unwatched(game: 4), #"{"game":4,"type":"unwatched"}"#),
+        (.rematchOffered(game: 4), #"{"game":4,"type":"rematch_offered"}"#),
+        (.rematchOffer(game: 4), #"{"game":4,"type":"rematch_offer"}"#),
+        (.rematchDeclined(game: 4), #"{"game":4,"type":"rematch_declined"}"#),
+        (
+            .pgn(GamePGN(game: 4, pgn: "[Result \"*\"]\n\n*\n")),
+            #"{"game":4,"pgn":"[Result \"*\"]\n\n*\n","type":"pgn"}"#
+        ),
+    ])
+    func newRepliesAreExactAndReadBack(message: ServerMessage, line: String) throws {
+        #expect(Wire.line(Reply(message)) == line)
+        #expect(try Wire.reply(fromLine: Array(line.utf8)).message == message)
+    }
+
+    @Test func aGameWithAColourIsAPlayersAndANullColourAWatchers() throws {
+        let player =
+            #"{"clock":{"o":6,"x":5},"color":"o","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"opponent":{"name":"ann","rating":1612},"type":"game"}"#
+        guard case .game(let state) = try Wire.reply(fromLine: Array(player.utf8)).message else {
+            throw TestClient.Failure(description: "expected a player's game")
+        }
+        #expect(state.color == .o)
+        let watcher =
+            #"{"clock":{"o":6,"x":5},"color":null,"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
+        guard case .watching = try Wire.reply(fromLine: Array(watcher.utf8)).message else {
+            throw TestClient.Failure(description: "expected a watcher's game")
+        }
+    }
+
+    @Test func newRequestsAreReadWithTheirDefaults() throws {
+        let cases: [(String, ClientMessage)] = [
+            (#"{"type":"live"}"#, .live),
+            (#"{"type":"watch","game":3}"#, .watch(game: 3)),
+            (#"{"type":"unwatch","game":3}"#, .unwatch(game: 3)),
+            (#"{"type":"games","name":"ann"}"#, .games(name: "ann", before: nil, limit: 20)),
+            (
+                #"{"type":"games","name":"ann","before":9,"limit":5}"#,
+                .games(name: "ann", before: 9, limit: 5)
+            ),
+            (#"{"type":"pgn","game":3}"#, .pgn(game: 3)),
+            (#"{"type":"rematch","game":3}"#, .rematch(game: 3)),
+        ]
+        for (line, message) in cases {
+            #expect(try Wire.request(fromLine: Array(line.utf8)).message == message)
+            #expect(try Wire.request(fromLine: Array(Wire.line(Request(message)).utf8)).message == message)
+        }
+        #expect(throws: ProtocolError(.badRequest, "missing field 'game'")) {
+            try Wire.request(fromLine: Array(#"{"type":"watch"}"#.utf8))
+        }
+        #expect(throws: ProtocolError(.badRequest, "field 'before' has the wrong type")) {
+            try Wire.request(fromLine: Array(#"{"type":"games","name":"a","before":"x"}"#.utf8))
+        }
+    }
+}
