@@ -54,6 +54,9 @@ struct FinishedGame: Sendable {
         case .timeout: "time forfeit"
         case .abandonment, .aborted: "abandoned"
         case .noPieces, .lockedBoard, .fiftyMoveRule, .resignation: "normal"
+        // Only a match between engines ends so; kept for a complete answer.
+        case .illegalMove: "rules infraction"
+        case .adjudication: "adjudication"
         }
     }
 

@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// Which finished games may still be followed by a rematch, and the offers standing: the
