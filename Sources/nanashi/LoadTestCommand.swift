@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiClient
 import NanashiCore
 import NanashiLoad
@@ -117,22 +116,19 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
         if let problem = settings.problem { throw InputError(problem) }
-        var known: [BotAccount] = []
-        if let accounts, FileManager.default.fileExists(atPath: accounts) {
+        if let accounts {
             do {
-                known = try BotAccount.parse(file: String(contentsOfFile: accounts, encoding: .utf8))
+                settings.accounts = try BotAccount.read(from: accounts)
             } catch {
                 throw InputError("bad accounts file \(accounts): \(error)")
             }
         }
-        settings.accounts = known
         let (report, registered) = try await LoadTest.run(settings) { progress in
             printError(progress.line)
         }
         if let accounts, !registered.isEmpty {
-            let text = BotAccount.file(known + registered)
             do {
-                try writeAccounts(text, to: accounts)
+                try BotAccount.write(settings.accounts + registered, to: accounts)
             } catch {
                 printError("nanashi: cannot write accounts to \(accounts): \(error)")
             }
