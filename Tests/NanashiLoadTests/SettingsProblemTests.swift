@@ -4,45 +4,38 @@ import Testing
 
 // The load test's settings are checked before any bot connects, one problem at a time.
 
-/// The default settings with one change.
-private func changed(_ change: (inout LoadTestSettings) -> Void) -> LoadTestSettings {
-    var settings = LoadTestSettings()
-    change(&settings)
-    return settings
-}
-
 @Test func goodSettingsHaveNoProblem() {
     #expect(LoadTestSettings().problem == nil)
     #expect(QueryTestSettings().problem == nil)
 }
 
-@Test func aBadLoadTestSettingIsNamed() {
-    let cases: [(LoadTestSettings, String)] = [
-        (changed { $0.thinkMilliseconds = -5 }, "bad --think -5: use 0 or more milliseconds"),
-        (
-            changed { $0.control = TimeControl(initial: 0, increment: 3) },
-            "bad time control 0+3: initial 1 to 10800 s, increment 0 to 600 s"
-        ),
-        (changed { $0.clients = 1 }, "bad --clients 1: use 2 to 20000"),
-        (changed { $0.clients = 20_001 }, "bad --clients 20001: use 2 to 20000"),
-        (changed { $0.games = 0 }, "bad --games 0: use 1 or more"),
-        (
-            changed { $0.policy = BotPolicy(resignChance: 0.6, dropChance: 0.6) },
-            "bad chances: each 0 to 1, together at most 1"
-        ),
-        (
-            changed { $0.policy = BotPolicy(resignChance: -0.1, dropChance: 0) },
-            "bad chances: each 0 to 1, together at most 1"
-        ),
-    ]
-    for (settings, problem) in cases { #expect(settings.problem == problem) }
+@Test func badLoadTestSettingsAreNamedOneAtATimeInTheOptionsOrder() {
+    var settings = LoadTestSettings()
+    settings.thinkMilliseconds = -5
+    settings.control = TimeControl(initial: 0, increment: 3)
+    settings.clients = 1
+    settings.games = 0
+    settings.policy = BotPolicy(resignChance: 0.6, dropChance: 0.6)
+    #expect(settings.problem == "bad --think -5: use 0 or more milliseconds")
+    settings.thinkMilliseconds = 0
+    #expect(settings.problem == "bad time control 0+3: initial 1 to 10800 s, increment 0 to 600 s")
+    settings.control = TimeControl(initial: 300, increment: 3)
+    #expect(settings.problem == "bad --clients 1: use 2 to 20000")
+    settings.clients = 20_001
+    #expect(settings.problem == "bad --clients 20001: use 2 to 20000")
+    settings.clients = 100
+    #expect(settings.problem == "bad --games 0: use 1 or more")
+    settings.games = 1
+    #expect(settings.problem == "bad chances: each 0 to 1, together at most 1")
+    settings.policy = BotPolicy(resignChance: -0.1, dropChance: 0)
+    #expect(settings.problem == "bad chances: each 0 to 1, together at most 1")
+    settings.policy = BotPolicy()
+    #expect(settings.problem == nil)
 }
 
-@Test func badQuerySettingsAreNamed() {
+@Test(arguments: [(0, 1, "bad --queries 0: use 1 or more"), (5, 1001, "bad --clients 1001: use 1 to 1000")])
+func badQuerySettingsAreNamed(queries: Int, connections: Int, problem: String) {
     var settings = QueryTestSettings()
-    settings.queries = 0
-    #expect(settings.problem == "bad --queries 0: use 1 or more")
-    settings.queries = 5
-    settings.connections = 1001
-    #expect(settings.problem == "bad --clients 1001: use 1 to 1000")
+    (settings.queries, settings.connections) = (queries, connections)
+    #expect(settings.problem == problem)
 }
