@@ -5,9 +5,10 @@ import NanashiCore
 /// is to move, hands it what happened (a command typed, a move from a move source) and carries
 /// out the effects it returns.
 ///
-/// A side is played at the keyboard, or by a move source: the AI (`TerminalGame` asks it), or
-/// the server (`OnlineSession` hands over its moves as they arrive). Either way the board, the
-/// selection, the prompt and the forced pass work the same.
+/// A side is played at the keyboard, or by a move source: the AI, whose moves `TerminalGame`
+/// asks for and hands to `receive(_:)`, or the server, whose moves `OnlineSession` takes in as
+/// they arrive (with `replace(with:)`: the server's account of the game wins). Either way the
+/// board, the selection, the prompt and the forced pass work the same.
 public struct GameLoop: Sendable {
     /// What the loop waits for.
     public enum Turn: Hashable, Sendable {
@@ -17,7 +18,7 @@ public struct GameLoop: Sendable {
         case forcedPass(Side)
         /// This side is played at the keyboard: show `prompt`, read a line, call `handle(_:)`.
         case keyboard(Side)
-        /// This side's move source chooses the move: call `receive(_:)` with it.
+        /// This side's move source chooses the move: wait for it (the AI's goes to `receive(_:)`).
         case source(Side)
     }
 
