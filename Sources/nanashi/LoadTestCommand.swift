@@ -74,16 +74,11 @@ struct LoadTestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try ServerAddress.fromOption(server, ca: ca)
-        let (host, port) = (address.host, address.port)
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
         _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
-            var settings = QueryTestSettings()
-            settings.host = host
-            settings.port = port
-            settings.tls = address.tls
-            settings.trustedCertificates = address.trustedCertificates
+            var settings = QueryTestSettings(server: address)
             settings.queries = queries
             settings.connections = clients ?? 1
             if let problem = settings.problem { throw InputError(problem) }
@@ -96,11 +91,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             print(json ? jsonLine(report) : report.text)
             return
         }
-        var settings = LoadTestSettings()
-        settings.host = host
-        settings.port = port
-        settings.tls = address.tls
-        settings.trustedCertificates = address.trustedCertificates
+        var settings = LoadTestSettings(server: address)
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)

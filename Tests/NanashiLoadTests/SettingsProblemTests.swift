@@ -1,3 +1,4 @@
+import NanashiClient
 import NanashiCore
 import NanashiLoad
 import Testing
@@ -38,4 +39,15 @@ func badQuerySettingsAreNamed(queries: Int, connections: Int, problem: String) {
     var settings = QueryTestSettings()
     (settings.queries, settings.connections) = (queries, connections)
     #expect(settings.problem == problem)
+}
+
+@Test func settingsForAServerAddressTakeItsHostPortAndTLS() {
+    let address = ServerAddress(host: "example.org", port: 7900, tls: true, trustedCertificates: "PEM")
+    let load = LoadTestSettings(server: address)
+    #expect(load.host == "example.org" && load.port == 7900 && load.tls && load.trustedCertificates == "PEM")
+    #expect(load.clients == LoadTestSettings().clients)
+    let queries = QueryTestSettings(server: address)
+    #expect(
+        queries.host == "example.org" && queries.port == 7900 && queries.tls
+            && queries.trustedCertificates == "PEM")
 }
