@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(
             name: "NanashiLoadTests",
             dependencies: [
-                "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiServerTestSupport",
+                "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiClient",
+                "NanashiServerTestSupport",
             ],
             path: "Tests/NanashiLoadTests"
         ),

@@ -15,7 +15,7 @@ extension OnlineSession {
     /// Acts on the lines waiting, as many as can be acted on now.
     mutating func takeInput(at now: ContinuousClock.Instant) -> Ending? {
         while readyForInput {
-            passIfForced()
+            passIfForced(at: now)
             guard readyForInput else { return nil }
             guard !pending.isEmpty else {
                 guard inputEnded else { return nil }
@@ -35,12 +35,11 @@ extension OnlineSession {
     }
 
     /// A player with no move must pass; the client does it for them.
-    private mutating func passIfForced() {
+    private mutating func passIfForced(at now: ContinuousClock.Instant) {
         guard case .playing = phase, let table, table.isOurTurn, !awaitingAnswer, connected, !syncing,
-            !table.position.hasMove
+            case .forcedPass = table.loop.turn
         else { return }
-        say("\(table.side) has no move and passes")
-        play(.pass, in: table)
+        perform(table.loop.forcedPass(), at: now)
     }
 
     private mutating func handle(line: String, at now: ContinuousClock.Instant) -> Ending? {
@@ -79,6 +78,7 @@ extension OnlineSession {
         case .save, .load: say("save and load are not available in an online game")
         case .flip:
             flipped.toggle()
+            table?.loop.flipped = flipped
             draw(at: now)
         case .board:
             draw(at: now)
@@ -92,52 +92,47 @@ extension OnlineSession {
         return nil
     }
 
-    /// The commands about the game: only with a game on, and moves only on this player's turn.
+    /// The commands about the game: only with a game on, and moves only on this player's turn;
+    /// the game loop selects, checks and lists the moves.
     private mutating func play(_ command: Command, in table: OnlineTable, at now: ContinuousClock.Instant) {
-        let position = table.position
         switch command {
         case .moves:
-            return say("legal moves: " + position.legalMoves().map(\.description).joined(separator: " "))
+            break
         case .resign:
             guard connected else { return say("not connected: wait for the connection to come back") }
             actions.append(send(.resign(game: table.id), id: "resign"))
             awaitingAnswer = true
             return
         default:
-            break
-        }
-        guard table.isOurTurn else { return say("wait: it is \(position.sideToMove)'s move") }
-        guard !awaitingAnswer else { return say("wait: the server has not answered your last move") }
-        guard connected, !syncing else { return say("not connected: wait for the connection to come back") }
-        switch command {
-        case .square(let square):
-            switch Selection.action(for: square, selected: selected, in: position) {
-            case .success(.select(let square)):
-                selected = square
-                draw(at: now)
-            case .success(.deselect):
-                selected = nil
-                draw(at: now)
-            case .success(.play(let move)):
-                play(move, in: table)
-            case .failure(let problem):
-                say(problem.description)
+            guard table.isOurTurn else { return say("wait: it is \(table.position.sideToMove)'s move") }
+            guard !awaitingAnswer else { return say("wait: the server has not answered your last move") }
+            guard connected, !syncing else {
+                return say("not connected: wait for the connection to come back")
             }
-        case .move(let move):
-            do {
-                _ = try position.play(move)
-            } catch {
-                return say(error.description)
-            }
-            play(move, in: table)
-        default:
-            break
         }
+        var table = table
+        let effects = table.loop.handle(command)
+        self.table = table
+        perform(effects, at: now)
     }
 
-    private mutating func play(_ move: Move, in table: OnlineTable) {
-        actions.append(send(.move(game: table.id, move: move.description), id: "move"))
-        awaitingAnswer = true
+    /// Carries out the game loop's effects: a move chosen goes to the server, which answers
+    /// with `moved` (or an error).
+    private mutating func perform(_ effects: [GameLoop.Effect], at now: ContinuousClock.Instant) {
+        for effect in effects {
+            switch effect {
+            case .say(let line):
+                say(line)
+            case .draw:
+                draw(at: now)
+            case .submit(let move):
+                guard let table else { return }
+                actions.append(send(.move(game: table.id, move: move.description), id: "move"))
+                awaitingAnswer = true
+            case .command:
+                break  // The online commands are carried out before the loop is asked.
+            }
+        }
     }
 
     private mutating func leave(reason: String?) -> Ending {

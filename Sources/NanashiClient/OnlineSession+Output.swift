@@ -5,11 +5,7 @@ extension OnlineSession {
     /// The board with the last move and the selection, then both clocks.
     mutating func draw(at now: ContinuousClock.Instant) {
         guard let table else { return }
-        actions.append(
-            .write(
-                renderer.render(
-                    table.position, lastMove: table.game.lastMove, selected: selected, flipped: flipped,
-                    labels: table.labels)))
+        actions.append(.write(table.loop.screen))
         let toMove = table.position.isGameOver ? nil : table.position.sideToMove
         actions.append(.say(" " + ClockText.line(table.clocks(at: now), toMove: toMove)))
         clockLineAbove = settings.isInteractive
@@ -28,7 +24,7 @@ extension OnlineSession {
     private var prompt: String {
         if confirmingQuit { return "leave? (y/n)> " }
         guard case .playing = phase, let table, table.isOurTurn, !awaitingAnswer else { return "" }
-        return selected.map { "\(table.side) [\($0)]> " } ?? "\(table.side)> "
+        return table.loop.prompt
     }
 
     /// On a terminal, the prompt is shown whenever the loop waits; piped, only before a line

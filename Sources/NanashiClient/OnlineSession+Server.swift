@@ -37,7 +37,7 @@ extension OnlineSession {
             actions.append(.clearStatus)
             let table: OnlineTable
             do {
-                table = try OnlineTable(start, now: now)
+                table = try OnlineTable(start, now: now, view: view)
             } catch {
                 return unreadable(error)
             }
@@ -52,7 +52,7 @@ extension OnlineSession {
             gameSinceWelcome = true
             let resumed = table?.id == state.game
             do {
-                begin(try OnlineTable(state, now: now), at: now)
+                begin(try OnlineTable(state, now: now, view: view), at: now)
             } catch {
                 return unreadable(error)
             }
@@ -63,7 +63,6 @@ extension OnlineSession {
             guard table.apply(moved, now: now) else { break }
             self.table = table
             if mover == table.side { awaitingAnswer = false }
-            selected = nil
             draw(at: now)
         case .end(let end):
             guard let table, end.game == table.id else { break }
@@ -99,10 +98,12 @@ extension OnlineSession {
         }
     }
 
+    /// How a new table draws its board: as the player last left it.
+    private var view: OnlineTable.View { OnlineTable.View(color: settings.color, flipped: flipped) }
+
     private mutating func begin(_ new: OnlineTable, at now: ContinuousClock.Instant) {
         table = new
         phase = .playing
-        selected = nil
         awaitingAnswer = false
         draw(at: now)
     }

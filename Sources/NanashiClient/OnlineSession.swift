@@ -11,7 +11,7 @@ import NanashiTerminal
 /// this, show that, connect again after a while. Tests drive it with plain values.
 public struct OnlineSession {
     /// What the session is told about the world.
-    public enum Event: Sendable {
+    public enum Event: Hashable, Sendable {
         /// The connection asked for by `.connect` is open.
         case connected
         /// The connection asked for by `.connect` could not be opened, for this reason.
@@ -132,7 +132,6 @@ public struct OnlineSession {
     }
 
     let settings: Settings
-    let renderer: BoardRenderer
     var phase = Phase.loggingIn(.connecting)
     var actions: [Action] = []
 
@@ -141,7 +140,7 @@ public struct OnlineSession {
     var token: String?
     var name = ""
     var table: OnlineTable?
-    var selected: Square?
+    /// The board is drawn from `o`'s side (kept from game to game).
     var flipped = false
     /// A `move` or `resign` is on its way and not answered yet.
     var awaitingAnswer = false
@@ -159,7 +158,6 @@ public struct OnlineSession {
 
     public init(_ settings: Settings) {
         self.settings = settings
-        renderer = BoardRenderer(color: settings.color)
     }
 
     /// The first actions: connecting to the server.

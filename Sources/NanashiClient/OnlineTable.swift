@@ -2,28 +2,32 @@ import NanashiCore
 import NanashiProtocol
 import NanashiTerminal
 
-/// The game an online player is in, as this client knows it: the moves the server accepted,
-/// whose side is whose, and both clocks as of the last word from the server.
+/// The game an online player is in, as this client knows it: the moves the server accepted (in
+/// the game loop that this player's side is typed into and the server's moves are fed to), whose
+/// side is whose, and both clocks as of the last word from the server.
 struct OnlineTable {
     let id: Int64
     let side: Side
     let opponent: Opponent
     let control: TimeControl
-    private(set) var game: Game
+    /// The game at the terminal: this player's side at the keyboard, the other's from the server.
+    var loop: GameLoop
     /// The clocks the server last sent, running for the side to move since they arrived.
     private(set) var clock: GameClock
 
     /// The table for a game just started.
     ///
     /// - Throws: `FENError` when the server's position cannot be read.
-    init(_ start: GameStart, now: ContinuousClock.Instant) throws(FENError) {
+    init(_ start: GameStart, now: ContinuousClock.Instant, view: View) throws(FENError) {
         id = start.game
         side = start.color
         opponent = start.opponent
         control = TimeControl(initial: start.initial, increment: start.increment)
-        game = Game(start: try Position(fen: start.fen))
+        loop = Self.loop(
+            Game(start: try Position(fen: start.fen)), side: side, opponent: opponent, view: view)
         let initial = Int64(start.initial) * 1000
-        clock = GameClock(Clocks(x: initial, o: initial), running: Self.running(in: game.current), since: now)
+        clock = GameClock(
+            Clocks(x: initial, o: initial), running: Self.running(in: loop.game.current), since: now)
     }
 
     /// The table for a game in progress, from the server's whole account of it. The moves are
@@ -31,25 +35,42 @@ struct OnlineTable {
     /// sent, the position wins.
     ///
     /// - Throws: `FENError` when the server's position cannot be read.
-    init(_ state: GameState, now: ContinuousClock.Instant) throws(FENError) {
+    init(_ state: GameState, now: ContinuousClock.Instant, view: View) throws(FENError) {
         id = state.game
         side = state.color
         opponent = state.opponent
         control = TimeControl(initial: state.initial, increment: state.increment)
-        game = try Game.fromServer(fen: state.fen, moves: state.moves)
-        clock = GameClock(state.clock, running: Self.running(in: game.current), since: now)
+        loop = Self.loop(
+            try Game.fromServer(fen: state.fen, moves: state.moves), side: side, opponent: opponent,
+            view: view)
+        clock = GameClock(state.clock, running: Self.running(in: loop.game.current), since: now)
     }
 
-    var position: Position { game.current }
+    /// How the board is drawn: in color, and from which side.
+    struct View {
+        var color: Bool
+        var flipped: Bool
+    }
+
+    /// The loop for `game`: this player at the keyboard, labelled `you`, the opponent's name and
+    /// rating on the other side.
+    private static func loop(_ game: Game, side: Side, opponent: Opponent, view: View) -> GameLoop {
+        GameLoop(
+            game: game, keyboard: [side],
+            labels: [side: "you", side.opponent: "\(opponent.name) \(opponent.rating)"],
+            flipped: view.flipped, color: view.color)
+    }
+
+    var position: Position { loop.game.current }
 
     /// It is this player's move.
     var isOurTurn: Bool { !position.isGameOver && position.sideToMove == side }
 
     /// Takes in a `moved`: returns `false` when it is not the next move (an echo already seen).
     mutating func apply(_ moved: Moved, now: ContinuousClock.Instant) -> Bool {
-        guard moved.ply == game.moves.count + 1 else { return false }
-        game = game.following(moved)
-        clock = GameClock(moved.clock, running: Self.running(in: game.current), since: now)
+        guard moved.ply == loop.game.moves.count + 1 else { return false }
+        loop.replace(with: loop.game.following(moved))
+        clock = GameClock(moved.clock, running: Self.running(in: position), since: now)
         return true
     }
 
@@ -59,10 +80,5 @@ struct OnlineTable {
     /// The side whose clock runs in `position`: the side to move, until the game is over.
     private static func running(in position: Position) -> Side? {
         position.isGameOver ? nil : position.sideToMove
-    }
-
-    /// Words after each side's piece count: `you`, and the opponent's name and rating.
-    var labels: [Side: String] {
-        [side: "you", side.opponent: "\(opponent.name) \(opponent.rating)"]
     }
 }

@@ -1,7 +1,8 @@
 import NanashiCore
 
-/// One game in the terminal: draws the board, reads the people's input, asks opponents for
-/// theirs, and handles the commands, until the game ends or the player leaves.
+/// One game offline, in the terminal: runs a `GameLoop`, reading the people's lines from the
+/// console and asking the AI (a `MoveSource`) for its moves, and carries out the commands that
+/// only an offline game has (undo, hint, save, load), until the game ends or the player leaves.
 ///
 /// Where a side's moves come from is the only difference between the modes: sides in `opponents`
 /// are asked, the others are typed at the keyboard.
@@ -13,16 +14,13 @@ public final class TerminalGame {
     }
 
     /// The game as it stands.
-    public private(set) var game: Game
+    public var game: Game { loop.game }
+    private var loop: GameLoop
     private let console: any TerminalConsole
     private let files: any GameFiles
-    private let renderer: BoardRenderer
     private let opponents: [Side: any MoveSource]
-    private let labels: [Side: String]
     private let hint: (Position) -> Move?
     private let tags: [String: String]
-    private var flipped: Bool
-    private var selected: Square?
 
     /// - Parameters:
     ///   - opponents: the sides not played at the keyboard, with who plays them.
@@ -34,129 +32,80 @@ public final class TerminalGame {
         game: Game, console: any TerminalConsole, files: any GameFiles, opponents: [Side: any MoveSource],
         labels: [Side: String], flipped: Bool, tags: [String: String], hint: @escaping (Position) -> Move?
     ) {
-        self.game = game
+        loop = GameLoop(
+            game: game, keyboard: Set(Side.allCases.filter { opponents[$0] == nil }), labels: labels,
+            flipped: flipped, color: console.color)
         self.console = console
         self.files = files
-        renderer = BoardRenderer(color: console.color)
         self.opponents = opponents
-        self.labels = labels
-        self.flipped = flipped
         self.tags = tags
         self.hint = hint
     }
-
-    private var people: Set<Side> { Set([Side.x, .o].filter { opponents[$0] == nil }) }
 
     /// Plays until the game is over, a side resigns, or the player quits (or input ends).
     public func run() -> Ending {
         draw()
         while true {
-            let position = game.current
-            if let outcome = position.outcome { return .finished(outcome) }
-            let side = position.sideToMove
-            if !position.hasMove {
-                console.say("\(side) has no move and passes")
-                play(.pass)
-                continue
-            }
-            if let opponent = opponents[side] {
-                let move = opponent.move(in: game, console: console)
-                guard game.current.isLegal(move) else {
-                    console.say("\(side) sent an illegal move \(move); it resigns")
-                    return .finished(.resignation(by: side))
+            let effects: [GameLoop.Effect]
+            switch loop.turn {
+            case .over(let outcome):
+                return .finished(outcome)
+            case .forcedPass:
+                effects = loop.forcedPass()
+            case .source(let side):
+                effects = loop.receive(opponents[side]!.move(in: game, console: console))
+            case .keyboard:
+                guard let line = console.ask(loop.prompt) else { return .quit }
+                do {
+                    effects = loop.handle(try Command(parsing: line))
+                } catch {
+                    console.say(error.description)
+                    continue
                 }
-                play(move)
-                continue
             }
-            let prompt = selected.map { "\(side) [\($0)]> " } ?? "\(side)> "
-            guard let line = console.ask(prompt) else { return .quit }
-            if let ending = handle(line) { return ending }
+            for effect in effects {
+                if let ending = perform(effect) { return ending }
+            }
         }
     }
 
-    /// Carries out one line typed by the person to move; returns an ending when the game stops.
-    private func handle(_ line: String) -> Ending? {
-        let position = game.current
-        let command: Command
-        do {
-            command = try Command(parsing: line)
-        } catch {
-            console.say(error.description)
-            return nil
-        }
-        switch command {
-        case .nothing:
-            break
-        case .square(let square):
-            switch Selection.action(for: square, selected: selected, in: position) {
-            case .success(.select(let square)):
-                selected = square
-                draw()
-            case .success(.deselect):
-                selected = nil
-                draw()
-            case .success(.play(let move)):
-                tryPlaying(move)
-            case .failure(let problem):
-                console.say(problem.description)
-            }
-        case .move(let move):
-            tryPlaying(move)
-        case .help:
+    /// Carries out one effect of the loop; returns an ending when the player quits.
+    private func perform(_ effect: GameLoop.Effect) -> Ending? {
+        switch effect {
+        case .say(let line):
+            console.say(line)
+        case .draw:
+            draw()
+        case .submit(let move):
+            loop.play(move)
+            draw()
+        case .command(.help):
             console.say(Command.helpText)
-        case .moves:
-            console.say("legal moves: " + position.legalMoves().map(\.description).joined(separator: " "))
-        case .undo:
+        case .command(.undo):
             undo()
-        case .hint:
-            if let move = hint(position) {
-                console.say("hint: \(move)")
-            } else {
-                console.say("no hint: the game is over")
-            }
-        case .save(let path):
+        case .command(.hint):
+            console.say(hint(game.current).map { "hint: \($0)" } ?? "no hint: the game is over")
+        case .command(.save(let path)):
             save(to: path)
-        case .load(let path):
+        case .command(.load(let path)):
             load(from: path)
-        case .flip:
-            flipped.toggle()
-            draw()
-        case .board:
-            draw()
-        case .resign:
-            return .finished(.resignation(by: position.sideToMove))
-        case .quit:
+        case .command(.resign):
+            loop.resign()
+        case .command(.quit):
             return .quit
+        case .command:
+            break
         }
         return nil
     }
 
-    /// Plays a move typed by the person, or says why it is illegal and changes nothing.
-    private func tryPlaying(_ move: Move) {
-        do {
-            _ = try game.current.play(move)
-        } catch {
-            console.say(error.description)
-            return
-        }
-        play(move)
-    }
-
-    /// Plays a legal move and shows the board after it.
-    private func play(_ move: Move) {
-        try! game.play(move)  // Every caller checked legality first.
-        selected = nil
-        draw()
-    }
-
     /// Takes back moves to the previous turn of a person at the keyboard.
     private func undo() {
-        let count = game.undo(toTurnOf: people)
+        let count = loop.undo()
         guard count > 0 else {
             console.say("nothing to undo")
             return
         }
-        selected = nil
         console.say("took back \(count) \(count == 1 ? "move" : "moves")")
         draw()
     }
@@ -184,20 +133,17 @@ public final class TerminalGame {
         }
         do {
             let record = try GameRecord(pgn: text)
-            game = try Game(start: record.start, moves: record.moves)
+            loop.replace(with: try Game(start: record.start, moves: record.moves))
         } catch {
             console.say("cannot load \(path): \(error)")
             return
         }
-        selected = nil
         console.say("loaded \(game.moves.count) moves from \(path)")
         draw()
     }
 
     private func draw() {
-        console.write(
-            renderer.render(
-                game.current, lastMove: game.lastMove, selected: selected, flipped: flipped, labels: labels))
+        console.write(loop.screen)
     }
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiClient
 import NanashiCore
 import NanashiLoad
@@ -75,22 +74,14 @@ struct LoadTestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try ServerAddress.fromOption(server, ca: ca)
-        let (host, port) = (address.host, address.port)
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
         _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
-            guard queries >= 1 else { throw InputError("bad --queries \(queries): use 1 or more") }
-            var settings = QueryTestSettings()
-            settings.host = host
-            settings.port = port
-            settings.tls = address.tls
-            settings.trustedCertificates = address.trustedCertificates
+            var settings = QueryTestSettings(server: address)
             settings.queries = queries
             settings.connections = clients ?? 1
-            guard (1...1000).contains(settings.connections) else {
-                throw InputError("bad --clients \(settings.connections): use 1 to 1000")
-            }
+            if let problem = settings.problem { throw InputError(problem) }
             let report: QueryReport
             do {
                 report = try await QueryTest.run(settings)
@@ -100,11 +91,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             print(json ? jsonLine(report) : report.text)
             return
         }
-        var settings = LoadTestSettings()
-        settings.host = host
-        settings.port = port
-        settings.tls = address.tls
-        settings.trustedCertificates = address.trustedCertificates
+        var settings = LoadTestSettings(server: address)
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)
@@ -115,38 +102,24 @@ struct LoadTestCommand: AsyncParsableCommand {
             }
             settings.sources = sources
         }
-        guard think >= 0 else { throw InputError("bad --think \(think): use 0 or more milliseconds") }
         settings.thinkMilliseconds = think
-        let control = TimeControl(initial: initial, increment: increment)
-        guard control.isWithinLimits else {
-            throw InputError(
-                "bad time control \(initial)+\(increment): initial 1 to 10800 s, increment 0 to 600 s")
-        }
-        settings.control = control
+        settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
-        guard (2...20_000).contains(settings.clients) else {
-            throw InputError("bad --clients \(settings.clients): use 2 to 20000")
-        }
-        guard settings.games >= 1 else { throw InputError("bad --games \(settings.games): use 1 or more") }
-        guard (0...1).contains(resignChance), (0...1).contains(dropChance), resignChance + dropChance <= 1
-        else { throw InputError("bad chances: each 0 to 1, together at most 1") }
-        var known: [BotAccount] = []
-        if let accounts, FileManager.default.fileExists(atPath: accounts) {
+        if let problem = settings.problem { throw InputError(problem) }
+        if let accounts {
             do {
-                known = try BotAccount.parse(file: String(contentsOfFile: accounts, encoding: .utf8))
+                settings.accounts = try BotAccount.read(from: accounts)
             } catch {
                 throw InputError("bad accounts file \(accounts): \(error)")
             }
         }
-        settings.accounts = known
         let (report, registered) = try await LoadTest.run(settings) { progress in
             printError(progress.line)
         }
         if let accounts, !registered.isEmpty {
-            let text = BotAccount.file(known + registered)
             do {
-                try writeAccounts(text, to: accounts)
+                try BotAccount.write(settings.accounts + registered, to: accounts)
             } catch {
                 printError("nanashi: cannot write accounts to \(accounts): \(error)")
             }

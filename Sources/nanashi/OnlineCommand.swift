@@ -67,6 +67,6 @@ struct OnlineCommand: AsyncParsableCommand {
                 address: address, control: control, register: register,
                 savedSession: login.savedSession(for: address),
                 isInteractive: console.isInteractive, color: console.color))
-        _ = try await OnlineRunner(session: session, address: address, login: login, console: console).run()
+        _ = try await OnlineRunner(address: address, login: login, console: console).run(session)
     }
 }

@@ -1,61 +1,34 @@
-import Foundation
 import NanashiClient
 
-/// The input and output around an `OnlineSession`: the connection, standard input read on a
-/// thread of its own (so a move can arrive while the player is typing), clock ticks on a
-/// terminal, the prompts for a name and password, and the kept session token.
-///
-/// Everything reaches the session through one stream, one event at a time.
-final class OnlineRunner {
-    private enum Input: Sendable {
-        case event(OnlineSession.Event)
-        /// A message or the end of connection number `generation` (older ones are ignored).
-        case server(generation: Int, ServerEvent)
-        case opened(ServerConnection)
-    }
+/// Carries out an `OnlineSession`'s actions at this terminal: the connection and the timers
+/// through a `SessionInbox`, the prompts for a name and password, the kept session token, and
+/// the output. Everything reaches the session through the inbox, one event at a time.
+struct OnlineRunner {
+    let address: ServerAddress
+    let login: OnlineLogin
+    let console: Console
+    private let inbox = SessionInbox()
 
-    private var session: OnlineSession
-    private let console: Console
-    private let login: OnlineLogin
-    private let address: ServerAddress
-    private let sink: AsyncStream<Input>.Continuation
-    private var inputs: AsyncStream<Input>.Iterator
-    private var connection: ServerConnection?
-    private var generation = 0
-
-    init(session: OnlineSession, address: ServerAddress, login: OnlineLogin, console: Console) {
-        self.session = session
+    init(address: ServerAddress, login: OnlineLogin, console: Console) {
         self.address = address
         self.login = login
         self.console = console
-        let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
-        sink = continuation
-        inputs = stream.makeAsyncIterator()
     }
 
     /// Runs the session to its end.
     ///
     /// - Throws: `InputError` when the server cannot be reached at first or refuses to log in.
-    func run() async throws -> OnlineSession.Ending {
+    func run(_ session: OnlineSession) async throws -> OnlineSession.Ending {
+        var session = session
         var actions = session.start()
         while true {
             for action in actions {
                 if let ending = try perform(action) {
-                    connection?.close()
+                    inbox.connection?.close()
                     return ending
                 }
             }
-            guard let input = await inputs.next() else { return .left }
-            let event: OnlineSession.Event
-            switch input {
-            case .event(let next): event = next
-            case .server(let from, let serverEvent):
-                guard from == generation else { continue }
-                event = .server(serverEvent)
-            case .opened(let new):
-                attach(new)
-                event = .connected
-            }
+            guard let event = await inbox.next() else { return .left }
             actions = session.handle(event, at: .now)
         }
     }
@@ -63,19 +36,13 @@ final class OnlineRunner {
     /// Carries out one action; returns the ending once the session is over.
     private func perform(_ action: OnlineSession.Action) throws -> OnlineSession.Ending? {
         switch action {
-        case .connect: connect()
-        case .reconnect(let delay):
-            let sink = sink
-            Task {
-                try? await Task.sleep(for: delay)
-                sink.yield(.event(.reconnectDue))
-            }
-        case .send(let request): connection?.send(request)
-        case .closeConnection: connection?.close()
-        case .askCredentials:
-            sink.yield(.event(.credentials(try login.credentials(console: console))))
+        case .connect: inbox.connect(to: address)
+        case .reconnect(let delay): inbox.post(.reconnectDue, after: delay)
+        case .send(let request): inbox.connection?.send(request)
+        case .closeConnection: inbox.connection?.close()
+        case .askCredentials: inbox.post(.credentials(try login.credentials(console: console)))
         case .askToRegister(let name):
-            sink.yield(.event(.registerAnswer(login.offerToRegister(name, console: console))))
+            inbox.post(.registerAnswer(login.offerToRegister(name, console: console)))
         case .saveSession(let saved):
             do {
                 try login.store?.save(saved, for: address)
@@ -83,7 +50,10 @@ final class OnlineRunner {
                 console.say("note: the session was not saved: \(error)")
             }
         case .forgetSavedSession: try? login.store?.remove(for: address)
-        case .startInput: startInput()
+        case .startInput:
+            // Standard input is read on a thread of its own, so a move can arrive while the player types.
+            inbox.readLines { readLine(strippingNewline: true) }
+            if console.isInteractive { inbox.tick(every: .milliseconds(100)) }
         case .write(let text): console.write(text)
         case .say(let line): console.say(line)
         case .status(let text): console.status(text)
@@ -93,45 +63,5 @@ final class OnlineRunner {
         case .fail(let message): throw InputError(message)
         }
         return nil
-    }
-
-    /// One attempt, made on a task of its own; its outcome comes back as an input.
-    private func connect() {
-        let sink = sink
-        let address = address
-        Task {
-            do throws(ConnectionError) {
-                sink.yield(.opened(try await ServerConnection.connect(to: address)))
-            } catch {
-                sink.yield(.event(.unreachable(error.reason)))
-            }
-        }
-    }
-
-    private func attach(_ new: ServerConnection) {
-        generation += 1
-        connection = new
-        let generation = generation
-        let sink = sink
-        Task {
-            for await event in new.events { sink.yield(.server(generation: generation, event)) }
-        }
-    }
-
-    /// Reads standard input a line at a time on a thread of its own, and on a terminal ticks
-    /// ten times a second for the clocks.
-    private func startInput() {
-        let sink = sink
-        Thread.detachNewThread {
-            while let line = readLine(strippingNewline: true) { sink.yield(.event(.line(line))) }
-            sink.yield(.event(.inputEnded))
-        }
-        guard console.isInteractive else { return }
-        Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                sink.yield(.event(.tick))
-            }
-        }
     }
 }

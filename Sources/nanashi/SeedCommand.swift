@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiLoad
 import NanashiServer
 
@@ -49,9 +48,9 @@ struct SeedCommand: AsyncParsableCommand {
             throw InputError("cannot seed \(db): \(error)")
         }
         if let accounts, !summary.bots.isEmpty {
-            let text = BotAccount.file(summary.bots.map { BotAccount(name: $0.name, token: $0.token) })
             do {
-                try writeAccounts(text, to: accounts)
+                try BotAccount.write(
+                    summary.bots.map { BotAccount(name: $0.name, token: $0.token) }, to: accounts)
             } catch {
                 throw InputError("cannot write accounts to \(accounts): \(error)")
             }
@@ -62,10 +61,4 @@ struct SeedCommand: AsyncParsableCommand {
                 + "in \(elapsed.components.seconds).\(elapsed.components.attoseconds / 100_000_000_000_000_000) s"
         )
     }
-}
-
-/// Writes an accounts file readable by its owner only: the tokens in it log the bots in.
-func writeAccounts(_ text: String, to path: String) throws {
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
 }

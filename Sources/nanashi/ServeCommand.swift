@@ -57,34 +57,6 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func run() async throws {
-        guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
-        guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
-        guard (1...86_400).contains(idleTimeout) else {
-            throw InputError("bad idle timeout \(idleTimeout): use 1 to 86400 seconds")
-        }
-        guard messageBurst >= 1 else { throw InputError("bad message burst \(messageBurst): use 1 or more") }
-        guard messageRate > 0, messageRate.isFinite else {
-            throw InputError("bad message rate \(messageRate): use more than 0")
-        }
-        guard maxConnections >= 1, maxPerAddress >= 1 else {
-            throw InputError("bad connection limits \(maxConnections), \(maxPerAddress): use 1 or more")
-        }
-        guard loginsPerMinute >= 1, registrationsPerHour >= 1, loginsPerMinute.isFinite,
-            registrationsPerHour.isFinite
-        else {
-            throw InputError("bad login or registration rate: use 1 or more")
-        }
-        guard (tlsCert == nil) == (tlsKey == nil) else {
-            throw InputError("--tls-cert and --tls-key go together")
-        }
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw InputError("bad log level '\(logLevel)'")
-        }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
         var settings = ServerSettings()
         settings.host = host
         settings.port = port
@@ -93,13 +65,25 @@ struct ServeCommand: AsyncParsableCommand {
         settings.idleTimeout = .seconds(idleTimeout)
         settings.messageBurst = messageBurst
         settings.messageRate = messageRate
-        if let tlsCert, let tlsKey {
-            settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
-        }
         settings.maximumConnections = maxConnections
         settings.maximumConnectionsPerAddress = maxPerAddress
         settings.loginsPerMinute = loginsPerMinute
         settings.registrationsPerHour = registrationsPerHour
+        if let problem = settings.problem { throw InputError(problem) }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw InputError("--tls-cert and --tls-key go together")
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw InputError("bad log level '\(logLevel)'")
+        }
+        if let tlsCert, let tlsKey {
+            settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         let server: Server
         do {
             let logger = Logger(label: "nanashi.server")

@@ -1,7 +1,6 @@
 import ArgumentParser
 import NanashiClient
 import NanashiProtocol
-import NanashiTerminal
 
 /// `nanashi watch [GAME]`: follows a game in progress on a server, move by move, to its end.
 struct WatchCommand: AsyncParsableCommand {
@@ -41,15 +40,20 @@ struct WatchCommand: AsyncParsableCommand {
         if picked == nil { picked = try await pick(on: connection, console: console) }
         guard let id = picked else { return }
         connection.send(Request(.watch(game: id), id: .string("watch")))
-        var watch = WatchScreen(console: console)
+        var screen = WatchScreen(color: console.color, isInteractive: console.isInteractive)
         for await input in WatchInput.merging(connection.events, tick: .milliseconds(200)) {
             switch input {
-            case .tick: watch.tick()
+            case .tick: show(screen.tick(at: .now), on: console)
             case .event(.reply(let reply)):
                 if case .error(let error) = reply.message, reply.id == .string("watch") {
                     throw InputError(error.message)
                 }
-                if try watch.receive(reply.message) { return }
+                do {
+                    show(try screen.receive(reply.message, at: .now), on: console)
+                } catch {
+                    throw InputError(error.description)
+                }
+                if screen.isOver { return }
             case .event(.shutdown), .event(.closed):
                 throw InputError("the server closed the connection")
             }
@@ -76,90 +80,14 @@ struct WatchCommand: AsyncParsableCommand {
         }
         return nil
     }
-}
 
-/// What the watch loop waits for: the server's next event, or the time to redraw the clocks.
-enum WatchInput: Sendable {
-    case event(ServerEvent)
-    case tick
-
-    /// The connection's events with a tick every `interval` between them; ends with the events.
-    static func merging(_ events: AsyncStream<ServerEvent>, tick interval: Duration) -> AsyncStream<
-        WatchInput
-    > {
-        AsyncStream { continuation in
-            let ticker = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    continuation.yield(.tick)
-                }
+    private func show(_ outputs: [WatchScreen.Output], on console: Console) {
+        for output in outputs {
+            switch output {
+            case .write(let text): console.write(text)
+            case .say(let line): console.say(line)
+            case .status(let text): console.status(text)
             }
-            let forwarder = Task {
-                for await event in events { continuation.yield(.event(event)) }
-                ticker.cancel()
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                ticker.cancel()
-                forwarder.cancel()
-            }
-        }
-    }
-}
-
-/// The watcher's screen: the board after each move, and the clock line kept ticking below it
-/// on a terminal.
-struct WatchScreen {
-    let console: Console
-    let renderer: BoardRenderer
-    private(set) var table: WatchTable?
-
-    init(console: Console) {
-        self.console = console
-        renderer = BoardRenderer(color: console.color)
-    }
-
-    /// Shows a message of the watched game; returns true once the game is over.
-    mutating func receive(_ message: ServerMessage) throws -> Bool {
-        let now = ContinuousClock.now
-        switch message {
-        case .watching(let watched):
-            do {
-                table = try WatchTable(watched, now: now)
-            } catch {
-                throw InputError("the server sent a position this client cannot read: \(error)")
-            }
-            console.say(table!.heading)
-            draw()
-        case .moved(let moved):
-            guard table?.apply(moved, now: now) == true else { return false }
-            draw()
-        case .watchedEnd(let end):
-            guard table?.id == end.game else { return false }
-            table!.finish(end, now: now)
-            console.say(table!.clockLine(at: now))
-            console.write(table!.endText ?? "")
-            return true
-        default:
-            break
-        }
-        return false
-    }
-
-    /// Redraws the clock line (a terminal only).
-    func tick() {
-        guard let table, table.end == nil else { return }
-        console.status(table.clockLine(at: .now))
-    }
-
-    private func draw() {
-        guard let table else { return }
-        console.write(
-            "\n" + renderer.render(table.position, lastMove: table.game.lastMove, labels: table.labels))
-        if console.isInteractive {
-            console.status(table.clockLine(at: .now))
-        } else {
-            console.say(table.clockLine(at: .now))
         }
     }
 }

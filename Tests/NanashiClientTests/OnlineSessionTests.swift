@@ -297,3 +297,52 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
             .askCredentials,
         ])
 }
+
+@Test func aSquareTypedOnlineSelectsThroughTheGameLoopAndTheMoveGoesToTheServer() {
+    var online = OnlineSession.seeking()
+    _ = online.at(0, reply(.start(gameStart)))
+    let labels: [Side: String] = [.x: "you", .o: "bob 1480"]
+    let g1 = Square("g1")!
+    #expect(
+        text(online.at(1, .line("g1")))
+            == "x> g1\n" + BoardRenderer().render(.start, selected: g1, labels: labels)
+            + " *x 9:59.0   o 10:00.0\n")
+    let chosen = online.at(2, .line("f2"))
+    #expect(text(chosen) == "x [g1]> f2\n")
+    #expect(chosen.last == send(.move(game: 7, move: "f2"), id: "move"))
+    // The server's moves are the game's: x's own once accepted, then o's as it arrives.
+    var game = Game()
+    try! game.play(.clone(to: Square("f2")!))
+    _ = online.at(
+        3,
+        reply(
+            .moved(
+                Moved(
+                    game: 7, move: "f2", ply: 1, fen: game.current.fen, clock: Clocks(x: 597_000, o: 600_000))
+            )))
+    try! game.play(.clone(to: Square("b2")!))
+    #expect(
+        text(
+            online.at(
+                5,
+                reply(
+                    .moved(
+                        Moved(
+                            game: 7, move: "b2", ply: 2, fen: game.current.fen,
+                            clock: Clocks(x: 597_000, o: 598_000))
+                    ))))
+            == BoardRenderer().render(game.current, lastMove: game.lastMove, labels: labels)
+            + " *x 9:57.0   o 9:58.0\n")
+}
+
+@Test func aForcedPassOnlineIsSaidAndSentForThePlayer() {
+    var online = OnlineSession.seeking()
+    var walledIn = gameStart
+    // x on a7, walled in by blockers: no move but the pass, while o on g1 can move.
+    walledIn.fen = "x--4/---4/---4/7/7/7/6o x 0 1"
+    let started = online.at(0, reply(.start(walledIn)))
+    #expect(
+        Array(started.suffix(2)) == [
+            .say("x has no move and passes"), send(.move(game: 7, move: "0000"), id: "move"),
+        ])
+}

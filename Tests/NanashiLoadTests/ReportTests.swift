@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NanashiLoad
@@ -94,6 +95,23 @@ func percentileIsTheNearestRank(percent: Double, sorted: [Int], expected: Int) {
     #expect(text == "bot0001 abc\nbot0002 d-_\n")
     #expect(try BotAccount.parse(file: text) == [accounts[0], accounts[2]])
     #expect(try BotAccount.parse(file: "\n\nann t\n") == [BotAccount(name: "ann", token: "t")])
+}
+
+@Test func anAccountsFileIsWrittenForItsOwnerOnlyAndReadBack() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "accounts-\(UInt64.random(in: 0...UInt64.max))"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // No file yet: no accounts.
+    #expect(try BotAccount.read(from: path) == [])
+    let accounts = [BotAccount(name: "bot0001", token: "abc"), BotAccount(name: "lt2")]
+    try BotAccount.write(accounts, to: path)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "bot0001 abc\n")
+    let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(permissions == 0o600)
+    #expect(try BotAccount.read(from: path) == [accounts[0]])
+    try "ann\n".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(throws: BotAccount.FileError(line: 1)) { try BotAccount.read(from: path) }
 }
 
 @Test(arguments: [("ann\n", 1), ("ann t\nbob\n", 2), ("ann t x\n", 1)])

@@ -46,11 +46,12 @@ private final class Stubborn: MoveSource {
 }
 
 private func game(
-    _ lines: [String], files: MemoryFiles = MemoryFiles(), opponents: [Side: any MoveSource] = [:]
+    _ lines: [String], files: MemoryFiles = MemoryFiles(), opponents: [Side: any MoveSource] = [:],
+    labels: [Side: String] = [:]
 ) -> (TerminalGame, ScriptedConsole) {
     let console = ScriptedConsole(lines)
     let game = TerminalGame(
-        game: Game(), console: console, files: files, opponents: opponents, labels: [:], flipped: false,
+        game: Game(), console: console, files: files, opponents: opponents, labels: labels, flipped: false,
         tags: ["Event": "test"], hint: { _ in nil })
     return (game, console)
 }
@@ -97,4 +98,42 @@ private func game(
     #expect(
         !TerminalGame.offerAnotherGame(
             after: .resignation(by: .x), final: .start, console: ScriptedConsole([])))
+}
+
+/// Plays the moves it was given, one a turn, as the AI would.
+private final class Scripted: MoveSource {
+    var moves: [Move]
+    init(_ moves: [Move]) { self.moves = moves }
+    let label = "scripted"
+    func move(in game: Game, console: any TerminalConsole) -> Move { moves.removeFirst() }
+}
+
+@Test func theAIsMovesAndThePersonsShareOneScreenAndOneLoop() throws {
+    let b6 = Move.clone(to: Square("b6")!)
+    let b2 = Move.clone(to: Square("b2")!)
+    let labels: [Side: String] = [.x: "you", .o: "scripted"]
+    let (terminal, console) = game(["b6", "quit"], opponents: [.o: Scripted([b2])], labels: labels)
+    #expect(terminal.run() == .quit)
+    let afterX = try Game(start: .start, moves: [b6])
+    let afterO = try Game(start: .start, moves: [b6, b2])
+    let renderer = BoardRenderer()
+    #expect(
+        console.transcript
+            == renderer.render(.start, labels: labels) + "x> b6\n"
+            + renderer.render(afterX.current, lastMove: afterX.lastMove, labels: labels)
+            + renderer.render(afterO.current, lastMove: afterO.lastMove, labels: labels) + "x> quit\n")
+}
+
+@Test func aForcedPassIsPlayedForThePersonAndTheGameGoesOn() throws {
+    let start = try Position(fen: "x--4/---4/---4/7/7/7/6o x 0 1")
+    let console = ScriptedConsole(["resign"])
+    let terminal = TerminalGame(
+        game: Game(start: start), console: console, files: MemoryFiles(), opponents: [:], labels: [:],
+        flipped: false, tags: [:], hint: { _ in nil })
+    #expect(terminal.run() == .finished(.resignation(by: .o)))
+    let passed = try Game(start: start, moves: [.pass])
+    #expect(
+        console.transcript
+            == BoardRenderer().render(start) + "x has no move and passes\n"
+            + BoardRenderer().render(passed.current, lastMove: passed.lastMove) + "o> resign\n")
 }

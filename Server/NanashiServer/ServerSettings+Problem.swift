@@ -1,0 +1,26 @@
+extension ServerSettings {
+    /// What is wrong with the settings `nanashi serve` takes from its options (the port, the
+    /// grace, the idle timeout, the message budget, the connection and login limits), named by
+    /// those options; `nil` when nothing is.
+    public var problem: String? {
+        guard (0...65535).contains(port) else { return "bad port \(port): use 0 to 65535" }
+        guard abandonGrace >= .seconds(1) else {
+            return "bad grace \(abandonGrace.components.seconds): use 1 second or more"
+        }
+        guard (Duration.seconds(1)...Duration.seconds(86_400)).contains(idleTimeout) else {
+            return "bad idle timeout \(idleTimeout.components.seconds): use 1 to 86400 seconds"
+        }
+        guard messageBurst >= 1 else { return "bad message burst \(messageBurst): use 1 or more" }
+        guard messageRate > 0, messageRate.isFinite else {
+            return "bad message rate \(messageRate): use more than 0"
+        }
+        guard maximumConnections >= 1, maximumConnectionsPerAddress >= 1 else {
+            return
+                "bad connection limits \(maximumConnections), \(maximumConnectionsPerAddress): use 1 or more"
+        }
+        guard loginsPerMinute >= 1, registrationsPerHour >= 1, loginsPerMinute.isFinite,
+            registrationsPerHour.isFinite
+        else { return "bad login or registration rate: use 1 or more" }
+        return nil
+    }
+}

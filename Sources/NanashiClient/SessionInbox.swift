@@ -1,0 +1,108 @@
+import Foundation
+
+/// The one stream of events into an `OnlineSession`, whatever they come from: the connection's
+/// messages, the outcome of a connection attempt, lines typed at the terminal, the clock's
+/// ticks and the wait before reconnecting. The runner takes them out one at a time, so the
+/// session sees one event at a time.
+///
+/// Only the newest connection is heard: what an older one still says (its last messages, its
+/// `.closed`) is dropped, so a connection replaced after a drop cannot disturb the new one.
+public final class SessionInbox {
+    private enum Input: Sendable {
+        case event(OnlineSession.Event)
+        /// A message or the end of the connection attached as number `generation`.
+        case server(generation: Int, ServerEvent)
+        case opened(ServerConnection)
+    }
+
+    /// The connection attached last, once one is open.
+    public private(set) var connection: ServerConnection?
+    private let sink: AsyncStream<Input>.Continuation
+    private var inputs: AsyncStream<Input>.Iterator
+    private var generation = 0
+
+    public init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
+        sink = continuation
+        inputs = stream.makeAsyncIterator()
+    }
+
+    /// The next event; a connection opened by `connect(to:)` is attached first and reported as
+    /// `.connected`. `nil` once the inbox is finished.
+    public func next() async -> OnlineSession.Event? {
+        while let input = await inputs.next() {
+            switch input {
+            case .event(let event):
+                return event
+            case .server(let from, let event):
+                if from == generation { return .server(event) }
+            case .opened(let new):
+                connection = new
+                listen(to: new.events)
+                return .connected
+            }
+        }
+        return nil
+    }
+
+    /// Posts an event, now or after `delay`.
+    public func post(_ event: OnlineSession.Event, after delay: Duration? = nil) {
+        let sink = sink
+        guard let delay else {
+            sink.yield(.event(event))
+            return
+        }
+        Task {
+            try? await Task.sleep(for: delay)
+            sink.yield(.event(event))
+        }
+    }
+
+    /// Opens a connection on a task of its own: `.connected` follows, or `.unreachable`.
+    public func connect(to address: ServerAddress) {
+        let sink = sink
+        Task {
+            do throws(ConnectionError) {
+                sink.yield(.opened(try await ServerConnection.connect(to: address)))
+            } catch {
+                sink.yield(.event(.unreachable(error.reason)))
+            }
+        }
+    }
+
+    /// Hears `events` from now on, and no older connection's.
+    func listen(to events: AsyncStream<ServerEvent>) {
+        generation += 1
+        let generation = generation
+        let sink = sink
+        Task {
+            for await event in events { sink.yield(.server(generation: generation, event)) }
+        }
+    }
+
+    /// Posts each line `readLine` returns, read on a thread of its own (so a move can arrive
+    /// while the player types), then `.inputEnded`.
+    public func readLines(with readLine: @escaping @Sendable () -> String?) {
+        let sink = sink
+        Thread.detachNewThread {
+            while let line = readLine() { sink.yield(.event(.line(line))) }
+            sink.yield(.event(.inputEnded))
+        }
+    }
+
+    /// Posts `.tick` every `interval`, for the clocks on a terminal.
+    public func tick(every interval: Duration) {
+        let sink = sink
+        Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                sink.yield(.event(.tick))
+            }
+        }
+    }
+
+    /// Ends the stream: `next()` returns what is left, then `nil`.
+    public func finish() {
+        sink.finish()
+    }
+}

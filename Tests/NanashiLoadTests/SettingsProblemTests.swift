@@ -1,0 +1,53 @@
+import NanashiClient
+import NanashiCore
+import NanashiLoad
+import Testing
+
+// The load test's settings are checked before any bot connects, one problem at a time.
+
+@Test func goodSettingsHaveNoProblem() {
+    #expect(LoadTestSettings().problem == nil)
+    #expect(QueryTestSettings().problem == nil)
+}
+
+@Test func badLoadTestSettingsAreNamedOneAtATimeInTheOptionsOrder() {
+    var settings = LoadTestSettings()
+    settings.thinkMilliseconds = -5
+    settings.control = TimeControl(initial: 0, increment: 3)
+    settings.clients = 1
+    settings.games = 0
+    settings.policy = BotPolicy(resignChance: 0.6, dropChance: 0.6)
+    #expect(settings.problem == "bad --think -5: use 0 or more milliseconds")
+    settings.thinkMilliseconds = 0
+    #expect(settings.problem == "bad time control 0+3: initial 1 to 10800 s, increment 0 to 600 s")
+    settings.control = TimeControl(initial: 300, increment: 3)
+    #expect(settings.problem == "bad --clients 1: use 2 to 20000")
+    settings.clients = 20_001
+    #expect(settings.problem == "bad --clients 20001: use 2 to 20000")
+    settings.clients = 100
+    #expect(settings.problem == "bad --games 0: use 1 or more")
+    settings.games = 1
+    #expect(settings.problem == "bad chances: each 0 to 1, together at most 1")
+    settings.policy = BotPolicy(resignChance: -0.1, dropChance: 0)
+    #expect(settings.problem == "bad chances: each 0 to 1, together at most 1")
+    settings.policy = BotPolicy()
+    #expect(settings.problem == nil)
+}
+
+@Test(arguments: [(0, 1, "bad --queries 0: use 1 or more"), (5, 1001, "bad --clients 1001: use 1 to 1000")])
+func badQuerySettingsAreNamed(queries: Int, connections: Int, problem: String) {
+    var settings = QueryTestSettings()
+    (settings.queries, settings.connections) = (queries, connections)
+    #expect(settings.problem == problem)
+}
+
+@Test func settingsForAServerAddressTakeItsHostPortAndTLS() {
+    let address = ServerAddress(host: "example.org", port: 7900, tls: true, trustedCertificates: "PEM")
+    let load = LoadTestSettings(server: address)
+    #expect(load.host == "example.org" && load.port == 7900 && load.tls && load.trustedCertificates == "PEM")
+    #expect(load.clients == LoadTestSettings().clients)
+    let queries = QueryTestSettings(server: address)
+    #expect(
+        queries.host == "example.org" && queries.port == 7900 && queries.tls
+            && queries.trustedCertificates == "PEM")
+}

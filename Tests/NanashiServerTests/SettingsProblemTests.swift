@@ -1,0 +1,35 @@
+import Testing
+
+@testable import NanashiServer
+
+// The settings `nanashi serve` builds from its options are checked before anything starts.
+
+/// The default settings with one change.
+private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings {
+    var settings = ServerSettings()
+    change(&settings)
+    return settings
+}
+
+@Test func theDefaultSettingsHaveNoProblem() {
+    #expect(ServerSettings().problem == nil)
+}
+
+@Test func aBadServerSettingIsNamed() {
+    let cases: [(ServerSettings, String)] = [
+        (changed { $0.port = 70_000 }, "bad port 70000: use 0 to 65535"),
+        (changed { $0.abandonGrace = .seconds(0) }, "bad grace 0: use 1 second or more"),
+        (changed { $0.idleTimeout = .seconds(0) }, "bad idle timeout 0: use 1 to 86400 seconds"),
+        (
+            changed { $0.idleTimeout = .seconds(Int.max) },
+            "bad idle timeout 9223372036854775807: use 1 to 86400 seconds"
+        ),
+        (changed { $0.messageBurst = 0 }, "bad message burst 0: use 1 or more"),
+        (changed { $0.messageRate = 0 }, "bad message rate 0.0: use more than 0"),
+        (changed { $0.messageRate = .infinity }, "bad message rate inf: use more than 0"),
+        (changed { $0.maximumConnectionsPerAddress = 0 }, "bad connection limits 20000, 0: use 1 or more"),
+        (changed { $0.loginsPerMinute = 0.5 }, "bad login or registration rate: use 1 or more"),
+        (changed { $0.registrationsPerHour = .nan }, "bad login or registration rate: use 1 or more"),
+    ]
+    for (settings, problem) in cases { #expect(settings.problem == problem) }
+}
