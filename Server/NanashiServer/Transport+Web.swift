@@ -1,0 +1,152 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import NanashiWeb
+
+extension Transport {
+    /// Binds the HTTP port: each connection reads its first request, which either upgrades it to a
+    /// WebSocket at `/ws` (then it carries protocol lines) or is the first of its page requests.
+    /// TLS when the settings have its files, as on the protocol's port.
+    ///
+    /// A connection that sends nothing for the idle timeout is closed, whatever it is, so one that
+    /// never finishes its first request cannot hold its place for ever.
+    static func bindWeb(_ settings: ServerSettings, port: Int) async throws
+        -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>
+    {
+        let maximumLineLength = settings.maximumLineLength
+        let idle = TimeAmount(settings.idleTimeout)
+        let tls = try settings.tls?.serverContext()
+        return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: settings.httpHost, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
+                    try pipeline.addHandler(IdleCloser())
+                    let upgrader = NIOTypedWebSocketServerUpgrader<WebConnection>(
+                        maxFrameSize: WebSocketLineCodec.maximumFrameSize,
+                        shouldUpgrade: { channel, head in
+                            let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
+                            return channel.eventLoop.makeSucceededFuture(path == "/ws" ? HTTPHeaders() : nil)
+                        },
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(
+                                    WebSocketLineCodec(maximumLength: maximumLineLength))
+                                return WebConnection.socket(
+                                    try NIOAsyncChannel<ReceivedLine, Never>(
+                                        wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    let upgrades = NIOTypedHTTPServerUpgradeConfiguration(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                WebConnection.pages(
+                                    try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                                        wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    return try pipeline.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: upgrades))
+                }
+            }
+    }
+
+    /// Answers page requests in order until the client closes or stops keeping the connection
+    /// alive. Request bodies are read and thrown away: every page is a `GET`.
+    static func answer(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
+        logger: Logger
+    ) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var head: HTTPRequestHead?
+                for try await part in inbound {
+                    switch part {
+                    case .head(let request):
+                        head = request
+                    case .body:
+                        continue
+                    case .end:
+                        guard let request = head else {
+                            // A WebSocket handshake elsewhere than /ws: NIO's upgrade handler
+                            // keeps its head when it declines, so only the end comes here.
+                            let refusal = WebResponse(
+                                status: 404, contentType: "text/plain; charset=utf-8",
+                                body: Array("the WebSocket is at /ws\n".utf8))
+                            try await write(
+                                refusal, to: outbound, keepAlive: false, head: false, version: .http1_1)
+                            return
+                        }
+                        head = nil
+                        let response = await site.respond(
+                            to: WebRequest(method: request.method.rawValue, target: request.uri))
+                        try await write(
+                            response, to: outbound, keepAlive: request.isKeepAlive,
+                            head: request.method == .HEAD,
+                            version: request.version)
+                        if !request.isKeepAlive { return }
+                    }
+                }
+            }
+        } catch {
+            logger.debug("HTTP connection closed with error: \(error)")
+        }
+    }
+
+    /// Tells a connection over the caps that the server is busy, and closes it.
+    static func refuse(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, logger: Logger
+    ) async {
+        do {
+            try await connection.executeThenClose { _, outbound in
+                let response = WebResponse(
+                    status: 503, contentType: "text/plain; charset=utf-8",
+                    body: Array("too many connections; try again in a minute\n".utf8),
+                    headers: [("Retry-After", "60")])
+                try await write(response, to: outbound, keepAlive: false, head: false, version: .http1_1)
+            }
+        } catch {
+            logger.debug("HTTP refusal failed: \(error)")
+        }
+    }
+
+    private static func write(
+        _ response: WebResponse, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+        keepAlive: Bool, head: Bool, version: HTTPVersion
+    ) async throws {
+        var headers = HTTPHeaders()
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        headers.add(name: "Content-Length", value: String(response.body.count))
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let status = HTTPResponseStatus(statusCode: response.status)
+        var parts: [HTTPServerResponsePart] = [
+            .head(HTTPResponseHead(version: version, status: status, headers: headers))
+        ]
+        if !head, !response.body.isEmpty {
+            parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+        }
+        parts.append(.end(nil))
+        try await outbound.write(contentsOf: parts)
+    }
+}
+
+/// Closes a connection that has sent nothing for the `IdleStateHandler`'s read timeout.
+final class IdleCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+}
