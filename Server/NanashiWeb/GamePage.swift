@@ -39,11 +39,11 @@ enum GamePage {
             <p class="result" id="result">\(escaped(summary)) · \(escaped(game.outcome.result))</p>
             \(boardArea)
             <div class="steps" role="toolbar" aria-label="step through the game">
-            <button type="button" id="first" aria-label="start" title="start (Home)">⏮</button>
-            <button type="button" id="back" aria-label="back" title="back (←)">◀</button>
+            <button type="button" id="first" aria-label="start" title="start (Home)">«</button>
+            <button type="button" id="back" aria-label="back" title="back (←)">‹</button>
             <span id="ply" aria-live="polite">ply 0 of \(record.moves.count)</span>
-            <button type="button" id="forward" aria-label="forward" title="forward (→)">▶</button>
-            <button type="button" id="last" aria-label="end" title="end (End)">⏭</button>
+            <button type="button" id="forward" aria-label="forward" title="forward (→)">›</button>
+            <button type="button" id="last" aria-label="end" title="end (End)">»</button>
             </div>
             <p class="download"><a href="/game/\(game.game)/pgn" download="nanashi-\(game.game).pgn">Download PGN</a></p>
             <ol class="moves">\(moveList.joined())</ol>

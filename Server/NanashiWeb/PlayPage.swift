@@ -15,6 +15,14 @@ enum PlayPage {
         let body = """
             <section class="play">
             <p class="status" id="status" role="status" aria-live="polite">connecting…</p>
+            <div class="play-area">
+            <div id="table" hidden>
+            <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>
+            \(GamePage.boardArea)
+            <div class="clocks"><div class="clock" id="clock-bottom"><span class="disc" id="disc-bottom"></span> <span class="name" id="name-bottom"></span> <span class="time" id="time-bottom"></span></div></div>
+            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button></div>
+            </div>
+            <div class="side">
             <form id="login" class="panel" method="post" action="/play" hidden>
             <h1>Play Ataxx online</h1>
             <p class="quiet">Log in, or pick a name and a password to register.</p>
@@ -22,19 +30,15 @@ enum PlayPage {
             <input id="login-name" autocomplete="username" minlength="3" maxlength="20" pattern="[A-Za-z0-9_\\-]{3,20}" required>
             <label for="login-password">Password</label>
             <input id="login-password" type="password" autocomplete="current-password" minlength="8" required>
-            <div class="buttons"><button type="submit" id="login-button">Log in</button> <button type="button" id="register-button">Register</button></div>
+            <div class="buttons"><button type="submit" id="login-button">Log in</button> <button type="button" class="secondary" id="register-button">Register</button></div>
             </form>
             <div id="lobby" class="panel" hidden>
             <p>Playing as <strong id="me"></strong> <span class="quiet" id="my-rating"></span> <button type="button" class="link" id="logout-button">log out</button></p>
             <label for="control">Time control (minutes + seconds a move)</label>
             <select id="control">\(options.joined())</select>
-            <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" id="cancel-button" hidden>Cancel</button></div>
+            <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" class="secondary" id="cancel-button" hidden>Cancel</button></div>
             </div>
-            <div id="table" hidden>
-            <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>
-            \(GamePage.boardArea)
-            <div class="clocks"><div class="clock" id="clock-bottom"><span class="disc" id="disc-bottom"></span> <span class="name" id="name-bottom"></span> <span class="time" id="time-bottom"></span></div></div>
-            <div class="buttons"><button type="button" id="resign-button">Resign</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" id="again-button" hidden>New opponent</button></div>
+            </div>
             </div>
             </section>
             """

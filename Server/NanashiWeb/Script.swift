@@ -49,6 +49,16 @@ enum Script {
             return result;
           }
 
+          // The marks of a move known only by its notation (a game joined in progress): where it landed
+          // and the square a jump left; which pieces it converted is not known.
+          function landing(move) {
+            var result = { to: -1, from: -1, converted: [] };
+            if (!move || move === '0000') { return result; }
+            result.to = indexOf(move.slice(-2));
+            if (move.length === 4) { result.from = indexOf(move.slice(0, 2)); }
+            return result;
+          }
+
           function count(board, side) {
             return board.cells.filter(function (c) { return c === side; }).length;
           }
@@ -249,9 +259,9 @@ enum Script {
               closed: function () { if (!over) { setText('status', 'connection lost; reconnecting…'); } },
               message: function (message) {
                 if (message.type === 'game' && message.game === data.game) {
-                  state = { board: parseFen(message.fen), marks: null, last: null };
                   var moves = message.moves || [];
-                  if (moves.length) { state.last = moves[moves.length - 1]; }
+                  var lastMove = moves.length ? moves[moves.length - 1] : null;
+                  state = { board: parseFen(message.fen), marks: landing(lastMove), last: lastMove };
                   setText('players', '');
                   var players = document.getElementById('players');
                   players.innerHTML = '';
@@ -260,9 +270,10 @@ enum Script {
                     var disc = document.createElement('span');
                     disc.className = 'disc ' + pair[0];
                     players.appendChild(disc);
+                    players.appendChild(document.createTextNode(' '));
                     var a = document.createElement('a');
                     a.href = '/player/' + encodeURIComponent(pair[1].name);
-                    a.textContent = ' ' + pair[1].name;
+                    a.textContent = pair[1].name;
                     players.appendChild(a);
                     var rating = document.createElement('span');
                     rating.className = 'quiet';
@@ -487,7 +498,8 @@ enum Script {
 
             function begin(id, color, opponent, fen, moves, clock) {
               var board = parseFen(fen);
-              game = { id: id, color: color, opponent: opponent, board: board, marks: null, last: moves.length ? moves[moves.length - 1] : null,
+              var lastMove = moves.length ? moves[moves.length - 1] : null;
+              game = { id: id, color: color, opponent: opponent, board: board, marks: landing(lastMove), last: lastMove,
                        selected: -1, sent: false, over: false };
               clocks.set(clock, board.side);
               var other = color === 'x' ? 'o' : 'x';

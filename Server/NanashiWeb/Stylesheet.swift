@@ -38,6 +38,8 @@ enum Stylesheet {
         input, select { padding: 0.45rem 0.6rem; border: 1px solid #b9b3a3; border-radius: 6px; background: #fff; min-width: 0; }
         button { padding: 0.45rem 0.9rem; border: 1px solid var(--accent); border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
         button[hidden] { display: none; }
+        button.secondary { background: var(--panel); color: var(--accent); }
+        .steps button { min-width: 2.6rem; font-size: 1.15rem; line-height: 1; }
         button:disabled { opacity: 0.6; cursor: default; }
         button.link { background: none; border: 0; color: var(--accent); padding: 0; text-decoration: underline; }
         button.offered { background: var(--mark); border-color: var(--mark); color: var(--ink); animation: pulse 1s ease-in-out infinite alternate; }
@@ -47,6 +49,10 @@ enum Stylesheet {
         .panel label { display: block; font-weight: 600; margin: 0.6rem 0 0.2rem; }
         .panel input, .panel select { width: 100%; }
         .status { min-height: 1.5em; font-weight: 600; margin: 0.4rem 0; }
+        .play-area { display: flex; flex-wrap: wrap; gap: 0 1.5rem; align-items: flex-start; }
+        .play-area #table { flex: 0 1 30rem; min-width: 0; }
+        .play-area .side { flex: 1 1 16rem; max-width: 26rem; }
+        .play-area .panel { margin-top: 0; }
         .disc { display: inline-block; width: 0.85em; height: 0.85em; border-radius: 50%; vertical-align: -0.05em; }
         .disc.x { background: var(--x); }
         .disc.o { background: var(--o); }
