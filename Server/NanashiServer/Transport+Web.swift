@@ -60,34 +60,58 @@ extension Transport {
     }
 
     /// Answers page requests in order until the client closes or stops keeping the connection
-    /// alive. Request bodies are read and thrown away: every page is a `GET`.
+    /// alive. Every page is a `GET`: a request body is thrown away as it comes, and one over
+    /// `maximumBodyBytes` gets 413 and the connection closed.
+    ///
+    /// Requests spend the connection's budget as protocol lines do (`settings.messageBurst`,
+    /// refilled at `settings.messageRate` a second): over it a request gets 429, and at minus
+    /// the burst the connection is closed.
     static func answer(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
-        logger: Logger
+        settings: ServerSettings, logger: Logger
     ) async {
+        var budget = RequestBudget(burst: Double(settings.messageBurst), rate: settings.messageRate)
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
+                var bodyBytes = 0
                 for try await part in inbound {
                     switch part {
                     case .head(let request):
                         head = request
-                    case .body:
-                        continue
+                        bodyBytes = 0
+                    case .body(let bytes):
+                        bodyBytes += bytes.readableBytes
+                        if bodyBytes > maximumBodyBytes {
+                            try await write(
+                                .plain(413, "pages take no request body\n"), to: outbound, keepAlive: false,
+                                head: false, version: .http1_1)
+                            return
+                        }
                     case .end:
                         guard let request = head else {
                             // A WebSocket handshake elsewhere than /ws: NIO's upgrade handler
                             // keeps its head when it declines, so only the end comes here.
-                            let refusal = WebResponse(
-                                status: 404, contentType: "text/plain; charset=utf-8",
-                                body: Array("the WebSocket is at /ws\n".utf8))
                             try await write(
-                                refusal, to: outbound, keepAlive: false, head: false, version: .http1_1)
+                                .plain(404, "the WebSocket is at /ws\n"), to: outbound, keepAlive: false,
+                                head: false,
+                                version: .http1_1)
                             return
                         }
                         head = nil
-                        let response = await site.respond(
-                            to: WebRequest(method: request.method.rawValue, target: request.uri))
+                        let response: WebResponse
+                        switch budget.spend() {
+                        case .within:
+                            response = await site.respond(
+                                to: WebRequest(method: request.method.rawValue, target: request.uri))
+                        case .over:
+                            response = .plain(429, "too many requests; slow down\n")
+                        case .cutOff:
+                            try await write(
+                                .plain(429, "too many requests; closing\n"), to: outbound, keepAlive: false,
+                                head: false, version: request.version)
+                            return
+                        }
                         try await write(
                             response, to: outbound, keepAlive: request.isKeepAlive,
                             head: request.method == .HEAD,
@@ -100,6 +124,9 @@ extension Transport {
             logger.debug("HTTP connection closed with error: \(error)")
         }
     }
+
+    /// The most bytes of request body a page connection may send.
+    static let maximumBodyBytes = 16 * 1024
 
     /// Tells a connection over the caps that the server is busy, and closes it.
     static func refuse(
@@ -135,6 +162,39 @@ extension Transport {
         }
         parts.append(.end(nil))
         try await outbound.write(contentsOf: parts)
+    }
+}
+
+extension WebResponse {
+    fileprivate static func plain(_ status: Int, _ text: String) -> WebResponse {
+        WebResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
+    }
+}
+
+/// A page connection's budget of requests, a token bucket over time as a protocol connection's.
+struct RequestBudget {
+    enum Verdict { case within, over, cutOff }
+
+    let burst: Double
+    let rate: Double
+    private var tokens: Double
+    private var checkedAt = ContinuousClock.now
+
+    init(burst: Double, rate: Double) {
+        self.burst = burst
+        self.rate = rate
+        self.tokens = burst
+    }
+
+    /// Spends one request: within the budget, over it, or so far over that the connection is cut off.
+    mutating func spend() -> Verdict {
+        let now = ContinuousClock.now
+        let elapsed = now - checkedAt
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        tokens = min(burst, tokens + seconds * rate) - 1
+        checkedAt = now
+        if tokens >= 0 { return .within }
+        return tokens < -burst ? .cutOff : .over
     }
 }
 

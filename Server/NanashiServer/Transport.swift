@@ -40,6 +40,8 @@ final class Transport: Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
+    /// For the page connections' request budget.
+    private let settings: ServerSettings
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
     private let maximumWatcherQueuedBytes: Int
@@ -199,6 +201,7 @@ final class Transport: Sendable {
         self.web = web
         self.httpPort = web.map { $0.channel.localAddress?.port ?? settings.httpPort ?? 0 }
         self.metrics = metrics
+        self.settings = settings
         self.maximumQueuedBytes = settings.maximumQueuedBytes
         self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
         self.maximumConnections = settings.maximumConnections
@@ -413,7 +416,7 @@ final class Transport: Sendable {
                 return
             }
             defer { releasePages(from: address) }
-            await Self.answer(pages, site: site, logger: logger)
+            await Self.answer(pages, site: site, settings: settings, logger: logger)
         }
     }
 

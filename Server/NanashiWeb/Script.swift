@@ -343,12 +343,20 @@ enum Script {
                 }
               },
               closed: function () {
-                status(superseded ? 'You logged in somewhere else; this page stopped.' : 'connection lost; reconnecting…');
+                // Before logging in, the server closes a quiet connection after a while: the page
+                // reconnects without a word, and the form stays as it was.
+                if (superseded) {
+                  status('You logged in somewhere else; this page stopped.');
+                } else if (me || game) {
+                  status('connection lost; reconnecting…');
+                }
               },
               message: received
             });
 
             function showLogin() {
+              var form = document.getElementById('login');
+              if (!form.hidden) { return; }
               status('');
               show('login', true);
               show('lobby', false);
@@ -484,6 +492,7 @@ enum Script {
                   status('The server is restarting; reconnecting…');
                   break;
                 case 'error':
+                  if (message.code === 'idle_timeout' && !me) { break; }
                   if (message.code === 'bad_credentials' && !me) {
                     localStorage.removeItem(TOKEN);
                     show('login', true);

@@ -167,6 +167,30 @@ func samples(_ text: String) -> [String: Double] {
         await server.stop()
     }
 
+    @Test func pageRequestsHaveABudgetAndNoBody() async throws {
+        let server = try await webServer {
+            $0.messageBurst = 5
+            $0.messageRate = 0.001
+        }
+        let http = try #require(server.server?.httpPort)
+        let flood = try LineClient(port: http)
+        flood.sendBytes(Array(String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 20).utf8))
+        let answers = String(decoding: try flood.rest(), as: UTF8.self)
+        func count(_ text: String) -> Int {
+            answers.split(separator: text, omittingEmptySubsequences: false).count - 1
+        }
+        #expect(count("HTTP/1.1 200 OK") == 5)
+        #expect(count("too many requests; slow down\n") == 5)
+        #expect(count("too many requests; closing\n") == 1)
+
+        let uploader = try LineClient(port: http)
+        uploader.sendBytes(Array("POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n".utf8))
+        uploader.sendBytes([UInt8](repeating: 0x41, count: 17_000))
+        let refusal = try HTTPReply(String(decoding: try uploader.rest(), as: UTF8.self))
+        #expect(refusal.status == 413 && refusal.body == "pages take no request body\n")
+        await server.stop()
+    }
+
     @Test func aHostileBrowserIsRefusedAndHurtsNoOne() async throws {
         let server = try await webServer { $0.maximumConnectionsPerAddress = 4 }
         let http = try #require(server.server?.httpPort)
