@@ -83,7 +83,8 @@ def bot_move(fen):
 
 
 class Opponent(threading.Thread):
-    """A terminal-protocol client over TCP that registers, seeks and plays to the end."""
+    """A terminal-protocol client over TCP that registers, seeks and plays to the end; then
+    offers a rematch and, once it starts, resigns it at once (unrated: no move was made)."""
 
     def __init__(self, port, name, initial, increment):
         super().__init__(daemon=True)
@@ -91,9 +92,12 @@ class Opponent(threading.Thread):
         self.file = self.sock.makefile("r", encoding="utf-8")
         self.name, self.initial, self.increment = name, initial, increment
         self.result = None
+        self.rematch = None
+        self.log = []
         self.error = None
 
     def send(self, message):
+        self.log.append("> " + json.dumps(message))
         self.sock.sendall((json.dumps(message) + "\n").encode())
 
     def run(self):
@@ -103,16 +107,27 @@ class Opponent(threading.Thread):
             color = game = None
             last_ping = time.time()
             for line in self.file:
+                self.log.append("< " + line.strip())
                 message = json.loads(line)
                 kind = message["type"]
+                if kind == "start" and self.result is not None:
+                    game = message["game"]
+                    self.send({"type": "resign", "game": game})
+                    continue
                 if kind == "start":
                     color, game = message["color"], message["game"]
                     fen = message["fen"]
                 elif kind == "moved" and message["game"] == game:
                     fen = message["fen"]
-                elif kind == "end" and message["game"] == game:
+                elif kind == "end" and message["game"] == game and self.result is None:
                     self.result = message
+                    self.send({"type": "rematch", "game": game})
+                    continue
+                elif kind == "end" and message["game"] == game:
+                    self.rematch = message
                     return
+                elif kind == "error" and message["code"] == "no_such_game":
+                    continue  # a pass sent as the game ended: the end comes next
                 elif kind == "error":
                     raise RuntimeError("opponent got an error: %s" % line)
                 else:
@@ -142,6 +157,7 @@ def main():
          "--db", os.path.join(workdir, "db.sqlite"), "--log-level", "warning"],
         stdout=subprocess.PIPE, text=True)
     driver = None
+    opponent = None
     try:
         for _ in range(2):
             line = server.stdout.readline()
@@ -169,6 +185,9 @@ def main():
         def status():
             return driver.find_element(By.ID, "status").text
 
+        def result():
+            return driver.find_element(By.ID, "result").text
+
         # Register at /play.
         driver.get(base + "/play")
         wait.until(lambda d: d.find_element(By.ID, "login").is_displayed())
@@ -195,8 +214,8 @@ def main():
         watched = False
         long_wait = WebDriverWait(driver, 60)
         while True:
-            long_wait.until(lambda d: status().startswith("Your move") or status().startswith("Game over"))
-            if status().startswith("Game over"):
+            long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
+            if result().startswith("Game over"):
                 break
             pieces = driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color)
             moved = False
@@ -211,12 +230,18 @@ def main():
                     clicks += 2
                     moved = True
                     long_wait.until(lambda d: d.find_element(By.ID, "counts").text != before
-                                    or status().startswith("Game over"))
+                                    or result().startswith("Game over"))
                     break
                 square.click()  # deselect
             if not moved:
                 # No move at all: the page passes by itself.
                 time.sleep(0.5)
+            if clicks == 4:
+                # A reload logs back in with the stored token, and the game goes on.
+                driver.refresh()
+                wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+                wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .piece"))
+                assert driver.find_element(By.ID, "login").get_attribute("hidden") is not None
             if clicks == 10:
                 shot("03-play-midgame.png")
                 # The same game from a spectator's point of view, on a phone-sized screen.
@@ -236,19 +261,26 @@ def main():
                 driver.set_window_size(1200, 1000)
                 watched = True
         shot("06-play-game-over.png")
-        final = status()
+        final = result()
         print("final status:", final)
-        opponent.join(10)
-        if opponent.error:
-            raise opponent.error
-        assert opponent.result is not None, "the opponent saw no end"
         assert watched, "the game ended before the watch page was looked at"
 
-        # The rematch button is offered; the phone-sized play page.
+        # The opponent offers a rematch; the phone-sized play page shows it.
+        wait.until(lambda d: "rematch" in status())
         assert driver.find_element(By.ID, "rematch-button").is_displayed()
         driver.set_window_size(412, 915)
         shot("07-play-game-over-phone.png")
         driver.set_window_size(1200, 1000)
+        # Accepted: a new game with the colours swapped, which the opponent resigns at once.
+        driver.find_element(By.ID, "rematch-button").click()
+        wait.until(lambda d: "resignation" in result())
+        swapped = driver.find_element(By.ID, "disc-bottom").get_attribute("class").split()[-1]
+        assert swapped != color, (swapped, color)
+        print("rematch:", result())
+        opponent.join(10)
+        if opponent.error:
+            raise opponent.error
+        assert opponent.result is not None and opponent.rematch is not None, "the opponent saw no end"
 
         # The result on the leaderboard.
         driver.get(base + "/")
@@ -265,7 +297,8 @@ def main():
         driver.find_element(By.LINK_TEXT, "browser_ann").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.games a"))
         shot("09-player.png")
-        driver.find_element(By.CSS_SELECTOR, "table.games td a").click()
+        # The first game (the newest is the resigned rematch, without a move).
+        driver.find_element(By.LINK_TEXT, "#%d" % opponent.result["game"]).click()
         wait.until(lambda d: d.find_element(By.ID, "ply").text.startswith("ply"))
         body = driver.find_element(By.TAG_NAME, "body")
         total = int(driver.find_element(By.ID, "ply").text.split()[-1])
@@ -279,6 +312,16 @@ def main():
         assert href.endswith("/pgn"), href
         print("ok: %d clicks, %s; screenshots in %s" % (clicks, final, args.shots))
         return 0
+    except Exception:
+        if driver is not None:
+            driver.save_screenshot(os.path.join(args.shots, "failure.png"))
+            print("failed; status: %r" % driver.find_element(By.ID, "status").text if
+                  driver.find_elements(By.ID, "status") else "failed")
+            for entry in driver.get_log("browser"):
+                print("console:", entry)
+        if opponent is not None:
+            print("the opponent's last messages:\n" + "\n".join(opponent.log[-8:]))
+        raise
     finally:
         if driver is not None:
             driver.quit()

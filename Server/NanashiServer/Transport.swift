@@ -58,8 +58,8 @@ final class Transport: Sendable {
     private struct Registry {
         var links: [Int: Link] = [:]
         var perAddress: [String: Int] = [:]
-        /// Open connections of web pages (not WebSockets), which hold no `Link`.
-        var pages = 0
+        /// Open connections of web pages (not WebSockets), which hold no `Link`, by id.
+        var pages: [Int: any Channel] = [:]
     }
 
     /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
@@ -321,6 +321,8 @@ final class Transport: Sendable {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
         try? await web?.channel.close()
+        // Page connections kept alive between requests are closed at once.
+        for channel in open.withLock({ Array($0.pages.values) }) { channel.close(promise: nil) }
         let links = open.withLock { Array($0.links.values) }
         for link in links where !link.closing.exchange(true, ordering: .relaxed) {
             link.outbox.send(.shutdown)
@@ -410,33 +412,34 @@ final class Transport: Sendable {
             let id = nextID.add(1, ordering: .relaxed).newValue
             await serve(socket, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
         case .pages(let pages):
+            let id = nextID.add(1, ordering: .relaxed).newValue
             let address = pages.channel.remoteAddress?.ipAddress ?? "unknown"
-            guard admitPages(from: address) else {
+            guard admitPages(pages.channel, id: id, from: address) else {
                 await Self.refuse(pages, logger: logger)
                 return
             }
-            defer { releasePages(from: address) }
+            defer { releasePages(id: id, from: address) }
             await Self.answer(pages, site: site, settings: settings, logger: logger)
         }
     }
 
     /// Counts a connection for pages in against the same caps, or returns false.
-    private func admitPages(from address: String) -> Bool {
+    private func admitPages(_ channel: any Channel, id: Int, from address: String) -> Bool {
         open.withLock { registry in
             let count = registry.perAddress[address] ?? 0
             guard !stopping.load(ordering: .relaxed),
-                registry.links.count + registry.pages < maximumConnections,
+                registry.links.count + registry.pages.count < maximumConnections,
                 count < maximumPerAddress
             else { return false }
-            registry.pages += 1
+            registry.pages[id] = channel
             registry.perAddress[address] = count + 1
             return true
         }
     }
 
-    private func releasePages(from address: String) {
+    private func releasePages(id: Int, from address: String) {
         open.withLock { registry in
-            registry.pages -= 1
+            registry.pages[id] = nil
             let left = (registry.perAddress[address] ?? 1) - 1
             registry.perAddress[address] = left > 0 ? left : nil
         }
@@ -446,7 +449,7 @@ final class Transport: Sendable {
     /// `rate_limited` when its address has its share) and returns false.
     private func admit(_ link: Link) -> Bool {
         let refusal = open.withLock { registry -> ProtocolError? in
-            if registry.links.count + registry.pages >= maximumConnections {
+            if registry.links.count + registry.pages.count >= maximumConnections {
                 return ProtocolError(.busy, "the server is full; try again in a minute")
             }
             let count = registry.perAddress[link.address] ?? 0

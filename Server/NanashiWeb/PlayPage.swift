@@ -15,6 +15,7 @@ enum PlayPage {
         let body = """
             <section class="play">
             <p class="status" id="status" role="status" aria-live="polite">connecting…</p>
+            <p class="result" id="result" aria-live="polite"></p>
             <div class="play-area">
             <div id="table" hidden>
             <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>

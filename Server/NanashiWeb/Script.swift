@@ -468,7 +468,8 @@ enum Script {
                         ' (' + (change >= 0 ? '+' : '') + change + ')';
                       if (me) { setText('my-rating', Math.round(message.rating.after)); }
                     }
-                    status(text);
+                    setText('result', text);
+                    status('');
                     finished();
                   }
                   break;
@@ -517,6 +518,7 @@ enum Script {
               setText('name-top', opponent.name + ' ' + opponent.rating);
               setText('name-bottom', (me ? me.name : 'you') + ' (you)');
               document.getElementById('rematch-button').classList.remove('offered');
+              setText('result', '');
               show('table', true);
               show('resign-button', true);
               show('rematch-button', false);

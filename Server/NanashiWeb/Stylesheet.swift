@@ -49,6 +49,8 @@ enum Stylesheet {
         .panel label { display: block; font-weight: 600; margin: 0.6rem 0 0.2rem; }
         .panel input, .panel select { width: 100%; }
         .status { min-height: 1.5em; font-weight: 600; margin: 0.4rem 0; }
+        .play .result { font-weight: 700; font-size: 1.05rem; margin: 0.2rem 0 0.5rem; }
+        .play .result:empty { display: none; }
         .play-area { display: flex; flex-wrap: wrap; gap: 0 1.5rem; align-items: flex-start; }
         .play-area #table { flex: 0 1 30rem; min-width: 0; }
         .play-area .side { flex: 1 1 16rem; max-width: 26rem; }

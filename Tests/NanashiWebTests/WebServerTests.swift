@@ -164,7 +164,13 @@ func samples(_ text: String) -> [String: Double] {
         // A WebSocket anywhere but /ws is not upgraded.
         let elsewhere = try WebSocketClient(port: http, path: "/socket")
         #expect(elsewhere.statusLine == "HTTP/1.1 404 Not Found")
+        // A connection kept alive between pages does not hold up the server's stop: it is closed
+        // at once (the read would give up after 15 s, long before the 120 s idle timeout).
+        let kept = try LineClient(port: http)
+        kept.sendBytes(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try kept.bytes(through: Array("ok\n".utf8)) != nil)
         await server.stop()
+        #expect(try kept.rest().isEmpty)
     }
 
     @Test func pageRequestsHaveABudgetAndNoBody() async throws {
