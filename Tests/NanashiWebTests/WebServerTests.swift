@@ -258,6 +258,11 @@ func samples(_ text: String) -> [String: Double] {
         // And the bystander never noticed.
         #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
         #expect(try HTTPReply.get(http, "/healthz").body == "ok\n")
+        // Every error sent is counted by its code.
+        let values = samples(try HTTPReply.get(http, "/metrics").body)
+        #expect(values[#"nanashi_errors_total{code="line_too_long"}"#] == 1)
+        #expect(values[#"nanashi_errors_total{code="bad_json"}"#] == 1)
+        #expect((values[#"nanashi_errors_total{code="rate_limited"}"#] ?? 0) >= 2)
         await server.stop()
     }
 }
