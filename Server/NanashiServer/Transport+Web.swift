@@ -11,13 +11,16 @@ extension Transport {
     /// WebSocket at `/ws` (then it carries protocol lines) or is the first of its page requests.
     /// TLS when the settings have its files, as on the protocol's port.
     ///
-    /// A connection that sends nothing for the idle timeout is closed, whatever it is, so one that
-    /// never finishes its first request cannot hold its place for ever.
+    /// A connection that sends nothing for the idle timeout (and 10 s) is closed, whatever it is,
+    /// so one that never finishes its first request cannot hold its place for ever.
     static func bindWeb(_ settings: ServerSettings, port: Int) async throws
         -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>
     {
         let maximumLineLength = settings.maximumLineLength
-        let idle = TimeAmount(settings.idleTimeout)
+        // Past the idle timeout, so that the sweep closes a quiet WebSocket first, with its
+        // `idle_timeout` message; this one closes what the sweep does not see (pages, and
+        // handshakes never finished).
+        let idle = TimeAmount(settings.idleTimeout + .seconds(10))
         let tls = try settings.tls?.serverContext()
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
