@@ -46,6 +46,7 @@ enum Stylesheet {
         @keyframes pulse { to { box-shadow: 0 0 0 4px rgba(242, 183, 5, 0.35); } }
         .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.7rem 0; }
         .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0.8rem 0; max-width: 26rem; }
+        .panel > :first-child { margin-top: 0; }
         .panel label { display: block; font-weight: 600; margin: 0.6rem 0 0.2rem; }
         .panel input, .panel select { width: 100%; }
         .status { min-height: 1.5em; font-weight: 600; margin: 0.4rem 0; }

@@ -63,8 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func run() async throws {
-        guard (0...65535).contains(port), (0...65535).contains(http ?? 0) else {
-            throw InputError("bad port \(http.map { "\(port) or \($0)" } ?? "\(port)"): use 0 to 65535")
+        guard (0...65535).contains(port) else { throw InputError("bad port \(port): use 0 to 65535") }
+        guard (0...65535).contains(http ?? 0) else {
+            throw InputError("bad HTTP port \(http ?? 0): use 0 to 65535")
         }
         guard grace >= 1 else { throw InputError("bad grace \(grace): use 1 second or more") }
         guard (1...86_400).contains(idleTimeout) else {
