@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Core — the rules of the game. Swift standard library only.
@@ -73,9 +74,12 @@ let package = Package(
         .target(
             name: "NanashiServer",
             dependencies: [
-                "NanashiCore", "NanashiProtocol", "COpenSSL",
+                "NanashiCore", "NanashiProtocol", "NanashiWeb", "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -92,6 +96,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/NanashiServerTests"
+        ),
+
+        // MARK: Web — the pages, their script and style, as functions of the server's data (no I/O).
+        .target(
+            name: "NanashiWeb", dependencies: ["NanashiCore", "NanashiProtocol", "NanashiTerminal"],
+            path: "Server/NanashiWeb"),
+        .testTarget(
+            name: "NanashiWebTests",
+            dependencies: [
+                "NanashiWeb", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiTestSupport",
+                "NanashiServerTestSupport",
+            ],
+            path: "Tests/NanashiWebTests"
         ),
 
         // MARK: Load — bot clients that benchmark a running server.

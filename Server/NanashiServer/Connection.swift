@@ -14,6 +14,7 @@ final class Connection: ConnectionHandler {
     private let accounts: Accounts
     private let storage: Storage
     private let settings: ServerSettings
+    private let metrics: ServerMetrics
     private var logger: Logger
     private var session: Accounts.Session?
     /// The game the logged-in player last played a move in, and their side in it.
@@ -32,7 +33,7 @@ final class Connection: ConnectionHandler {
 
     init(
         outbox: Outbox, peer: String, address: String, lobby: Lobby, accounts: Accounts, storage: Storage,
-        settings: ServerSettings, logger: Logger
+        settings: ServerSettings, metrics: ServerMetrics, logger: Logger
     ) {
         self.outbox = outbox
         self.peer = peer
@@ -41,6 +42,7 @@ final class Connection: ConnectionHandler {
         self.accounts = accounts
         self.storage = storage
         self.settings = settings
+        self.metrics = metrics
         self.logger = logger
         self.logger[metadataKey: "connection"] = "\(outbox.id)"
         self.budget = Double(settings.messageBurst)
@@ -129,11 +131,14 @@ final class Connection: ConnectionHandler {
             try await logIn(
                 accounts.register(name: credentials.name, password: credentials.password, from: client),
                 id: id)
+            metrics.loggedIn("register")
         case .login(let credentials):
             try await logIn(
                 accounts.login(name: credentials.name, password: credentials.password, from: client), id: id)
+            metrics.loggedIn("login")
         case .auth(let token):
             try await logIn(await accounts.resume(token: token), id: id)
+            metrics.loggedIn("auth")
         case .ping:
             outbox.send(.pong, id: id)
         case .leaderboard(let limit, let offset):
@@ -212,6 +217,7 @@ final class Connection: ConnectionHandler {
         case .move(let gameID, let move):
             let (game, side) = try await game(gameID, of: player)
             try await game.play(move, by: side, requestID: id, readAt: readAt)
+            metrics.moved(latency: .now - readAt)
         case .resign(let gameID):
             let (game, side) = try await game(gameID, of: player)
             try await game.resign(side, requestID: id)

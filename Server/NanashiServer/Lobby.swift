@@ -250,6 +250,12 @@ actor Lobby {
         return Array(games)
     }
 
+    /// How many games are in progress.
+    var gamesInProgress: Int { games.count }
+
+    /// Whether the game with this id is in progress.
+    func isInProgress(_ id: Int64) -> Bool { games[id] != nil }
+
     /// The game in progress with this id, to watch.
     func watchable(_ id: Int64) throws(ProtocolError) -> Game {
         guard let game = games[id] else { throw ProtocolError(.noSuchGame, "no game \(id) is in progress") }

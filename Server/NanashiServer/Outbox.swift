@@ -21,17 +21,23 @@ struct Outbox: Sendable, Hashable {
     private let sink: @Sendable (Event) -> Void
     /// Whether the connection is still open (its client may still read an answer).
     let isOpen: @Sendable () -> Bool
+    /// Told the code of every error sent (for the metrics).
+    private let sentError: @Sendable (ErrorCode) -> Void
 
     init(
-        id: Int, isOpen: @escaping @Sendable () -> Bool = { true }, sink: @escaping @Sendable (Event) -> Void
+        id: Int, isOpen: @escaping @Sendable () -> Bool = { true },
+        sentError: @escaping @Sendable (ErrorCode) -> Void = { _ in },
+        sink: @escaping @Sendable (Event) -> Void
     ) {
         self.id = id
         self.isOpen = isOpen
+        self.sentError = sentError
         self.sink = sink
     }
 
     /// Queues one message, with the id of the request it answers, if any.
     func send(_ message: ServerMessage, id requestID: RequestID? = nil) {
+        if case .error(let error) = message { sentError(error.code) }
         sink(.line(Wire.line(Reply(message, id: requestID))))
     }
 

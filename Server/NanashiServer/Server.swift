@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NanashiProtocol
+import NanashiWeb
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
 /// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite.
@@ -15,6 +16,8 @@ import NanashiProtocol
 public final class Server: Sendable {
     /// The port the server listens on.
     public var port: Int { transport.port }
+    /// The HTTP port of the web pages, if the server serves them (`ServerSettings.httpPort`).
+    public var httpPort: Int? { transport.httpPort }
 
     private let transport: Transport
     private let lobby: Lobby
@@ -49,13 +52,15 @@ public final class Server: Sendable {
         let lobby = Lobby(storage: storage, settings: settings, logger: logger)
         try await lobby.start()
         let accounts = Accounts(storage: storage, settings: settings)
-        let transport = try await Transport.bind(settings)
+        let metrics = ServerMetrics()
+        let transport = try await Transport.bind(settings, metrics: metrics)
+        let site = WebSite(source: ServerWebSource(storage: storage, lobby: lobby, serverMetrics: metrics))
         let accepting = Task {
-            await transport.run(logger: logger) { outbox, peer, address in
+            await transport.run(logger: logger, site: site) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
                     outbox: outbox, peer: peer, address: address, lobby: lobby, accounts: accounts,
-                    storage: storage, settings: settings, logger: logger)
+                    storage: storage, settings: settings, metrics: metrics, logger: logger)
             }
         }
         // One sweep for all connections, a few times per timeout, rather than a timer each.
@@ -67,6 +72,9 @@ public final class Server: Sendable {
                 logger: logger)
         }
         logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
+        if let httpPort = transport.httpPort {
+            logger.info("serving the web on \(settings.httpHost):\(httpPort)")
+        }
         return Server(
             transport: transport, lobby: lobby, accepting: accepting, sweeping: sweeping, settings: settings,
             logger: logger)

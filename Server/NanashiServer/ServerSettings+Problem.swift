@@ -1,9 +1,12 @@
 extension ServerSettings {
-    /// What is wrong with the settings `nanashi serve` takes from its options (the port, the
+    /// What is wrong with the settings `nanashi serve` takes from its options (the ports, the
     /// grace, the idle timeout, the message budget, the connection and login limits), named by
     /// those options; `nil` when nothing is.
     public var problem: String? {
         guard (0...65535).contains(port) else { return "bad port \(port): use 0 to 65535" }
+        guard (0...65535).contains(httpPort ?? 0) else {
+            return "bad HTTP port \(httpPort ?? 0): use 0 to 65535"
+        }
         guard abandonGrace >= .seconds(1) else {
             return "bad grace \(abandonGrace.components.seconds): use 1 second or more"
         }

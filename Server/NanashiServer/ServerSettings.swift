@@ -8,6 +8,11 @@ public struct ServerSettings: Sendable {
     public var host = "127.0.0.1"
     /// The TCP port; 0 lets the system choose one (see `Server.port`).
     public var port = 7878
+    /// The HTTP port for the web pages and the WebSocket at `/ws`; `nil` serves no web (the
+    /// default), 0 lets the system choose one (see `Server.httpPort`).
+    public var httpPort: Int?
+    /// The address the HTTP port listens on.
+    public var httpHost = "127.0.0.1"
     /// The certificate chain and key to serve TLS with; `nil` serves plain TCP.
     public var tls: TLSFiles?
     /// The SQLite database file, created if missing.

@@ -1,8 +1,10 @@
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NanashiProtocol
+import NanashiWeb
 import Synchronization
 
 /// The TCP (or TLS) listener, and the only code that touches SwiftNIO.
@@ -20,6 +22,11 @@ import Synchronization
 ///
 /// Connections are counted as they are accepted: past the overall cap a new one gets `busy`,
 /// past the cap for its address `rate_limited`, and either is closed at once.
+///
+/// With an HTTP port (`ServerSettings.httpPort`) a second listener serves the web pages and, at
+/// `/ws`, the same protocol over a WebSocket (`WebSocketLineCodec`): those connections go through
+/// the same registry, limits and sweep as TCP ones. Page requests count against the same caps
+/// while their connection is open.
 final class Transport: Sendable {
     /// Lines waiting to be written to one connection before it counts as not reading.
     static let maximumQueuedLines = 4096
@@ -28,7 +35,13 @@ final class Transport: Sendable {
 
     /// The port actually bound (useful when asked for port 0).
     let port: Int
+    /// The HTTP port actually bound, if the server serves the web.
+    let httpPort: Int?
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
+    private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
+    private let metrics: ServerMetrics
+    /// For the page connections' request budget.
+    private let settings: ServerSettings
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
     private let maximumWatcherQueuedBytes: Int
@@ -45,6 +58,15 @@ final class Transport: Sendable {
     private struct Registry {
         var links: [Int: Link] = [:]
         var perAddress: [String: Int] = [:]
+        /// Open connections of web pages (not WebSockets), which hold no `Link`, by id.
+        var pages: [Int: any Channel] = [:]
+    }
+
+    /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
+    /// carrying the protocol's lines, or page requests.
+    enum WebConnection: Sendable {
+        case socket(NIOAsyncChannel<ReceivedLine, Never>)
+        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
     /// What the transport keeps about one open connection, and where its outbox delivers.
@@ -68,27 +90,34 @@ final class Transport: Sendable {
         let closing = Atomic<Bool>(false)
         /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
+        /// Whether the lines travel over a WebSocket rather than plain TCP (or TLS).
+        let isWebSocket: Bool
         private let maximumQueuedBytes: Int
         private let maximumWatcherQueuedBytes: Int
+        private let metrics: ServerMetrics
         private let logger: Logger
 
         init(
-            id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int,
-            maximumWatcherQueuedBytes: Int,
+            id: Int, channel: any Channel, isWebSocket: Bool, opened: Int64, maximumQueuedBytes: Int,
+            maximumWatcherQueuedBytes: Int, metrics: ServerMetrics,
             logger: Logger
         ) {
             self.id = id
             self.channel = channel
+            self.isWebSocket = isWebSocket
             self.address = channel.remoteAddress?.ipAddress ?? "unknown"
             self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
             self.maximumWatcherQueuedBytes = maximumWatcherQueuedBytes
+            self.metrics = metrics
             self.logger = logger
         }
 
         var outbox: Outbox {
-            Outbox(
-                id: id, isOpen: { !self.isFinished && self.channel.isActive }, sink: { self.deliver($0) })
+            let metrics = self.metrics
+            return Outbox(
+                id: id, isOpen: { !self.isFinished && self.channel.isActive },
+                sentError: { metrics.error($0.rawValue) }, sink: { self.deliver($0) })
         }
 
         /// Whether the connection is closing.
@@ -164,10 +193,15 @@ final class Transport: Sendable {
 
     private init(
         listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>, port: Int,
-        settings: ServerSettings
+        web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?, settings: ServerSettings,
+        metrics: ServerMetrics
     ) {
         self.listener = listener
         self.port = port
+        self.web = web
+        self.httpPort = web.map { $0.channel.localAddress?.port ?? settings.httpPort ?? 0 }
+        self.metrics = metrics
+        self.settings = settings
         self.maximumQueuedBytes = settings.maximumQueuedBytes
         self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
         self.maximumConnections = settings.maximumConnections
@@ -176,7 +210,7 @@ final class Transport: Sendable {
 
     /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
     /// have its files. A client that does not speak TLS there fails the handshake and is closed.
-    static func bind(_ settings: ServerSettings) async throws -> Transport {
+    static func bind(_ settings: ServerSettings, metrics: ServerMetrics) async throws -> Transport {
         let maximumLineLength = settings.maximumLineLength
         let tls = try settings.tls?.serverContext()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -194,30 +228,58 @@ final class Transport: Sendable {
                     return try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel)
                 }
             }
+        var web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
+        if let httpPort = settings.httpPort {
+            web = try await bindWeb(settings, port: httpPort)
+        }
         return Transport(
-            listener: listener, port: listener.channel.localAddress?.port ?? settings.port, settings: settings
-        )
+            listener: listener, port: listener.channel.localAddress?.port ?? settings.port, web: web,
+            settings: settings, metrics: metrics)
     }
 
-    /// Accepts connections until `close()`, serving each in its own task.
+    /// Accepts connections until `close()`, serving each in its own task: on the protocol's
+    /// port, and on the HTTP port if there is one (its pages answered by `site`).
     func run(
-        logger: Logger,
+        logger: Logger, site: WebSite,
         makeHandler:
             @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
     ) async {
-        do {
-            try await listener.executeThenClose { connections in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await connection in connections {
-                        let id = nextID.add(1, ordering: .relaxed).newValue
-                        group.addTask {
-                            await self.serve(connection, id: id, logger: logger, makeHandler: makeHandler)
+        await withDiscardingTaskGroup { listeners in
+            listeners.addTask {
+                do {
+                    try await self.listener.executeThenClose { connections in
+                        try await withThrowingDiscardingTaskGroup { group in
+                            for try await connection in connections {
+                                let id = self.nextID.add(1, ordering: .relaxed).newValue
+                                group.addTask {
+                                    await self.serve(
+                                        connection, id: id, isWebSocket: false, logger: logger,
+                                        makeHandler: makeHandler)
+                                }
+                            }
                         }
                     }
+                } catch {
+                    logger.error("listener stopped: \(error)")
                 }
             }
-        } catch {
-            logger.error("listener stopped: \(error)")
+            guard let web else { return }
+            listeners.addTask {
+                do {
+                    try await web.executeThenClose { connections in
+                        try await withThrowingDiscardingTaskGroup { group in
+                            for try await connection in connections {
+                                group.addTask {
+                                    await self.serveWeb(
+                                        connection, site: site, logger: logger, makeHandler: makeHandler)
+                                }
+                            }
+                        }
+                    }
+                } catch {
+                    logger.error("HTTP listener stopped: \(error)")
+                }
+            }
         }
     }
 
@@ -258,6 +320,9 @@ final class Transport: Sendable {
     func close(grace: Duration) async {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
+        try? await web?.channel.close()
+        // Page connections kept alive between requests are closed at once.
+        for channel in open.withLock({ Array($0.pages.values) }) { channel.close(promise: nil) }
         let links = open.withLock { Array($0.links.values) }
         for link in links where !link.closing.exchange(true, ordering: .relaxed) {
             link.outbox.send(.shutdown)
@@ -271,14 +336,15 @@ final class Transport: Sendable {
     }
 
     private func serve(
-        _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, logger: Logger,
+        _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, isWebSocket: Bool, logger: Logger,
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
         let opened = Self.milliseconds(.now - epoch)
         let link = Link(
-            id: id, channel: connection.channel, opened: opened, maximumQueuedBytes: maximumQueuedBytes,
-            maximumWatcherQueuedBytes: maximumWatcherQueuedBytes, logger: logger)
+            id: id, channel: connection.channel, isWebSocket: isWebSocket, opened: opened,
+            maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
+            metrics: metrics, logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
         guard admit(link) else {
@@ -289,7 +355,9 @@ final class Transport: Sendable {
             }
             return
         }
+        metrics.connection(webSocket: isWebSocket, change: 1)
         defer {
+            metrics.connection(webSocket: isWebSocket, change: -1)
             open.withLock { registry in
                 registry.links[id] = nil
                 let left = (registry.perAddress[link.address] ?? 1) - 1
@@ -326,11 +394,62 @@ final class Transport: Sendable {
         }
     }
 
+    /// Serves one connection to the HTTP port: a WebSocket as a protocol connection like any
+    /// other, or page requests one after the other while the client keeps the connection open.
+    private func serveWeb(
+        _ connection: EventLoopFuture<WebConnection>, site: WebSite, logger: Logger,
+        makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
+    ) async {
+        let accepted: WebConnection
+        do {
+            accepted = try await connection.get()
+        } catch {
+            logger.debug("HTTP connection failed before its first request: \(error)")
+            return
+        }
+        switch accepted {
+        case .socket(let socket):
+            let id = nextID.add(1, ordering: .relaxed).newValue
+            await serve(socket, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
+        case .pages(let pages):
+            let id = nextID.add(1, ordering: .relaxed).newValue
+            let address = pages.channel.remoteAddress?.ipAddress ?? "unknown"
+            guard admitPages(pages.channel, id: id, from: address) else {
+                await Self.refuse(pages, logger: logger)
+                return
+            }
+            defer { releasePages(id: id, from: address) }
+            await Self.answer(pages, site: site, settings: settings, logger: logger)
+        }
+    }
+
+    /// Counts a connection for pages in against the same caps, or returns false.
+    private func admitPages(_ channel: any Channel, id: Int, from address: String) -> Bool {
+        open.withLock { registry in
+            let count = registry.perAddress[address] ?? 0
+            guard !stopping.load(ordering: .relaxed),
+                registry.links.count + registry.pages.count < maximumConnections,
+                count < maximumPerAddress
+            else { return false }
+            registry.pages[id] = channel
+            registry.perAddress[address] = count + 1
+            return true
+        }
+    }
+
+    private func releasePages(id: Int, from address: String) {
+        open.withLock { registry in
+            registry.pages[id] = nil
+            let left = (registry.perAddress[address] ?? 1) - 1
+            registry.perAddress[address] = left > 0 ? left : nil
+        }
+    }
+
     /// Counts a new connection in, or tells it why not (`busy` when the server is full,
     /// `rate_limited` when its address has its share) and returns false.
     private func admit(_ link: Link) -> Bool {
         let refusal = open.withLock { registry -> ProtocolError? in
-            if registry.links.count >= maximumConnections {
+            if registry.links.count + registry.pages.count >= maximumConnections {
                 return ProtocolError(.busy, "the server is full; try again in a minute")
             }
             let count = registry.perAddress[link.address] ?? 0

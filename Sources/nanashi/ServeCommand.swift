@@ -20,6 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The TCP port (0 lets the system choose).")
     var port = 7878
 
+    @Option(help: "Serve the web pages and the WebSocket at /ws on this HTTP port (off unless given).")
+    var http: Int?
+
+    @Option(help: "The address the HTTP port listens on.")
+    var httpHost = "127.0.0.1"
+
     @Option(help: "The SQLite database file (created if missing).")
     var db = "nanashi.sqlite"
 
@@ -60,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = ServerSettings()
         settings.host = host
         settings.port = port
+        settings.httpPort = http
+        settings.httpHost = httpHost
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
         settings.idleTimeout = .seconds(idleTimeout)
@@ -105,6 +113,9 @@ struct ServeCommand: AsyncParsableCommand {
         // unfinished games stay stored and resume at the next start.
         StopSignal.install { Task { await server.stop() } }
         print("listening on \(settings.tls == nil ? "" : "tls://")\(host):\(server.port)")
+        if let httpPort = server.httpPort {
+            print("web on \(settings.tls == nil ? "http" : "https")://\(httpHost):\(httpPort)/")
+        }
         flushOutput()
         await server.waitUntilStopped()
     }

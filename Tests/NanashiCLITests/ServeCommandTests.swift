@@ -85,6 +85,7 @@ private func field(_ name: String, in line: String) -> String? {
     ),
     (["leaderboard", "--db", "x.sqlite", "--top", "101"], "nanashi: bad --top 101: use 1 to 100\n"),
     (["serve", "--port", "70000"], "nanashi: bad port 70000: use 0 to 65535\n"),
+    (["serve", "--http", "70000"], "nanashi: bad HTTP port 70000: use 0 to 65535\n"),
 ])
 func badServerCommandsFailWithOneLine(arguments: [String], message: String) throws {
     let (output, error, status) = try runNanashi(arguments)

@@ -18,6 +18,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
 @Test func aBadServerSettingIsNamed() {
     let cases: [(ServerSettings, String)] = [
         (changed { $0.port = 70_000 }, "bad port 70000: use 0 to 65535"),
+        (changed { $0.httpPort = 70_000 }, "bad HTTP port 70000: use 0 to 65535"),
         (changed { $0.abandonGrace = .seconds(0) }, "bad grace 0: use 1 second or more"),
         (changed { $0.idleTimeout = .seconds(0) }, "bad idle timeout 0: use 1 to 86400 seconds"),
         (

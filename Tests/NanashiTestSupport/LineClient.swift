@@ -87,6 +87,43 @@ public final class LineClient {
         }
     }
 
+    /// Exactly `count` bytes, or `nil` if the server closes first.
+    public func bytes(_ count: Int) throws(Failure) -> [UInt8]? {
+        while pending.count < count {
+            guard try receiveMore() else { return nil }
+        }
+        let bytes = Array(pending[..<count])
+        pending.removeSubrange(..<count)
+        return bytes
+    }
+
+    /// The bytes up to and including the first `delimiter`, or `nil` if the server closes first.
+    public func bytes(through delimiter: [UInt8]) throws(Failure) -> [UInt8]? {
+        while true {
+            if let end = pending.indices.first(where: { pending[$0...].starts(with: delimiter) }) {
+                return try bytes(end + delimiter.count)
+            }
+            guard try receiveMore() else { return nil }
+        }
+    }
+
+    /// Everything until the server closes the connection.
+    public func rest() throws(Failure) -> [UInt8] {
+        while try receiveMore() {}
+        defer { pending = [] }
+        return pending
+    }
+
+    /// Reads what the socket has into `pending`; false once the server has closed.
+    private func receiveMore() throws(Failure) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if count == 0 || (count < 0 && errno == ECONNRESET) { return false }
+        guard count > 0 else { throw Failure(description: "the server did not answer in time") }
+        pending += chunk[..<count]
+        return true
+    }
+
     /// The next line; throws if the server closed the connection.
     public func line() throws(Failure) -> String {
         guard let line = try nextLine() else {

@@ -1,0 +1,46 @@
+import NanashiProtocol
+import NanashiWeb
+
+/// The web pages' view of the server: the same storage and lobby the protocol's messages read.
+struct ServerWebSource: WebSource {
+    let storage: Storage
+    let lobby: Lobby
+    let serverMetrics: ServerMetrics
+
+    func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
+        try await storage.run { try $0.leaderboard(limit: limit, offset: offset) }
+    }
+
+    func profile(name: String) async throws -> Profile? {
+        try await storage.run { try $0.profile(name: name) }
+    }
+
+    func finishedGames(name: String, before: Int64?, limit: Int) async throws -> GameArchive? {
+        guard
+            let page = try await storage.run({
+                try $0.finishedGames(name: name, before: before, limit: limit)
+            })
+        else { return nil }
+        return GameArchive(name: page.name, games: page.games.map(\.archived))
+    }
+
+    func finishedGame(id: Int64) async throws -> FinishedGameRecord? {
+        guard let game = try await storage.run({ try $0.finishedGame(id: id) }) else { return nil }
+        return FinishedGameRecord(
+            summary: game.archived, initial: game.control.initial, increment: game.control.increment,
+            moves: game.moves, pgn: try game.pgn())
+    }
+
+    func liveGames() async -> [LiveGame] {
+        await lobby.live()
+    }
+
+    func isInProgress(game: Int64) async -> Bool {
+        await lobby.isInProgress(game)
+    }
+
+    func metrics() async -> String {
+        serverMetrics.gamesInProgress.set(Double(await lobby.gamesInProgress))
+        return serverMetrics.text()
+    }
+}

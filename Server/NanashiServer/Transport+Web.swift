@@ -1,0 +1,215 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import NanashiWeb
+
+extension Transport {
+    /// Binds the HTTP port: each connection reads its first request, which either upgrades it to a
+    /// WebSocket at `/ws` (then it carries protocol lines) or is the first of its page requests.
+    /// TLS when the settings have its files, as on the protocol's port.
+    ///
+    /// A connection that sends nothing for the idle timeout (and 10 s) is closed, whatever it is,
+    /// so one that never finishes its first request cannot hold its place for ever.
+    static func bindWeb(_ settings: ServerSettings, port: Int) async throws
+        -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>
+    {
+        let maximumLineLength = settings.maximumLineLength
+        // Past the idle timeout, so that the sweep closes a quiet WebSocket first, with its
+        // `idle_timeout` message; this one closes what the sweep does not see (pages, and
+        // handshakes never finished).
+        let idle = TimeAmount(settings.idleTimeout + .seconds(10))
+        let tls = try settings.tls?.serverContext()
+        return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: settings.httpHost, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
+                    try pipeline.addHandler(IdleCloser())
+                    let upgrader = NIOTypedWebSocketServerUpgrader<WebConnection>(
+                        maxFrameSize: WebSocketLineCodec.maximumFrameSize,
+                        shouldUpgrade: { channel, head in
+                            let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
+                            return channel.eventLoop.makeSucceededFuture(path == "/ws" ? HTTPHeaders() : nil)
+                        },
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(
+                                    WebSocketLineCodec(maximumLength: maximumLineLength))
+                                return WebConnection.socket(
+                                    try NIOAsyncChannel<ReceivedLine, Never>(
+                                        wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    let upgrades = NIOTypedHTTPServerUpgradeConfiguration(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                WebConnection.pages(
+                                    try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                                        wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    return try pipeline.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: upgrades))
+                }
+            }
+    }
+
+    /// Answers page requests in order until the client closes or stops keeping the connection
+    /// alive. Every page is a `GET`: a request body is thrown away as it comes, and one over
+    /// `maximumBodyBytes` gets 413 and the connection closed.
+    ///
+    /// Requests spend the connection's budget as protocol lines do (`settings.messageBurst`,
+    /// refilled at `settings.messageRate` a second): over it a request gets 429, and at minus
+    /// the burst the connection is closed.
+    static func answer(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
+        settings: ServerSettings, logger: Logger
+    ) async {
+        var budget = RequestBudget(burst: Double(settings.messageBurst), rate: settings.messageRate)
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var head: HTTPRequestHead?
+                var bodyBytes = 0
+                for try await part in inbound {
+                    switch part {
+                    case .head(let request):
+                        head = request
+                        bodyBytes = 0
+                    case .body(let bytes):
+                        bodyBytes += bytes.readableBytes
+                        if bodyBytes > maximumBodyBytes {
+                            try await write(
+                                .plain(413, "pages take no request body\n"), to: outbound, keepAlive: false,
+                                head: false, version: .http1_1)
+                            return
+                        }
+                    case .end:
+                        guard let request = head else {
+                            // A WebSocket handshake elsewhere than /ws: NIO's upgrade handler
+                            // keeps its head when it declines, so only the end comes here.
+                            try await write(
+                                .plain(404, "the WebSocket is at /ws\n"), to: outbound, keepAlive: false,
+                                head: false,
+                                version: .http1_1)
+                            return
+                        }
+                        head = nil
+                        let response: WebResponse
+                        switch budget.spend() {
+                        case .within:
+                            response = await site.respond(
+                                to: WebRequest(method: request.method.rawValue, target: request.uri))
+                        case .over:
+                            response = .plain(429, "too many requests; slow down\n")
+                        case .cutOff:
+                            try await write(
+                                .plain(429, "too many requests; closing\n"), to: outbound, keepAlive: false,
+                                head: false, version: request.version)
+                            return
+                        }
+                        try await write(
+                            response, to: outbound, keepAlive: request.isKeepAlive,
+                            head: request.method == .HEAD,
+                            version: request.version)
+                        if !request.isKeepAlive { return }
+                    }
+                }
+            }
+        } catch {
+            logger.debug("HTTP connection closed with error: \(error)")
+        }
+    }
+
+    /// The most bytes of request body a page connection may send.
+    static let maximumBodyBytes = 16 * 1024
+
+    /// Tells a connection over the caps that the server is busy, and closes it.
+    static func refuse(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, logger: Logger
+    ) async {
+        do {
+            try await connection.executeThenClose { _, outbound in
+                let response = WebResponse(
+                    status: 503, contentType: "text/plain; charset=utf-8",
+                    body: Array("too many connections; try again in a minute\n".utf8),
+                    headers: [("Retry-After", "60")])
+                try await write(response, to: outbound, keepAlive: false, head: false, version: .http1_1)
+            }
+        } catch {
+            logger.debug("HTTP refusal failed: \(error)")
+        }
+    }
+
+    private static func write(
+        _ response: WebResponse, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+        keepAlive: Bool, head: Bool, version: HTTPVersion
+    ) async throws {
+        var headers = HTTPHeaders()
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        headers.add(name: "Content-Length", value: String(response.body.count))
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let status = HTTPResponseStatus(statusCode: response.status)
+        var parts: [HTTPServerResponsePart] = [
+            .head(HTTPResponseHead(version: version, status: status, headers: headers))
+        ]
+        if !head, !response.body.isEmpty {
+            parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+        }
+        parts.append(.end(nil))
+        try await outbound.write(contentsOf: parts)
+    }
+}
+
+extension WebResponse {
+    fileprivate static func plain(_ status: Int, _ text: String) -> WebResponse {
+        WebResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
+    }
+}
+
+/// A page connection's budget of requests, a token bucket over time as a protocol connection's.
+struct RequestBudget {
+    enum Verdict { case within, over, cutOff }
+
+    let burst: Double
+    let rate: Double
+    private var tokens: Double
+    private var checkedAt = ContinuousClock.now
+
+    init(burst: Double, rate: Double) {
+        self.burst = burst
+        self.rate = rate
+        self.tokens = burst
+    }
+
+    /// Spends one request: within the budget, over it, or so far over that the connection is cut off.
+    mutating func spend() -> Verdict {
+        let now = ContinuousClock.now
+        let elapsed = now - checkedAt
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        tokens = min(burst, tokens + seconds * rate) - 1
+        checkedAt = now
+        if tokens >= 0 { return .within }
+        return tokens < -burst ? .cutOff : .over
+    }
+}
+
+/// Closes a connection that has sent nothing for the `IdleStateHandler`'s read timeout.
+final class IdleCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+}

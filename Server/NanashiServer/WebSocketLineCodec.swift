@@ -1,0 +1,114 @@
+import NIOCore
+import NIOWebSocket
+
+/// Carries the protocol's lines over a WebSocket, one message per text frame: a frame in becomes
+/// a `ReceivedLine` as the TCP line decoder would make it, and a line out (a `ByteBuffer` ending
+/// in `\n`, as the transport writes it) becomes a text frame without its newline. So a browser
+/// reaches the same `Connection`, with the same limits, as a terminal client.
+///
+/// - A text message longer than the protocol's line (in one frame or in fragments) is thrown
+///   away and reported as too long (`line_too_long`); the connection stays open. A single frame
+///   over `maximumFrameSize` never reaches here: the frame decoder closes the connection (1009).
+/// - A binary frame is not part of the protocol: the connection is closed (1003).
+/// - Pings are answered; a close frame is answered and the connection closed.
+final class WebSocketLineCodec: ChannelDuplexHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = ReceivedLine
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = WebSocketFrame
+
+    /// The largest frame the decoder accepts: room for a line in any encoding of it, far below
+    /// what could hurt the server.
+    static let maximumFrameSize = 16 * 1024
+
+    private let maximumLength: Int
+    /// The fragments of a text message so far, or `nil` between messages.
+    private var fragments: ByteBuffer?
+    /// Inside a fragmented message already reported as too long, skipping to its last frame.
+    private var skipping = false
+    private var closeSent = false
+
+    init(maximumLength: Int) {
+        self.maximumLength = maximumLength
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            fragments = nil
+            skipping = false
+            take(frame, context: context)
+        case .continuation:
+            guard fragments != nil || skipping else { return close(context, code: .protocolError) }
+            take(frame, context: context)
+        case .binary:
+            close(context, code: .unacceptableData)
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .pong:
+            break
+        case .connectionClose:
+            close(context, code: .normalClosure)
+        default:
+            close(context, code: .protocolError)
+        }
+    }
+
+    /// Adds a text frame or a fragment to the message, and hands on the message once whole.
+    private func take(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        if !skipping {
+            var data = frame.unmaskedData
+            var message = fragments ?? context.channel.allocator.buffer(capacity: data.readableBytes)
+            if message.readableBytes + data.readableBytes > maximumLength {
+                fragments = nil
+                skipping = !frame.fin
+                context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .tooLong)))
+                return
+            }
+            message.writeBuffer(&data)
+            fragments = message
+        }
+        guard frame.fin else { return }
+        skipping = false
+        if let message = fragments {
+            fragments = nil
+            context.fireChannelRead(
+                wrapInboundOut(ReceivedLine(event: .line(Array(message.readableBytesView)))))
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        var line = unwrapOutboundIn(data)
+        if line.readableBytesView.last == UInt8(ascii: "\n") {
+            line.moveWriterIndex(to: line.writerIndex - 1)
+        }
+        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: line)), promise: promise)
+    }
+
+    /// The transport's closes (after the last reply, or at once) say goodbye with a close frame first.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if !closeSent, context.channel.isActive {
+            closeSent = true
+            var data = context.channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: .normalClosure)
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil
+            )
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    private func close(_ context: ChannelHandlerContext, code: WebSocketErrorCode) {
+        if !closeSent {
+            closeSent = true
+            var data = context.channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: code)
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil
+            )
+        }
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,85 @@
+import NanashiCore
+import NanashiProtocol
+import NanashiTerminal
+
+/// `/game/G`: a finished game on a board to step through, with its PGN; or, while it is played,
+/// the board the script keeps up to date by watching it over `/ws`.
+enum GamePage {
+    /// A finished game: the positions after each ply go to the script as data, so it needs no
+    /// rules of its own to step through them.
+    static func finished(_ record: FinishedGameRecord) throws(ReplayError) -> String {
+        let game = record.summary
+        var fens = [Position.start.fen]
+        var position = Position.start
+        for (ply, text) in record.moves.enumerated() {
+            do {
+                position = try position.play(Move(notation: text))
+            } catch let error as MoveParseError {
+                throw .notAMove(ply: ply + 1, error)
+            } catch let error as IllegalMoveError {
+                throw .illegal(ply: ply + 1, error)
+            } catch {
+                throw .notAMove(ply: ply + 1, .empty)
+            }
+            fens.append(position.fen)
+        }
+        let summary = String(
+            game.outcome.summary(final: position).split(separator: "\n").first?.dropFirst("game over: ".count)
+                ?? "")
+        let data =
+            "{\"mode\":\"replay\",\"game\":\(game.game),\"fens\":[\(fens.map(jsonString).joined(separator: ","))],"
+            + "\"moves\":[\(record.moves.map(jsonString).joined(separator: ","))]}"
+        let moveList = record.moves.enumerated().map { ply, move in
+            "<li><button type=\"button\" class=\"ply\" data-ply=\"\(ply + 1)\">\(escaped(move))</button></li>"
+        }
+        let body = """
+            <section class="game">
+            <h1>Game #\(game.game)</h1>
+            \(players(x: game.x, o: game.o, initial: record.initial, increment: record.increment))
+            <p class="result" id="result">\(escaped(summary)) · \(escaped(game.outcome.result))</p>
+            \(boardArea)
+            <div class="steps" role="toolbar" aria-label="step through the game">
+            <button type="button" id="first" aria-label="start" title="start (Home)">«</button>
+            <button type="button" id="back" aria-label="back" title="back (←)">‹</button>
+            <span id="ply" aria-live="polite">ply 0 of \(record.moves.count)</span>
+            <button type="button" id="forward" aria-label="forward" title="forward (→)">›</button>
+            <button type="button" id="last" aria-label="end" title="end (End)">»</button>
+            </div>
+            <p class="download"><a href="/game/\(game.game)/pgn" download="nanashi-\(game.game).pgn">Download PGN</a></p>
+            <ol class="moves">\(moveList.joined())</ol>
+            </section>
+            """
+        return page(title: "Game \(game.game)", body: body, pageKind: "replay", data: data)
+    }
+
+    /// A game in progress, watched live: the script asks the server for it over `/ws`.
+    static func live(game: Int64) -> String {
+        let body = """
+            <section class="game">
+            <h1>Game #\(game) <span class="badge">live</span></h1>
+            <p class="players" id="players">connecting…</p>
+            <p class="result" id="result" aria-live="polite"></p>
+            \(boardArea)
+            <div class="clocks" id="clocks"><div class="clock" id="clock-x"><span class="disc x"></span> <span class="name" id="name-x">x</span> <span class="time" id="time-x">–</span></div><div class="clock" id="clock-o"><span class="disc o"></span> <span class="name" id="name-o">o</span> <span class="time" id="time-o">–</span></div></div>
+            <p class="status" id="status" role="status"></p>
+            </section>
+            """
+        return page(
+            title: "Game \(game) (live)", body: body, pageKind: "watch",
+            data: "{\"mode\":\"watch\",\"game\":\(game)}")
+    }
+
+    private static func players(x: GamePlayer, o: GamePlayer, initial: Int, increment: Int) -> String {
+        """
+        <p class="players"><span class="disc x"></span> \(playerLink(x.name)) <span class="quiet">\(x.rating)</span> \
+        v <span class="disc o"></span> \(playerLink(o.name)) <span class="quiet">\(o.rating)</span> \
+        · \(controlText(initial: initial, increment: increment))</p>
+        """
+    }
+
+    /// The board the script draws into, with the line under it that tells the counts and the last move.
+    static let boardArea = """
+        <div class="board-wrap"><div class="board" id="board" role="grid" aria-label="board"></div></div>
+        <p class="counts" id="counts" aria-live="polite"></p>
+        """
+}

@@ -1,0 +1,48 @@
+/// `/play`: log in or register, pick a time control, seek, and play; the script does the rest
+/// over `/ws`. The password goes only over that socket, never in a form submission.
+enum PlayPage {
+    /// The time controls offered, in seconds: (initial, increment).
+    static let controls: [(initial: Int, increment: Int)] = [
+        (60, 0), (180, 2), (300, 3), (600, 5), (900, 10),
+    ]
+
+    static var html: String {
+        let options = controls.map { control in
+            let text = controlText(initial: control.initial, increment: control.increment)
+            let selected = control == (300, 3) ? " selected" : ""
+            return "<option value=\"\(control.initial)+\(control.increment)\"\(selected)>\(text)</option>"
+        }
+        let body = """
+            <section class="play">
+            <p class="status" id="status" role="status" aria-live="polite">connecting…</p>
+            <p class="result" id="result" aria-live="polite"></p>
+            <div class="play-area">
+            <div id="table" hidden>
+            <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>
+            \(GamePage.boardArea)
+            <div class="clocks"><div class="clock" id="clock-bottom"><span class="disc" id="disc-bottom"></span> <span class="name" id="name-bottom"></span> <span class="time" id="time-bottom"></span></div></div>
+            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button></div>
+            </div>
+            <div class="side">
+            <form id="login" class="panel" method="post" action="/play" hidden>
+            <h1>Play Ataxx online</h1>
+            <p class="quiet">Log in, or pick a name and a password to register.</p>
+            <label for="login-name">Name</label>
+            <input id="login-name" autocomplete="username" minlength="3" maxlength="20" pattern="[A-Za-z0-9_\\-]{3,20}" required>
+            <label for="login-password">Password</label>
+            <input id="login-password" type="password" autocomplete="current-password" minlength="8" required>
+            <div class="buttons"><button type="submit" id="login-button">Log in</button> <button type="button" class="secondary" id="register-button">Register</button></div>
+            </form>
+            <div id="lobby" class="panel" hidden>
+            <p>Playing as <strong id="me"></strong> <span class="quiet" id="my-rating"></span> <button type="button" class="link" id="logout-button">log out</button></p>
+            <label for="control">Time control (minutes + seconds a move)</label>
+            <select id="control">\(options.joined())</select>
+            <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" class="secondary" id="cancel-button" hidden>Cancel</button></div>
+            </div>
+            </div>
+            </div>
+            </section>
+            """
+        return page(title: "Play", body: body, pageKind: "play")
+    }
+}

@@ -1,0 +1,213 @@
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+@testable import NanashiWeb
+
+/// A name no real player can have, to show that every page escapes what it prints.
+let hostile = #"<script>alert("x")</script>&'"#
+let hostileEscaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"
+
+/// The pages' data, made up: one hostile player among ordinary ones.
+struct FakeSource: WebSource {
+    var finished: [Int64: FinishedGameRecord] = [:]
+    var inProgress: Set<Int64> = []
+
+    func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
+        let entries = [
+            LeaderboardEntry(
+                rank: 1, name: hostile, rating: 1662, rd: 290, games: 1, wins: 1, losses: 0, draws: 0,
+                provisional: true),
+            LeaderboardEntry(
+                rank: 2, name: "ann", rating: 1338, rd: 60, games: 30, wins: 10, losses: 19, draws: 1,
+                provisional: false),
+        ]
+        return Leaderboard(total: 60, entries: Array(entries.dropFirst(min(offset, 2)).prefix(limit)))
+    }
+
+    func profile(name: String) async throws -> Profile? {
+        guard name == hostile || name.lowercased() == "ann" else { return nil }
+        return Profile(
+            name: name == hostile ? hostile : "ann", rating: 1338, rd: 60, rank: 2, games: 30, wins: 10,
+            losses: 19,
+            draws: 1,
+            recent: [])
+    }
+
+    func finishedGames(name: String, before: Int64?, limit: Int) async throws -> GameArchive? {
+        guard let profile = try await profile(name: name) else { return nil }
+        let games = (1...Int64(45)).reversed().filter { $0 < (before ?? .max) }.prefix(limit).map { id in
+            ArchivedGame(
+                game: id, x: GamePlayer(name: profile.name, rating: 1500),
+                o: GamePlayer(name: hostile, rating: 1400),
+                result: id % 2 == 0 ? .x : .o, reason: .noPieces, plies: 12, ended: "2026-11-23T18:31:05Z")
+        }
+        return GameArchive(name: profile.name, games: Array(games))
+    }
+
+    func finishedGame(id: Int64) async throws -> FinishedGameRecord? { finished[id] }
+
+    func liveGames() async -> [LiveGame] {
+        [
+            LiveGame(
+                game: 7, x: GamePlayer(name: hostile, rating: 1500), o: GamePlayer(name: "bob", rating: 1490),
+                initial: 300, increment: 3, ply: 12)
+        ]
+    }
+
+    func isInProgress(game: Int64) async -> Bool { inProgress.contains(game) }
+
+    func metrics() async -> String { "nanashi_moves_total 3\n" }
+}
+
+@Suite struct WebPagesTests {
+    let site = WebSite(source: FakeSource())
+
+    func get(_ target: String, on site: WebSite? = nil) async -> WebResponse {
+        await (site ?? self.site).respond(to: WebRequest(method: "GET", target: target))
+    }
+
+    @Test func requestTargetsAreDecoded() {
+        let request = WebRequest(
+            method: "GET", target: "/player/a%20b?name=c+d&offset=25&name=second&bad=%zz")
+        #expect(request.path == "/player/a b")
+        #expect(request.query == ["name": "c d", "offset": "25"])
+        #expect(WebRequest(method: "GET", target: "/x%ff").path == "")
+    }
+
+    @Test func theHomePageEscapesNamesAndPages() async {
+        let response = await get("/")
+        #expect(response.status == 200)
+        #expect(response.header("content-type") == "text/html; charset=utf-8")
+        let html = response.text
+        #expect(!html.contains("<script>alert"))
+        #expect(
+            html.contains(
+                "<a href=\"/player/%3Cscript%3Ealert%28%22x%22%29%3C%2Fscript%3E%26%27\">\(hostileEscaped)</a>"
+            ))
+        #expect(
+            html.contains(
+                #"<td class="num">1662 ± 290 <abbr class="provisional" title="provisional rating">?</abbr></td>"#
+            ))
+        #expect(html.contains(#"<td class="num">1338 ± 60</td>"#))
+        #expect(html.contains(#"<a href="/game/7">#7</a>"#))
+        #expect(html.contains("<td>5+3</td><td class=\"num\">12</td>"))
+        #expect(html.contains("1–2 of 60 rated players"))
+        #expect(html.contains(#"<a rel="next" href="/?offset=2">worse →</a>"#))
+        #expect(!html.contains(#"rel="prev""#))
+        #expect(response.header("content-security-policy")?.contains("default-src 'self'") == true)
+    }
+
+    @Test func aSearchFindsAPlayerOrSaysSoEscaped() async {
+        let found = await get("/?name=ANN")
+        #expect(found.status == 303)
+        #expect(found.header("location") == "/player/ann")
+        let missing = await get("/?name=%3Cb%3Enobody")
+        #expect(missing.status == 200)
+        #expect(missing.text.contains("No player is called “&lt;b&gt;nobody”."))
+    }
+
+    @Test func aPlayerPageListsGamesPagedAndEscaped() async {
+        let response = await get("/player/ann")
+        #expect(response.status == 200)
+        let html = response.text
+        #expect(html.contains("<h1>ann</h1>"))
+        #expect(html.contains("<dd>1338 ± 60</dd>"))
+        #expect(html.contains("<dd>#2</dd>"))
+        #expect(html.contains(#"<td><a href="/game/45">#45</a></td>"#))
+        #expect(html.contains(#"<time datetime="2026-11-23T18:31:05Z">2026-11-23 18:31</time>"#))
+        #expect(html.contains(#"<td class="result lost">lost</td>"#))
+        #expect(html.contains(#"<a rel="next" href="/player/ann?before=26">older games →</a>"#))
+        #expect(!html.contains("<script>alert"))
+        let older = await get("/player/ann?before=6")
+        #expect(older.text.contains(#"<a href="/game/5">#5</a>"#))
+        #expect(!older.text.contains("older games"))
+        #expect(older.text.contains(#"<a href="/player/ann">← newest</a>"#))
+        let hostilePage = await get("/player/\(pathSegment(hostile))")
+        #expect(hostilePage.status == 200)
+        #expect(hostilePage.text.contains("<h1>\(hostileEscaped)</h1>"))
+        #expect(!hostilePage.text.contains("<script>alert"))
+        let nobody = await get("/player/%3Cscript%3E")
+        #expect(nobody.status == 404)
+        #expect(nobody.text.contains("No player is called “&lt;script&gt;”."))
+    }
+
+    @Test func aFinishedGamePageCarriesEveryPositionAndThePGN() async throws {
+        let summary = ArchivedGame(
+            game: 3, x: GamePlayer(name: hostile, rating: 1500), o: GamePlayer(name: "ann", rating: 1500),
+            result: .o, reason: .resignation, plies: 2, ended: "2026-11-23T18:31:05Z")
+        let record = FinishedGameRecord(
+            summary: summary, initial: 180, increment: 2, moves: ["f2", "a1c2"], pgn: "[Event \"x\"]\n")
+        let site = WebSite(source: FakeSource(finished: [3: record]))
+        let response = await get("/game/3", on: site)
+        #expect(response.status == 200)
+        let html = response.text
+        let after = try Position.start.play(.clone(to: Square("f2")!))
+        let last = try after.play(.jump(from: Square("a1")!, to: Square("c2")!))
+        #expect(
+            html.contains(
+                #"<script type="application/json" id="page-data">{"mode":"replay","game":3,"fens":["\#(Position.start.fen)","\#(after.fen)","\#(last.fen)"],"moves":["f2","a1c2"]}</script>"#
+            ))
+        #expect(html.contains("<p class=\"result\" id=\"result\">o wins (x resigned) · 0-1</p>"))
+        #expect(html.contains("· 3+2</p>"))
+        #expect(html.contains(#"<span id="ply" aria-live="polite">ply 0 of 2</span>"#))
+        #expect(html.contains(#"<a href="/game/3/pgn" download="nanashi-3.pgn">Download PGN</a>"#))
+        #expect(!html.contains("<script>alert"))
+        let pgn = await get("/game/3/pgn", on: site)
+        #expect(pgn.status == 200)
+        #expect(pgn.header("content-type") == "application/x-chess-pgn; charset=utf-8")
+        #expect(pgn.header("content-disposition") == "attachment; filename=\"nanashi-3.pgn\"")
+        #expect(pgn.text == "[Event \"x\"]\n")
+    }
+
+    @Test func aGameInProgressIsWatchedAndOthersAreNotFound() async {
+        let site = WebSite(source: FakeSource(inProgress: [9]))
+        let live = await get("/game/9", on: site)
+        #expect(live.status == 200)
+        #expect(live.text.contains(#"<body data-page="watch">"#))
+        #expect(live.text.contains(#"{"mode":"watch","game":9}"#))
+        for target in [
+            "/game/10", "/game/10/pgn", "/game/9/pgn", "/game/%3Cx%3E", "/game/-1", "/nothing", "/player",
+        ] {
+            let response = await get(target, on: site)
+            #expect(response.status == 404, "\(target)")
+            #expect(!response.text.contains("<x>"))
+        }
+    }
+
+    @Test func thePlayPageSendsNoPasswordAnywhereButTheSocket() async {
+        let response = await get("/play")
+        #expect(response.status == 200)
+        let html = response.text
+        #expect(html.contains(#"<body data-page="play">"#))
+        #expect(html.contains(#"<option value="300+3" selected>5+3</option>"#))
+        // Inputs without a name are never submitted by the form.
+        #expect(html.contains(#"<input id="login-password" type="password""#))
+        #expect(!html.contains("name=\"password\""))
+    }
+
+    @Test func assetsHealthAndMetricsHaveTheirTypes() async {
+        let script = await get("/static/nanashi.js")
+        #expect(script.status == 200 && script.header("content-type") == "text/javascript; charset=utf-8")
+        #expect(script.text.contains("new WebSocket(url)"))
+        let style = await get("/static/nanashi.css")
+        #expect(style.status == 200 && style.header("content-type") == "text/css; charset=utf-8")
+        let health = await get("/healthz")
+        #expect(health.status == 200 && health.text == "ok\n")
+        let metrics = await get("/metrics")
+        #expect(metrics.header("content-type") == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(metrics.text == "nanashi_moves_total 3\n")
+    }
+
+    @Test func onlyGetAndHeadAreServed() async {
+        let post = await site.respond(to: WebRequest(method: "POST", target: "/play"))
+        #expect(post.status == 405)
+        #expect(post.header("allow") == "GET, HEAD")
+        let head = await site.respond(to: WebRequest(method: "HEAD", target: "/healthz"))
+        #expect(head.status == 200)
+    }
+
+    @Test func jsonStringsCannotCloseTheirScriptBlock() {
+        #expect(jsonString("</script><b>\"\\\n\u{1}") == #""\u003c/script\u003e\u003cb\u003e\"\\\n\u0001""#)
+    }
+}

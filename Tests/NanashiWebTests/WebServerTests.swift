@@ -1,0 +1,268 @@
+import NanashiCore
+import NanashiProtocol
+import NanashiServerTestSupport
+import NanashiTestSupport
+import Testing
+
+@testable import NanashiServer
+
+/// A test server with its web on an OS-assigned HTTP port.
+func webServer(_ configure: (inout ServerSettings) -> Void = { _ in }) async throws -> TestServer {
+    try await TestServer { settings in
+        settings.httpPort = 0
+        configure(&settings)
+    }
+}
+
+/// The move that leaves the mover the most pieces ahead: games end fast.
+func greedy(_ position: Position) -> Move {
+    let side = position.sideToMove
+    func lead(_ move: Move) -> Int {
+        let next = try! position.play(move)
+        return next.pieces(of: side).count - next.pieces(of: side.opponent).count
+    }
+    return position.legalMoves().max { lead($0) < lead($1) }!
+}
+
+/// The samples of a Prometheus text, by name with its labels (`nanashi_logins_total{kind="login"}`).
+func samples(_ text: String) -> [String: Double] {
+    var result: [String: Double] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...])
+        else {
+            continue
+        }
+        result[String(line[..<space])] = value
+    }
+    return result
+}
+
+@Suite(.blocking) struct WebServerTests {
+    @Test func aBrowserAndATerminalPlayAWholeGameAndThePagesShowIt() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        let browser = try WebSocketClient(port: http)
+        #expect(browser.statusLine == "HTTP/1.1 101 Switching Protocols")
+        let terminal = try server.client()
+        let welcome = try browser.exchange(
+            #"{"type":"register","name":"webby","password":"password1","id":1}"#)
+        #expect(welcome.hasPrefix(#"{"games":0,"id":1,"name":"webby","rating":1500,"rd":350,"token":""#))
+        _ = try await terminal.exchange(#"{"type":"register","name":"tty","password":"password1"}"#)
+        #expect(
+            try browser.exchange(#"{"type":"seek","initial":60,"increment":0}"#) == #"{"type":"seeking"}"#)
+        #expect(
+            try await terminal.exchange(#"{"type":"seek","initial":60,"increment":0}"#)
+                == #"{"type":"seeking"}"#)
+        guard case .start(let start) = try browser.reply().message,
+            case .start(let other) = try await terminal.reply().message
+        else { throw LineClient.Failure(description: "no start") }
+        #expect(start.game == other.game && start.opponent.name == "tty" && other.opponent.name == "webby")
+
+        var position = Position.start
+        var plies = 0
+        var end: [String] = []
+        while end.isEmpty {
+            let move = greedy(position)
+            let message = #"{"type":"move","game":\#(start.game),"move":"\#(move)"}"#
+            if position.sideToMove == start.color { browser.send(message) } else { terminal.send(message) }
+            position = try position.play(move)
+            plies += 1
+            let seenByBrowser = try browser.line()
+            let seenByTerminal = try await terminal.line()
+            // Both get the same bytes.
+            #expect(seenByBrowser == seenByTerminal)
+            #expect(seenByBrowser.contains(#""fen":"\#(position.fen)""#))
+            if position.outcome != nil {
+                end = [try browser.line(), try await terminal.line()]
+            }
+        }
+        #expect(end[0].hasPrefix(#"{"game":\#(start.game),"rating":{"#))
+        #expect(end[0].contains(#""reason":"\#(position.outcome!.reason.rawValue)""#))
+        #expect(plies > 4)
+
+        // The game is on every page now.
+        let home = try HTTPReply.get(http, "/")
+        #expect(home.status == 200)
+        #expect(home.body.contains(#"<a href="/player/webby">webby</a>"#))
+        #expect(home.body.contains(#"<a href="/player/tty">tty</a>"#))
+        let player = try HTTPReply.get(http, "/player/WEBBY")
+        #expect(player.status == 200)
+        #expect(player.body.contains(#"<a href="/game/\#(start.game)">#\#(start.game)</a>"#))
+        let game = try HTTPReply.get(http, "/game/\(start.game)")
+        #expect(game.status == 200)
+        #expect(game.body.contains(#""fens":["\#(Position.start.fen)""#))
+        #expect(game.body.contains(#""\#(position.fen)"]"#))
+        let pgn = try HTTPReply.get(http, "/game/\(start.game)/pgn")
+        #expect(pgn.status == 200)
+        let record = try GameRecord(pgn: pgn.body)
+        #expect(record.moves.count == plies)
+
+        let metrics = try HTTPReply.get(http, "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        let values = samples(metrics.body)
+        #expect(values["nanashi_moves_total"] == Double(plies))
+        #expect(values[#"nanashi_move_latency_seconds_count"#] == Double(plies))
+        #expect(values[#"nanashi_logins_total{kind="register"}"#] == 2)
+        #expect(values[#"nanashi_logins_total{kind="auth"}"#] == 0)
+        #expect(values[#"nanashi_connections{transport="websocket"}"#] == 1)
+        #expect(values[#"nanashi_connections{transport="tcp"}"#] == 1)
+        #expect(values["nanashi_games_in_progress"] == 0)
+        #expect(metrics.body.contains("# TYPE nanashi_move_latency_seconds histogram"))
+        await server.stop()
+    }
+
+    @Test func aWatcherInTheBrowserSeesTheGameLive() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        let ann = try server.client()
+        let bob = try server.client()
+        _ = try await ann.exchange(#"{"type":"register","name":"ann","password":"password1"}"#)
+        _ = try await bob.exchange(#"{"type":"register","name":"bob","password":"password1"}"#)
+        _ = try await ann.exchange(#"{"type":"seek"}"#)
+        _ = try await bob.exchange(#"{"type":"seek"}"#)
+        guard case .start(let start) = try await ann.reply().message else {
+            throw LineClient.Failure(description: "")
+        }
+        _ = try await bob.reply()
+        let page = try HTTPReply.get(http, "/game/\(start.game)")
+        #expect(page.status == 200 && page.body.contains(#"{"mode":"watch","game":\#(start.game)}"#))
+        let home = try HTTPReply.get(http, "/")
+        #expect(home.body.contains(#"<a href="/game/\#(start.game)">watch</a>"#))
+        let watcher = try WebSocketClient(port: http)
+        let game = try watcher.exchange(#"{"type":"watch","game":\#(start.game)}"#)
+        #expect(game.contains(#""fen":"\#(Position.start.fen)""#) && !game.contains("color"))
+        let mover = start.color == .x ? ann : bob
+        mover.send(#"{"type":"move","game":\#(start.game),"move":"f2"}"#)
+        #expect(try watcher.line().hasPrefix(#"{"clock":{"#))
+        await server.stop()
+    }
+
+    @Test func everyPageAnswersOverHTTP() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        let cases: [(String, Int, String)] = [
+            ("/", 200, "text/html; charset=utf-8"),
+            ("/play", 200, "text/html; charset=utf-8"),
+            ("/static/nanashi.js", 200, "text/javascript; charset=utf-8"),
+            ("/static/nanashi.css", 200, "text/css; charset=utf-8"),
+            ("/healthz", 200, "text/plain; charset=utf-8"),
+            ("/player/nobody", 404, "text/html; charset=utf-8"),
+            ("/game/12345", 404, "text/html; charset=utf-8"),
+            ("/nothing/here", 404, "text/html; charset=utf-8"),
+        ]
+        for (target, status, type) in cases {
+            let reply = try HTTPReply.get(http, target)
+            #expect(reply.status == status, "\(target)")
+            #expect(reply.headers["content-type"] == type, "\(target)")
+            #expect(reply.headers["content-length"] == String(reply.body.utf8.count), "\(target)")
+        }
+        let head = try HTTPReply.get(http, "/healthz", method: "HEAD")
+        #expect(head.status == 200 && head.headers["content-length"] == "3" && head.body.isEmpty)
+        let post = try HTTPReply.get(http, "/play", method: "POST")
+        #expect(post.status == 405)
+        // A WebSocket anywhere but /ws is not upgraded.
+        let elsewhere = try WebSocketClient(port: http, path: "/socket")
+        #expect(elsewhere.statusLine == "HTTP/1.1 404 Not Found")
+        // A connection kept alive between pages does not hold up the server's stop: it is closed
+        // at once (the read would give up after 15 s, long before the 120 s idle timeout).
+        let kept = try LineClient(port: http)
+        kept.sendBytes(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try kept.bytes(through: Array("ok\n".utf8)) != nil)
+        await server.stop()
+        #expect(try kept.rest().isEmpty)
+    }
+
+    @Test func pageRequestsHaveABudgetAndNoBody() async throws {
+        let server = try await webServer {
+            $0.messageBurst = 5
+            $0.messageRate = 0.001
+        }
+        let http = try #require(server.server?.httpPort)
+        let flood = try LineClient(port: http)
+        flood.sendBytes(Array(String(repeating: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", count: 20).utf8))
+        let answers = String(decoding: try flood.rest(), as: UTF8.self)
+        func count(_ text: String) -> Int {
+            answers.split(separator: text, omittingEmptySubsequences: false).count - 1
+        }
+        #expect(count("HTTP/1.1 200 OK") == 5)
+        #expect(count("too many requests; slow down\n") == 5)
+        #expect(count("too many requests; closing\n") == 1)
+
+        let uploader = try LineClient(port: http)
+        uploader.sendBytes(Array("POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n".utf8))
+        uploader.sendBytes([UInt8](repeating: 0x41, count: 17_000))
+        let refusal = try HTTPReply(String(decoding: try uploader.rest(), as: UTF8.self))
+        #expect(refusal.status == 413 && refusal.body == "pages take no request body\n")
+        await server.stop()
+    }
+
+    @Test func aHostileBrowserIsRefusedAndHurtsNoOne() async throws {
+        let server = try await webServer { $0.maximumConnectionsPerAddress = 4 }
+        let http = try #require(server.server?.httpPort)
+        let bystander = try WebSocketClient(port: http, from: "127.0.0.2")
+
+        // Too long a message: refused as a line would be; the connection goes on.
+        let long = try WebSocketClient(port: http)
+        #expect(
+            try long.exchange(String(repeating: "x", count: 5000))
+                == #"{"code":"line_too_long","message":"a line may have at most 4096 bytes","type":"error"}"#)
+        long.send(
+            WebSocketClient.Frame(
+                fin: false, opcode: WebSocketClient.Frame.text, payload: Array(#"{"type":"#.utf8)))
+        long.send(WebSocketClient.Frame(fin: true, opcode: 0, payload: Array(#""ping","id":2}"#.utf8)))
+        #expect(try long.line() == #"{"id":2,"type":"pong"}"#)
+        #expect(try long.exchange("nonsense").contains(#""code":"bad_json""#))
+
+        // A binary frame is not the protocol: closed with 1003.
+        let binary = try WebSocketClient(port: http)
+        binary.send(WebSocketClient.Frame(opcode: WebSocketClient.Frame.binary, payload: [1, 2, 3]))
+        #expect(
+            try binary.frame()
+                == WebSocketClient.Frame(opcode: WebSocketClient.Frame.close, payload: [0x03, 0xEB]))
+        #expect(try binary.frame() == nil)
+
+        // A frame past the decoder's limit: closed (1009).
+        let huge = try WebSocketClient(port: http)
+        huge.send(
+            WebSocketClient.Frame(
+                opcode: WebSocketClient.Frame.text, payload: Array(repeating: 0x20, count: 100_000)))
+        #expect(try huge.frame()?.opcode == WebSocketClient.Frame.close)
+
+        // A flood runs out of budget and is closed.
+        let flood = try WebSocketClient(port: http)
+        for _ in 0..<200 { flood.send(#"{"type":"ping"}"#) }
+        var replies: [String] = []
+        while let frame = try flood.frame(), frame.opcode == WebSocketClient.Frame.text {
+            replies.append(frame.text)
+        }
+        #expect(
+            replies.contains(
+                #"{"code":"rate_limited","message":"too many messages; closing","type":"error"}"#))
+
+        // Pings are answered.
+        bystander.send(WebSocketClient.Frame(opcode: WebSocketClient.Frame.ping, payload: [7]))
+        #expect(
+            try bystander.frame() == WebSocketClient.Frame(opcode: WebSocketClient.Frame.pong, payload: [7]))
+        // The per-address cap counts WebSockets and pages with TCP connections.
+        let held = try (0..<3).map { _ in try WebSocketClient(port: http, from: "127.0.0.3") }
+        #expect(try held[2].exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        let tcp = try server.client(from: "127.0.0.3")
+        #expect(try await tcp.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        let over = try WebSocketClient(port: http, from: "127.0.0.3")
+        #expect(
+            try over.line()
+                == #"{"code":"rate_limited","message":"too many connections from your address (at most 4)","type":"error"}"#
+        )
+        #expect(try HTTPReply.get(http, "/healthz", from: "127.0.0.3").status == 503)
+        // And the bystander never noticed.
+        #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
+        #expect(try HTTPReply.get(http, "/healthz").body == "ok\n")
+        // Every error sent is counted by its code.
+        let values = samples(try HTTPReply.get(http, "/metrics").body)
+        #expect(values[#"nanashi_errors_total{code="line_too_long"}"#] == 1)
+        #expect(values[#"nanashi_errors_total{code="bad_json"}"#] == 1)
+        #expect((values[#"nanashi_errors_total{code="rate_limited"}"#] ?? 0) >= 2)
+        await server.stop()
+    }
+}

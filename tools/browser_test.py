@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""End-to-end test of Nanashi in a real headless browser (Chromium through Selenium).
+
+Starts `nanashi serve --http`, registers a player in the browser at /play, seeks, and plays a
+whole game by clicking squares against a scripted opponent that speaks the protocol over TCP;
+then finds the result on the leaderboard, the player's page and the game's page. Screenshots of
+each page go to the folder given by --shots (default browser-shots/, not committed).
+
+    python3 tools/browser_test.py [--nanashi .build/debug/nanashi] [--shots browser-shots]
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+FILES = "abcdefg"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def board_of(fen):
+    """A FEN's board as a dict square -> 'x', 'o' or '-', and the side to move."""
+    ranks, side = fen.split(" ")[0].split("/"), fen.split(" ")[1]
+    cells = {}
+    for r, text in enumerate(ranks):
+        file = 0
+        for c in text:
+            if c.isdigit():
+                file += int(c)
+                continue
+            cells[FILES[file] + str(7 - r)] = c
+            file += 1
+    return cells, side
+
+
+def squares():
+    return [f + str(r) for r in range(1, 8) for f in FILES]
+
+
+def distance(a, b):
+    return max(abs(FILES.index(a[0]) - FILES.index(b[0])), abs(int(a[1]) - int(b[1])))
+
+
+def bot_move(fen):
+    """The opponent's move: the clone that converts the most pieces, else a jump, else a pass."""
+    cells, side = board_of(fen)
+    other = "o" if side == "x" else "x"
+    mine = [s for s in squares() if cells.get(s) == side]
+    empty = [s for s in squares() if s not in cells]
+    best = None
+    for target in empty:
+        gain = sum(1 for s in squares() if cells.get(s) == other and distance(s, target) == 1)
+        for origin in mine:
+            d = distance(origin, target)
+            if d == 1:
+                score = (gain + 1, 1)
+                move = target
+            elif d == 2:
+                score = (gain, 0)
+                move = origin + target
+            else:
+                continue
+            if best is None or score > best[0]:
+                best = (score, move)
+    return best[1] if best else "0000"
+
+
+class Opponent(threading.Thread):
+    """A terminal-protocol client over TCP that registers, seeks and plays to the end; then
+    offers a rematch and, once it starts, resigns it at once (unrated: no move was made)."""
+
+    def __init__(self, port, name, initial, increment):
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=120)
+        self.file = self.sock.makefile("r", encoding="utf-8")
+        self.name, self.initial, self.increment = name, initial, increment
+        self.result = None
+        self.rematch = None
+        self.log = []
+        self.error = None
+
+    def send(self, message):
+        self.log.append("> " + json.dumps(message))
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def run(self):
+        try:
+            self.send({"type": "register", "name": self.name, "password": "password1"})
+            self.send({"type": "seek", "initial": self.initial, "increment": self.increment})
+            color = game = None
+            last_ping = time.time()
+            for line in self.file:
+                self.log.append("< " + line.strip())
+                message = json.loads(line)
+                kind = message["type"]
+                if kind == "start" and self.result is not None:
+                    game = message["game"]
+                    self.send({"type": "resign", "game": game})
+                    continue
+                if kind == "start":
+                    color, game = message["color"], message["game"]
+                    fen = message["fen"]
+                elif kind == "moved" and message["game"] == game:
+                    fen = message["fen"]
+                elif kind == "end" and message["game"] == game and self.result is None:
+                    self.result = message
+                    self.send({"type": "rematch", "game": game})
+                    continue
+                elif kind == "end" and message["game"] == game:
+                    self.rematch = message
+                    return
+                elif kind == "error" and message["code"] == "no_such_game":
+                    continue  # a pass sent as the game ended: the end comes next
+                elif kind == "error":
+                    raise RuntimeError("opponent got an error: %s" % line)
+                else:
+                    continue
+                if time.time() - last_ping > 20:
+                    self.send({"type": "ping"})
+                    last_ping = time.time()
+                if board_of(fen)[1] == color:
+                    time.sleep(0.15)  # a person's pace, so the browser's screenshots see the clocks run
+                    self.send({"type": "move", "game": game, "move": bot_move(fen)})
+        except Exception as error:  # reported by the main thread
+            self.error = error
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nanashi", default=".build/debug/nanashi")
+    parser.add_argument("--shots", default="browser-shots")
+    parser.add_argument("--keep", action="store_true", help="keep the server's database")
+    args = parser.parse_args()
+
+    os.makedirs(args.shots, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix="nanashi-browser-")
+    tcp_port, http_port = free_port(), free_port()
+    server = subprocess.Popen(
+        [args.nanashi, "serve", "--port", str(tcp_port), "--http", str(http_port),
+         "--db", os.path.join(workdir, "db.sqlite"), "--log-level", "warning"],
+        stdout=subprocess.PIPE, text=True)
+    driver = None
+    opponent = None
+    try:
+        for _ in range(2):
+            line = server.stdout.readline()
+            if not line:
+                raise RuntimeError("the server did not start")
+        base = "http://127.0.0.1:%d" % http_port
+
+        options = Options()
+        for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1200,1000", "--force-device-scale-factor=1"]:
+            options.add_argument(flag)
+        binary = shutil.which("chromium") or shutil.which("chromium-browser")
+        if binary:
+            options.binary_location = binary
+        driver_path = shutil.which("chromedriver")
+        service = Service(driver_path) if driver_path else Service()
+        driver = webdriver.Chrome(service=service, options=options)
+        wait = WebDriverWait(driver, 30)
+
+        def shot(name):
+            path = os.path.join(args.shots, name)
+            driver.save_screenshot(path)
+            print("screenshot", path)
+
+        def status():
+            return driver.find_element(By.ID, "status").text
+
+        def result():
+            return driver.find_element(By.ID, "result").text
+
+        # Register at /play.
+        driver.get(base + "/play")
+        wait.until(lambda d: d.find_element(By.ID, "login").is_displayed())
+        shot("01-play-login.png")
+        driver.find_element(By.ID, "login-name").send_keys("browser_ann")
+        driver.find_element(By.ID, "login-password").send_keys("password123")
+        driver.find_element(By.ID, "register-button").click()
+        wait.until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+        token = driver.execute_script("return localStorage.getItem('nanashi.token')")
+        assert token and len(token) == 43, token
+        Select(driver.find_element(By.ID, "control")).select_by_value("300+3")
+        driver.find_element(By.ID, "seek-button").click()
+        wait.until(lambda d: "Waiting" in status())
+        shot("02-play-seeking.png")
+
+        opponent = Opponent(tcp_port, "scripted_bob", 300, 3)
+        opponent.start()
+        wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+        color = driver.find_element(By.ID, "disc-bottom").get_attribute("class").split()[-1]
+        print("browser plays", color)
+
+        # Play by clicking: a piece of ours, then the first highlighted target (clones first).
+        clicks = 0
+        watched = False
+        long_wait = WebDriverWait(driver, 60)
+        while True:
+            long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
+            if result().startswith("Game over"):
+                break
+            pieces = driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color)
+            moved = False
+            for piece in pieces:
+                square = piece.find_element(By.XPATH, "..")
+                square.click()
+                targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
+                    driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
+                if targets:
+                    before = driver.find_element(By.ID, "counts").text
+                    targets[0].click()
+                    clicks += 2
+                    moved = True
+                    long_wait.until(lambda d: d.find_element(By.ID, "counts").text != before
+                                    or result().startswith("Game over"))
+                    break
+                square.click()  # deselect
+            if not moved:
+                # No move at all: the page passes by itself.
+                time.sleep(0.5)
+            if clicks == 4:
+                # A reload logs back in with the stored token, and the game goes on.
+                driver.refresh()
+                wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+                wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .piece"))
+                assert driver.find_element(By.ID, "login").get_attribute("hidden") is not None
+            if clicks == 10:
+                shot("03-play-midgame.png")
+                # The same game from a spectator's point of view, on a phone-sized screen.
+                game_id = driver.execute_script(
+                    "return document.querySelector('#board') && window.location.pathname")
+                driver.switch_to.new_window("tab")
+                driver.set_window_size(412, 915)
+                driver.get(base + "/")
+                wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.live a"))
+                shot("04-home-live-phone.png")
+                driver.find_element(By.CSS_SELECTOR, "table.live td a").click()
+                wait.until(lambda d: "x " in d.find_element(By.ID, "counts").text)
+                time.sleep(0.5)
+                shot("05-game-watch-phone.png")
+                driver.close()
+                driver.switch_to.window(driver.window_handles[0])
+                driver.set_window_size(1200, 1000)
+                watched = True
+        shot("06-play-game-over.png")
+        final = result()
+        print("final status:", final)
+        assert watched, "the game ended before the watch page was looked at"
+
+        # The opponent offers a rematch; the phone-sized play page shows it.
+        wait.until(lambda d: "rematch" in status())
+        assert driver.find_element(By.ID, "rematch-button").is_displayed()
+        driver.set_window_size(412, 915)
+        shot("07-play-game-over-phone.png")
+        driver.set_window_size(1200, 1000)
+        # Accepted: a new game with the colours swapped, which the opponent resigns at once.
+        driver.find_element(By.ID, "rematch-button").click()
+        wait.until(lambda d: "resignation" in result())
+        swapped = driver.find_element(By.ID, "disc-bottom").get_attribute("class").split()[-1]
+        assert swapped != color, (swapped, color)
+        print("rematch:", result())
+        opponent.join(10)
+        if opponent.error:
+            raise opponent.error
+        assert opponent.result is not None and opponent.rematch is not None, "the opponent saw no end"
+
+        # The result on the leaderboard.
+        driver.get(base + "/")
+        rows = driver.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
+        names = [row.find_elements(By.TAG_NAME, "td")[1].text for row in rows]
+        assert "browser_ann" in names and "scripted_bob" in names, names
+        winner = opponent.result["result"]
+        expected_first = "draw" if winner == "draw" else ("browser_ann" if winner == color else "scripted_bob")
+        if expected_first != "draw":
+            assert names[0] == expected_first, (names, expected_first)
+        shot("08-home-leaderboard.png")
+
+        # The player's page and the finished game, stepped through with the keyboard.
+        driver.find_element(By.LINK_TEXT, "browser_ann").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.games a"))
+        shot("09-player.png")
+        # The first game (the newest is the resigned rematch, without a move).
+        driver.find_element(By.LINK_TEXT, "#%d" % opponent.result["game"]).click()
+        wait.until(lambda d: d.find_element(By.ID, "ply").text.startswith("ply"))
+        body = driver.find_element(By.TAG_NAME, "body")
+        total = int(driver.find_element(By.ID, "ply").text.split()[-1])
+        for _ in range(3):
+            body.send_keys(Keys.ARROW_LEFT)
+        assert driver.find_element(By.ID, "ply").text == "ply %d of %d" % (total - 3, total)
+        shot("10-game-replay.png")
+        driver.find_element(By.ID, "first").click()
+        assert driver.find_element(By.ID, "ply").text == "ply 0 of %d" % total
+        href = driver.find_element(By.LINK_TEXT, "Download PGN").get_attribute("href")
+        assert href.endswith("/pgn"), href
+        print("ok: %d clicks, %s; screenshots in %s" % (clicks, final, args.shots))
+        return 0
+    except Exception:
+        if driver is not None:
+            driver.save_screenshot(os.path.join(args.shots, "failure.png"))
+            print("failed; status: %r" % driver.find_element(By.ID, "status").text if
+                  driver.find_elements(By.ID, "status") else "failed")
+            for entry in driver.get_log("browser"):
+                print("console:", entry)
+        if opponent is not None:
+            print("the opponent's last messages:\n" + "\n".join(opponent.log[-8:]))
+        raise
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.terminate()
+        server.wait(10)
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
