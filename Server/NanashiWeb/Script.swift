@@ -31,7 +31,7 @@ enum Script {
                 file++;
               }
             }
-            return { cells: cells, side: parts[1] || 'x' };
+            return { cells: cells, side: parts[1] || 'x', halfmoves: parseInt(parts[2] || '0', 10) };
           }
 
           // What the terminal board marks after a move: where it landed, the square a jump left, the
@@ -547,17 +547,28 @@ enum Script {
               return targets;
             }
 
-            function hasMove() {
+            function hasMove(color) {
               for (var i = 0; i < 49; i++) {
-                if (game.board.cells[i] === game.color && Object.keys(targetsOf(i)).length) { return true; }
+                if (game.board.cells[i] === color && Object.keys(targetsOf(i)).length) { return true; }
               }
               return false;
+            }
+
+            // Whether the position is over by the rules (a side without pieces, no one able to move,
+            // or 100 plies without a clone), so that no pass is sent into a finished game.
+            function isOverHere() {
+              var other = game.color === 'x' ? 'o' : 'x';
+              var cells = game.board.cells;
+              return cells.indexOf(game.color) < 0 || cells.indexOf(other) < 0 || !hasMove(other) ||
+                game.board.halfmoves >= 100;
             }
 
             function turn() {
               if (game && !game.over) {
                 if (myTurn()) {
-                  if (!hasMove() && !game.sent) {
+                  if (!hasMove(game.color) && !game.sent) {
+                    // The server ends a game no one can go on with; the 'end' is on its way.
+                    if (isOverHere()) { status(''); redraw(); return; }
                     game.sent = true;
                     link.send({ type: 'move', game: game.id, move: '0000' });
                     status('You have no move: passing.');
