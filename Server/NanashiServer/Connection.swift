@@ -23,12 +23,8 @@ final class Connection: ConnectionHandler {
     private var watched: [Int64: Game] = [:]
     private let opened = ContinuousClock.now
     private var requests = 0
-    /// The message budget, a token bucket over time: every line costs one, whether it came in
-    /// the same read as others or one packet at a time; it refills at `settings.messageRate` a
-    /// second up to `settings.messageBurst`. Refused lines cost one too, so a client that keeps
-    /// flooding digs deeper, and at minus the burst it is cut off.
-    private var budget: Double
-    private var budgetCheckedAt = ContinuousClock.now
+    /// The message budget: every line costs one (`MessageBudget`).
+    private var budget: MessageBudget
     private var cutOff = false
 
     init(
@@ -45,7 +41,7 @@ final class Connection: ConnectionHandler {
         self.metrics = metrics
         self.logger = logger
         self.logger[metadataKey: "connection"] = "\(outbox.id)"
-        self.budget = Double(settings.messageBurst)
+        self.budget = MessageBudget(settings)
     }
 
     func received(_ received: ReceivedLine) async {
@@ -81,16 +77,11 @@ final class Connection: ConnectionHandler {
     /// burst closes the connection) and returns false.
     private func withinBudget(_ event: LineEvent) -> Bool {
         guard !cutOff else { return false }
-        let now = ContinuousClock.now
-        let elapsed = now - budgetCheckedAt
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let burst = Double(settings.messageBurst)
-        budget = min(burst, budget + seconds * settings.messageRate) - 1
-        budgetCheckedAt = now
-        guard budget < 0 else { return true }
+        let verdict = budget.spend()
+        guard verdict != .within else { return true }
         var id: RequestID?
         if case .line(let line) = event { id = Wire.requestID(inLine: line) }
-        if budget < -burst {
+        if verdict == .cutOff {
             cutOff = true
             logger.warning("connection closed: too many messages", metadata: ["peer": "\(peer)"])
             outbox.send(.error(ProtocolError(.rateLimited, "too many messages; closing")), id: id)

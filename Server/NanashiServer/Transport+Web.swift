@@ -73,7 +73,7 @@ extension Transport {
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
         settings: ServerSettings, logger: Logger
     ) async {
-        var budget = RequestBudget(burst: Double(settings.messageBurst), rate: settings.messageRate)
+        var budget = MessageBudget(settings)
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
@@ -171,33 +171,6 @@ extension Transport {
 extension WebResponse {
     fileprivate static func plain(_ status: Int, _ text: String) -> WebResponse {
         WebResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
-    }
-}
-
-/// A page connection's budget of requests, a token bucket over time as a protocol connection's.
-struct RequestBudget {
-    enum Verdict { case within, over, cutOff }
-
-    let burst: Double
-    let rate: Double
-    private var tokens: Double
-    private var checkedAt = ContinuousClock.now
-
-    init(burst: Double, rate: Double) {
-        self.burst = burst
-        self.rate = rate
-        self.tokens = burst
-    }
-
-    /// Spends one request: within the budget, over it, or so far over that the connection is cut off.
-    mutating func spend() -> Verdict {
-        let now = ContinuousClock.now
-        let elapsed = now - checkedAt
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        tokens = min(burst, tokens + seconds * rate) - 1
-        checkedAt = now
-        if tokens >= 0 { return .within }
-        return tokens < -burst ? .cutOff : .over
     }
 }
 

@@ -60,6 +60,12 @@ final class Transport: Sendable {
         var perAddress: [String: Int] = [:]
         /// Open connections of web pages (not WebSockets), which hold no `Link`, by id.
         var pages: [Int: any Channel] = [:]
+
+        /// Counts one connection from `address` out.
+        mutating func release(_ address: String) {
+            let left = (perAddress[address] ?? 1) - 1
+            perAddress[address] = left > 0 ? left : nil
+        }
     }
 
     /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
@@ -90,21 +96,18 @@ final class Transport: Sendable {
         let closing = Atomic<Bool>(false)
         /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
-        /// Whether the lines travel over a WebSocket rather than plain TCP (or TLS).
-        let isWebSocket: Bool
         private let maximumQueuedBytes: Int
         private let maximumWatcherQueuedBytes: Int
         private let metrics: ServerMetrics
         private let logger: Logger
 
         init(
-            id: Int, channel: any Channel, isWebSocket: Bool, opened: Int64, maximumQueuedBytes: Int,
+            id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int,
             maximumWatcherQueuedBytes: Int, metrics: ServerMetrics,
             logger: Logger
         ) {
             self.id = id
             self.channel = channel
-            self.isWebSocket = isWebSocket
             self.address = channel.remoteAddress?.ipAddress ?? "unknown"
             self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
@@ -342,7 +345,7 @@ final class Transport: Sendable {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
         let opened = Self.milliseconds(.now - epoch)
         let link = Link(
-            id: id, channel: connection.channel, isWebSocket: isWebSocket, opened: opened,
+            id: id, channel: connection.channel, opened: opened,
             maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
             metrics: metrics, logger: logger)
         let outbox = link.outbox
@@ -360,8 +363,7 @@ final class Transport: Sendable {
             metrics.connection(webSocket: isWebSocket, change: -1)
             open.withLock { registry in
                 registry.links[id] = nil
-                let left = (registry.perAddress[link.address] ?? 1) - 1
-                registry.perAddress[link.address] = left > 0 ? left : nil
+                registry.release(link.address)
             }
         }
         // Accepted as the server stops: told at once (unless `close` already saw it).
@@ -440,8 +442,7 @@ final class Transport: Sendable {
     private func releasePages(id: Int, from address: String) {
         open.withLock { registry in
             registry.pages[id] = nil
-            let left = (registry.perAddress[address] ?? 1) - 1
-            registry.perAddress[address] = left > 0 ? left : nil
+            registry.release(address)
         }
     }
 

@@ -89,26 +89,22 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
 
     /// The transport's closes (after the last reply, or at once) say goodbye with a close frame first.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        if !closeSent, context.channel.isActive {
-            closeSent = true
-            var data = context.channel.allocator.buffer(capacity: 2)
-            data.write(webSocketErrorCode: .normalClosure)
-            context.writeAndFlush(
-                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil
-            )
-        }
+        if context.channel.isActive { sendCloseFrame(context, code: .normalClosure) }
         context.close(mode: mode, promise: promise)
     }
 
     private func close(_ context: ChannelHandlerContext, code: WebSocketErrorCode) {
-        if !closeSent {
-            closeSent = true
-            var data = context.channel.allocator.buffer(capacity: 2)
-            data.write(webSocketErrorCode: code)
-            context.writeAndFlush(
-                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil
-            )
-        }
+        sendCloseFrame(context, code: code)
         context.close(promise: nil)
+    }
+
+    /// The close frame, once per connection.
+    private func sendCloseFrame(_ context: ChannelHandlerContext, code: WebSocketErrorCode) {
+        guard !closeSent else { return }
+        closeSent = true
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        context.writeAndFlush(
+            wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
     }
 }

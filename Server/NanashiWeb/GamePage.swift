@@ -9,26 +9,17 @@ enum GamePage {
     /// rules of its own to step through them.
     static func finished(_ record: FinishedGameRecord) throws(ReplayError) -> String {
         let game = record.summary
-        var fens = [Position.start.fen]
+        let moves = try Position.start.replaying(record.moves).moves
         var position = Position.start
-        for (ply, text) in record.moves.enumerated() {
-            do {
-                position = try position.play(Move(notation: text))
-            } catch let error as MoveParseError {
-                throw .notAMove(ply: ply + 1, error)
-            } catch let error as IllegalMoveError {
-                throw .illegal(ply: ply + 1, error)
-            } catch {
-                throw .notAMove(ply: ply + 1, .empty)
-            }
+        var fens = [position.fen]
+        for move in moves {
+            position.make(unchecked: move)
             fens.append(position.fen)
         }
         let summary = String(
             game.outcome.summary(final: position).split(separator: "\n").first?.dropFirst("game over: ".count)
                 ?? "")
-        let data =
-            "{\"mode\":\"replay\",\"game\":\(game.game),\"fens\":[\(fens.map(jsonString).joined(separator: ","))],"
-            + "\"moves\":[\(record.moves.map(jsonString).joined(separator: ","))]}"
+        let data = PageData(mode: "replay", game: game.game, fens: fens, moves: record.moves)
         let moveList = record.moves.enumerated().map { ply, move in
             "<li><button type=\"button\" class=\"ply\" data-ply=\"\(ply + 1)\">\(escaped(move))</button></li>"
         }
@@ -66,14 +57,14 @@ enum GamePage {
             """
         return page(
             title: "Game \(game) (live)", body: body, pageKind: "watch",
-            data: "{\"mode\":\"watch\",\"game\":\(game)}")
+            data: PageData(mode: "watch", game: game))
     }
 
     private static func players(x: GamePlayer, o: GamePlayer, initial: Int, increment: Int) -> String {
         """
         <p class="players"><span class="disc x"></span> \(playerLink(x.name)) <span class="quiet">\(x.rating)</span> \
         v <span class="disc o"></span> \(playerLink(o.name)) <span class="quiet">\(o.rating)</span> \
-        · \(controlText(initial: initial, increment: increment))</p>
+        · \(TimeControl(initial: initial, increment: increment))</p>
         """
     }
 

@@ -1,3 +1,5 @@
+import NanashiProtocol
+
 /// Text made safe to put in HTML, in an element or a quoted attribute alike.
 func escaped(_ text: some StringProtocol) -> String {
     var result = ""
@@ -32,37 +34,27 @@ func pathSegment(_ text: String) -> String {
     return result
 }
 
-/// A JSON string literal safe inside an HTML `<script type="application/json">` block: `<`, `>`
-/// and `&` are escaped too, so no text can close the block.
-func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case "<": result += "\\u003c"
-        case ">": result += "\\u003e"
-        case "&": result += "\\u0026"
-        case "\u{2028}": result += "\\u2028"
-        case "\u{2029}": result += "\\u2029"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
+/// What a page hands its script, in a `<script type="application/json">` block.
+struct PageData: Encodable {
+    /// `replay` (a finished game) or `watch` (a game in progress).
+    var mode: String
+    var game: Int64
+    /// The position before the first move and after each one, for a replay.
+    var fens: [String]?
+    var moves: [String]?
+
+    /// The data as the protocol writes JSON, with `<`, `>` and `&` escaped too, so that no text
+    /// can close the block.
+    var json: String {
+        Wire.encode(self).replacing("<", with: "\\u003c").replacing(">", with: "\\u003e")
+            .replacing("&", with: "\\u0026")
     }
-    return result + "\""
 }
 
 /// The frame every page shares: the header with its links, the page's own content, the script.
-func page(title: String, body: String, pageKind: String = "", data: String? = nil) -> String {
-    let dataBlock = data.map { "\n<script type=\"application/json\" id=\"page-data\">\($0)</script>" } ?? ""
+func page(title: String, body: String, pageKind: String = "", data: PageData? = nil) -> String {
+    let dataBlock =
+        data.map { "\n<script type=\"application/json\" id=\"page-data\">\($0.json)</script>" } ?? ""
     return """
         <!DOCTYPE html>
         <html lang="en">
@@ -89,12 +81,6 @@ func page(title: String, body: String, pageKind: String = "", data: String? = ni
 func ratingText(_ rating: Int, rd: Int, provisional: Bool) -> String {
     "\(rating) ± \(rd)"
         + (provisional ? " <abbr class=\"provisional\" title=\"provisional rating\">?</abbr>" : "")
-}
-
-/// A time control as people write it: `5+3` (minutes, then seconds a move); seconds when under a minute.
-func controlText(initial: Int, increment: Int) -> String {
-    let start = initial % 60 == 0 ? "\(initial / 60)" : "\(initial)s"
-    return "\(start)+\(increment)"
 }
 
 /// A link to a player's page.

@@ -1,16 +1,19 @@
+import NanashiCore
+
 /// `/play`: log in or register, pick a time control, seek, and play; the script does the rest
 /// over `/ws`. The password goes only over that socket, never in a form submission.
 enum PlayPage {
-    /// The time controls offered, in seconds: (initial, increment).
-    static let controls: [(initial: Int, increment: Int)] = [
-        (60, 0), (180, 2), (300, 3), (600, 5), (900, 10),
+    /// The time controls offered.
+    static let controls = [
+        TimeControl(initial: 60, increment: 0), TimeControl(initial: 180, increment: 2),
+        TimeControl(initial: 300, increment: 3), TimeControl(initial: 600, increment: 5),
+        TimeControl(initial: 900, increment: 10),
     ]
 
     static var html: String {
         let options = controls.map { control in
-            let text = controlText(initial: control.initial, increment: control.increment)
-            let selected = control == (300, 3) ? " selected" : ""
-            return "<option value=\"\(control.initial)+\(control.increment)\"\(selected)>\(text)</option>"
+            let selected = control == TimeControl(initial: 300, increment: 3) ? " selected" : ""
+            return "<option value=\"\(control.initial)+\(control.increment)\"\(selected)>\(control)</option>"
         }
         let body = """
             <section class="play">

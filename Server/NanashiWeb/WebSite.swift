@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// The web pages, their script and style, `/metrics` and `/healthz`: each request answered from
@@ -58,7 +59,7 @@ public struct WebSite: Sendable {
 
     private func home(_ request: WebRequest) async throws -> WebResponse {
         var notFound: String?
-        if let name = request.query["name"]?.trimmed, !name.isEmpty {
+        if let name = request.query["name"]?.trimmingWhitespace(), !name.isEmpty {
             if let profile = try await source.profile(name: String(name.prefix(40))) {
                 return .redirect(to: "/player/\(pathSegment(profile.name))")
             }
@@ -120,13 +121,5 @@ public struct WebSite: Sendable {
         WebResponse(
             status: 200, contentType: type, body: Array(text.utf8),
             headers: WebResponse.securityHeaders + [("Cache-Control", "public, max-age=300")])
-    }
-}
-
-extension String {
-    fileprivate var trimmed: Substring {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? endIndex
-        return start < end ? self[start..<end] : ""
     }
 }

@@ -78,7 +78,7 @@ extension Move {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and line breaks.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
         else {

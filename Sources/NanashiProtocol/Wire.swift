@@ -49,7 +49,8 @@ public enum Wire {
         var id: RequestID?
     }
 
-    static func encode(_ value: some Encodable) -> String {
+    /// JSON as the protocol writes it: sorted keys, slashes as they are.
+    package static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

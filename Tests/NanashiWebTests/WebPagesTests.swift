@@ -146,7 +146,7 @@ struct FakeSource: WebSource {
         let last = try after.play(.jump(from: Square("a1")!, to: Square("c2")!))
         #expect(
             html.contains(
-                #"<script type="application/json" id="page-data">{"mode":"replay","game":3,"fens":["\#(Position.start.fen)","\#(after.fen)","\#(last.fen)"],"moves":["f2","a1c2"]}</script>"#
+                #"<script type="application/json" id="page-data">{"fens":["\#(Position.start.fen)","\#(after.fen)","\#(last.fen)"],"game":3,"mode":"replay","moves":["f2","a1c2"]}</script>"#
             ))
         #expect(html.contains("<p class=\"result\" id=\"result\">o wins (x resigned) · 0-1</p>"))
         #expect(html.contains("· 3+2</p>"))
@@ -207,7 +207,11 @@ struct FakeSource: WebSource {
         #expect(head.status == 200)
     }
 
-    @Test func jsonStringsCannotCloseTheirScriptBlock() {
-        #expect(jsonString("</script><b>\"\\\n\u{1}") == #""\u003c/script\u003e\u003cb\u003e\"\\\n\u0001""#)
+    @Test func pageDataCannotCloseItsScriptBlock() {
+        let data = PageData(mode: "watch", game: 7, moves: ["</script><b>\"&\\\n\u{1}"])
+        #expect(
+            data.json
+                == #"{"game":7,"mode":"watch","moves":["\u003c/script\u003e\u003cb\u003e\"\u0026\\\n\u0001"]}"#
+        )
     }
 }
