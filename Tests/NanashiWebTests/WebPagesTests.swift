@@ -165,7 +165,7 @@ struct FakeSource: WebSource {
         let live = await get("/game/9", on: site)
         #expect(live.status == 200)
         #expect(live.text.contains(#"<body data-page="watch">"#))
-        #expect(live.text.contains(#"{"mode":"watch","game":9}"#))
+        #expect(live.text.contains(#"{"game":9,"mode":"watch"}"#))
         for target in [
             "/game/10", "/game/10/pgn", "/game/9/pgn", "/game/%3Cx%3E", "/game/-1", "/nothing", "/player",
         ] {

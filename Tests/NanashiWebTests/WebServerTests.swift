@@ -126,7 +126,7 @@ func samples(_ text: String) -> [String: Double] {
         }
         _ = try await bob.reply()
         let page = try HTTPReply.get(http, "/game/\(start.game)")
-        #expect(page.status == 200 && page.body.contains(#"{"mode":"watch","game":\#(start.game)}"#))
+        #expect(page.status == 200 && page.body.contains(#"{"game":\#(start.game),"mode":"watch"}"#))
         let home = try HTTPReply.get(http, "/")
         #expect(home.body.contains(#"<a href="/game/\#(start.game)">watch</a>"#))
         let watcher = try WebSocketClient(port: http)
