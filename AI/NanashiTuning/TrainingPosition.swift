@@ -9,14 +9,17 @@ public struct TrainingPosition: Sendable {
     /// 1 for a win of the side to move, 0.5 for a draw, 0 for a loss.
     var result: Double
 
-    /// A position and its result as one line of `nanashi datagen`: the FEN, then `1-0`, `0-1`
-    /// or `1/2-1/2` for x.
+    /// A position and its result as one line of `nanashi datagen`: the FEN, the search's score
+    /// (which the tuner does not use; older files lack it), then `1-0`, `0-1` or `1/2-1/2` for x.
     public init(line: Substring) throws(TuningError) {
         let fields = line.split(separator: " ")
         guard fields.count >= 2, let result = Self.results[String(fields[fields.count - 1])] else {
             throw TuningError("no result at the end of '\(line)'")
         }
-        let fen = fields.dropLast().joined(separator: " ")
+        if fields.count == 6 && Int(fields[4]) == nil {
+            throw TuningError("bad score '\(fields[4])' in '\(line)'")
+        }
+        let fen = fields.prefix(min(4, fields.count - 1)).joined(separator: " ")
         guard let position = try? Position(fen: fen) else { throw TuningError("bad FEN '\(fen)'") }
         self.init(position, resultForX: result)
     }

@@ -72,6 +72,7 @@ import Testing
         ("x5o/7/7/7/7/7/o5x x 0 1", "no result at the end of 'x5o/7/7/7/7/7/o5x x 0 1'"),
         ("x5o/7/7/7/7/7/o5x x 0 1 win", "no result at the end of 'x5o/7/7/7/7/7/o5x x 0 1 win'"),
         ("x5o/7/7/7/7/o5x x 0 1 1-0", "bad FEN 'x5o/7/7/7/7/o5x x 0 1'"),
+        ("x5o/7/7/7/7/7/o5x x 0 1 big 1-0", "bad score 'big' in 'x5o/7/7/7/7/7/o5x x 0 1 big 1-0'"),
     ])
     func badLinesAreRefused(line: String, message: String) {
         #expect(throws: TuningError(message)) { try TrainingPosition(line: Substring(line)) }
@@ -81,5 +82,7 @@ import Testing
         #expect(try TrainingPosition(line: "x5o/7/7/7/7/7/o5x x 0 1 1-0").result == 1)
         #expect(try TrainingPosition(line: "x5o/7/7/7/7/7/o5x o 0 1 1-0").result == 0)
         #expect(try TrainingPosition(line: "x5o/7/7/7/7/7/o5x o 0 1 1/2-1/2").result == 0.5)
+        // With the search's score, which the tuner leaves alone.
+        #expect(try TrainingPosition(line: "x5o/7/7/7/7/7/o5x o 0 1 -40 0-1").result == 1)
     }
 }
