@@ -17,9 +17,14 @@ public final class Engine: @unchecked Sendable {
     let scratch = Scratch()
     private let stopRequested = Atomic<Bool>(false)
 
-    /// An engine with a transposition table of `hashMegabytes` MB (1 or more).
-    public init(hashMegabytes: Int = 16) {
+    /// How the engine scores the positions its search stops at.
+    public let evaluation: EvaluationKind
+
+    /// An engine with a transposition table of `hashMegabytes` MB (1 or more) that scores
+    /// positions with `evaluation`.
+    public init(hashMegabytes: Int = 16, evaluation: EvaluationKind = .network) {
         table = TranspositionTable(megabytes: hashMegabytes)
+        self.evaluation = evaluation
     }
 
     /// Searches `position` within `limits`, calling `onInfo` after each completed iteration.

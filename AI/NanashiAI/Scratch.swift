@@ -20,6 +20,9 @@ final class Scratch {
     let reductions = UnsafeMutablePointer<Int8>.allocate(capacity: 64 * 64)
     /// The evaluation's weights (`EvaluationWeights.flattened`).
     let weights = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * EvaluationTerm.count)
+    /// The network's accumulator for each ply (`Network.accumulatorLanes` vectors each).
+    let accumulators = UnsafeMutablePointer<Network.Lanes>.allocate(
+        capacity: (maxPly + 1) * Network.accumulatorLanes)
 
     init() {
         let flattened = EvaluationWeights.tuned.flattened
@@ -48,6 +51,7 @@ final class Scratch {
         history.deallocate()
         reductions.deallocate()
         weights.deallocate()
+        accumulators.deallocate()
     }
 
     func clearHistory() {

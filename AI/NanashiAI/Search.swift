@@ -3,7 +3,8 @@ import NanashiCore
 
 /// One search: negamax alpha-beta with principal variation search, iterative deepening,
 /// aspiration windows, the transposition table, move ordering (table move, captures, killers,
-/// history), reverse futility pruning, and late move reductions and pruning.
+/// history), reverse futility pruning, and late move reductions and pruning; positions are scored
+/// by the network, its accumulator updated move by move, or by the classic evaluation.
 ///
 /// A value type working on the engine's buffers, so that its counters live in registers and the
 /// recursion pays no reference counting or exclusivity checks.
@@ -22,6 +23,10 @@ struct Search {
     let history: UnsafeMutablePointer<Int32>
     let reductions: UnsafeMutablePointer<Int8>
     let weights: UnsafePointer<Int32>
+    /// Whether positions are scored by the network rather than the classic evaluation.
+    let usesNetwork: Bool
+    unowned(unsafe) let network: Network
+    let accumulators: UnsafeMutablePointer<Network.Lanes>
 
     let start: ContinuousClock.Instant
     let budget: TimeBudget
@@ -47,6 +52,9 @@ struct Search {
         history = scratch.history
         reductions = scratch.reductions
         weights = UnsafePointer(scratch.weights)
+        usesNetwork = engine.evaluation == .network
+        network = Network.trained
+        accumulators = scratch.accumulators
         self.start = start
         self.budget = budget
         hardDeadline = budget.hard.map { start + $0 }
@@ -63,6 +71,7 @@ struct Search {
         var result = SearchResult(
             bestMove: fallbackMove(position), score: 0, depth: 0, nodes: 0, pv: [])
         var score = 0
+        refreshAccumulator(position, ply: 0)
         for depth in 1...limit {
             var delta = 40
             var alpha = -Self.infinity
@@ -154,14 +163,18 @@ struct Search {
             // A forced pass: it costs a ply of depth like any move, and the line goes on.
             var next = position
             next.make(unchecked: .pass)
+            if usesNetwork {
+                accumulator(ply: ply + 1).update(
+                    from: accumulator(ply: ply), count: Network.accumulatorLanes)
+            }
             let score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
             if isPV && !aborted { updatePV(ply: ply, move: MoveCode.pass) }
             return score
         }
         if depth <= 0 || ply >= Scratch.maxPly - 2 {
-            return Evaluation.score(
-                own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
-                weights: weights)
+            return staticScore(
+                side: side, own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
+                ply: ply)
         }
 
         var alpha = alpha
@@ -183,10 +196,10 @@ struct Search {
 
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
         if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold {
-            let staticScore = Evaluation.score(
-                own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
-                weights: weights)
-            if staticScore - 90 * depth >= beta { return staticScore }
+            let score = staticScore(
+                side: side, own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
+                ply: ply)
+            if score - 90 * depth >= beta { return score }
         }
 
         let moves = moveStack + ply * Scratch.maxMoves
@@ -216,6 +229,7 @@ struct Search {
 
             var next = position
             next.make(unchecked: MoveCode.unpack(packed))
+            if usesNetwork { updateAccumulator(from: position, to: next, ply: ply) }
             if depth >= 2 { nanashi_prefetch(entries + (Int(truncatingIfNeeded: next.hash) & tableMask)) }
             var score: Int
             if searched == 0 {
@@ -267,6 +281,43 @@ struct Search {
                 depth: Int8(truncatingIfNeeded: depth), bound: bound)
         }
         return best
+    }
+
+    // MARK: Static scores
+
+    @inline(__always)
+    func accumulator(ply: Int) -> UnsafeMutablePointer<Network.Lanes> {
+        accumulators + ply * Network.accumulatorLanes
+    }
+
+    /// The static score for `side` to move, by the network (from the accumulator of `ply`) or
+    /// by the classic evaluation.
+    @inline(__always)
+    func staticScore(
+        side: Side, own: UInt64, other: UInt64, open: UInt64, ownReach: UInt64, otherReach: UInt64, ply: Int
+    ) -> Int {
+        if usesNetwork { return network.score(accumulator(ply: ply), side: side) }
+        return Evaluation.score(
+            own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach, weights: weights)
+    }
+
+    /// Fills the accumulator of `ply` from nothing for `position`.
+    func refreshAccumulator(_ position: Position, ply: Int) {
+        guard usesNetwork else { return }
+        network.refresh(
+            accumulator(ply: ply), x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
+            open: position.empty.rawValue)
+    }
+
+    /// Writes the accumulator of `ply + 1`, whose position is `next`, from that of `ply`.
+    @inline(__always)
+    func updateAccumulator(from position: Position, to next: Position, ply: Int) {
+        let mover = position.sideToMove
+        network.update(
+            from: accumulator(ply: ply), to: accumulator(ply: ply + 1), mover: mover,
+            ownBefore: position.pieces(of: mover).rawValue,
+            otherBefore: position.pieces(of: mover.opponent).rawValue,
+            ownAfter: next.pieces(of: mover).rawValue, otherAfter: next.pieces(of: mover.opponent).rawValue)
     }
 
     @inline(__always)
@@ -381,9 +432,11 @@ struct Search {
         var bestTotal = Int.min
         var bestScore = 0
         mayAbort = false
+        refreshAccumulator(position, ply: 0)
         for candidate in moves {
             var next = position
             next.make(unchecked: candidate)
+            if usesNetwork { updateAccumulator(from: position, to: next, ply: 0) }
             let score = -negamax(
                 next, depth: depth - 1, alpha: -Self.infinity, beta: Self.infinity, ply: 1, isPV: true)
             let total = score + (abs(score) >= Engine.winThreshold ? 0 : generator.upTo(noise))

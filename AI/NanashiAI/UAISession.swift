@@ -15,6 +15,7 @@ public final class UAISession: @unchecked Sendable {
     private let output: @Sendable (String) -> Void
     private var engine: Engine
     private var hashMegabytes = 16
+    private var evaluation: EvaluationKind
     private var level = Level.strongest
     private var position = Position.start
     private var searchTask: Task<Void, Never>?
@@ -23,10 +24,11 @@ public final class UAISession: @unchecked Sendable {
     static let hashRange = 1...1024
 
     /// A session writing each reply line (without its line break) to `output`, which may be called
-    /// from a background task.
-    public init(output: @escaping @Sendable (String) -> Void) {
+    /// from a background task; `evaluation` is the `Eval` option's starting value.
+    public init(evaluation: EvaluationKind = .network, output: @escaping @Sendable (String) -> Void) {
         self.output = output
-        engine = Engine(hashMegabytes: hashMegabytes)
+        self.evaluation = evaluation
+        engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation)
     }
 
     /// Handles one line of input; returns `false` once the line was `quit`.
@@ -46,6 +48,7 @@ public final class UAISession: @unchecked Sendable {
             output(
                 "option name Level type spin default \(Level.range.upperBound) min \(Level.range.lowerBound) max \(Level.range.upperBound)"
             )
+            output("option name Eval type combo default \(evaluation) var nnue var classic")
             output("uaiok")
         case "isready":
             output("readyok")
@@ -128,7 +131,16 @@ public final class UAISession: @unchecked Sendable {
                 return
             }
             hashMegabytes = megabytes
-            engine = Engine(hashMegabytes: megabytes)
+            engine = Engine(hashMegabytes: megabytes, evaluation: evaluation)
+        case "eval":
+            guard let kind = EvaluationKind(rawValue: value.lowercased()) else {
+                _ = error("Eval must be nnue or classic, not '\(value)'")
+                return
+            }
+            if kind != evaluation {
+                evaluation = kind
+                engine = Engine(hashMegabytes: hashMegabytes, evaluation: kind)
+            }
         case "level":
             guard let number = Int(value), let newLevel = Level(number) else {
                 _ = error(

@@ -30,6 +30,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Transposition table size in MB.")
     var hash: Int = 16
 
+    @Option(help: "The evaluation: nnue (the trained network) or classic.")
+    var eval: EvaluationKind = .network
+
     /// Checks the options; reported as input errors (one line, exit code 2).
     func check() throws(InputError) {
         guard (1...20).contains(depth) else { throw InputError("bad depth \(depth): use 1 to 20") }
@@ -42,7 +45,7 @@ struct BenchCommand: ParsableCommand {
         var elapsed = Duration.zero
         for fen in Self.positions {
             let position = try Position(fen: fen)
-            let engine = Engine(hashMegabytes: hash)
+            let engine = Engine(hashMegabytes: hash, evaluation: eval)
             let start = ContinuousClock.now
             let result = engine.search(position, limits: .depth(depth))
             elapsed += ContinuousClock.now - start

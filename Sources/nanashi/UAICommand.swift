@@ -11,13 +11,18 @@ struct UAICommand: AsyncParsableCommand {
         discussion: "Type 'uai' to start; 'quit' ends. Extensions: 'perft N', 'd'."
     )
 
+    @Option(help: "The evaluation to start with: nnue (the trained network) or classic; UAI option Eval.")
+    var eval: EvaluationKind = .network
+
     func run() async throws {
         // Each line goes out in one unbuffered write. Not print with fflush(nil): flushing every
         // stream takes the lock of standard input, which readLine holds while it waits, so the
         // search task would block until the next line came in.
-        let session = UAISession(output: { line in
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        })
+        let session = UAISession(
+            evaluation: eval,
+            output: { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            })
         while let line = readLine() {
             if await !session.receive(line) { return }
         }

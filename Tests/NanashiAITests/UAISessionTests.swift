@@ -36,8 +36,32 @@ private final class Transcript: Sendable {
             replies == [
                 "id name Nanashi", "id author the Nanashi authors",
                 "option name Hash type spin default 16 min 1 max 1024",
-                "option name Level type spin default 6 min 1 max 6", "uaiok", "readyok",
+                "option name Level type spin default 6 min 1 max 6",
+                "option name Eval type combo default nnue var nnue var classic", "uaiok", "readyok",
             ])
+    }
+
+    @Test func theEvalOptionChoosesTheEvaluation() async {
+        /// The replies without their timings, which differ from run to run.
+        func untimed(_ replies: [String]) -> [String] {
+            replies.map { line in
+                var words = line.split(separator: " ")
+                for name in ["time", "nps"] {
+                    if let index = words.firstIndex(of: Substring(name)) {
+                        words.removeSubrange(index...index + 1)
+                    }
+                }
+                return words.joined(separator: " ")
+            }
+        }
+        let transcript = Transcript()
+        _ = await transcript.send("position fen x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8")
+        let network = untimed(await transcript.send("go depth 5"))
+        let classic = untimed(await transcript.send("setoption name Eval value classic", "go depth 5"))
+        let again = untimed(await transcript.send("setoption name eval value NNUE", "go depth 5"))
+        #expect(network.count == 6 && network.last?.hasPrefix("bestmove ") == true, "\(network)")
+        #expect(network != classic)
+        #expect(again == network)
     }
 
     @Test func showsThePositionAfterMoves() async {
@@ -66,6 +90,7 @@ private final class Transcript: Sendable {
         ),
         ("setoption name Level value 9", "info string error Level must be from 1 to 6, not '9'"),
         ("setoption name Colour value red", "info string error unknown option 'Colour'"),
+        ("setoption name Eval value neural", "info string error Eval must be nnue or classic, not 'neural'"),
         ("perft x", "info string error perft needs one depth from 0 to 12"),
         ("frobnicate", "info string error unknown command 'frobnicate'"),
     ])

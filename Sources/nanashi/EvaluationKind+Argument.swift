@@ -1,0 +1,5 @@
+import ArgumentParser
+import NanashiAI
+
+/// `--eval nnue` or `--eval classic`.
+extension EvaluationKind: ExpressibleByArgument {}

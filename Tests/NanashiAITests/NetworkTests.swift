@@ -1,0 +1,149 @@
+import NanashiCore
+import NanashiTestSupport
+import Testing
+
+@testable import NanashiAI
+
+@Suite(.blocking) struct NetworkTests {
+    static let network = Network.trained
+    typealias Lanes = Network.Lanes
+
+    static func lanes(_ accumulator: UnsafeMutablePointer<Lanes>) -> [Lanes] {
+        Array(UnsafeBufferPointer(start: accumulator, count: Network.accumulatorLanes))
+    }
+
+    static func refreshed(_ position: Position) -> [Lanes] {
+        let accumulator = UnsafeMutablePointer<Lanes>.allocate(capacity: Network.accumulatorLanes)
+        defer { accumulator.deallocate() }
+        network.refresh(
+            accumulator, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
+            open: position.empty.rawValue)
+        return lanes(accumulator)
+    }
+
+    @Test func theEmbeddedNetworkHasTheSearchsShape() {
+        let weights = NetworkWeights.trained
+        #expect(weights.hidden == Network.hidden)
+        #expect(weights.hiddenWeights.count == NetworkWeights.inputs * Network.hidden)
+        #expect(weights.outputWeights.count == 2 * Network.hidden)
+        #expect(weights.activationOne == 255 && weights.outputOne == 64)
+    }
+
+    @Test func movesUpdateTheAccumulatorAsAFullRefreshWould() throws {
+        let parent = UnsafeMutablePointer<Lanes>.allocate(capacity: Network.accumulatorLanes)
+        let child = UnsafeMutablePointer<Lanes>.allocate(capacity: Network.accumulatorLanes)
+        defer {
+            parent.deallocate()
+            child.deallocate()
+        }
+        let network = Self.network
+        var moves = 0
+        for (seed, start) in [
+            (1, "x5o/7/7/7/7/7/o5x x 0 1"), (2, "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
+            (3, "x5o/7/7/7/7/7/o5x x 0 1"),
+        ] {
+            let random = RandomSource(seed: UInt64(seed))
+            var position = try Position(fen: start)
+            network.refresh(
+                parent, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
+                open: position.empty.rawValue)
+            while !position.isGameOver {
+                let legal = position.legalMoves()
+                let move = legal[random.upTo(legal.count - 1)]
+                let next = try position.play(move)
+                let mover = position.sideToMove
+                network.update(
+                    from: parent, to: child, mover: mover, ownBefore: position.pieces(of: mover).rawValue,
+                    otherBefore: position.pieces(of: mover.opponent).rawValue,
+                    ownAfter: next.pieces(of: mover).rawValue,
+                    otherAfter: next.pieces(of: mover.opponent).rawValue)
+                if move == .pass {
+                    // The search copies the accumulator on a pass: neither side's half changes.
+                    #expect(Self.refreshed(next) == Self.lanes(parent))
+                    child.update(from: parent, count: Network.accumulatorLanes)
+                }
+                #expect(Self.lanes(child) == Self.refreshed(next), "after \(move) from \(position.fen)")
+                #expect(network.score(child, side: next.sideToMove) == network.score(of: next))
+                parent.update(from: child, count: Network.accumulatorLanes)
+                position = next
+                moves += 1
+            }
+        }
+        #expect(moves > 150)
+    }
+
+    @Test(arguments: [
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+        "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8",
+        "7/1xxo3/2xooo1/1xxxo2/2oox2/3x3/7 o 0 14",
+        "xxxxooo/xxxoo2/xxooo2/xx-o-x1/ooxxx2/ooxx3/oox4 x 1 24",
+    ])
+    func aPositionAndItsColourSwappedTwinScoreTheSame(fen: String) throws {
+        let position = try Position(fen: fen)
+        let twin = try Position(fen: swappingColors(fen))
+        #expect(twin != position)
+        #expect(Self.network.score(of: twin) == Self.network.score(of: position))
+    }
+
+    @Test func moreMaterialScoresHigher() throws {
+        // x to move with most of the board against a few o pieces, and the same seen by o.
+        let winning = try Position(fen: "xxxxxxx/xxxxxxx/xxxx3/7/7/4oo1/6o x 0 20")
+        #expect(Self.network.score(of: winning) > 300)
+        let losing = try Position(fen: "xxxxxxx/xxxxxxx/xxxx3/7/7/4oo1/6o o 0 20")
+        #expect(Self.network.score(of: losing) < -300)
+    }
+
+    @Test func fixedDepthSearchesWithTheNetworkAreRepeatable() throws {
+        let position = try Position(fen: "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8")
+        let first = Engine(evaluation: .network).search(position, limits: .depth(6))
+        let second = Engine(evaluation: .network).search(position, limits: .depth(6))
+        #expect(first.nodes == second.nodes && first.score == second.score && first.pv == second.pv)
+        let classic = Engine(evaluation: .classic).search(position, limits: .depth(6))
+        #expect(classic.nodes != first.nodes)
+    }
+
+    static let magic: [UInt8] = Array("NNUE".utf8)
+
+    @Test(
+        arguments: [
+            ([], "no NNUE header"),
+            ([78, 78, 85, 88, 1, 0], "no NNUE header"),
+            (magic + [2, 0], "format version 2, expected 1"),
+            (magic + [1, 0, 8, 0, 255, 0, 64, 0, 100, 0, 0, 0], "bad header: hidden 8, factors 255 and 64"),
+            (magic + [1, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 1, 2], "the weights end early"),
+        ] as [([UInt8], String)])
+    func badWeightsAreRefused(bytes: [UInt8], message: String) {
+        #expect(throws: NetworkFormatError(message)) { try NetworkWeights(bytes: bytes) }
+    }
+
+    @Test func weightsReadInTheirOrder() throws {
+        let hidden = 16
+        var bytes = Array("NNUE".utf8) + [1, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0]
+        func int16(_ value: Int16) -> [UInt8] {
+            [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        bytes += (0..<(NetworkWeights.inputs * hidden)).flatMap { int16(Int16($0 % 100 - 50)) }
+        bytes += (0..<hidden).flatMap { int16(Int16(-$0)) }
+        bytes += (0..<(2 * hidden)).flatMap { int16(Int16($0)) }
+        bytes += [0x10, 0x27, 0, 0]
+        let weights = try NetworkWeights(bytes: bytes)
+        #expect(weights.scale == 456)
+        #expect(weights.hiddenWeights[0] == -50 && weights.hiddenWeights[149] == -1)
+        #expect(weights.hiddenBiases[15] == -15)
+        #expect(weights.outputWeights[31] == 31)
+        #expect(weights.outputBias == 10_000)
+        #expect(throws: NetworkFormatError("2 bytes after the weights")) {
+            try NetworkWeights(bytes: bytes + [0, 0])
+        }
+    }
+
+    @Test func base64DecodesTheStandardAlphabet() {
+        #expect(Base64.decode("TWFu") == Array("Man".utf8))
+        #expect(Base64.decode("TWE=") == Array("Ma".utf8))
+        #expect(Base64.decode("TQ==\n") == Array("M".utf8))
+        #expect(Base64.decode("+/+/") == [0xFB, 0xFF, 0xBF])
+        #expect(Base64.decode("TW*u") == nil)
+        #expect(Base64.decode("TQ==TQ") == nil)
+    }
+}
