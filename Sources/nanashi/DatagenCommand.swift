@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NanashiAI
 import NanashiTuning
 
 /// `nanashi datagen`: self-play positions with the search's scores and their games' results, for
@@ -37,6 +38,9 @@ struct DatagenCommand: ParsableCommand {
     @Flag(help: "Keep every position, not only the quiet ones the tuner wants (for the network).")
     var everyPosition = false
 
+    @Option(help: "The evaluation both sides play with: classic (needs no network) or nnue.")
+    var eval: EvaluationKind = .classic
+
     func run() throws {
         guard (1...10_000_000).contains(games) else {
             throw InputError("bad games \(games): use 1 to 10000000")
@@ -68,6 +72,7 @@ struct DatagenCommand: ParsableCommand {
         }
         var selfPlay = SelfPlay(nodes: nodes)
         if everyPosition { selfPlay.quietMargin = nil }
+        selfPlay.evaluation = eval
         selfPlay.run(games: games, skipping: progress.finished, seed: seed, concurrency: concurrency) {
             number, game in
             let lines = state.progress.record(game, number: number)

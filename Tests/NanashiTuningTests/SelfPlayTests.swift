@@ -43,6 +43,20 @@ import Testing
         #expect(selfPlay.play(seed: 9, index: 2).lines != selfPlay.play(seed: 9, index: 3).lines)
     }
 
+    @Test func theNetworkCanPlayTheGamesAndScoreThePositions() throws {
+        var selfPlay = SelfPlay(nodes: 300)
+        selfPlay.quietMargin = nil
+        let classic = selfPlay.play(seed: 3, index: 1)
+        selfPlay.evaluation = .network
+        let network = selfPlay.play(seed: 3, index: 1)
+        #expect(!network.samples.isEmpty)
+        #expect(network.lines == selfPlay.play(seed: 3, index: 1).lines)
+        // The same opening, then each side's own scores and choices.
+        #expect(network.samples.first?.position == classic.samples.first?.position)
+        #expect(network.lines != classic.lines)
+        #expect(network.samples.allSatisfy { !$0.position.isGameOver && abs($0.score) < Engine.winThreshold })
+    }
+
     @Test func aRunSkipsTheGamesAlreadyPlayed() {
         let selfPlay = SelfPlay(nodes: 200)
         let played = Numbers()
