@@ -43,7 +43,7 @@ import Testing
         #expect(selfPlay.play(seed: 9, index: 2).lines != selfPlay.play(seed: 9, index: 3).lines)
     }
 
-    @Test func theNetworkCanPlayTheGamesAndScoreThePositions() throws {
+    @Test func theNetworkCanPlayTheGamesAndScoreThePositions() {
         var selfPlay = SelfPlay(nodes: 300)
         selfPlay.quietMargin = nil
         let classic = selfPlay.play(seed: 3, index: 1)
