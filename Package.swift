@@ -181,6 +181,8 @@ let package = Package(
             name: "NanashiCLITests",
             dependencies: [
                 "nanashi", "NanashiCore", "NanashiTestSupport", "NanashiServerTestSupport",
+                // To read the records `nanashi datagen` writes.
+                "NanashiTuning",
                 // To add players to a server's database before it starts.
                 "NanashiServer",
                 // To read a server's database file as it was left by a killed process.

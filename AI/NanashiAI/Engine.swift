@@ -72,7 +72,9 @@ public final class Engine: @unchecked Sendable {
             return SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: [.pass])
         }
         let budget = TimeBudget(limits: limits)
-        var search = Search(engine: self, start: start, budget: budget, nodeLimit: limits.nodes)
+        var search = Search(
+            engine: self, start: start, budget: budget, nodeLimit: limits.nodes,
+            softNodeLimit: limits.softNodes)
         if let rootNoise {
             return search.noisyChoice(
                 position, depth: max(1, limits.depth ?? 1), noise: rootNoise.amount,

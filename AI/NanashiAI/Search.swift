@@ -32,6 +32,7 @@ struct Search {
     let budget: TimeBudget
     let hardDeadline: ContinuousClock.Instant?
     let nodeLimit: UInt64
+    let softNodeLimit: UInt64
     var nodes: UInt64 = 0
     /// Set when a limit or `stop()` ended the search in the middle of an iteration; every score
     /// computed after that is garbage and is thrown away.
@@ -39,7 +40,10 @@ struct Search {
     /// Limits are only looked at once the first iteration is complete, so there is always a move.
     var mayAbort = false
 
-    init(engine: Engine, start: ContinuousClock.Instant, budget: TimeBudget, nodeLimit: UInt64?) {
+    init(
+        engine: Engine, start: ContinuousClock.Instant, budget: TimeBudget, nodeLimit: UInt64?,
+        softNodeLimit: UInt64? = nil
+    ) {
         self.engine = engine
         let scratch = engine.scratch
         entries = engine.table.entries
@@ -59,6 +63,7 @@ struct Search {
         self.budget = budget
         hardDeadline = budget.hard.map { start + $0 }
         self.nodeLimit = nodeLimit ?? .max
+        self.softNodeLimit = softNodeLimit ?? .max
     }
 
     // MARK: Iterative deepening
@@ -109,7 +114,7 @@ struct Search {
             onInfo(SearchInfo(depth: depth, score: score, nodes: nodes, time: elapsed, pv: result.pv))
             if abs(score) >= Engine.winThreshold && depth > Engine.winScore - abs(score) { break }
             if let soft = budget.soft, elapsed >= soft / 2 { break }
-            if engine.isStopRequested || nodes >= nodeLimit { break }
+            if engine.isStopRequested || nodes >= nodeLimit || nodes >= softNodeLimit { break }
         }
         result.nodes = nodes
         return result

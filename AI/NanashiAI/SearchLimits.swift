@@ -33,14 +33,21 @@ public struct SearchLimits: Hashable, Sendable {
     public var depth: Int?
     /// The most nodes to visit.
     public var nodes: UInt64?
+    /// Nodes after which no further iteration starts (the iteration under way is finished unless
+    /// `nodes` ends it): a soft limit that spends fewer nodes on easy positions.
+    public var softNodes: UInt64?
     /// The longest time to think.
     public var movetime: Duration?
     /// The game clocks, from which the search budgets its own time.
     public var clock: Clock?
 
-    public init(depth: Int? = nil, nodes: UInt64? = nil, movetime: Duration? = nil, clock: Clock? = nil) {
+    public init(
+        depth: Int? = nil, nodes: UInt64? = nil, softNodes: UInt64? = nil, movetime: Duration? = nil,
+        clock: Clock? = nil
+    ) {
         self.depth = depth
         self.nodes = nodes
+        self.softNodes = softNodes
         self.movetime = movetime
         self.clock = clock
     }
@@ -53,6 +60,12 @@ public struct SearchLimits: Hashable, Sendable {
 
     /// Think for `time`, then answer.
     public static func movetime(_ time: Duration) -> SearchLimits { SearchLimits(movetime: time) }
+
+    /// Search until an iteration ends past `soft` nodes, or `hard` nodes have been visited.
+    /// Deterministic.
+    public static func nodes(soft: UInt64, hard: UInt64) -> SearchLimits {
+        SearchLimits(nodes: hard, softNodes: soft)
+    }
 
     /// Search until `Engine.stop()` is called.
     public static let infinite = SearchLimits()
@@ -69,5 +82,7 @@ public struct SearchLimits: Hashable, Sendable {
     }
 
     /// Whether only `stop()` ends the search.
-    public var isInfinite: Bool { depth == nil && nodes == nil && movetime == nil && clock == nil }
+    public var isInfinite: Bool {
+        depth == nil && nodes == nil && softNodes == nil && movetime == nil && clock == nil
+    }
 }

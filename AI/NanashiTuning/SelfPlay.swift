@@ -3,32 +3,58 @@ import NanashiAI
 import NanashiCore
 import NanashiMatch
 
-/// Self-play games for training: each from a varied opening (a standard blocker layout or none,
-/// then a few random plies), both sides searching a fixed number of nodes. Every game is the same
-/// for the same seed.
+/// Self-play games for training: each from a varied opening (random plies from the standard start,
+/// or now and then from a common blocker layout), both sides searching with soft and hard node
+/// limits, decided games adjudicated. Every game is the same for the same seed.
 public struct SelfPlay: Sendable {
-    /// Nodes each move searches.
+    /// Nodes after which a move's search starts no further iteration.
     public var nodes: UInt64
+    /// Nodes at which a move's search stops, in the middle of an iteration if need be.
+    public var hardNodes: UInt64
     /// Random plies played from the start position before the engine takes over.
-    public var randomPlies: ClosedRange<Int> = 2...6
+    public var randomPlies: ClosedRange<Int> = 8...16
+    /// One game in this many starts from one of the common blocker layouts (chosen evenly), the
+    /// others from the empty board; `nil` never uses blockers.
+    public var blockerEvery: Int? = 5
+    /// Openings whose searched score is further from even than this (centi-pieces) are drawn
+    /// again, up to `openingTries` times; `nil` keeps every opening.
+    public var openingWindow: Int? = 300
+    /// How many openings are drawn at most before the last one is kept whatever its score.
+    public var openingTries = 16
     /// Positions whose static score differs from the search's by more than this (centi-pieces)
     /// are in the middle of a capture sequence and are left out; `nil` keeps them all.
     public var quietMargin: Int? = 150
     /// Games are adjudicated as draws after this many plies.
     public var maxPlies = 400
+    /// When a game is decided before its end: `nil` plays every game out.
+    public var adjudication: Adjudication? = Adjudication()
     /// The evaluation both sides search with: the classic one by default, so that the network's
     /// training data does not depend on an earlier network.
     public var evaluation = EvaluationKind.classic
 
-    /// Blocker layouts the games start from: none (twice as often as any other), and the common
-    /// symmetric ones.
+    /// A game is won for a side once the search finds a forced win for it, or once its score
+    /// stays at `score` or more for `plies` plies in a row (each side's search agreeing).
+    public struct Adjudication: Sendable, Hashable {
+        public var score: Int
+        public var plies: Int
+
+        public init(score: Int = 1_500, plies: Int = 4) {
+            self.score = score
+            self.plies = plies
+        }
+    }
+
+    /// The common blocker layouts the games with blockers start from.
     static let blockerLayouts: [[String]] = [
-        [], [], ["c3", "e3", "c5", "e5"], ["d3", "d5"], ["b2", "f2", "b6", "f6"], ["c4", "e4"],
+        ["c3", "e3", "c5", "e5"], ["d3", "d5"], ["b2", "f2", "b6", "f6"], ["c4", "e4"],
         ["d2", "d6", "b4", "f4"], ["d4"], ["c2", "e2", "c6", "e6"], ["b3", "f3", "b5", "f5"],
     ]
 
-    public init(nodes: UInt64) {
+    /// Self-play whose moves start no iteration past `nodes` nodes and stop at `hardNodes`
+    /// (twice `nodes` when not given).
+    public init(nodes: UInt64, hardNodes: UInt64? = nil) {
         self.nodes = nodes
+        self.hardNodes = max(nodes, hardNodes ?? nodes * 2)
     }
 
     /// A position of a game, with what the search thought of it.
@@ -53,32 +79,79 @@ public struct SelfPlay: Sendable {
             let result = GameRecord.result(winner: winner)
             return samples.map { "\($0.position.fen) \($0.score) \(result)" }
         }
+
+        /// The samples as packed records (`PackedSample`), one after another.
+        public var packed: [UInt8] {
+            samples.flatMap { PackedSample(position: $0.position, score: $0.score, winner: winner).bytes }
+        }
     }
 
     /// Plays game number `index` of the run seeded with `seed`.
     public func play(seed: UInt64, index: Int) -> Game {
         let random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        var position = Openings.startPosition(
-            blockers: Self.blockerLayouts[random.upTo(Self.blockerLayouts.count - 1)])
-        var plies = 0
-        let opening = randomPlies.lowerBound + random.upTo(randomPlies.count - 1)
-        while plies < opening, !position.isGameOver {
-            let moves = position.legalMoves()
-            position = try! position.play(moves[random.upTo(moves.count - 1)])
-            plies += 1
-        }
         let engine = Engine(hashMegabytes: 4, evaluation: evaluation)
+        let limits = SearchLimits.nodes(soft: nodes, hard: hardNodes)
+        var (position, plies) = opening(random: random, engine: engine, limits: limits)
+        engine.newGame()
         var kept: [Sample] = []
+        var leader: (side: Side, plies: Int)?
+        var adjudicated: Side??
         while !position.isGameOver && plies < maxPlies {
-            let result = engine.search(position, limits: .nodes(nodes))
+            let result = engine.search(position, limits: limits)
             let isQuiet = quietMargin.map { abs(Evaluation.score(of: position) - result.score) <= $0 } ?? true
             if isQuiet && abs(result.score) < Engine.winThreshold && position.hasMove {
                 kept.append(Sample(position: position, score: result.score))
             }
+            if let adjudication, position.hasMove {
+                let side = position.sideToMove
+                if result.score >= Engine.winThreshold {
+                    adjudicated = .some(side)
+                } else if result.score <= -Engine.winThreshold {
+                    adjudicated = .some(side.opponent)
+                } else if abs(result.score) >= adjudication.score {
+                    let ahead = result.score > 0 ? side : side.opponent
+                    let run = leader?.side == ahead ? leader!.plies + 1 : 1
+                    leader = (ahead, run)
+                    if run >= adjudication.plies { adjudicated = .some(ahead) }
+                } else {
+                    leader = nil
+                }
+                if adjudicated != nil { break }
+            }
             position = try! position.play(result.bestMove)
             plies += 1
         }
-        return Game(samples: kept, winner: position.outcome?.winner, plies: plies)
+        let winner = adjudicated ?? position.outcome?.winner
+        return Game(samples: kept, winner: winner, plies: plies)
+    }
+
+    /// The position the engine takes over from, and the random plies that led to it.
+    func opening(random: RandomSource, engine: Engine, limits: SearchLimits) -> (Position, Int) {
+        let blockers: [String]
+        if let blockerEvery, random.upTo(blockerEvery - 1) == 0 {
+            blockers = Self.blockerLayouts[random.upTo(Self.blockerLayouts.count - 1)]
+        } else {
+            blockers = []
+        }
+        let start = Openings.startPosition(blockers: blockers)
+        var tries = 0
+        while true {
+            tries += 1
+            var position = start
+            var plies = 0
+            let count = randomPlies.lowerBound + random.upTo(randomPlies.count - 1)
+            while plies < count, !position.isGameOver {
+                let moves = position.legalMoves()
+                position = try! position.play(moves[random.upTo(moves.count - 1)])
+                plies += 1
+            }
+            guard let openingWindow, tries < openingTries, !position.isGameOver else {
+                return (position, plies)
+            }
+            if abs(engine.search(position, limits: limits).score) <= openingWindow {
+                return (position, plies)
+            }
+        }
     }
 }
 

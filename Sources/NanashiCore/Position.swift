@@ -79,3 +79,16 @@ public struct Position: Hashable, Sendable, CustomStringConvertible {
     /// The position in FEN.
     public var description: String { fen }
 }
+
+extension Position {
+    /// The position with these pieces and blockers and `sideToMove` to move, its clocks at 0 and 1;
+    /// `nil` when two of the sets overlap.
+    package init?(x: Bitboard, o: Bitboard, blockers: Bitboard, sideToMove: Side) {
+        guard x.rawValue & o.rawValue == 0, (x.rawValue | o.rawValue) & blockers.rawValue == 0 else {
+            return nil
+        }
+        self.init(
+            x: x.rawValue, o: o.rawValue, blockers: blockers.rawValue, sideToMove: sideToMove,
+            halfmoveClock: 0, fullmoveNumber: 1)
+    }
+}

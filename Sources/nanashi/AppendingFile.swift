@@ -19,5 +19,7 @@ struct AppendingFile {
 
     func append(_ text: String) { handle.write(Data((text + "\n").utf8)) }
 
+    func append(bytes: [UInt8]) { handle.write(Data(bytes)) }
+
     func close() { try? handle.close() }
 }

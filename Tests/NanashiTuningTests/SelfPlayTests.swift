@@ -57,6 +57,50 @@ import Testing
         #expect(network.samples.allSatisfy { !$0.position.isGameOver && abs($0.score) < Engine.winThreshold })
     }
 
+    @Test func openingsArePlayedRandomlyThenKeptNearEven() {
+        var selfPlay = SelfPlay(nodes: 300)
+        selfPlay.quietMargin = nil
+        var withBlockers = 0
+        for index in 0..<20 {
+            let game = selfPlay.play(seed: 11, index: index)
+            guard let first = game.samples.first else { continue }
+            // At least 8 random plies were played: 2 pieces a side and nothing else at most
+            // before them is impossible after 8 plies from the start.
+            #expect(first.position.pieces(of: .x).count + first.position.pieces(of: .o).count > 4)
+            if !first.position.blockers.isEmpty { withBlockers += 1 }
+        }
+        // One game in five on average starts from a blocker layout.
+        #expect((1...10).contains(withBlockers))
+    }
+
+    @Test func decidedGamesAreAdjudicated() {
+        var selfPlay = SelfPlay(nodes: 300)
+        selfPlay.quietMargin = nil
+        selfPlay.adjudication = nil
+        let played = (0..<6).map { selfPlay.play(seed: 5, index: $0) }
+        selfPlay.adjudication = SelfPlay.Adjudication(score: 600, plies: 2)
+        let adjudicated = (0..<6).map { selfPlay.play(seed: 5, index: $0) }
+        #expect(zip(played, adjudicated).allSatisfy { $0.plies >= $1.plies })
+        #expect(zip(played, adjudicated).contains { $0.plies > $1.plies })
+        for game in adjudicated where game.winner != nil {
+            // The adjudicated winner is the side the last kept score favours.
+            let last = game.samples.last!
+            let favoured = last.score > 0 ? last.position.sideToMove : last.position.sideToMove.opponent
+            #expect(game.winner == favoured)
+        }
+    }
+
+    @Test func softNodeLimitsSpendFewerNodesThanHardOnes() {
+        let engine = Engine(hashMegabytes: 1, evaluation: .classic)
+        let hard = engine.search(.start, limits: .nodes(3000))
+        engine.newGame()
+        let soft = engine.search(.start, limits: .nodes(soft: 3000, hard: 6000))
+        #expect(hard.nodes == 3000)
+        #expect(soft.nodes >= 3000 && soft.nodes <= 6000)
+        engine.newGame()
+        #expect(engine.search(.start, limits: .nodes(soft: 3000, hard: 6000)).nodes == soft.nodes)
+    }
+
     @Test func aRunSkipsTheGamesAlreadyPlayed() {
         let selfPlay = SelfPlay(nodes: 200)
         let played = Numbers()
@@ -95,12 +139,32 @@ private final class Numbers: @unchecked Sendable {
         // The start position is in the file already; the same pieces with a blocker are another
         // position; the clocks do not make a position new.
         #expect(
-            progress.record(game, number: 3) == [
+            progress.record(game, number: 3).lines == [
                 "x5o/7/7/7/7/5x1/o5x o 0 1 -20 1/2-1/2", "x5o/7/3-3/7/7/7/o5x x 0 1 7 1/2-1/2",
             ])
         #expect(progress.finished == [3])
-        #expect(progress.record(game, number: 4) == [])
+        #expect(progress.record(game, number: 4).samples == [])
         #expect(progress.journalLine(number: 4) == "1 4")
+    }
+
+    @Test func readsBinaryRecordsAndRefusesBrokenOnes() throws {
+        let later = try Position.start.play(Move(notation: "f2"))
+        let records =
+            PackedSample(position: .start, score: 3, winner: .x).bytes
+            + PackedSample(position: later, score: -9, winner: .x).bytes
+        var progress = try DatagenProgress(seed: 2, records: records, journal: ["2 5"])
+        #expect(progress.seen.count == 2)
+        #expect(progress.finished == [5])
+        let game = SelfPlay.Game(samples: [.init(position: later, score: 1)], winner: nil, plies: 9)
+        #expect(progress.record(game, number: 6).samples.isEmpty)
+        #expect(throws: TuningError("17 bytes is not a whole number of 16-byte records")) {
+            try DatagenProgress(seed: 2, records: records.prefix(17).map { $0 }, journal: [])
+        }
+        var badResult = records
+        badResult[31] = 3
+        #expect(throws: TuningError("record 2: bad result 3 in a record")) {
+            try DatagenProgress(seed: 2, records: badResult, journal: [])
+        }
     }
 
     @Test(
@@ -111,5 +175,50 @@ private final class Numbers: @unchecked Sendable {
         ] as [([Substring], [Substring], String)])
     func refusesBadFiles(lines: [Substring], journal: [Substring], message: String) {
         #expect(throws: TuningError(message)) { try DatagenProgress(seed: 1, lines: lines, journal: journal) }
+    }
+}
+
+@Suite struct PackedSampleTests {
+    @Test func aRecordIsSixteenBytesLaidOutAsDocumented() throws {
+        let position = try Position(fen: "x5o/7/3-3/7/7/7/o5x o 4 9")
+        let record = PackedSample(position: position, score: -300, winner: .o)
+        // a1 holds o (2), g1 x (1) at bits 12-13, d5 (square 31) a blocker, a7 x (bit 84), g7 o
+        // (bit 96), and the side to move (bit 98).
+        #expect(
+            record.bytes == [
+                0x02, 0x10, 0, 0, 0, 0, 0, 0xC0, 0, 0, 0x10, 0, 0x06, 0xD4, 0xFE, 0x00,
+            ])
+        #expect(record.position == (try Position(fen: "x5o/7/3-3/7/7/7/o5x o 0 1")))
+        #expect(record.score == -300)
+        #expect(record.winner == .o)
+    }
+
+    @Test func randomPositionsRoundTrip() throws {
+        var random = SeededGenerator(seed: 21)
+        for _ in 0..<300 {
+            var position = Position.start
+            for _ in 0..<Int.random(in: 0...40, using: &random) {
+                let moves = position.legalMoves()
+                guard !moves.isEmpty else { break }
+                position = try position.play(moves.randomElement(using: &random)!)
+            }
+            let score = Int.random(in: -32_768...32_767, using: &random)
+            let winner = [Side.x, .o, nil].randomElement(using: &random)!
+            let record = PackedSample(position: position, score: score, winner: winner)
+            let read = try PackedSample(bytes: record.bytes)
+            #expect(
+                read.position.fen.split(separator: " ").prefix(2)
+                    == position.fen.split(separator: " ").prefix(2))
+            #expect(read.score == score)
+            #expect(read.winner == winner)
+        }
+        #expect(PackedSample(position: .start, score: 99_999, winner: nil).score == 32_767)
+    }
+
+    @Test func refusesRecordsThatAreNotPositions() {
+        #expect(throws: TuningError("a record is 16 bytes, not 3")) { try PackedSample(bytes: [0, 0, 0]) }
+        var bits = PackedSample(position: .start, score: 0, winner: nil).bytes
+        bits[12] |= 0x10
+        #expect(throws: TuningError("unused bits set in a record")) { try PackedSample(bytes: bits) }
     }
 }
