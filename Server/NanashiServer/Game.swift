@@ -131,8 +131,10 @@ actor Game {
         }
     }
 
-    /// Moves each side must make before a resignation or an abandonment is rated.
+    /// Moves each side must make before a resignation, an abandonment or a loss on time is rated.
     static let movesBeforeRated = 2
+    /// The ends that rate nothing before both sides have made `movesBeforeRated` moves.
+    static let unratedWhenEarly: Set<Outcome.Reason> = [.resignation, .abandonment, .timeout]
 
     /// Ends the game, unrated, if either side has not made its first move.
     private func abortIfUnstarted() async {
@@ -381,10 +383,10 @@ actor Game {
         finishing = true
         stopTimers()
         let result = GameResult(winner: winner)
-        // Resigning or leaving before both sides have played a little, or never starting,
-        // rates nothing: otherwise throwaway accounts could hand out rating for free.
+        // Resigning, leaving or flagging before both sides have played a little, or never
+        // starting, rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
-        let rated = reason != .aborted && !(early && (reason == .resignation || reason == .abandonment))
+        let rated = reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
         let period = Double(settings.ratingPeriod.components.seconds)
         let now = Date()
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
