@@ -1,3 +1,5 @@
+import NanashiCore
+
 extension LoadTestSettings {
     /// What is wrong with these settings, named by `nanashi loadtest`'s options; `nil` when
     /// nothing is.

@@ -20,8 +20,14 @@ import Synchronization
 /// socket, and what it does not read piles up, bounded, in its own channel. Idle connections
 /// cost no timer of their own: one sweep looks at them all.
 ///
-/// Connections are counted as they are accepted: past the overall cap a new one gets `busy`,
-/// past the cap for its address `rate_limited`, and either is closed at once.
+/// Connections are counted as they are accepted (`ConnectionCaps`), on both ports and before a
+/// byte is read: past the overall cap a new one gets `busy`, past the cap for its address
+/// `rate_limited` (an HTTP 503 on the web port), and either is closed at once.
+///
+/// What the server writes to a connection is bounded: past `maximumQueuedBytes` not yet taken
+/// by the socket (protocol lines, WebSocket pongs and close frames, pages alike) the server
+/// stops reading from that client until it reads again (back-pressure), and protocol lines past
+/// it close the connection.
 ///
 /// With an HTTP port (`ServerSettings.httpPort`) a second listener serves the web pages and, at
 /// `/ws`, the same protocol over a WebSocket (`WebSocketLineCodec`): those connections go through
@@ -37,7 +43,7 @@ final class Transport: Sendable {
     let port: Int
     /// The HTTP port actually bound, if the server serves the web.
     let httpPort: Int?
-    private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
+    private let listener: NIOAsyncChannel<Accepted, Never>
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
     /// For the page connections' request budget.
@@ -45,8 +51,7 @@ final class Transport: Sendable {
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
     private let maximumWatcherQueuedBytes: Int
-    private let maximumConnections: Int
-    private let maximumPerAddress: Int
+    private let caps: ConnectionCaps
     /// The open connections, to sweep the idle ones and to close them all when the server
     /// stops, and how many come from each address.
     private let open = Mutex(Registry())
@@ -57,22 +62,24 @@ final class Transport: Sendable {
 
     private struct Registry {
         var links: [Int: Link] = [:]
-        var perAddress: [String: Int] = [:]
         /// Open connections of web pages (not WebSockets), which hold no `Link`, by id.
         var pages: [Int: any Channel] = [:]
+    }
 
-        /// Counts one connection from `address` out.
-        mutating func release(_ address: String) {
-            let left = (perAddress[address] ?? 1) - 1
-            perAddress[address] = left > 0 ? left : nil
-        }
+    /// A connection to the protocol's port as accepted: counted in, or refused (its pipeline
+    /// says why and closes it).
+    enum Accepted: Sendable {
+        case admitted(NIOAsyncChannel<ReceivedLine, Never>)
+        case refused
     }
 
     /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
-    /// carrying the protocol's lines, or page requests.
+    /// carrying the protocol's lines, or page requests; or one refused at accept.
     enum WebConnection: Sendable {
         case socket(NIOAsyncChannel<ReceivedLine, Never>)
-        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+        /// `forbiddenHandshake`: its first request was a WebSocket handshake from another site's page.
+        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, forbiddenHandshake: Bool)
+        case refused
     }
 
     /// What the transport keeps about one open connection, and where its outbox delivers.
@@ -108,7 +115,7 @@ final class Transport: Sendable {
         ) {
             self.id = id
             self.channel = channel
-            self.address = channel.remoteAddress?.ipAddress ?? "unknown"
+            self.address = ClientAddress.key(channel.remoteAddress)
             self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
             self.maximumWatcherQueuedBytes = maximumWatcherQueuedBytes
@@ -195,9 +202,9 @@ final class Transport: Sendable {
     }
 
     private init(
-        listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>, port: Int,
+        listener: NIOAsyncChannel<Accepted, Never>, port: Int,
         web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?, settings: ServerSettings,
-        metrics: ServerMetrics
+        caps: ConnectionCaps, metrics: ServerMetrics
     ) {
         self.listener = listener
         self.port = port
@@ -207,8 +214,7 @@ final class Transport: Sendable {
         self.settings = settings
         self.maximumQueuedBytes = settings.maximumQueuedBytes
         self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
-        self.maximumConnections = settings.maximumConnections
-        self.maximumPerAddress = settings.maximumConnectionsPerAddress
+        self.caps = caps
     }
 
     /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
@@ -216,28 +222,74 @@ final class Transport: Sendable {
     static func bind(_ settings: ServerSettings, metrics: ServerMetrics) async throws -> Transport {
         let maximumLineLength = settings.maximumLineLength
         let tls = try settings.tls?.serverContext()
+        let descriptors =
+            settings.descriptorBudget
+            ?? ConnectionCaps.descriptorBudget(
+                limit: DescriptorLimit.current ?? Int.max, open: DescriptorLimit.openCount ?? 0)
+        let caps = ConnectionCaps(
+            maximum: settings.maximumConnections, perAddress: settings.maximumConnectionsPerAddress,
+            descriptors: descriptors)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: writeWaterMark(settings))
             .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    let pipeline = channel.pipeline.syncOperations
+                    let admitted = try admit(channel, caps: caps, tls: tls, metrics: metrics) {
+                        Array((Wire.line(Reply(.error($0), id: nil)) + "\n").utf8)
                     }
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
-                    return try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel)
+                    guard admitted else { return Accepted.refused }
+                    try pipeline.addHandler(BackPressureHandler())
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try pipeline.addHandler(ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
+                    return .admitted(
+                        try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel))
                 }
             }
         var web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
         if let httpPort = settings.httpPort {
-            web = try await bindWeb(settings, port: httpPort)
+            web = try await bindWeb(settings, port: httpPort, caps: caps, metrics: metrics)
         }
         return Transport(
             listener: listener, port: listener.channel.localAddress?.port ?? settings.port, web: web,
-            settings: settings, metrics: metrics)
+            settings: settings, caps: caps, metrics: metrics)
+    }
+
+    /// How long a connection refused at accept may take to read why before it is cut.
+    static let refusalLimit = TimeAmount.seconds(2)
+
+    /// Counts a connection in at accept (`ConnectionCaps`), and returns whether it was admitted;
+    /// if not, its pipeline is set up to tell it why (in the words of `explain`) and close, or
+    /// to close at once when descriptors are short. Runs on the channel's event loop.
+    static func admit(
+        _ channel: any Channel, caps: ConnectionCaps, tls: NIOSSLContext?, metrics: ServerMetrics,
+        explain: (ProtocolError) -> [UInt8]
+    ) throws -> Bool {
+        let address = ClientAddress.key(channel.remoteAddress)
+        let verdict = caps.admit(address)
+        channel.closeFuture.whenComplete { _ in caps.release(address, verdict) }
+        let pipeline = channel.pipeline.syncOperations
+        switch verdict {
+        case .admitted:
+            return true
+        case .refused(let refusal):
+            metrics.error(refusal.code.rawValue)
+            if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+            try pipeline.addHandler(RefusalHandler(message: explain(refusal), limit: refusalLimit))
+        case .dropped:
+            try pipeline.addHandler(RefusalHandler(message: nil, limit: .zero))
+        }
+        return false
+    }
+
+    /// The channel stops being writable (and so stops reading, `BackPressureHandler`) at
+    /// `maximumQueuedBytes` waiting to be written, and reads again below half of it.
+    static func writeWaterMark(_ settings: ServerSettings) -> ChannelOptions.Types.WriteBufferWaterMark {
+        let high = max(2, settings.maximumQueuedBytes)
+        return .init(low: high / 2, high: high)
     }
 
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
@@ -252,7 +304,8 @@ final class Transport: Sendable {
                 do {
                     try await self.listener.executeThenClose { connections in
                         try await withThrowingDiscardingTaskGroup { group in
-                            for try await connection in connections {
+                            for try await accepted in connections {
+                                guard case .admitted(let connection) = accepted else { continue }
                                 let id = self.nextID.add(1, ordering: .relaxed).newValue
                                 group.addTask {
                                     await self.serve(
@@ -350,21 +403,11 @@ final class Transport: Sendable {
             metrics: metrics, logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
-        guard admit(link) else {
-            logger.info("connection \(id) from \(peer) refused: too many connections")
-            _ = try? await connection.executeThenClose { _ in
-                link.finish()
-                try? await connection.channel.closeFuture.get()
-            }
-            return
-        }
+        open.withLock { $0.links[id] = link }
         metrics.connection(webSocket: isWebSocket, change: 1)
         defer {
             metrics.connection(webSocket: isWebSocket, change: -1)
-            open.withLock { registry in
-                registry.links[id] = nil
-                registry.release(link.address)
-            }
+            open.withLock { $0.links[id] = nil }
         }
         // Accepted as the server stops: told at once (unless `close` already saw it).
         if stopping.load(ordering: .relaxed), !link.closing.exchange(true, ordering: .relaxed) {
@@ -413,59 +456,24 @@ final class Transport: Sendable {
         case .socket(let socket):
             let id = nextID.add(1, ordering: .relaxed).newValue
             await serve(socket, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
-        case .pages(let pages):
+        case .pages(let pages, let forbiddenHandshake):
             let id = nextID.add(1, ordering: .relaxed).newValue
-            let address = pages.channel.remoteAddress?.ipAddress ?? "unknown"
-            guard admitPages(pages.channel, id: id, from: address) else {
+            // Counted at accept; registered here only to be closed when the server stops.
+            let admitted = open.withLock { registry in
+                guard !stopping.load(ordering: .relaxed) else { return false }
+                registry.pages[id] = pages.channel
+                return true
+            }
+            guard admitted else {
                 await Self.refuse(pages, logger: logger)
                 return
             }
-            defer { releasePages(id: id, from: address) }
-            await Self.answer(pages, site: site, settings: settings, logger: logger)
+            defer { open.withLock { $0.pages[id] = nil } }
+            await Self.answer(
+                pages, site: site, settings: settings, forbiddenHandshake: forbiddenHandshake, logger: logger)
+        case .refused:
+            break
         }
-    }
-
-    /// Counts a connection for pages in against the same caps, or returns false.
-    private func admitPages(_ channel: any Channel, id: Int, from address: String) -> Bool {
-        open.withLock { registry in
-            let count = registry.perAddress[address] ?? 0
-            guard !stopping.load(ordering: .relaxed),
-                registry.links.count + registry.pages.count < maximumConnections,
-                count < maximumPerAddress
-            else { return false }
-            registry.pages[id] = channel
-            registry.perAddress[address] = count + 1
-            return true
-        }
-    }
-
-    private func releasePages(id: Int, from address: String) {
-        open.withLock { registry in
-            registry.pages[id] = nil
-            registry.release(address)
-        }
-    }
-
-    /// Counts a new connection in, or tells it why not (`busy` when the server is full,
-    /// `rate_limited` when its address has its share) and returns false.
-    private func admit(_ link: Link) -> Bool {
-        let refusal = open.withLock { registry -> ProtocolError? in
-            if registry.links.count + registry.pages.count >= maximumConnections {
-                return ProtocolError(.busy, "the server is full; try again in a minute")
-            }
-            let count = registry.perAddress[link.address] ?? 0
-            if count >= maximumPerAddress {
-                return ProtocolError(
-                    .rateLimited, "too many connections from your address (at most \(maximumPerAddress))")
-            }
-            registry.links[link.id] = link
-            registry.perAddress[link.address] = count + 1
-            return nil
-        }
-        guard let refusal else { return true }
-        link.closing.store(true, ordering: .relaxed)
-        link.outbox.send(.error(refusal))
-        return false
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address the HTTP port listens on.")
     var httpHost = "127.0.0.1"
 
+    @Option(
+        help: ArgumentHelp(
+            "An origin (https://example.org) whose pages may open the WebSocket, besides this server's own.",
+            discussion: "Repeat for more than one."))
+    var allowOrigin: [String] = []
+
     @Option(help: "The SQLite database file (created if missing).")
     var db = "nanashi.sqlite"
 
@@ -68,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.port = port
         settings.httpPort = http
         settings.httpHost = httpHost
+        settings.allowedOrigins = allowOrigin
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
         settings.idleTimeout = .seconds(idleTimeout)

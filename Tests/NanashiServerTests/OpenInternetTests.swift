@@ -227,7 +227,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
 @Suite struct ThrottleTests {
     @Test func twentyParallelWrongLoginsGetAtMostFiveAnswers() async throws {
-        let server = try await TestServer { $0.throttleDelay = .seconds(60) }
+        let server = try await TestServer { $0.failedLoginRefill = .seconds(3600) }
         try await register(server.client(), "ann")
         let clients = try (0..<20).map { _ in try server.client() }
         for client in clients { client.send(#"{"type":"login","name":"ann","password":"wrong-one"}"#) }
@@ -243,7 +243,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
     }
 
     @Test func aStrangerCannotHoldAPlayerOut() async throws {
-        let server = try await TestServer { $0.throttleDelay = .seconds(60) }
+        let server = try await TestServer { $0.failedLoginRefill = .seconds(3600) }
         let token = try await register(server.client(from: "127.0.0.2"), "ann")
         let stranger = try server.client(from: "127.0.0.1")
         for _ in 0..<5 {
@@ -267,7 +267,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
     @Test func onePasswordSprayedOverManyNamesIsSlowed() async throws {
         let server = try await TestServer {
-            $0.throttleDelay = .seconds(60)
+            $0.failedLoginRefill = .seconds(3600)
             $0.failedLoginsPerAddressBeforeThrottle = 3
         }
         let sprayer = try server.client(from: "127.0.0.1")

@@ -166,7 +166,7 @@ func greedyMove(_ position: Position) -> Move {
     }
 
     @Test func failedLoginsAreThrottledPerName() async throws {
-        let server = try await TestServer { $0.throttleDelay = .seconds(60) }
+        let server = try await TestServer { $0.failedLoginRefill = .seconds(3600) }
         let client = try server.client()
         try await register(client, "ann")
         for _ in 0..<5 {
