@@ -131,6 +131,11 @@ final class Connection: ConnectionHandler {
             try await logIn(await accounts.resume(token: token), id: id)
             metrics.loggedIn("auth")
         case .ping:
+            // A spectator's pings keep it open only while it still watches a game in progress.
+            if session == nil, !watched.isEmpty {
+                for (watchedID, game) in watched where await game.isOver { watched[watchedID] = nil }
+                outbox.markWatching(!watched.isEmpty)
+            }
             outbox.send(.pong, id: id)
         case .leaderboard(let limit, let offset):
             guard (1...ClientMessage.maximumLeaderboardLimit).contains(limit), offset >= 0 else {
@@ -145,13 +150,13 @@ final class Connection: ConnectionHandler {
             }
             outbox.send(.profile(profile), id: id)
         case .live:
-            // A spectator may take its time to pick a game: no login needed from now on.
-            outbox.markWatching(true)
+            // Only watching a game spares a connection the login timeout: a list does not.
             outbox.send(.live(await lobby.live()), id: id)
         case .watch(let gameID):
             try await watch(gameID, id: id)
         case .unwatch(let gameID):
             if let game = watched.removeValue(forKey: gameID) { await game.unwatch(outbox) }
+            outbox.markWatching(!watched.isEmpty)
             outbox.send(.unwatched(game: gameID), id: id)
         case .games(let name, let before, let limit):
             let limit = min(max(limit, 1), ClientMessage.maximumArchiveLimit)

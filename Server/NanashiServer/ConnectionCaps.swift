@@ -78,6 +78,9 @@ final class ConnectionCaps: Sendable {
         }
     }
 
+    /// Admitted connections open now.
+    var admittedCount: Int { counts.withLock { $0.admitted } }
+
     /// The descriptors connections may use under a process limit of `limit` with `open`
     /// already open: what is left but a reserve for the database's readers, the log, and what
     /// libraries open on their own.

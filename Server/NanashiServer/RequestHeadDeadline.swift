@@ -4,21 +4,20 @@ import NIOHTTP1
 /// Closes an HTTP connection whose request head is not complete `limit` after the connection
 /// opened or its last response ended: bytes dripping in do not put the deadline off, since only
 /// a whole head stops it. An idle kept-alive connection is closed the same way. Once the
-/// connection is upgraded to a WebSocket (a `101` response) the handler takes itself out.
+/// connection is upgraded to a WebSocket (a `101` response) the deadline is gone for good.
 ///
-/// Sits right after the HTTP request decoder, so it sees whole request heads and the response
-/// parts on their way out. Its timer is the event loop's, so a test moves an `EmbeddedEventLoop`
-/// instead of waiting.
-final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
+/// Sits right after the HTTP request decoder, so whatever it reads is a decoded request part (a
+/// head first); it never unwraps what it reads, since after an upgrade raw bytes pass it. Its
+/// timer is the event loop's, so a test moves an `EmbeddedEventLoop` instead of waiting.
+final class RequestHeadDeadline: ChannelDuplexHandler {
+    typealias InboundIn = NIOAny
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let limit: TimeAmount
     private var deadline: Scheduled<Void>?
-    /// Request heads read whose response has not ended yet.
-    private var outstanding = 0
+    /// Set by the `101` response: from then on frames pass, untouched and unlooked at.
+    private var upgraded = false
 
     init(limit: TimeAmount) {
         self.limit = limit
@@ -43,30 +42,29 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
-            outstanding += 1
-            disarm()
-        }
+        // A request head is whole (or, upgraded, anything at all).
+        disarm()
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !upgraded else { return context.write(data, promise: promise) }
         switch unwrapOutboundIn(data) {
         case .head(let head) where head.status == .switchingProtocols:
-            context.write(data, promise: promise)
+            upgraded = true
             disarm()
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         case .end:
-            context.write(data, promise: promise)
-            outstanding = max(0, outstanding - 1)
-            if outstanding == 0 { arm(context) }
+            // The response is done: the next request's head has `limit` from now.
+            arm(context)
         default:
-            context.write(data, promise: promise)
+            break
         }
+        context.write(data, promise: promise)
     }
 
     private func arm(_ context: ChannelHandlerContext) {
         disarm()
+        guard !upgraded else { return }
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
     }

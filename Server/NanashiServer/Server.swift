@@ -18,6 +18,8 @@ public final class Server: Sendable {
     public var port: Int { transport.port }
     /// The HTTP port of the web pages, if the server serves them (`ServerSettings.httpPort`).
     public var httpPort: Int? { transport.httpPort }
+    /// Connections open now on both ports, counted from their accept.
+    var openConnections: Int { transport.openConnections }
 
     private let transport: Transport
     private let lobby: Lobby

@@ -43,6 +43,8 @@ final class Transport: Sendable {
     let port: Int
     /// The HTTP port actually bound, if the server serves the web.
     let httpPort: Int?
+    /// Connections counted in now, on both ports.
+    var openConnections: Int { caps.admittedCount }
     private let listener: NIOAsyncChannel<Accepted, Never>
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
@@ -94,7 +96,7 @@ final class Transport: Sendable {
         let lastHeard = Atomic<Int64>(0)
         /// Whether a player is logged in on it.
         let loggedIn = Atomic<Bool>(false)
-        /// Whether it is a spectator (asked for `live` or watched a game), which needs no login.
+        /// Whether it watches a game in progress, which spares it the login timeout meanwhile.
         let watching = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)

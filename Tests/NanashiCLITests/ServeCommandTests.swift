@@ -91,3 +91,29 @@ func badServerCommandsFailWithOneLine(arguments: [String], message: String) thro
     let (output, error, status) = try runNanashi(arguments)
     #expect(status == 2 && output.isEmpty && error == message)
 }
+
+/// Under a low limit of open files, a flood of connections is refused (or closed at once) and
+/// the server lives on: it used to die of SIGILL, libdispatch trapping when its worker monitor
+/// could not open a file under /proc.
+@Test(.blocking) func aServerOutOfDescriptorsRefusesConnectionsAndLivesOn() throws {
+    let database = try TemporaryDatabase()
+    let server = try ServeProcess(database: database.path, openFiles: 64)
+    defer { server.stop() }
+    var flood: [LineClient] = []
+    for index in 0..<300 {
+        guard let client = try? LineClient(port: server.port, from: "127.0.\(1 + index / 50).\(1 + index % 50)")
+        else { continue }
+        client.send(#"{"type":"ping"}"#)
+        flood.append(client)
+    }
+    Thread.sleep(forTimeInterval: 1)
+    #expect(server.isRunning, "the server died with the flood")
+    flood.removeAll()
+    // Once the flood is gone, the server answers again.
+    var answered = false
+    for _ in 0..<100 where !answered && server.isRunning {
+        answered = (try? LineClient(port: server.port).exchange(#"{"type":"ping"}"#)) == #"{"type":"pong"}"#
+        if !answered { Thread.sleep(forTimeInterval: 0.05) }
+    }
+    #expect(answered && server.isRunning)
+}

@@ -13,16 +13,24 @@ public final class ServeProcess {
     private let process = Process()
     public let port: Int
 
-    /// Starts a server on `database` (errors-only log) and waits for its `listening on` line.
-    public init(database: String, arguments extra: [String] = []) throws {
-        process.executableURL = NanashiExecutable.url
-        process.arguments =
+    /// Starts a server on `database` (errors-only log) and waits for its `listening on` line;
+    /// with `openFiles`, under that limit of open files (`ulimit -n`).
+    public init(database: String, arguments extra: [String] = [], openFiles: Int? = nil) throws {
+        let arguments =
             [
                 "serve", "--port", "0", "--db", database, "--log-level", "error",
                 // Every test client comes from 127.0.0.1.
                 "--logins-per-minute", "1000", "--registrations-per-hour", "1000",
             ]
             + extra
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", NanashiExecutable.url.path] + arguments
+        } else {
+            process.executableURL = NanashiExecutable.url
+            process.arguments = arguments
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -45,6 +53,9 @@ public final class ServeProcess {
             process.waitUntilExit()
         }
     }
+
+    /// Whether the process is still running.
+    public var isRunning: Bool { process.isRunning }
 
     /// `127.0.0.1:PORT`, as `--server` takes it.
     public var address: String { "127.0.0.1:\(port)" }
