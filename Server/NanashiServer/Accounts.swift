@@ -112,11 +112,15 @@ struct Accounts: Sendable {
         do {
             player = try await storage.run { try $0.player(named: name) }
             if let stored = player.flatMap({ PasswordHash(stored: $0.passwordHash) }) {
-                matches = try await hashing.run(standing, whileWanted: client.isOpen) { stored.verify(password) }
+                matches = try await hashing.run(standing, whileWanted: client.isOpen) {
+                    stored.verify(password)
+                }
             } else if decoys.take(true) {
                 // An unknown name costs a hash as well, so timing does not tell which names exist.
                 let decoy = Self.decoy(settings.passwordCost)
-                matches = try await hashing.run(standing, whileWanted: client.isOpen) { decoy.verify(password) }
+                matches = try await hashing.run(standing, whileWanted: client.isOpen) {
+                    decoy.verify(password)
+                }
             } else {
                 try? await Task.sleep(for: hashing.typicalDuration)
                 matches = false

@@ -49,7 +49,8 @@ extension Transport {
                         shouldUpgrade: { channel, head in
                             let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
                             let allowed = WebSocketOrigin.isAllowed(
-                                origin: head.headers.first(name: "Origin"), host: head.headers.first(name: "Host"),
+                                origin: head.headers.first(name: "Origin"),
+                                host: head.headers.first(name: "Host"),
                                 allowed: allowedOrigins)
                             if !allowed { handshake.forbidden.store(true, ordering: .relaxed) }
                             return channel.eventLoop.makeSucceededFuture(

@@ -246,7 +246,8 @@ final class Transport: Sendable {
                     guard admitted else { return Accepted.refused }
                     try pipeline.addHandler(BackPressureHandler())
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
-                    try pipeline.addHandler(ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
+                    try pipeline.addHandler(
+                        ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
                     return .admitted(
                         try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel))
                 }

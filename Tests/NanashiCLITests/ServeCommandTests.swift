@@ -101,7 +101,8 @@ func badServerCommandsFailWithOneLine(arguments: [String], message: String) thro
     defer { server.stop() }
     var flood: [LineClient] = []
     for index in 0..<300 {
-        guard let client = try? LineClient(port: server.port, from: "127.0.\(1 + index / 50).\(1 + index % 50)")
+        guard
+            let client = try? LineClient(port: server.port, from: "127.0.\(1 + index / 50).\(1 + index % 50)")
         else { continue }
         client.send(#"{"type":"ping"}"#)
         flood.append(client)

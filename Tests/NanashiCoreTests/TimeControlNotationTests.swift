@@ -43,7 +43,8 @@ func timeControlsAreWrittenAsTheyAreRead(initial: Int, increment: Int, text: Str
 }
 
 @Test(arguments: [
-    (15, 0, true), (10800, 600, true), (14, 0, false), (1, 0, false), (0, 3, false), (10801, 0, false), (60, 601, false), (60, -1, false),
+    (15, 0, true), (10800, 600, true), (14, 0, false), (1, 0, false), (0, 3, false), (10801, 0, false),
+    (60, 601, false), (60, -1, false),
 ])
 func theServersLimitsAreDefinedOnce(initial: Int, increment: Int, accepted: Bool) {
     #expect(TimeControl(initial: initial, increment: increment).isWithinLimits == accepted)

@@ -36,13 +36,17 @@ import Testing
         #expect(ConnectionCaps.descriptorBudget(limit: 1024, open: 20) == 1024 - 20 - ConnectionCaps.reserve)
     }
 
-    @Test(arguments: [
-        ("http://localhost:8080", "localhost:8080", true), ("https://Nanashi.example", "nanashi.example", true),
-        ("https://elsewhere.example", "nanashi.example", false), ("null", "nanashi.example", false),
-        ("https://friend.example/", "nanashi.example", true), ("http://nanashi.example", nil, false),
-    ] as [(String, String?, Bool)])
+    @Test(
+        arguments: [
+            ("http://localhost:8080", "localhost:8080", true),
+            ("https://Nanashi.example", "nanashi.example", true),
+            ("https://elsewhere.example", "nanashi.example", false), ("null", "nanashi.example", false),
+            ("https://friend.example/", "nanashi.example", true), ("http://nanashi.example", nil, false),
+        ] as [(String, String?, Bool)])
     func aWebSocketOpensFromTheServersOwnOriginOrANamedOne(origin: String, host: String?, allowed: Bool) {
-        #expect(WebSocketOrigin.isAllowed(origin: origin, host: host, allowed: ["https://friend.example"]) == allowed)
+        #expect(
+            WebSocketOrigin.isAllowed(origin: origin, host: host, allowed: ["https://friend.example"])
+                == allowed)
         #expect(WebSocketOrigin.isAllowed(origin: nil, host: host, allowed: []))
     }
 }
@@ -74,7 +78,8 @@ import Testing
         try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
         channel.embeddedEventLoop.advanceTime(by: .seconds(60))
         #expect(channel.isActive)
-        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeOutbound(
+            HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
         try channel.writeOutbound(HTTPServerResponsePart.end(nil))
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(9_999))
         #expect(channel.isActive)

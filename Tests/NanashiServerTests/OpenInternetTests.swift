@@ -378,11 +378,14 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let wrong = #"{"code":"bad_credentials","message":"wrong name or password","type":"error"}"#
         for name in [String(repeating: "n", count: 4000), "<script>", "a b", "x"] {
             #expect(
-                try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#) == wrong)
+                try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#)
+                    == wrong)
         }
         // None of those counted: the address still has its three failures.
         for name in ["ann", "bob", "cyd"] {
-            #expect(try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#) == wrong)
+            #expect(
+                try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#)
+                    == wrong)
         }
         #expect(
             try await client.exchange(#"{"type":"login","name":"dan","password":"password1"}"#).contains(

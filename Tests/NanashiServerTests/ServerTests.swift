@@ -345,7 +345,8 @@ func greedyMove(_ position: Position) -> Move {
             try await ann.exchange(#"{"type":"seek","initial":\#(initial),"increment":\#(increment)}"#)
                 == #"{"code":"bad_request","message":"initial is 15 to 10800 seconds, increment 0 to 600","type":"error"}"#
         )
-        #expect(try await ann.exchange(#"{"type":"seek","initial":15,"increment":0}"#) == #"{"type":"seeking"}"#)
+        #expect(
+            try await ann.exchange(#"{"type":"seek","initial":15,"increment":0}"#) == #"{"type":"seeking"}"#)
         await server.stop()
     }
 

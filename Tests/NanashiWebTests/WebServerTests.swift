@@ -253,7 +253,8 @@ func samples(_ text: String) -> [String: Double] {
         let over = try WebSocketClient(port: http, from: "127.0.0.3")
         #expect(over.statusLine == "HTTP/1.1 503 Service Unavailable")
         let refused = try HTTPReply.get(http, "/healthz", from: "127.0.0.3")
-        #expect(refused.status == 503 && refused.body == "too many connections from your address (at most 4)\n")
+        #expect(
+            refused.status == 503 && refused.body == "too many connections from your address (at most 4)\n")
         // And the bystander never noticed.
         #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
         #expect(try HTTPReply.get(http, "/healthz").body == "ok\n")
@@ -274,11 +275,14 @@ func samples(_ text: String) -> [String: Double] {
         // client's sends stall (and give up after 2 s) long before 64 MB have gone.
         let deaf = try WebSocketClient(port: http, receiveBuffer: 4096, sendTimeout: 2)
         let ping = WebSocketClient.bytes(
-            of: WebSocketClient.Frame(opcode: WebSocketClient.Frame.ping, payload: Array(repeating: 0x61, count: 125)))
+            of: WebSocketClient.Frame(
+                opcode: WebSocketClient.Frame.ping, payload: Array(repeating: 0x61, count: 125)))
         let chunk = Array(Array(repeating: ping, count: 500).joined())
         var sent = 0
         while sent < 1000, deaf.sendBytes(chunk) { sent += 1 }
-        #expect(sent < 250, "the server read \(sent * chunk.count) bytes of pings from a client that reads nothing")
+        #expect(
+            sent < 250,
+            "the server read \(sent * chunk.count) bytes of pings from a client that reads nothing")
         #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
         await server.stop()
     }
@@ -294,7 +298,9 @@ func samples(_ text: String) -> [String: Double] {
         }
         // The four are counted although none has finished its request (once accepted), and a
         // protocol connection from the same address is refused.
-        for _ in 0..<200 where server.server!.openConnections < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<200 where server.server!.openConnections < 4 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(server.server!.openConnections == 4)
         #expect(
             try await server.client(from: "127.0.0.4").linesUntilClosed() == [
@@ -305,11 +311,13 @@ func samples(_ text: String) -> [String: Double] {
             let client = try LineClient(port: http, from: "127.0.0.4")
             client.sendBytes(half)
             let reply = try HTTPReply(String(decoding: try client.rest(), as: UTF8.self))
-            #expect(reply.status == 503 && reply.body == "too many connections from your address (at most 4)\n")
+            #expect(
+                reply.status == 503 && reply.body == "too many connections from your address (at most 4)\n")
         }
         // Others are served meanwhile, on both ports.
         #expect(try HTTPReply.get(http, "/healthz", from: "127.0.0.5").body == "ok\n")
-        #expect(try await server.client(from: "127.0.0.5").exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        #expect(
+            try await server.client(from: "127.0.0.5").exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         // A held head finished in time gets its page.
         held[0].sendBytes(Array("st: localhost\r\nConnection: close\r\n\r\n".utf8))
         #expect(try HTTPReply(String(decoding: try held[0].rest(), as: UTF8.self)).body == "ok\n")
