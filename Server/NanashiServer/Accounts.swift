@@ -70,7 +70,7 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .weakPassword, "a password has at least \(Self.minimumPasswordLength) characters")
         }
-        if try await storage.run({ try $0.player(named: name) }) != nil {
+        if try await storage.read({ try $0.player(named: name) }) != nil {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         let cost = settings.passwordCost
@@ -110,7 +110,7 @@ struct Accounts: Sendable {
         let matches: Bool
         let player: PlayerRow?
         do {
-            player = try await storage.run { try $0.player(named: name) }
+            player = try await storage.read { try $0.player(named: name) }
             if let stored = player.flatMap({ PasswordHash(stored: $0.passwordHash) }) {
                 matches = try await hashing.run(standing, whileWanted: client.isOpen) {
                     stored.verify(password)
@@ -140,7 +140,7 @@ struct Accounts: Sendable {
     func resume(token: String) async throws -> Session {
         let now = settings.wallClock()
         guard let digest = SessionToken.digest(of: token),
-            let player = try await storage.run({ try $0.player(tokenDigest: digest, now: now) })
+            let player = try await storage.read({ try $0.player(tokenDigest: digest, now: now) })
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
         return Session(player: player, token: token, digest: digest)
     }

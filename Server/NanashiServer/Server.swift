@@ -18,6 +18,8 @@ public final class Server: Sendable {
     public var port: Int { transport.port }
     /// The HTTP port of the web pages, if the server serves them (`ServerSettings.httpPort`).
     public var httpPort: Int? { transport.httpPort }
+    /// The port of `/metrics`, if the server serves it (`ServerSettings.metricsPort`).
+    public var metricsPort: Int? { transport.metricsPort }
     /// Connections open now on both ports, counted from their accept.
     var openConnections: Int { transport.openConnections }
 
@@ -56,9 +58,10 @@ public final class Server: Sendable {
         let accounts = Accounts(storage: storage, settings: settings)
         let metrics = ServerMetrics()
         let transport = try await Transport.bind(settings, metrics: metrics)
-        let site = WebSite(source: ServerWebSource(storage: storage, lobby: lobby, serverMetrics: metrics))
+        let source = ServerWebSource(storage: storage, lobby: lobby, serverMetrics: metrics)
+        let sites = (pages: WebSite(source: source), metrics: WebSite(source: source, part: .metrics))
         let accepting = Task {
-            await transport.run(logger: logger, site: site) { outbox, peer, address in
+            await transport.run(logger: logger, sites: sites) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
                     outbox: outbox, peer: peer, address: address, lobby: lobby, accounts: accounts,
@@ -76,6 +79,9 @@ public final class Server: Sendable {
         logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")
+        }
+        if let metricsPort = transport.metricsPort {
+            logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
             transport: transport, lobby: lobby, accepting: accepting, sweeping: sweeping, settings: settings,

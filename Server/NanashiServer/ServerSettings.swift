@@ -13,6 +13,11 @@ public struct ServerSettings: Sendable {
     public var httpPort: Int?
     /// The address the HTTP port listens on.
     public var httpHost = "127.0.0.1"
+    /// The port of `/metrics` (Prometheus), apart from the public pages; `nil` serves none (the
+    /// default), 0 lets the system choose one (see `Server.metricsPort`).
+    public var metricsPort: Int?
+    /// The address the metrics port listens on: loopback, for the operator's scraper only.
+    public var metricsHost = "127.0.0.1"
     /// Origins (`https://example.org`) whose pages may open the WebSocket besides the server's
     /// own: a handshake whose `Origin` is neither the host it was sent to nor one of these is refused (403).
     public var allowedOrigins: [String] = []

@@ -18,9 +18,12 @@ extension Transport {
     /// `settings.requestHeadTimeout` of the connection opening (or of its last response) closes
     /// the connection (`RequestHeadDeadline`), however slowly its bytes drip in; and one that
     /// sends nothing for the idle timeout (and 10 s) is closed, whatever it is.
-    static func bindWeb(_ settings: ServerSettings, port: Int, caps: ConnectionCaps, metrics: ServerMetrics)
-        async throws -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>
-    {
+    ///
+    /// Without `webSockets` (the metrics port) no handshake is upgraded.
+    static func bindWeb(
+        _ settings: ServerSettings, host: String, port: Int, webSockets: Bool, caps: ConnectionCaps,
+        metrics: ServerMetrics
+    ) async throws -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never> {
         let maximumLineLength = settings.maximumLineLength
         // Past the idle timeout, so that the sweep closes a quiet WebSocket first, with its
         // `idle_timeout` message; this one closes what the sweep does not see (pages, and
@@ -34,7 +37,7 @@ extension Transport {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: writeWaterMark(settings))
-            .bind(host: settings.httpHost, port: port) { channel in
+            .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     guard try admit(channel, caps: caps, tls: tls, metrics: metrics, explain: refusalResponse)
@@ -54,7 +57,7 @@ extension Transport {
                                 allowed: allowedOrigins)
                             if !allowed { handshake.forbidden.store(true, ordering: .relaxed) }
                             return channel.eventLoop.makeSucceededFuture(
-                                path == "/ws" && allowed ? HTTPHeaders() : nil)
+                                webSockets && path == "/ws" && allowed ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {

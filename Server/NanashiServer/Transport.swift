@@ -43,10 +43,13 @@ final class Transport: Sendable {
     let port: Int
     /// The HTTP port actually bound, if the server serves the web.
     let httpPort: Int?
+    /// The metrics port actually bound, if the server serves `/metrics`.
+    let metricsPort: Int?
     /// Connections counted in now, on both ports.
     var openConnections: Int { caps.admittedCount }
     private let listener: NIOAsyncChannel<Accepted, Never>
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
+    private let metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
     /// For the page connections' request budget.
     private let settings: ServerSettings
@@ -205,13 +208,16 @@ final class Transport: Sendable {
 
     private init(
         listener: NIOAsyncChannel<Accepted, Never>, port: Int,
-        web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?, settings: ServerSettings,
+        web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?,
+        metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?, settings: ServerSettings,
         caps: ConnectionCaps, metrics: ServerMetrics
     ) {
         self.listener = listener
         self.port = port
         self.web = web
         self.httpPort = web.map { $0.channel.localAddress?.port ?? settings.httpPort ?? 0 }
+        self.metricsListener = metricsListener
+        self.metricsPort = metricsListener.map { $0.channel.localAddress?.port ?? settings.metricsPort ?? 0 }
         self.metrics = metrics
         self.settings = settings
         self.maximumQueuedBytes = settings.maximumQueuedBytes
@@ -254,11 +260,18 @@ final class Transport: Sendable {
             }
         var web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
         if let httpPort = settings.httpPort {
-            web = try await bindWeb(settings, port: httpPort, caps: caps, metrics: metrics)
+            web = try await bindWeb(
+                settings, host: settings.httpHost, port: httpPort, webSockets: true, caps: caps, metrics: metrics)
+        }
+        var metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
+        if let metricsPort = settings.metricsPort {
+            metricsListener = try await bindWeb(
+                settings, host: settings.metricsHost, port: metricsPort, webSockets: false, caps: caps,
+                metrics: metrics)
         }
         return Transport(
             listener: listener, port: listener.channel.localAddress?.port ?? settings.port, web: web,
-            settings: settings, caps: caps, metrics: metrics)
+            metricsListener: metricsListener, settings: settings, caps: caps, metrics: metrics)
     }
 
     /// How long a connection refused at accept may take to read why before it is cut.
@@ -296,9 +309,10 @@ final class Transport: Sendable {
     }
 
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
-    /// port, and on the HTTP port if there is one (its pages answered by `site`).
+    /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
+    /// metrics port if there is one (`sites.metrics`).
     func run(
-        logger: Logger, site: WebSite,
+        logger: Logger, sites: (pages: WebSite, metrics: WebSite),
         makeHandler:
             @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
     ) async {
@@ -322,21 +336,23 @@ final class Transport: Sendable {
                     logger.error("listener stopped: \(error)")
                 }
             }
-            guard let web else { return }
-            listeners.addTask {
-                do {
-                    try await web.executeThenClose { connections in
-                        try await withThrowingDiscardingTaskGroup { group in
-                            for try await connection in connections {
-                                group.addTask {
-                                    await self.serveWeb(
-                                        connection, site: site, logger: logger, makeHandler: makeHandler)
+            for (listener, site) in [(web, sites.pages), (metricsListener, sites.metrics)] {
+                guard let listener else { continue }
+                listeners.addTask {
+                    do {
+                        try await listener.executeThenClose { connections in
+                            try await withThrowingDiscardingTaskGroup { group in
+                                for try await connection in connections {
+                                    group.addTask {
+                                        await self.serveWeb(
+                                            connection, site: site, logger: logger, makeHandler: makeHandler)
+                                    }
                                 }
                             }
                         }
+                    } catch {
+                        logger.error("HTTP listener stopped: \(error)")
                     }
-                } catch {
-                    logger.error("HTTP listener stopped: \(error)")
                 }
             }
         }
@@ -380,6 +396,7 @@ final class Transport: Sendable {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
         try? await web?.channel.close()
+        try? await metricsListener?.channel.close()
         // Page connections kept alive between requests are closed at once.
         for channel in open.withLock({ Array($0.pages.values) }) { channel.close(promise: nil) }
         let links = open.withLock { Array($0.links.values) }

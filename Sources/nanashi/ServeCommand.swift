@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address the HTTP port listens on.")
     var httpHost = "127.0.0.1"
 
+    @Option(help: "Serve Prometheus /metrics on this port, apart from the pages (off unless given).")
+    var metricsPort: Int?
+
+    @Option(help: "The address the metrics port listens on (keep it private).")
+    var metricsHost = "127.0.0.1"
+
     @Option(
         help: ArgumentHelp(
             "An origin (https://example.org) whose pages may open the WebSocket, besides this server's own.",
@@ -75,6 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
         settings.httpPort = http
         settings.httpHost = httpHost
         settings.allowedOrigins = allowOrigin
+        settings.metricsPort = metricsPort
+        settings.metricsHost = metricsHost
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
         settings.idleTimeout = .seconds(idleTimeout)

@@ -565,8 +565,9 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 }
 
 @Suite struct StorageOffTheLoopsTests {
-    @Test func writesThatWaitForTheDatabaseHoldUpNoOneElse() async throws {
+    @Test func writesThatWaitForTheDatabaseHoldUpNoOneElseNorAnyRead() async throws {
         let server = try await TestServer()
+        try await register(server.client(), "ann")
         let queue = try DatabaseQueue(path: server.database.path)
         // Another writer holds SQLite's write lock, as a long write (or a slow disk) would.
         let release = DispatchSemaphore(value: 0)
@@ -589,6 +590,16 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         try await Task.sleep(for: .milliseconds(200))
         // Everyone else is served while they wait...
         #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        // ...reads too: they never queue behind writes waiting for the lock (a write waits up to
+        // 5 s for it, and there are more writes than writing threads).
+        let started = ContinuousClock.now
+        #expect(
+            try await server.client().exchange(#"{"type":"profile","name":"ann"}"#)
+                .contains(#""name":"ann","rank":null"#))
+        #expect(
+            try await server.client().exchange(#"{"type":"leaderboard"}"#)
+                == #"{"entries":[],"total":0,"type":"leaderboard"}"#)
+        #expect(ContinuousClock.now - started < .seconds(2), "reads waited \(ContinuousClock.now - started)")
         release.signal()
         // ...and once the lock is free, every write goes through.
         for writer in writers { #expect(try await writer.line().contains(#""type":"welcome""#)) }

@@ -10,6 +10,7 @@ import Testing
 func webServer(_ configure: (inout ServerSettings) -> Void = { _ in }) async throws -> TestServer {
     try await TestServer { settings in
         settings.httpPort = 0
+        settings.metricsPort = 0
         configure(&settings)
     }
 }
@@ -97,7 +98,9 @@ func samples(_ text: String) -> [String: Double] {
         let record = try GameRecord(pgn: pgn.body)
         #expect(record.moves.count == plies)
 
-        let metrics = try HTTPReply.get(http, "/metrics")
+        // The metrics are not on the public port, but on their own.
+        #expect(try HTTPReply.get(http, "/metrics").status == 404)
+        let metrics = try HTTPReply.get(try #require(server.server?.metricsPort), "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
         let values = samples(metrics.body)
@@ -259,7 +262,7 @@ func samples(_ text: String) -> [String: Double] {
         #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
         #expect(try HTTPReply.get(http, "/healthz").body == "ok\n")
         // Every error sent is counted by its code.
-        let values = samples(try HTTPReply.get(http, "/metrics").body)
+        let values = samples(try HTTPReply.get(try #require(server.server?.metricsPort), "/metrics").body)
         #expect(values[#"nanashi_errors_total{code="line_too_long"}"#] == 1)
         #expect(values[#"nanashi_errors_total{code="bad_json"}"#] == 1)
         #expect((values[#"nanashi_errors_total{code="rate_limited"}"#] ?? 0) >= 2)
