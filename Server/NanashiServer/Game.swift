@@ -440,7 +440,8 @@ actor Game {
                         .error(
                             ProtocolError(
                                 .internalError,
-                                "game \(id)'s result could not be stored; it is settled when the server restarts")))
+                                "game \(id)'s result could not be stored; it is settled when the server restarts"
+                            )))
                 }
                 outboxes = [:]
                 watchers = [:]

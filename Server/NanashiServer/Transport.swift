@@ -261,7 +261,8 @@ final class Transport: Sendable {
         var web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
         if let httpPort = settings.httpPort {
             web = try await bindWeb(
-                settings, host: settings.httpHost, port: httpPort, webSockets: true, caps: caps, metrics: metrics)
+                settings, host: settings.httpHost, port: httpPort, webSockets: true, caps: caps,
+                metrics: metrics)
         }
         var metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
         if let metricsPort = settings.metricsPort {

@@ -110,7 +110,9 @@ private func handshakes(port: Int, _ version: String) throws -> Bool {
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
     let port = server.port
-    let (old, current) = try await Task.detached { (try handshakes(port: port, "-tls1_1"), try handshakes(port: port, "-tls1_2")) }.value
+    let (old, current) = try await Task.detached {
+        (try handshakes(port: port, "-tls1_1"), try handshakes(port: port, "-tls1_2"))
+    }.value
     #expect(!old && current)
     await server.stop()
 }
