@@ -9,8 +9,9 @@ import Synchronization
 /// that runs out of descriptors fails in places that cannot fail gracefully (libdispatch's
 /// worker monitor opens files under `/proc` and traps when it cannot: the SIGILL seen under a
 /// low `ulimit -n`). So sockets are kept within `descriptors`, a budget below the process's
-/// limit: admitted connections get at most three quarters of it, and a connection accepted
-/// when the whole budget is in use is closed at once without a word.
+/// limit: admitted connections get all of it but room for refusals (a quarter of it, at most
+/// 256), and a connection accepted when the whole budget is in use is closed at once without a
+/// word.
 final class ConnectionCaps: Sendable {
     /// Admitted connections at most: the configured cap, or less if descriptors are short.
     let maximum: Int
@@ -36,7 +37,7 @@ final class ConnectionCaps: Sendable {
 
     init(maximum: Int, perAddress: Int, descriptors: Int) {
         self.descriptors = max(1, descriptors)
-        self.maximum = max(1, min(maximum, self.descriptors * 3 / 4))
+        self.maximum = max(1, min(maximum, self.descriptors - min(self.descriptors / 4, 256)))
         self.maximumPerAddress = perAddress
     }
 

@@ -46,12 +46,14 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Whether `key`'s bucket is full (as a new one is): nothing taken lately, or all given back.
-    func isFull(_ key: Key) -> Bool {
+    func isFull(_ key: Key) -> Bool { tokens(key) >= capacity }
+
+    /// The tokens in `key`'s bucket now (a new one is full), taking nothing.
+    func tokens(_ key: Key) -> Double {
         let now = self.now()
         return state.withLock { state in
-            guard var bucket = state.current[key] ?? state.previous[key] else { return true }
-            _ = bucket.spend(now: now)
-            return bucket.tokens + 1 >= capacity
+            guard var bucket = state.current[key] ?? state.previous[key] else { return capacity }
+            return bucket.spend(now: now) + 1
         }
     }
 

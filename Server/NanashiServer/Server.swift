@@ -52,7 +52,7 @@ public final class Server: Sendable {
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.
     public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
-        let storage = try Storage(path: settings.databasePath)
+        let storage = try Storage(path: settings.databasePath, busyTimeout: settings.databaseBusyTimeout)
         let lobby = Lobby(storage: storage, settings: settings, logger: logger)
         try await lobby.start()
         let accounts = Accounts(storage: storage, settings: settings)

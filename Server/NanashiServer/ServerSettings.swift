@@ -25,6 +25,8 @@ public struct ServerSettings: Sendable {
     public var tls: TLSFiles?
     /// The SQLite database file, created if missing.
     public var databasePath = "nanashi.sqlite"
+    /// How long a write waits for another's lock on the database before it fails.
+    public var databaseBusyTimeout = Duration.seconds(5)
     /// The scrypt cost for new password hashes. Lower it only in tests.
     public var passwordCost = ScryptCost.owasp
     /// How long a session token works after login.

@@ -66,12 +66,14 @@ final class Storage: Sendable {
         readers.stop()
     }
 
-    /// Opens (creating if needed) the database file and brings its schema up to date.
-    init(path: String) throws {
+    /// Opens (creating if needed) the database file and brings its schema up to date. A write
+    /// waits up to `busyTimeout` for another's lock before it fails.
+    init(path: String, busyTimeout: Duration = .seconds(5)) throws {
         var configuration = Configuration()
         // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
         // may hold a lock for a moment: wait for it rather than fail.
-        configuration.busyMode = .timeout(5)
+        let (seconds, attoseconds) = busyTimeout.components
+        configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
         configuration.prepareDatabase { db in
             // WAL with NORMAL sync survives a killed process; only a power cut may lose the
             // last commits.

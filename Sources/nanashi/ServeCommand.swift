@@ -110,12 +110,13 @@ struct ServeCommand: AsyncParsableCommand {
         let server: Server
         do {
             let logger = Logger(label: "nanashi.server")
-            // Each connection is a descriptor, and the database and listener need a few more.
-            let wanted = maxConnections + 64
+            // Each connection is a descriptor, and so is each refused one while it is told why;
+            // the database, the listeners and libraries need a few more.
+            let wanted = maxConnections + 512
             if let limit = DescriptorLimit.raise(toAtMost: wanted), limit < wanted {
                 logger.warning(
                     """
-                    open files are limited to \(limit), below --max-connections \(maxConnections) + 64: \
+                    open files are limited to \(limit), below --max-connections \(maxConnections) + 512: \
                     raise the hard limit (ulimit -Hn) to serve that many
                     """)
             }

@@ -20,8 +20,10 @@ import Testing
 
     @Test func capsRefuseThenDropWhenDescriptorsRunShort() {
         let caps = ConnectionCaps(maximum: 100, perAddress: 2, descriptors: 8)
-        // Three quarters of the descriptors for connections, the rest to tell refusals why.
+        // A quarter of the descriptors (at most 256) is kept to tell refusals why.
         #expect(caps.maximum == 6)
+        #expect(ConnectionCaps(maximum: 20_000, perAddress: 64, descriptors: 20_480).maximum == 20_000)
+        #expect(ConnectionCaps(maximum: 20_000, perAddress: 64, descriptors: 1_000).maximum == 750)
         let busy = ProtocolError(.busy, "the server is full; try again in a minute")
         let tooMany = ProtocolError(.rateLimited, "too many connections from your address (at most 2)")
         let verdicts = ["a", "a", "a", "b", "c", "d", "e", "f", "g", "h"].map { caps.admit($0) }
