@@ -15,6 +15,17 @@ enum WebSocketOrigin {
         return given[schemeEnd.upperBound...] == host.lowercased()
     }
 
+    /// Whether `origin` is written as browsers send one: `http://` or `https://` and a host
+    /// (with a port, perhaps), nothing else.
+    static func isWellFormed(_ origin: String) -> Bool {
+        let text = normalized(origin)
+        guard let schemeEnd = text.range(of: "://"),
+            ["http", "https"].contains(text[..<schemeEnd.lowerBound])
+        else { return false }
+        let host = text[schemeEnd.upperBound...]
+        return !host.isEmpty && !host.contains("/") && !host.contains(" ")
+    }
+
     private static func normalized(_ origin: String) -> String {
         var text = origin.lowercased()
         while text.hasSuffix("/") { text.removeLast() }
