@@ -70,7 +70,7 @@ public final class Server: Sendable {
         }
         // One sweep for all connections, a few times per timeout, rather than a timer each.
         let shortest = min(settings.idleTimeout, settings.loginTimeout)
-        let sweepInterval = max(min(shortest / 4, .seconds(5)), .milliseconds(10))
+        let sweepInterval = settings.sweepInterval ?? max(min(shortest / 4, .seconds(5)), .milliseconds(10))
         let sweeping = Task {
             await transport.sweepIdle(
                 timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,

@@ -104,6 +104,9 @@ public struct ServerSettings: Sendable {
     public var shutdownGrace = Duration.seconds(5)
     /// The wall clock for token expiry and stored times; tests move it forward instead of waiting.
     var wallClock: @Sendable () -> Date = { Date() }
+    /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
+    /// (at most 5 s). Tests on a moved `now` make it short.
+    var sweepInterval: Duration?
     /// The file descriptors connections may use; `nil` takes the process's limit less what is
     /// open at start and a reserve (`ConnectionCaps.descriptorBudget`). Tests make it small.
     var descriptorBudget: Int?

@@ -63,7 +63,9 @@ final class Transport: Sendable {
     /// Set once the server is stopping: connections accepted from then on are closed at once.
     private let stopping = Atomic<Bool>(false)
     /// The origin of `Link.lastHeard`.
-    private let epoch = ContinuousClock.now
+    private let epoch: ContinuousClock.Instant
+    /// The time connections are judged by (`ServerSettings.now`).
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     private struct Registry {
         var links: [Int: Link] = [:]
@@ -223,6 +225,8 @@ final class Transport: Sendable {
         self.maximumQueuedBytes = settings.maximumQueuedBytes
         self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
         self.caps = caps
+        self.now = settings.now
+        self.epoch = settings.now()
     }
 
     /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
@@ -368,7 +372,7 @@ final class Transport: Sendable {
         let loginLimit = Self.milliseconds(loginTimeout)
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            let now = Self.milliseconds(.now - epoch)
+            let now = Self.milliseconds(self.now() - epoch)
             let idle = open.withLock { registry in
                 registry.links.values.compactMap { link -> (Link, String)? in
                     if now - link.lastHeard.load(ordering: .relaxed) >= limit {
@@ -417,7 +421,7 @@ final class Transport: Sendable {
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let opened = Self.milliseconds(.now - epoch)
+        let opened = Self.milliseconds(now() - epoch)
         let link = Link(
             id: id, channel: connection.channel, opened: opened,
             maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
@@ -444,7 +448,7 @@ final class Transport: Sendable {
                         // Closing (the client stopped reading, went idle or flooded, or the
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
-                        link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
+                        link.lastHeard.store(Self.milliseconds(self.now() - self.epoch), ordering: .relaxed)
                         await handler.received(received)
                     }
                 } catch {
