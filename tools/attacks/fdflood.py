@@ -9,6 +9,7 @@ for suffix in ("", "-wal", "-shm"):
     try: os.remove(db + suffix)
     except FileNotFoundError: pass
 server = start_server(binary, db, port, http, ulimit=int(sys.argv[2]))
+assert server.poll() is None, "the server did not start (is the port taken?)"
 held, failed = [], 0
 for i in range(2000):
     source = "127.0.%d.%d" % (20 + i // 50, 1 + i % 50)
@@ -24,6 +25,17 @@ time.sleep(2)
 alive = server.poll() is None
 print("ulimit -n %s: 2000 connections tried (%d failed to connect); server alive: %s" % (sys.argv[2], failed, alive))
 for c in held: c.close()
-time.sleep(1)
-print("after: alive %s; ping %s; healthz %s" % (server.poll() is None, exchange(port, '{"type":"ping"}'), http_get(http, "/healthz").split("\r\n")[0]))
+closed = time.time()
+answer = ""
+while time.time() - closed < 30 and answer != '{"type":"pong"}':
+    try:
+        answer = exchange(port, '{"type":"ping"}', timeout=2)
+    except OSError as e:
+        answer = "no answer (%s)" % e
+        time.sleep(0.5)
+print("after: alive %s; ping %s %.1f s after the flood closed" % (server.poll() is None, answer, time.time() - closed))
+try:
+    print("  /healthz:", http_get(http, "/healthz").split("\r\n")[0])
+except OSError as e:
+    print("  /healthz: no answer (%s)" % e)
 server.terminate(); server.wait()
