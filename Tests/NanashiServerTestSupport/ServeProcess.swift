@@ -12,6 +12,8 @@ import Testing
 public final class ServeProcess {
     private let process = Process()
     public let port: Int
+    /// The web port, when the server was started with `--http`.
+    public private(set) var httpPort: Int?
 
     /// Starts a server on `database` (errors-only log) and waits for its `listening on` line;
     /// with `openFiles`, under that limit of open files (`ulimit -n`).
@@ -35,16 +37,22 @@ public final class ServeProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // `listening on HOST:PORT`, then with `--http` `web on http://HOST:PORT/`.
+        let lines = extra.contains("--http") ? 2 : 1
         var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
+        while banner.filter({ $0 == UInt8(ascii: "\n") }).count < lines {
             let chunk = output.fileHandleForReading.availableData
             try #require(!chunk.isEmpty, "the server exited before listening")
             banner += chunk
         }
-        let listening = String(decoding: banner, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        let text = String(decoding: banner, as: UTF8.self).split(separator: "\n")
+        let listening = text[0].trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(listening.hasPrefix("listening on 127.0.0.1:"), "\(listening)")
         port = try #require(Int(listening.split(separator: ":").last ?? ""))
+        if lines == 2 {
+            httpPort = Int(
+                text[1].split(separator: ":").last?.trimmingCharacters(in: .init(charactersIn: "/ ")) ?? "")
+        }
     }
 
     deinit {
