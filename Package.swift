@@ -94,6 +94,10 @@ let package = Package(
                 "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To test channel handlers on an event loop whose clock the test moves.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/NanashiServerTests"
         ),

@@ -2,7 +2,7 @@
 """Times the web pages of a running `nanashi serve --http` at a steady pace, for their p50/p99.
 
 Each of --connections keep-alive connections asks for one page every --interval seconds, in
-turn: /, a player's page, a finished game, /play, /metrics. Run it while `nanashi loadtest`
+turn: /, a player's page, a finished game, /play, /healthz (/metrics has its own port now). Run it while `nanashi loadtest`
 plays against the same server to see what the pages cost a busy server.
 
     python3 tools/page_latency.py --port 8080 --player NAME --game G [--seconds 60]
@@ -23,7 +23,7 @@ def main():
     parser.add_argument("--interval", type=float, default=0.1)
     parser.add_argument("--seconds", type=float, default=60)
     args = parser.parse_args()
-    pages = ["/", "/player/%s" % args.player, "/game/%d" % args.game, "/play", "/metrics"]
+    pages = ["/", "/player/%s" % args.player, "/game/%d" % args.game, "/play", "/healthz"]
     times = {page: [] for page in pages}
     failures = []
     lock = threading.Lock()

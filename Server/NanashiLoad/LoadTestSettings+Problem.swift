@@ -1,3 +1,5 @@
+import NanashiCore
+
 extension LoadTestSettings {
     /// What is wrong with these settings, named by `nanashi loadtest`'s options; `nil` when
     /// nothing is.
@@ -7,7 +9,7 @@ extension LoadTestSettings {
         }
         guard control.isWithinLimits else {
             return
-                "bad time control \(control.initial)+\(control.increment): initial 1 to 10800 s, increment 0 to 600 s"
+                "bad time control \(control.initial)+\(control.increment): initial \(TimeControl.initialRange.lowerBound) to \(TimeControl.initialRange.upperBound) s, increment 0 to \(TimeControl.maximumIncrement) s"
         }
         guard (2...20_000).contains(clients) else { return "bad --clients \(clients): use 2 to 20000" }
         guard games >= 1 else { return "bad --games \(games): use 1 or more" }

@@ -9,19 +9,27 @@ struct Accounts: Sendable {
     let settings: ServerSettings
     let throttle: LoginThrottle
     let hashing: HashingPool
-    let logins: AddressBuckets
-    let registrations: AddressBuckets
+    /// `login` and `register` requests per address.
+    let logins: KeyedBuckets<String>
+    let registrations: KeyedBuckets<String>
+    /// Decoy hashes (for names that do not exist) over all addresses, under one key: past it, an
+    /// unknown name waits as long as a hash takes instead, so unknown names cannot fill the
+    /// hash queue however many addresses send them.
+    let decoys: KeyedBuckets<Bool>
 
     init(storage: Storage, settings: ServerSettings) {
         self.storage = storage
         self.settings = settings
-        throttle = LoginThrottle(
-            freeFailures: settings.failedLoginsBeforeThrottle,
-            freeAddressFailures: settings.failedLoginsPerAddressBeforeThrottle, delay: settings.throttleDelay)
+        throttle = LoginThrottle(settings)
         hashing = HashingPool(concurrency: settings.concurrentHashes, queueLimit: settings.queuedHashes)
-        logins = AddressBuckets(capacity: settings.loginsPerMinute, perSecond: settings.loginsPerMinute / 60)
-        registrations = AddressBuckets(
-            capacity: settings.registrationsPerHour, perSecond: settings.registrationsPerHour / 3600)
+        logins = KeyedBuckets(
+            capacity: settings.loginsPerMinute, perSecond: settings.loginsPerMinute / 60, now: settings.now)
+        registrations = KeyedBuckets(
+            capacity: settings.registrationsPerHour, perSecond: settings.registrationsPerHour / 3600,
+            now: settings.now)
+        decoys = KeyedBuckets(
+            capacity: settings.decoyHashesPerSecond, perSecond: settings.decoyHashesPerSecond, maximumKeys: 2,
+            now: settings.now)
     }
 
     /// Who asks: the client's address, and whether its connection is still open (work for a
@@ -62,7 +70,7 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .weakPassword, "a password has at least \(Self.minimumPasswordLength) characters")
         }
-        if try await storage.run({ try $0.player(named: name) }) != nil {
+        if try await storage.read({ try $0.player(named: name) }) != nil {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         let cost = settings.passwordCost
@@ -93,23 +101,41 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .rateLimited, "too many logins from your address (at most \(Int(logins.capacity)) a minute)")
         }
-        try await throttle.begin(name: name, address: client.address)
+        // Names are checked before they become keys of the throttle's tables.
+        guard Self.isValidName(name) else {
+            throw ProtocolError(.badCredentials, "wrong name or password")
+        }
+        // An address that has not been failing, nor sending logins by the dozen (this one is
+        // at most its third in a while), goes before the others in the hashing queue.
+        let quiet = logins.tokens(client.address) >= logins.capacity - 3
+        let standing: HashingPool.Standing = quiet && throttle.isClean(client.address) ? .clean : .suspect
+        try throttle.begin(name: name, address: client.address)
         let matches: Bool
         let player: PlayerRow?
         do {
-            player = try await storage.run { try $0.player(named: name) }
-            // An unknown name costs a hash as well, so timing does not tell which names exist.
-            let stored =
-                player.flatMap { PasswordHash(stored: $0.passwordHash) } ?? Self.decoy(settings.passwordCost)
-            matches = try await hashing.run(whileWanted: client.isOpen) { stored.verify(password) }
+            player = try await storage.read { try $0.player(named: name) }
+            if let stored = player.flatMap({ PasswordHash(stored: $0.passwordHash) }) {
+                matches = try await hashing.run(standing, whileWanted: client.isOpen) {
+                    stored.verify(password)
+                }
+            } else if decoys.take(true) {
+                // An unknown name costs a hash as well, so timing does not tell which names exist.
+                let decoy = Self.decoy(settings.passwordCost)
+                matches = try await hashing.run(standing, whileWanted: client.isOpen) {
+                    decoy.verify(password)
+                }
+            } else {
+                try? await Task.sleep(for: hashing.typicalDuration)
+                matches = false
+            }
         } catch {
-            await throttle.withdrawn(name: name, address: client.address)
+            throttle.withdrawn(name: name, address: client.address)
             throw error
         }
         guard let player, matches else {
             throw ProtocolError(.badCredentials, "wrong name or password")
         }
-        await throttle.succeeded(name: name, address: client.address)
+        throttle.succeeded(name: name, address: client.address)
         return try await startSession(for: player)
     }
 
@@ -117,7 +143,7 @@ struct Accounts: Sendable {
     func resume(token: String) async throws -> Session {
         let now = settings.wallClock()
         guard let digest = SessionToken.digest(of: token),
-            let player = try await storage.run({ try $0.player(tokenDigest: digest, now: now) })
+            let player = try await storage.read({ try $0.player(tokenDigest: digest, now: now) })
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
         return Session(player: player, token: token, digest: digest)
     }

@@ -131,32 +131,37 @@ final class Connection: ConnectionHandler {
             try await logIn(await accounts.resume(token: token), id: id)
             metrics.loggedIn("auth")
         case .ping:
+            // A spectator's pings keep it open only while it still watches a game in progress.
+            if session == nil, !watched.isEmpty {
+                for (watchedID, game) in watched where await game.isOver { watched[watchedID] = nil }
+                outbox.markWatching(!watched.isEmpty)
+            }
             outbox.send(.pong, id: id)
         case .leaderboard(let limit, let offset):
             guard (1...ClientMessage.maximumLeaderboardLimit).contains(limit), offset >= 0 else {
                 throw ProtocolError(
                     .badRequest, "limit is 1 to \(ClientMessage.maximumLeaderboardLimit), offset 0 or more")
             }
-            let page = try await storage.run { try $0.leaderboard(limit: limit, offset: offset) }
+            let page = try await storage.read { try $0.leaderboard(limit: limit, offset: offset) }
             outbox.send(.leaderboard(page), id: id)
         case .profile(let name):
-            guard let profile = try await storage.run({ try $0.profile(name: name) }) else {
+            guard let profile = try await storage.read({ try $0.profile(name: name) }) else {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.profile(profile), id: id)
         case .live:
-            // A spectator may take its time to pick a game: no login needed from now on.
-            outbox.markWatching(true)
+            // Only watching a game spares a connection the login timeout: a list does not.
             outbox.send(.live(await lobby.live()), id: id)
         case .watch(let gameID):
             try await watch(gameID, id: id)
         case .unwatch(let gameID):
             if let game = watched.removeValue(forKey: gameID) { await game.unwatch(outbox) }
+            outbox.markWatching(!watched.isEmpty)
             outbox.send(.unwatched(game: gameID), id: id)
         case .games(let name, let before, let limit):
             let limit = min(max(limit, 1), ClientMessage.maximumArchiveLimit)
             guard
-                let page = try await storage.run({
+                let page = try await storage.read({
                     try $0.finishedGames(name: name, before: before, limit: limit)
                 })
             else {
@@ -164,7 +169,7 @@ final class Connection: ConnectionHandler {
             }
             outbox.send(.games(GameArchive(name: page.name, games: page.games.map(\.archived))), id: id)
         case .pgn(let gameID):
-            guard let game = try await storage.run({ try $0.finishedGame(id: gameID) }) else {
+            guard let game = try await storage.read({ try $0.finishedGame(id: gameID) }) else {
                 throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
             }
             outbox.send(.pgn(GamePGN(game: gameID, pgn: try game.pgn())), id: id)
@@ -199,7 +204,7 @@ final class Connection: ConnectionHandler {
             }
             // Seek with the rating as stored now, not as it was at login.
             let seeker =
-                try await storage.run { try $0.seeker(id: player) }
+                try await storage.read { try $0.seeker(id: player) }
                 ?? Seeker(player: session.player, colourBalance: 0)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .cancel:

@@ -21,6 +21,27 @@ public enum DescriptorLimit {
         return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
     }
 
+    /// The soft limit in force, or `nil` if it cannot be read.
+    public static var current: Int? {
+        var limit = rlimit()
+        guard getrlimit(resourceKind, &limit) == 0 else { return nil }
+        return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
+
+    /// Descriptors the process has open now (on Linux; `nil` elsewhere).
+    static var openCount: Int? {
+        #if os(Linux)
+            guard let directory = opendir("/proc/self/fd") else { return nil }
+            defer { closedir(directory) }
+            var count = 0
+            while readdir(directory) != nil { count += 1 }
+            // `.`, `..` and the directory's own descriptor.
+            return max(0, count - 3)
+        #else
+            return nil
+        #endif
+    }
+
     #if canImport(Glibc)
         private static let resourceKind = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else

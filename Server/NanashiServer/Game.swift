@@ -54,6 +54,11 @@ actor Game {
     /// Set by `halt()`: the server is stopping and the game stays as stored.
     private var halted = false
     private var finishRetry: Task<Void, Never>?
+    /// Failed attempts to store the result so far.
+    private var finishAttempts = 0
+    /// Attempts to store the result before it is left for the next start (about two minutes
+    /// of backing off).
+    static let finishAttempts = 8
     private(set) var isOver = false
     /// The game is over and its result stored and announced.
     var hasEnded: Bool { isOver && !finishing && !halted }
@@ -131,8 +136,10 @@ actor Game {
         }
     }
 
-    /// Moves each side must make before a resignation or an abandonment is rated.
+    /// Moves each side must make before a resignation, an abandonment or a loss on time is rated.
     static let movesBeforeRated = 2
+    /// The ends that rate nothing before both sides have made `movesBeforeRated` moves.
+    static let unratedWhenEarly: Set<Outcome.Reason> = [.resignation, .abandonment, .timeout]
 
     /// Ends the game, unrated, if either side has not made its first move.
     private func abortIfUnstarted() async {
@@ -209,6 +216,11 @@ actor Game {
         // Ended meanwhile (resigned, abandoned, aborted, or the server is stopping).
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
         guard stored else {
+            // The mover is not charged for the store that failed (it may have waited seconds for
+            // a locked database): their clock stood still from the moment the move was read.
+            var standing = clock.atTurnStart
+            standing[side] = left
+            clock = GameClock(standing, running: paused ? nil : side, since: .now)
             if !paused { armFlag() }
             throw ProtocolError(.internalError, "the move could not be stored; play it again")
         }
@@ -381,10 +393,10 @@ actor Game {
         finishing = true
         stopTimers()
         let result = GameResult(winner: winner)
-        // Resigning or leaving before both sides have played a little, or never starting,
-        // rates nothing: otherwise throwaway accounts could hand out rating for free.
+        // Resigning, leaving or flagging before both sides have played a little, or never
+        // starting, rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
-        let rated = reason != .aborted && !(early && (reason == .resignation || reason == .abandonment))
+        let rated = reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
         let period = Double(settings.ratingPeriod.components.seconds)
         let now = Date()
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
@@ -418,8 +430,28 @@ actor Game {
             // stops first, the game is still unfinished in storage and resumes at the next start.
             logger.error("game \(id): storing the result failed: \(error)")
             guard !halted else { return }
+            finishAttempts += 1
+            guard finishAttempts < Self.finishAttempts else {
+                // Give up for now: the game stays unfinished in storage and is settled when the
+                // server next starts; its players are free to play on meanwhile.
+                logger.error("game \(id): the result could not be stored; left for the next start")
+                for side in Side.allCases {
+                    outboxes[side]?.send(
+                        .error(
+                            ProtocolError(
+                                .internalError,
+                                "game \(id)'s result could not be stored; it is settled when the server restarts"
+                            )))
+                }
+                outboxes = [:]
+                watchers = [:]
+                Task { await onEnd(self) }
+                return
+            }
+            // Backing off: 1 s, 2 s, 4 s... between attempts.
+            let wait = Duration.seconds(1 << min(finishAttempts - 1, 6))
             finishRetry = Task { [weak self] in
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: wait)
                 guard !Task.isCancelled else { return }
                 await self?.retryFinish(winner: winner, reason: reason, requestIDs: requestIDs)
             }

@@ -1,80 +1,67 @@
 import NanashiProtocol
 
-/// Counts failed logins per (address, name) and per address, and refuses further attempts from
-/// there for a while once there are too many, the wait doubling with each failure.
+/// Counts failed logins in token buckets (`KeyedBuckets`), one per (address, name) and one per
+/// address: each attempt takes a token from both, and a token comes back every
+/// `failedLoginRefill`, so failures are forgotten with time and players behind one address (a
+/// NAT, a proxy) do not lock each other out for good. An empty bucket refuses with
+/// `rate_limited`, taking nothing.
 ///
-/// An attempt counts as a failure from the moment it starts, before its password is checked, so
+/// An attempt takes its tokens from the moment it starts, before its password is checked, so
 /// that guesses sent in parallel are counted at once: of any burst for one name from one address,
-/// at most `freeFailures` get as far as the hash. A success takes its own count back. Nothing is
-/// counted per name alone, so a stranger guessing at a player's name from elsewhere cannot keep
-/// them out: a correct password from an address without failures always gets through.
-actor LoginThrottle {
-    private enum Key: Hashable {
-        case name(address: String, name: String)
-        case address(String)
+/// at most `failedLoginsBeforeThrottle` get as far as the hash. A success gives the name its
+/// whole bucket back and the address its token. Nothing is counted per name alone, so a stranger
+/// guessing at a player's name from elsewhere cannot keep them out: a correct password from an
+/// address with tokens always gets through. Names reach here already checked (`isValidName`),
+/// so a key is at most 20 bytes and an address.
+struct LoginThrottle: Sendable {
+    private struct Pair: Hashable, Sendable {
+        var address: String
+        var name: String
     }
 
-    private struct Entry {
-        var count: Int
-        var last: ContinuousClock.Instant
-    }
+    private let perName: KeyedBuckets<Pair>
+    private let perAddress: KeyedBuckets<String>
 
-    private let freeFailures: Int
-    private let freeAddressFailures: Int
-    private let delay: Duration
-    private var failures: [Key: Entry] = [:]
-    private static let maximumDelay = Duration.seconds(15 * 60)
-
-    init(freeFailures: Int, freeAddressFailures: Int, delay: Duration) {
-        self.freeFailures = freeFailures
-        self.freeAddressFailures = freeAddressFailures
-        self.delay = delay
+    init(_ settings: ServerSettings) {
+        let perSecond = 1 / max(0.001, Self.seconds(settings.failedLoginRefill))
+        perName = KeyedBuckets(
+            capacity: Double(settings.failedLoginsBeforeThrottle), perSecond: perSecond, now: settings.now)
+        perAddress = KeyedBuckets(
+            capacity: Double(settings.failedLoginsPerAddressBeforeThrottle), perSecond: perSecond,
+            now: settings.now)
     }
 
     /// Counts an attempt to log in as `name` from `address` before its password is checked;
-    /// refuses with `rate_limited`, counting nothing, while either is locked out.
+    /// refuses with `rate_limited`, counting nothing, while either bucket is empty.
     func begin(name: String, address: String) throws(ProtocolError) {
-        let pair = Key.name(address: address, name: name.lowercased())
-        let whole = Key.address(address)
-        let now = ContinuousClock.now
-        if isLocked(pair, free: freeFailures, now: now) {
+        let pair = Pair(address: address, name: name.lowercased())
+        guard perName.take(pair) else {
             throw ProtocolError(.rateLimited, "too many failed logins for this name; try again later")
         }
-        if isLocked(whole, free: freeAddressFailures, now: now) {
+        guard perAddress.take(address) else {
+            perName.giveBack(pair)
             throw ProtocolError(.rateLimited, "too many failed logins from your address; try again later")
         }
-        for key in [pair, whole] {
-            failures[key] = Entry(count: (failures[key]?.count ?? 0) + 1, last: now)
-        }
-        if failures.count > 100_000 { forgetOld(now: now) }
     }
 
+    /// Whether `address` has no failed login that still counts: its requests for a hash go
+    /// before those of addresses that have been failing (`HashingPool.Standing`).
+    func isClean(_ address: String) -> Bool { perAddress.isFull(address) }
+
     /// The attempt begun for `name` from `address` had the right password: the name is clear
-    /// again from there, and the address's count loses this attempt.
+    /// again from there, and the address gets this attempt's token back.
     func succeeded(name: String, address: String) {
-        failures[.name(address: address, name: name.lowercased())] = nil
-        withdraw(.address(address))
+        perName.fill(Pair(address: address, name: name.lowercased()))
+        perAddress.giveBack(address)
     }
 
     /// The attempt begun was never checked (the server was too busy): it counts for nothing.
     func withdrawn(name: String, address: String) {
-        withdraw(.name(address: address, name: name.lowercased()))
-        withdraw(.address(address))
+        perName.giveBack(Pair(address: address, name: name.lowercased()))
+        perAddress.giveBack(address)
     }
 
-    private func withdraw(_ key: Key) {
-        guard let entry = failures[key] else { return }
-        failures[key] = entry.count > 1 ? Entry(count: entry.count - 1, last: entry.last) : nil
-    }
-
-    private func isLocked(_ key: Key, free: Int, now: ContinuousClock.Instant) -> Bool {
-        guard let entry = failures[key], entry.count >= free else { return false }
-        let doublings = min(entry.count - free, 20)
-        return now < entry.last + min(delay * (1 << doublings), Self.maximumDelay)
-    }
-
-    /// Keeps the table bounded when many names or addresses are tried.
-    private func forgetOld(now: ContinuousClock.Instant) {
-        failures = failures.filter { now - $0.value.last < Self.maximumDelay }
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -12,7 +12,8 @@ struct Outbox: Sendable, Hashable {
         case close
         /// A player logged in on the connection (true) or logged out (false).
         case loggedIn(Bool)
-        /// The connection is a spectator (it asked for `live` or watched a game): it need not log in.
+        /// The connection watches a game in progress (true) or no longer does: while it does, it
+        /// need not log in.
         case watching(Bool)
     }
 
@@ -45,8 +46,9 @@ struct Outbox: Sendable, Hashable {
     /// client does not read is cut off sooner than a player's connection.
     func sendWatched(_ line: String) { sink(.watchedLine(line)) }
 
-    /// Tells the transport whether the connection is a spectator (it asked for `live` or
-    /// watched a game): spectators are exempt from the login timeout, not from the idle one.
+    /// Tells the transport whether the connection is a spectator (it watches a game in
+    /// progress): spectators are exempt from the login timeout while they watch, not from the
+    /// idle one.
     func markWatching(_ watching: Bool) { sink(.watching(watching)) }
 
     /// Writes what is queued, then closes the connection.

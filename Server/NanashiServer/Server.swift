@@ -18,6 +18,10 @@ public final class Server: Sendable {
     public var port: Int { transport.port }
     /// The HTTP port of the web pages, if the server serves them (`ServerSettings.httpPort`).
     public var httpPort: Int? { transport.httpPort }
+    /// The port of `/metrics`, if the server serves it (`ServerSettings.metricsPort`).
+    public var metricsPort: Int? { transport.metricsPort }
+    /// Connections open now on both ports, counted from their accept.
+    var openConnections: Int { transport.openConnections }
 
     private let transport: Transport
     private let lobby: Lobby
@@ -48,15 +52,16 @@ public final class Server: Sendable {
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.
     public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
-        let storage = try Storage(path: settings.databasePath)
+        let storage = try Storage(path: settings.databasePath, busyTimeout: settings.databaseBusyTimeout)
         let lobby = Lobby(storage: storage, settings: settings, logger: logger)
         try await lobby.start()
         let accounts = Accounts(storage: storage, settings: settings)
         let metrics = ServerMetrics()
         let transport = try await Transport.bind(settings, metrics: metrics)
-        let site = WebSite(source: ServerWebSource(storage: storage, lobby: lobby, serverMetrics: metrics))
+        let source = ServerWebSource(storage: storage, lobby: lobby, serverMetrics: metrics)
+        let sites = (pages: WebSite(source: source), metrics: WebSite(source: source, part: .metrics))
         let accepting = Task {
-            await transport.run(logger: logger, site: site) { outbox, peer, address in
+            await transport.run(logger: logger, sites: sites) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
                     outbox: outbox, peer: peer, address: address, lobby: lobby, accounts: accounts,
@@ -65,7 +70,7 @@ public final class Server: Sendable {
         }
         // One sweep for all connections, a few times per timeout, rather than a timer each.
         let shortest = min(settings.idleTimeout, settings.loginTimeout)
-        let sweepInterval = max(min(shortest / 4, .seconds(5)), .milliseconds(10))
+        let sweepInterval = settings.sweepInterval ?? max(min(shortest / 4, .seconds(5)), .milliseconds(10))
         let sweeping = Task {
             await transport.sweepIdle(
                 timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,
@@ -74,6 +79,9 @@ public final class Server: Sendable {
         logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")
+        }
+        if let metricsPort = transport.metricsPort {
+            logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
             transport: transport, lobby: lobby, accepting: accepting, sweeping: sweeping, settings: settings,

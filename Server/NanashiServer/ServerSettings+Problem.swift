@@ -7,6 +7,12 @@ extension ServerSettings {
         guard (0...65535).contains(httpPort ?? 0) else {
             return "bad HTTP port \(httpPort ?? 0): use 0 to 65535"
         }
+        guard (0...65535).contains(metricsPort ?? 0) else {
+            return "bad metrics port \(metricsPort ?? 0): use 0 to 65535"
+        }
+        if let bad = allowedOrigins.first(where: { !WebSocketOrigin.isWellFormed($0) }) {
+            return "bad origin '\(bad.prefix(80))': write it as a page's address, like https://example.org"
+        }
         guard abandonGrace >= .seconds(1) else {
             return "bad grace \(abandonGrace.components.seconds): use 1 second or more"
         }

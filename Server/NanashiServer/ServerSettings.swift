@@ -13,10 +13,20 @@ public struct ServerSettings: Sendable {
     public var httpPort: Int?
     /// The address the HTTP port listens on.
     public var httpHost = "127.0.0.1"
+    /// The port of `/metrics` (Prometheus), apart from the public pages; `nil` serves none (the
+    /// default), 0 lets the system choose one (see `Server.metricsPort`).
+    public var metricsPort: Int?
+    /// The address the metrics port listens on: loopback, for the operator's scraper only.
+    public var metricsHost = "127.0.0.1"
+    /// Origins (`https://example.org`) whose pages may open the WebSocket besides the server's
+    /// own: a handshake whose `Origin` is neither the host it was sent to nor one of these is refused (403).
+    public var allowedOrigins: [String] = []
     /// The certificate chain and key to serve TLS with; `nil` serves plain TCP.
     public var tls: TLSFiles?
     /// The SQLite database file, created if missing.
     public var databasePath = "nanashi.sqlite"
+    /// How long a write waits for another's lock on the database before it fails.
+    public var databaseBusyTimeout = Duration.seconds(5)
     /// The scrypt cost for new password hashes. Lower it only in tests.
     public var passwordCost = ScryptCost.owasp
     /// How long a session token works after login.
@@ -31,18 +41,22 @@ public struct ServerSettings: Sendable {
     public var pairingWidening = 25.0
     /// The idle time that counts as one empty Glicko-2 rating period, widening the RD.
     public var ratingPeriod = Duration.seconds(24 * 3600)
-    /// Failed logins to one name from one address allowed before further attempts from there
-    /// are refused for a while.
+    /// Failed logins to one name from one address allowed at once before further attempts from
+    /// there are refused (a token bucket, refilled one every `failedLoginRefill`).
     public var failedLoginsBeforeThrottle = 5
-    /// Failed logins from one address, over all names, allowed before its attempts are refused
-    /// for a while.
+    /// Failed logins from one address, over all names, allowed at once before its attempts are
+    /// refused (a token bucket, refilled one every `failedLoginRefill`).
     public var failedLoginsPerAddressBeforeThrottle = 20
-    /// The first wait after too many failed logins; each further failure doubles it.
-    public var throttleDelay = Duration.seconds(1)
+    /// How long a failed login counts: the buckets of failures per name and per address get a
+    /// token back this often, so 5 failures for a name are forgotten in 15 minutes.
+    public var failedLoginRefill = Duration.seconds(180)
     /// Password hashes computed at once; more requests wait in a short queue.
     public var concurrentHashes = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Requests that may wait for a hash; past this, `login` and `register` get `busy` at once.
     public var queuedHashes = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Decoy hashes (a `login` for a name that does not exist) per second over all addresses
+    /// (a token bucket): past it, such a login waits as long as a hash takes, without one.
+    public var decoyHashesPerSecond = max(1, Double(ProcessInfo.processInfo.activeProcessorCount) / 2)
     /// `login` requests one address may make per minute (a token bucket).
     public var loginsPerMinute = 10.0
     /// `register` requests one address may make per hour (a token bucket).
@@ -53,6 +67,9 @@ public struct ServerSettings: Sendable {
     public var maximumConnectionsPerAddress = 64
     /// A connection that has not logged in this long after it opened is closed with `idle_timeout`.
     public var loginTimeout = Duration.seconds(30)
+    /// A request head on the HTTP port not complete this long after its connection opened (or
+    /// its last response ended) closes the connection; bytes dripping in do not put it off.
+    public var requestHeadTimeout = Duration.seconds(10)
     /// A game in which a side has not made its first move this long after the start is aborted.
     public var firstMoveLimit = Duration.seconds(30)
     /// The longest line accepted, in bytes.
@@ -87,6 +104,14 @@ public struct ServerSettings: Sendable {
     public var shutdownGrace = Duration.seconds(5)
     /// The wall clock for token expiry and stored times; tests move it forward instead of waiting.
     var wallClock: @Sendable () -> Date = { Date() }
+    /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
+    /// (at most 5 s). Tests on a moved `now` make it short.
+    var sweepInterval: Duration?
+    /// The file descriptors connections may use; `nil` takes the process's limit less what is
+    /// open at start and a reserve (`ConnectionCaps.descriptorBudget`). Tests make it small.
+    var descriptorBudget: Int?
+    /// The monotonic clock of budgets, throttles and buckets; tests move it forward instead of waiting.
+    var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     public init() {}
 }

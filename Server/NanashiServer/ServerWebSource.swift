@@ -8,16 +8,16 @@ struct ServerWebSource: WebSource {
     let serverMetrics: ServerMetrics
 
     func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
-        try await storage.run { try $0.leaderboard(limit: limit, offset: offset) }
+        try await storage.read { try $0.leaderboard(limit: limit, offset: offset) }
     }
 
     func profile(name: String) async throws -> Profile? {
-        try await storage.run { try $0.profile(name: name) }
+        try await storage.read { try $0.profile(name: name) }
     }
 
     func finishedGames(name: String, before: Int64?, limit: Int) async throws -> GameArchive? {
         guard
-            let page = try await storage.run({
+            let page = try await storage.read({
                 try $0.finishedGames(name: name, before: before, limit: limit)
             })
         else { return nil }
@@ -25,7 +25,7 @@ struct ServerWebSource: WebSource {
     }
 
     func finishedGame(id: Int64) async throws -> FinishedGameRecord? {
-        guard let game = try await storage.run({ try $0.finishedGame(id: id) }) else { return nil }
+        guard let game = try await storage.read({ try $0.finishedGame(id: id) }) else { return nil }
         return FinishedGameRecord(
             summary: game.archived, initial: game.control.initial, increment: game.control.increment,
             moves: game.moves, pgn: try game.pgn())

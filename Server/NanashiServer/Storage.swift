@@ -37,29 +37,43 @@ struct RatedResult: Sendable {
 /// The server's SQLite database: players, token digests, games with their moves, rating history.
 ///
 /// The only type that writes SQL. WAL mode through a `DatabasePool`; every query is
-/// parameterised. Methods are synchronous; the server calls them through `run`, on threads of
-/// their own, so that a slow write never holds up the threads that serve sockets and clocks.
+/// parameterised. Methods are synchronous; the server calls them through `run` (writes) and
+/// `read` (reads), on threads of their own, so that a slow write never holds up the threads that
+/// serve sockets and clocks, nor the reads.
 final class Storage: Sendable {
     /// Internal rather than private so that `Storage+Seeding.swift` can write in bulk.
     let pool: DatabasePool
-    /// Where `run` does its work: several threads, so reads go on side by side (SQLite in WAL
-    /// mode has one writer at a time, which GRDB's pool already enforces).
+    /// Where `run` does its work (SQLite in WAL mode has one writer at a time, which GRDB's pool
+    /// enforces; a write may wait for the lock up to the busy timeout).
     private let threads = WorkerThreads(count: 4, name: "nanashi.storage")
+    /// Where `read` does its work: apart, so that reads never queue behind writes waiting for
+    /// the write lock (WAL lets readers go on while another connection, or process, writes).
+    private let readers = WorkerThreads(count: 4, name: "nanashi.storage.read")
 
-    /// Runs storage work on the storage threads and waits for it without blocking the caller's
-    /// thread.
+    /// Runs storage work that writes on the storage threads and waits for it without blocking
+    /// the caller's thread.
     func run<T: Sendable>(_ work: @escaping @Sendable (Storage) throws -> T) async throws -> T {
         try await threads.run { try work(self) }
     }
 
-    deinit { threads.stop() }
+    /// Runs work that only reads (`pool.read`) on the reading threads.
+    func read<T: Sendable>(_ work: @escaping @Sendable (Storage) throws -> T) async throws -> T {
+        try await readers.run { try work(self) }
+    }
 
-    /// Opens (creating if needed) the database file and brings its schema up to date.
-    init(path: String) throws {
+    deinit {
+        threads.stop()
+        readers.stop()
+    }
+
+    /// Opens (creating if needed) the database file and brings its schema up to date. A write
+    /// waits up to `busyTimeout` for another's lock before it fails.
+    init(path: String, busyTimeout: Duration = .seconds(5)) throws {
         var configuration = Configuration()
         // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
         // may hold a lock for a moment: wait for it rather than fail.
-        configuration.busyMode = .timeout(5)
+        let (seconds, attoseconds) = busyTimeout.components
+        configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
         configuration.prepareDatabase { db in
             // WAL with NORMAL sync survives a killed process; only a power cut may lose the
             // last commits.

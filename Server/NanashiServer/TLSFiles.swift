@@ -11,7 +11,8 @@ public struct TLSFiles: Hashable, Sendable {
         self.privateKey = privateKey
     }
 
-    /// Reads both files into a server context; throws `TLSFilesError` naming the file at fault.
+    /// Reads both files into a server context (TLS 1.2 at least); throws `TLSFilesError` naming
+    /// the file at fault.
     func serverContext() throws -> NIOSSLContext {
         let chain: [NIOSSLCertificate]
         do {
@@ -28,8 +29,10 @@ public struct TLSFiles: Hashable, Sendable {
         } catch {
             throw TLSFilesError(file: privateKey, reason: "not a PEM private key (\(error))")
         }
-        let configuration = TLSConfiguration.makeServerConfiguration(
+        var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996): a client that offers nothing newer is refused.
+        configuration.minimumTLSVersion = .tlsv12
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {

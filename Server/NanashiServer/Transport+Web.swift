@@ -4,31 +4,46 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import NanashiProtocol
 import NanashiWeb
+import Synchronization
 
 extension Transport {
     /// Binds the HTTP port: each connection reads its first request, which either upgrades it to a
     /// WebSocket at `/ws` (then it carries protocol lines) or is the first of its page requests.
     /// TLS when the settings have its files, as on the protocol's port.
     ///
-    /// A connection that sends nothing for the idle timeout (and 10 s) is closed, whatever it is,
-    /// so one that never finishes its first request cannot hold its place for ever.
-    static func bindWeb(_ settings: ServerSettings, port: Int) async throws
-        -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>
-    {
+    /// Each connection is counted against `caps` as it is accepted, before its first request: one
+    /// over them gets a 503 and is closed at once. A request head not complete within
+    /// `settings.requestHeadTimeout` of the connection opening (or of its last response) closes
+    /// the connection (`RequestHeadDeadline`), however slowly its bytes drip in; and one that
+    /// sends nothing for the idle timeout (and 10 s) is closed, whatever it is.
+    ///
+    /// Without `webSockets` (the metrics port) no handshake is upgraded.
+    static func bindWeb(
+        _ settings: ServerSettings, host: String, port: Int, webSockets: Bool, caps: ConnectionCaps,
+        metrics: ServerMetrics
+    ) async throws -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never> {
         let maximumLineLength = settings.maximumLineLength
         // Past the idle timeout, so that the sweep closes a quiet WebSocket first, with its
         // `idle_timeout` message; this one closes what the sweep does not see (pages, and
         // handshakes never finished).
         let idle = TimeAmount(settings.idleTimeout + .seconds(10))
+        let headLimit = TimeAmount(settings.requestHeadTimeout)
+        let allowedOrigins = settings.allowedOrigins
         let tls = try settings.tls?.serverContext()
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: settings.httpHost, port: port) { channel in
+            .childChannelOption(.writeBufferWaterMark, value: writeWaterMark(settings))
+            .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    guard try admit(channel, caps: caps, tls: tls, metrics: metrics, explain: refusalResponse)
+                    else { return channel.eventLoop.makeSucceededFuture(WebConnection.refused) }
+                    let handshake = HandshakeVerdict()
+                    try pipeline.addHandler(BackPressureHandler())
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
                     try pipeline.addHandler(IdleCloser())
@@ -36,7 +51,13 @@ extension Transport {
                         maxFrameSize: WebSocketLineCodec.maximumFrameSize,
                         shouldUpgrade: { channel, head in
                             let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
-                            return channel.eventLoop.makeSucceededFuture(path == "/ws" ? HTTPHeaders() : nil)
+                            let allowed = WebSocketOrigin.isAllowed(
+                                origin: head.headers.first(name: "Origin"),
+                                host: head.headers.first(name: "Host"),
+                                allowed: allowedOrigins)
+                            if !allowed { handshake.forbidden.store(true, ordering: .relaxed) }
+                            return channel.eventLoop.makeSucceededFuture(
+                                webSockets && path == "/ws" && allowed ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
@@ -53,13 +74,26 @@ extension Transport {
                             channel.eventLoop.makeCompletedFuture {
                                 WebConnection.pages(
                                     try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                                        wrappingChannelSynchronously: channel))
+                                        wrappingChannelSynchronously: channel),
+                                    forbiddenHandshake: handshake.forbidden.load(ordering: .relaxed))
                             }
                         })
-                    return try pipeline.configureUpgradableHTTPServerPipeline(
+                    let upgraded = try pipeline.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: upgrades))
+                    let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                    try pipeline.addHandler(RequestHeadDeadline(limit: headLimit), position: .after(decoder))
+                    return upgraded
                 }
             }
+    }
+
+    /// The whole HTTP answer to a connection refused at accept, written before any request is read.
+    static func refusalResponse(_ refusal: ProtocolError) -> [UInt8] {
+        let body = refusal.message + "\n"
+        return Array(
+            ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nRetry-After: 60\r\nConnection: close\r\n\r\n" + body)
+                .utf8)
     }
 
     /// Answers page requests in order until the client closes or stops keeping the connection
@@ -71,7 +105,7 @@ extension Transport {
     /// the burst the connection is closed.
     static func answer(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
-        settings: ServerSettings, logger: Logger
+        settings: ServerSettings, forbiddenHandshake: Bool, logger: Logger
     ) async {
         var budget = MessageBudget(settings)
         do {
@@ -93,12 +127,14 @@ extension Transport {
                         }
                     case .end:
                         guard let request = head else {
-                            // A WebSocket handshake elsewhere than /ws: NIO's upgrade handler
-                            // keeps its head when it declines, so only the end comes here.
+                            // A WebSocket handshake declined (from another site's page, or
+                            // elsewhere than /ws): NIO's upgrade handler keeps its head when it
+                            // declines, so only the end comes here.
                             try await write(
-                                .plain(404, "the WebSocket is at /ws\n"), to: outbound, keepAlive: false,
-                                head: false,
-                                version: .http1_1)
+                                forbiddenHandshake
+                                    ? .plain(403, "a WebSocket is only opened from this site's pages\n")
+                                    : .plain(404, "the WebSocket is at /ws\n"),
+                                to: outbound, keepAlive: false, head: false, version: .http1_1)
                             return
                         }
                         head = nil
@@ -131,7 +167,7 @@ extension Transport {
     /// The most bytes of request body a page connection may send.
     static let maximumBodyBytes = 16 * 1024
 
-    /// Tells a connection over the caps that the server is busy, and closes it.
+    /// Tells a connection that came as the server stops that it is busy, and closes it.
     static func refuse(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, logger: Logger
     ) async {
@@ -139,7 +175,7 @@ extension Transport {
             try await connection.executeThenClose { _, outbound in
                 let response = WebResponse(
                     status: 503, contentType: "text/plain; charset=utf-8",
-                    body: Array("too many connections; try again in a minute\n".utf8),
+                    body: Array("the server is stopping; try again in a minute\n".utf8),
                     headers: [("Retry-After", "60")])
                 try await write(response, to: outbound, keepAlive: false, head: false, version: .http1_1)
             }
@@ -185,4 +221,10 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
             context.fireUserInboundEventTriggered(event)
         }
     }
+}
+
+/// What the WebSocket upgrader decided about one connection's handshake, for its page handler.
+final class HandshakeVerdict: Sendable {
+    /// The handshake came from a page of another site, and was refused.
+    let forbidden = Atomic<Bool>(false)
 }

@@ -20,8 +20,14 @@ import Synchronization
 /// socket, and what it does not read piles up, bounded, in its own channel. Idle connections
 /// cost no timer of their own: one sweep looks at them all.
 ///
-/// Connections are counted as they are accepted: past the overall cap a new one gets `busy`,
-/// past the cap for its address `rate_limited`, and either is closed at once.
+/// Connections are counted as they are accepted (`ConnectionCaps`), on both ports and before a
+/// byte is read: past the overall cap a new one gets `busy`, past the cap for its address
+/// `rate_limited` (an HTTP 503 on the web port), and either is closed at once.
+///
+/// What the server writes to a connection is bounded: past `maximumQueuedBytes` not yet taken
+/// by the socket (protocol lines, WebSocket pongs and close frames, pages alike) the server
+/// stops reading from that client until it reads again (back-pressure), and protocol lines past
+/// it close the connection.
 ///
 /// With an HTTP port (`ServerSettings.httpPort`) a second listener serves the web pages and, at
 /// `/ws`, the same protocol over a WebSocket (`WebSocketLineCodec`): those connections go through
@@ -37,42 +43,50 @@ final class Transport: Sendable {
     let port: Int
     /// The HTTP port actually bound, if the server serves the web.
     let httpPort: Int?
-    private let listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>
+    /// The metrics port actually bound, if the server serves `/metrics`.
+    let metricsPort: Int?
+    /// Connections counted in now, on both ports.
+    var openConnections: Int { caps.admittedCount }
+    private let listener: NIOAsyncChannel<Accepted, Never>
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
+    private let metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
     /// For the page connections' request budget.
     private let settings: ServerSettings
     private let nextID = Atomic<Int>(0)
     private let maximumQueuedBytes: Int
     private let maximumWatcherQueuedBytes: Int
-    private let maximumConnections: Int
-    private let maximumPerAddress: Int
+    private let caps: ConnectionCaps
     /// The open connections, to sweep the idle ones and to close them all when the server
     /// stops, and how many come from each address.
     private let open = Mutex(Registry())
     /// Set once the server is stopping: connections accepted from then on are closed at once.
     private let stopping = Atomic<Bool>(false)
     /// The origin of `Link.lastHeard`.
-    private let epoch = ContinuousClock.now
+    private let epoch: ContinuousClock.Instant
+    /// The time connections are judged by (`ServerSettings.now`).
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     private struct Registry {
         var links: [Int: Link] = [:]
-        var perAddress: [String: Int] = [:]
         /// Open connections of web pages (not WebSockets), which hold no `Link`, by id.
         var pages: [Int: any Channel] = [:]
+    }
 
-        /// Counts one connection from `address` out.
-        mutating func release(_ address: String) {
-            let left = (perAddress[address] ?? 1) - 1
-            perAddress[address] = left > 0 ? left : nil
-        }
+    /// A connection to the protocol's port as accepted: counted in, or refused (its pipeline
+    /// says why and closes it).
+    enum Accepted: Sendable {
+        case admitted(NIOAsyncChannel<ReceivedLine, Never>)
+        case refused
     }
 
     /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
-    /// carrying the protocol's lines, or page requests.
+    /// carrying the protocol's lines, or page requests; or one refused at accept.
     enum WebConnection: Sendable {
         case socket(NIOAsyncChannel<ReceivedLine, Never>)
-        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+        /// `forbiddenHandshake`: its first request was a WebSocket handshake from another site's page.
+        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, forbiddenHandshake: Bool)
+        case refused
     }
 
     /// What the transport keeps about one open connection, and where its outbox delivers.
@@ -87,7 +101,7 @@ final class Transport: Sendable {
         let lastHeard = Atomic<Int64>(0)
         /// Whether a player is logged in on it.
         let loggedIn = Atomic<Bool>(false)
-        /// Whether it is a spectator (asked for `live` or watched a game), which needs no login.
+        /// Whether it watches a game in progress, which spares it the login timeout meanwhile.
         let watching = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
         let queuedBytes = Atomic<Int>(0)
@@ -108,7 +122,7 @@ final class Transport: Sendable {
         ) {
             self.id = id
             self.channel = channel
-            self.address = channel.remoteAddress?.ipAddress ?? "unknown"
+            self.address = ClientAddress.key(channel.remoteAddress)
             self.opened = opened
             self.maximumQueuedBytes = maximumQueuedBytes
             self.maximumWatcherQueuedBytes = maximumWatcherQueuedBytes
@@ -195,20 +209,24 @@ final class Transport: Sendable {
     }
 
     private init(
-        listener: NIOAsyncChannel<NIOAsyncChannel<ReceivedLine, Never>, Never>, port: Int,
-        web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?, settings: ServerSettings,
-        metrics: ServerMetrics
+        listener: NIOAsyncChannel<Accepted, Never>, port: Int,
+        web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?,
+        metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?, settings: ServerSettings,
+        caps: ConnectionCaps, metrics: ServerMetrics
     ) {
         self.listener = listener
         self.port = port
         self.web = web
         self.httpPort = web.map { $0.channel.localAddress?.port ?? settings.httpPort ?? 0 }
+        self.metricsListener = metricsListener
+        self.metricsPort = metricsListener.map { $0.channel.localAddress?.port ?? settings.metricsPort ?? 0 }
         self.metrics = metrics
         self.settings = settings
         self.maximumQueuedBytes = settings.maximumQueuedBytes
         self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
-        self.maximumConnections = settings.maximumConnections
-        self.maximumPerAddress = settings.maximumConnectionsPerAddress
+        self.caps = caps
+        self.now = settings.now
+        self.epoch = settings.now()
     }
 
     /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
@@ -216,34 +234,90 @@ final class Transport: Sendable {
     static func bind(_ settings: ServerSettings, metrics: ServerMetrics) async throws -> Transport {
         let maximumLineLength = settings.maximumLineLength
         let tls = try settings.tls?.serverContext()
+        let descriptors =
+            settings.descriptorBudget
+            ?? ConnectionCaps.descriptorBudget(
+                limit: DescriptorLimit.current ?? Int.max, open: DescriptorLimit.openCount ?? 0)
+        let caps = ConnectionCaps(
+            maximum: settings.maximumConnections, perAddress: settings.maximumConnectionsPerAddress,
+            descriptors: descriptors)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: writeWaterMark(settings))
             .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    let pipeline = channel.pipeline.syncOperations
+                    let admitted = try admit(channel, caps: caps, tls: tls, metrics: metrics) {
+                        Array((Wire.line(Reply(.error($0), id: nil)) + "\n").utf8)
                     }
-                    try channel.pipeline.syncOperations.addHandler(
+                    guard admitted else { return Accepted.refused }
+                    try pipeline.addHandler(BackPressureHandler())
+                    if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try pipeline.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
-                    return try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel)
+                    return .admitted(
+                        try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel))
                 }
             }
         var web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
         if let httpPort = settings.httpPort {
-            web = try await bindWeb(settings, port: httpPort)
+            web = try await bindWeb(
+                settings, host: settings.httpHost, port: httpPort, webSockets: true, caps: caps,
+                metrics: metrics)
+        }
+        var metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
+        if let metricsPort = settings.metricsPort {
+            metricsListener = try await bindWeb(
+                settings, host: settings.metricsHost, port: metricsPort, webSockets: false, caps: caps,
+                metrics: metrics)
         }
         return Transport(
             listener: listener, port: listener.channel.localAddress?.port ?? settings.port, web: web,
-            settings: settings, metrics: metrics)
+            metricsListener: metricsListener, settings: settings, caps: caps, metrics: metrics)
+    }
+
+    /// How long a connection refused at accept may take to read why before it is cut.
+    static let refusalLimit = TimeAmount.seconds(2)
+
+    /// Counts a connection in at accept (`ConnectionCaps`), and returns whether it was admitted;
+    /// if not, its pipeline is set up to tell it why (in the words of `explain`) and close, or
+    /// to close at once when descriptors are short. Runs on the channel's event loop.
+    static func admit(
+        _ channel: any Channel, caps: ConnectionCaps, tls: NIOSSLContext?, metrics: ServerMetrics,
+        explain: (ProtocolError) -> [UInt8]
+    ) throws -> Bool {
+        let address = ClientAddress.key(channel.remoteAddress)
+        let verdict = caps.admit(address)
+        channel.closeFuture.whenComplete { _ in caps.release(address, verdict) }
+        let pipeline = channel.pipeline.syncOperations
+        switch verdict {
+        case .admitted:
+            return true
+        case .refused(let refusal):
+            metrics.error(refusal.code.rawValue)
+            if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+            try pipeline.addHandler(RefusalHandler(message: explain(refusal), limit: refusalLimit))
+        case .dropped:
+            try pipeline.addHandler(RefusalHandler(message: nil, limit: .zero))
+        }
+        return false
+    }
+
+    /// The channel stops being writable (and so stops reading, `BackPressureHandler`) at
+    /// `maximumQueuedBytes` waiting to be written, and reads again below half of it.
+    static func writeWaterMark(_ settings: ServerSettings) -> ChannelOptions.Types.WriteBufferWaterMark {
+        let high = max(2, settings.maximumQueuedBytes)
+        return .init(low: high / 2, high: high)
     }
 
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
-    /// port, and on the HTTP port if there is one (its pages answered by `site`).
+    /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
+    /// metrics port if there is one (`sites.metrics`).
     func run(
-        logger: Logger, site: WebSite,
+        logger: Logger, sites: (pages: WebSite, metrics: WebSite),
         makeHandler:
             @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
     ) async {
@@ -252,7 +326,8 @@ final class Transport: Sendable {
                 do {
                     try await self.listener.executeThenClose { connections in
                         try await withThrowingDiscardingTaskGroup { group in
-                            for try await connection in connections {
+                            for try await accepted in connections {
+                                guard case .admitted(let connection) = accepted else { continue }
                                 let id = self.nextID.add(1, ordering: .relaxed).newValue
                                 group.addTask {
                                     await self.serve(
@@ -266,21 +341,23 @@ final class Transport: Sendable {
                     logger.error("listener stopped: \(error)")
                 }
             }
-            guard let web else { return }
-            listeners.addTask {
-                do {
-                    try await web.executeThenClose { connections in
-                        try await withThrowingDiscardingTaskGroup { group in
-                            for try await connection in connections {
-                                group.addTask {
-                                    await self.serveWeb(
-                                        connection, site: site, logger: logger, makeHandler: makeHandler)
+            for (listener, site) in [(web, sites.pages), (metricsListener, sites.metrics)] {
+                guard let listener else { continue }
+                listeners.addTask {
+                    do {
+                        try await listener.executeThenClose { connections in
+                            try await withThrowingDiscardingTaskGroup { group in
+                                for try await connection in connections {
+                                    group.addTask {
+                                        await self.serveWeb(
+                                            connection, site: site, logger: logger, makeHandler: makeHandler)
+                                    }
                                 }
                             }
                         }
+                    } catch {
+                        logger.error("HTTP listener stopped: \(error)")
                     }
-                } catch {
-                    logger.error("HTTP listener stopped: \(error)")
                 }
             }
         }
@@ -295,7 +372,7 @@ final class Transport: Sendable {
         let loginLimit = Self.milliseconds(loginTimeout)
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            let now = Self.milliseconds(.now - epoch)
+            let now = Self.milliseconds(self.now() - epoch)
             let idle = open.withLock { registry in
                 registry.links.values.compactMap { link -> (Link, String)? in
                     if now - link.lastHeard.load(ordering: .relaxed) >= limit {
@@ -324,6 +401,7 @@ final class Transport: Sendable {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
         try? await web?.channel.close()
+        try? await metricsListener?.channel.close()
         // Page connections kept alive between requests are closed at once.
         for channel in open.withLock({ Array($0.pages.values) }) { channel.close(promise: nil) }
         let links = open.withLock { Array($0.links.values) }
@@ -343,28 +421,18 @@ final class Transport: Sendable {
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let opened = Self.milliseconds(.now - epoch)
+        let opened = Self.milliseconds(now() - epoch)
         let link = Link(
             id: id, channel: connection.channel, opened: opened,
             maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
             metrics: metrics, logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
-        guard admit(link) else {
-            logger.info("connection \(id) from \(peer) refused: too many connections")
-            _ = try? await connection.executeThenClose { _ in
-                link.finish()
-                try? await connection.channel.closeFuture.get()
-            }
-            return
-        }
+        open.withLock { $0.links[id] = link }
         metrics.connection(webSocket: isWebSocket, change: 1)
         defer {
             metrics.connection(webSocket: isWebSocket, change: -1)
-            open.withLock { registry in
-                registry.links[id] = nil
-                registry.release(link.address)
-            }
+            open.withLock { $0.links[id] = nil }
         }
         // Accepted as the server stops: told at once (unless `close` already saw it).
         if stopping.load(ordering: .relaxed), !link.closing.exchange(true, ordering: .relaxed) {
@@ -380,7 +448,7 @@ final class Transport: Sendable {
                         // Closing (the client stopped reading, went idle or flooded, or the
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
-                        link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
+                        link.lastHeard.store(Self.milliseconds(self.now() - self.epoch), ordering: .relaxed)
                         await handler.received(received)
                     }
                 } catch {
@@ -413,59 +481,24 @@ final class Transport: Sendable {
         case .socket(let socket):
             let id = nextID.add(1, ordering: .relaxed).newValue
             await serve(socket, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
-        case .pages(let pages):
+        case .pages(let pages, let forbiddenHandshake):
             let id = nextID.add(1, ordering: .relaxed).newValue
-            let address = pages.channel.remoteAddress?.ipAddress ?? "unknown"
-            guard admitPages(pages.channel, id: id, from: address) else {
+            // Counted at accept; registered here only to be closed when the server stops.
+            let admitted = open.withLock { registry in
+                guard !stopping.load(ordering: .relaxed) else { return false }
+                registry.pages[id] = pages.channel
+                return true
+            }
+            guard admitted else {
                 await Self.refuse(pages, logger: logger)
                 return
             }
-            defer { releasePages(id: id, from: address) }
-            await Self.answer(pages, site: site, settings: settings, logger: logger)
+            defer { open.withLock { $0.pages[id] = nil } }
+            await Self.answer(
+                pages, site: site, settings: settings, forbiddenHandshake: forbiddenHandshake, logger: logger)
+        case .refused:
+            break
         }
-    }
-
-    /// Counts a connection for pages in against the same caps, or returns false.
-    private func admitPages(_ channel: any Channel, id: Int, from address: String) -> Bool {
-        open.withLock { registry in
-            let count = registry.perAddress[address] ?? 0
-            guard !stopping.load(ordering: .relaxed),
-                registry.links.count + registry.pages.count < maximumConnections,
-                count < maximumPerAddress
-            else { return false }
-            registry.pages[id] = channel
-            registry.perAddress[address] = count + 1
-            return true
-        }
-    }
-
-    private func releasePages(id: Int, from address: String) {
-        open.withLock { registry in
-            registry.pages[id] = nil
-            registry.release(address)
-        }
-    }
-
-    /// Counts a new connection in, or tells it why not (`busy` when the server is full,
-    /// `rate_limited` when its address has its share) and returns false.
-    private func admit(_ link: Link) -> Bool {
-        let refusal = open.withLock { registry -> ProtocolError? in
-            if registry.links.count + registry.pages.count >= maximumConnections {
-                return ProtocolError(.busy, "the server is full; try again in a minute")
-            }
-            let count = registry.perAddress[link.address] ?? 0
-            if count >= maximumPerAddress {
-                return ProtocolError(
-                    .rateLimited, "too many connections from your address (at most \(maximumPerAddress))")
-            }
-            registry.links[link.id] = link
-            registry.perAddress[link.address] = count + 1
-            return nil
-        }
-        guard let refusal else { return true }
-        link.closing.store(true, ordering: .relaxed)
-        link.outbox.send(.error(refusal))
-        return false
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

@@ -6,11 +6,15 @@ import NIOWebSocket
 /// in `\n`, as the transport writes it) becomes a text frame without its newline. So a browser
 /// reaches the same `Connection`, with the same limits, as a terminal client.
 ///
-/// - A text message longer than the protocol's line (in one frame or in fragments) is thrown
-///   away and reported as too long (`line_too_long`); the connection stays open. A single frame
+/// - A text message in one frame longer than the protocol's line is thrown away and reported as
+///   too long (`line_too_long`); the connection stays open. A fragmented message that grows past
+///   the line closes the connection at once (1009), so fragments never pile up. A single frame
 ///   over `maximumFrameSize` never reaches here: the frame decoder closes the connection (1009).
+/// - A frame the client did not mask breaks RFC 6455: the connection is closed (1002).
 /// - A binary frame is not part of the protocol: the connection is closed (1003).
-/// - Pings are answered; a close frame is answered and the connection closed.
+/// - Pings are answered; a close frame is answered and the connection closed. Pongs go out
+///   through the channel like every other write, so a client that pings without reading meets
+///   the channel's back-pressure (the transport stops reading from it) like any other.
 final class WebSocketLineCodec: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ReceivedLine
@@ -24,8 +28,6 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     private let maximumLength: Int
     /// The fragments of a text message so far, or `nil` between messages.
     private var fragments: ByteBuffer?
-    /// Inside a fragmented message already reported as too long, skipping to its last frame.
-    private var skipping = false
     private var closeSent = false
 
     init(maximumLength: Int) {
@@ -34,13 +36,14 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        guard !closeSent else { return }
+        guard frame.maskKey != nil else { return close(context, code: .protocolError) }
         switch frame.opcode {
         case .text:
             fragments = nil
-            skipping = false
             take(frame, context: context)
         case .continuation:
-            guard fragments != nil || skipping else { return close(context, code: .protocolError) }
+            guard fragments != nil else { return close(context, code: .protocolError) }
             take(frame, context: context)
         case .binary:
             close(context, code: .unacceptableData)
@@ -58,25 +61,22 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
 
     /// Adds a text frame or a fragment to the message, and hands on the message once whole.
     private func take(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
-        if !skipping {
-            var data = frame.unmaskedData
-            var message = fragments ?? context.channel.allocator.buffer(capacity: data.readableBytes)
-            if message.readableBytes + data.readableBytes > maximumLength {
-                fragments = nil
-                skipping = !frame.fin
-                context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .tooLong)))
-                return
-            }
-            message.writeBuffer(&data)
-            fragments = message
-        }
-        guard frame.fin else { return }
-        skipping = false
-        if let message = fragments {
+        var data = frame.unmaskedData
+        var message = fragments ?? context.channel.allocator.buffer(capacity: data.readableBytes)
+        if message.readableBytes + data.readableBytes > maximumLength {
             fragments = nil
-            context.fireChannelRead(
-                wrapInboundOut(ReceivedLine(event: .line(Array(message.readableBytesView)))))
+            // One frame: a line too long, as TCP reports it. Fragments: the client means to go on.
+            guard frame.fin, frame.opcode == .text else { return close(context, code: .messageTooLarge) }
+            context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .tooLong)))
+            return
         }
+        message.writeBuffer(&data)
+        guard frame.fin else {
+            fragments = message
+            return
+        }
+        fragments = nil
+        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .line(Array(message.readableBytesView)))))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -10,10 +10,18 @@ import NanashiProtocol
 /// let response = await site.respond(to: WebRequest(method: "GET", target: "/player/ann"))
 /// ```
 public struct WebSite: Sendable {
-    private let source: any WebSource
+    /// Which requests a site answers: the public pages, or the operator's `/metrics` (served on
+    /// a port of its own, on loopback unless the operator says otherwise). Both answer `/healthz`.
+    public enum Part: Sendable { case pages, metrics }
 
-    public init(source: any WebSource) {
+    private let source: any WebSource
+    private let part: Part
+    /// The pages of finished games, rendered once (copies of the site share it).
+    private let finishedPages = FinishedPageCache(limit: 2000)
+
+    public init(source: any WebSource, part: Part = .pages) {
         self.source = source
+        self.part = part
     }
 
     /// Answers one request. Anything but `GET` and `HEAD` gets 405; a `HEAD` gets the headers of
@@ -33,6 +41,16 @@ public struct WebSite: Sendable {
 
     private func route(_ request: WebRequest) async throws -> WebResponse {
         let segments = request.segments
+        if part == .metrics {
+            switch (segments.first ?? "", segments.count) {
+            case ("metrics", 1):
+                return .text(await source.metrics(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            case ("healthz", 1):
+                return .text("ok\n")
+            default:
+                return .text("only /metrics and /healthz are served here\n", status: 404)
+            }
+        }
         switch (segments.first ?? "", segments.count) {
         case ("", 0):
             return try await home(request)
@@ -48,8 +66,6 @@ public struct WebSite: Sendable {
             return Self.asset(Script.text, type: "text/javascript; charset=utf-8")
         case ("static", 2) where segments[1] == "nanashi.css":
             return Self.asset(Stylesheet.text, type: "text/css; charset=utf-8")
-        case ("metrics", 1):
-            return .text(await source.metrics(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         case ("healthz", 1):
             return .text("ok\n")
         default:
@@ -87,8 +103,11 @@ public struct WebSite: Sendable {
         guard let id = Int64(text), id > 0 else {
             return notFound("There is no game \(escaped(text.prefix(20))).")
         }
+        if let page = finishedPages.page(id) { return page }
         if let record = try await source.finishedGame(id: id) {
-            return .html(try GamePage.finished(record))
+            let page = WebResponse.html(try GamePage.finished(record))
+            finishedPages.keep(page, for: id)
+            return page
         }
         if await source.isInProgress(game: id) {
             return .html(GamePage.live(game: id))

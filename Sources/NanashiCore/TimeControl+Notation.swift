@@ -1,6 +1,7 @@
 extension TimeControl {
-    /// The initial clocks a server accepts, in seconds: one second to three hours.
-    public static let initialRange = 1...10_800
+    /// The initial clocks a server accepts, in seconds: fifteen seconds to three hours. Shorter
+    /// clocks would flag before the first-move abort, a loss on time before anyone played.
+    public static let initialRange = 15...10_800
     /// The largest increment a server accepts, in seconds.
     public static let maximumIncrement = 600
 

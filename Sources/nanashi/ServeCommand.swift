@@ -26,6 +26,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address the HTTP port listens on.")
     var httpHost = "127.0.0.1"
 
+    @Option(help: "Serve Prometheus /metrics on this port, apart from the pages (off unless given).")
+    var metricsPort: Int?
+
+    @Option(help: "The address the metrics port listens on (keep it private).")
+    var metricsHost = "127.0.0.1"
+
+    @Option(
+        help: ArgumentHelp(
+            "An origin (https://example.org) whose pages may open the WebSocket, besides this server's own.",
+            discussion: "Repeat for more than one."))
+    var allowOrigin: [String] = []
+
     @Option(help: "The SQLite database file (created if missing).")
     var db = "nanashi.sqlite"
 
@@ -68,6 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
         settings.port = port
         settings.httpPort = http
         settings.httpHost = httpHost
+        settings.allowedOrigins = allowOrigin
+        settings.metricsPort = metricsPort
+        settings.metricsHost = metricsHost
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
         settings.idleTimeout = .seconds(idleTimeout)
@@ -95,12 +110,13 @@ struct ServeCommand: AsyncParsableCommand {
         let server: Server
         do {
             let logger = Logger(label: "nanashi.server")
-            // Each connection is a descriptor, and the database and listener need a few more.
-            let wanted = maxConnections + 64
+            // Each connection is a descriptor, and so is each refused one while it is told why;
+            // the database, the listeners and libraries need a few more.
+            let wanted = maxConnections + 512
             if let limit = DescriptorLimit.raise(toAtMost: wanted), limit < wanted {
                 logger.warning(
                     """
-                    open files are limited to \(limit), below --max-connections \(maxConnections) + 64: \
+                    open files are limited to \(limit), below --max-connections \(maxConnections) + 512: \
                     raise the hard limit (ulimit -Hn) to serve that many
                     """)
             }

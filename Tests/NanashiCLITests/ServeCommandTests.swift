@@ -91,3 +91,34 @@ func badServerCommandsFailWithOneLine(arguments: [String], message: String) thro
     let (output, error, status) = try runNanashi(arguments)
     #expect(status == 2 && output.isEmpty && error == message)
 }
+
+/// Under a low limit of open files, a flood of connections is refused (or closed at once) and
+/// the server lives on: it used to die of SIGILL, libdispatch trapping when its worker monitor
+/// could not open a file under /proc once half-sent request heads had taken every descriptor.
+@Test(.blocking) func aServerOutOfDescriptorsRefusesConnectionsAndLivesOn() throws {
+    let database = try TemporaryDatabase()
+    let server = try ServeProcess(database: database.path, arguments: ["--http", "0"], openFiles: 64)
+    defer { server.stop() }
+    let http = try #require(server.httpPort)
+    var flood: [LineClient] = []
+    for index in 0..<300 {
+        let source = "127.0.\(1 + index / 50).\(1 + index % 50)"
+        if index % 3 == 0, let client = try? LineClient(port: server.port, from: source) {
+            client.send(#"{"type":"ping"}"#)
+            flood.append(client)
+        } else if let client = try? LineClient(port: http, from: source) {
+            client.sendBytes(Array("GET / HT".utf8))
+            flood.append(client)
+        }
+    }
+    Thread.sleep(forTimeInterval: 3)
+    #expect(server.isRunning, "the server died with the flood")
+    flood.removeAll()
+    // Once the flood is gone, the server answers again.
+    var answered = false
+    for _ in 0..<300 where !answered && server.isRunning {
+        answered = (try? LineClient(port: server.port).exchange(#"{"type":"ping"}"#)) == #"{"type":"pong"}"#
+        if !answered { Thread.sleep(forTimeInterval: 0.1) }
+    }
+    #expect(answered && server.isRunning)
+}

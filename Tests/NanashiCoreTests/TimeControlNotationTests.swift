@@ -18,6 +18,7 @@ func timeControlsReadAsMinutesPlusSeconds(text: String, initial: Int, increment:
     ("5+1.5", .notATimeControl("5+1.5")),
     ("-1+3", .notATimeControl("-1+3")),
     ("0+3", .initialOutOfRange("0+3")),
+    ("0.2+0", .initialOutOfRange("0.2+0")),
     ("181+0", .initialOutOfRange("181+0")),
     ("5+601", .incrementOutOfRange("5+601")),
 ])
@@ -42,7 +43,8 @@ func timeControlsAreWrittenAsTheyAreRead(initial: Int, increment: Int, text: Str
 }
 
 @Test(arguments: [
-    (1, 0, true), (10800, 600, true), (0, 3, false), (10801, 0, false), (60, 601, false), (60, -1, false),
+    (15, 0, true), (10800, 600, true), (14, 0, false), (1, 0, false), (0, 3, false), (10801, 0, false),
+    (60, 601, false), (60, -1, false),
 ])
 func theServersLimitsAreDefinedOnce(initial: Int, increment: Int, accepted: Bool) {
     #expect(TimeControl(initial: initial, increment: increment).isWithinLimits == accepted)

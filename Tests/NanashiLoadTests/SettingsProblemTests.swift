@@ -19,7 +19,7 @@ import Testing
     settings.policy = BotPolicy(resignChance: 0.6, dropChance: 0.6)
     #expect(settings.problem == "bad --think -5: use 0 or more milliseconds")
     settings.thinkMilliseconds = 0
-    #expect(settings.problem == "bad time control 0+3: initial 1 to 10800 s, increment 0 to 600 s")
+    #expect(settings.problem == "bad time control 0+3: initial 15 to 10800 s, increment 0 to 600 s")
     settings.control = TimeControl(initial: 300, increment: 3)
     #expect(settings.problem == "bad --clients 1: use 2 to 20000")
     settings.clients = 20_001

@@ -85,3 +85,34 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     await server.stop()
 }
+
+/// What `openssl s_client` says of a handshake with the server at `port` that offers only
+/// `version` (`-tls1_1`, `-tls1_2`): whether it got a session.
+private func handshakes(port: Int, _ version: String) throws -> Bool {
+    let client = Process()
+    client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    client.arguments = [
+        "openssl", "s_client", "-connect", "127.0.0.1:\(port)", version, "-cipher", "DEFAULT@SECLEVEL=0",
+        "-brief",
+    ]
+    let output = Pipe()
+    client.standardInput = FileHandle.nullDevice
+    client.standardOutput = output
+    client.standardError = output
+    try client.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    client.waitUntilExit()
+    return text.contains("CONNECTION ESTABLISHED")
+}
+
+@Test func tlsBelowOnePointTwoIsRefused() async throws {
+    let certificate = try TestCertificate()
+    defer { certificate.remove() }
+    let server = try await startTLSServer(certificate)
+    let port = server.port
+    let (old, current) = try await Task.detached {
+        (try handshakes(port: port, "-tls1_1"), try handshakes(port: port, "-tls1_2"))
+    }.value
+    #expect(!old && current)
+    await server.stop()
+}

@@ -12,31 +12,47 @@ import Testing
 public final class ServeProcess {
     private let process = Process()
     public let port: Int
+    /// The web port, when the server was started with `--http`.
+    public private(set) var httpPort: Int?
 
-    /// Starts a server on `database` (errors-only log) and waits for its `listening on` line.
-    public init(database: String, arguments extra: [String] = []) throws {
-        process.executableURL = NanashiExecutable.url
-        process.arguments =
+    /// Starts a server on `database` (errors-only log) and waits for its `listening on` line;
+    /// with `openFiles`, under that limit of open files (`ulimit -n`).
+    public init(database: String, arguments extra: [String] = [], openFiles: Int? = nil) throws {
+        let arguments =
             [
                 "serve", "--port", "0", "--db", database, "--log-level", "error",
                 // Every test client comes from 127.0.0.1.
                 "--logins-per-minute", "1000", "--registrations-per-hour", "1000",
             ]
             + extra
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", NanashiExecutable.url.path] + arguments
+        } else {
+            process.executableURL = NanashiExecutable.url
+            process.arguments = arguments
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // `listening on HOST:PORT`, then with `--http` `web on http://HOST:PORT/`.
+        let lines = extra.contains("--http") ? 2 : 1
         var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
+        while banner.filter({ $0 == UInt8(ascii: "\n") }).count < lines {
             let chunk = output.fileHandleForReading.availableData
             try #require(!chunk.isEmpty, "the server exited before listening")
             banner += chunk
         }
-        let listening = String(decoding: banner, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        let text = String(decoding: banner, as: UTF8.self).split(separator: "\n")
+        let listening = text[0].trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(listening.hasPrefix("listening on 127.0.0.1:"), "\(listening)")
         port = try #require(Int(listening.split(separator: ":").last ?? ""))
+        if lines == 2 {
+            httpPort = Int(
+                text[1].split(separator: ":").last?.trimmingCharacters(in: .init(charactersIn: "/ ")) ?? "")
+        }
     }
 
     deinit {
@@ -45,6 +61,9 @@ public final class ServeProcess {
             process.waitUntilExit()
         }
     }
+
+    /// Whether the process is still running.
+    public var isRunning: Bool { process.isRunning }
 
     /// `127.0.0.1:PORT`, as `--server` takes it.
     public var address: String { "127.0.0.1:\(port)" }

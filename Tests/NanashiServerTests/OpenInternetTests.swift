@@ -165,6 +165,63 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
     }
 }
 
+@Suite struct ManyAddressFloodTests {
+    @Test func aLoginFloodFromAHundredAddressesLeavesARealPlayerIn() async throws {
+        // A real scrypt (16 MiB a hash) and two hashes at once, as on a small server: the flood
+        // asks for far more hashes than it can have.
+        let server = try await TestServer {
+            $0.passwordCost = ScryptCost(log2N: 14, r: 8, p: 1)
+            $0.concurrentHashes = 2
+            $0.queuedHashes = 4
+            $0.decoyHashesPerSecond = 1
+            $0.loginsPerMinute = 10
+            $0.failedLoginsPerAddressBeforeThrottle = 20
+        }
+        let token = try await register(server.client(from: "127.0.0.2"), "ann")
+        try await register(server.client(from: "127.0.0.2"), "bob")
+        let flooding = Flag(true)
+        let port = server.port
+        // 100 addresses, each sending `login` for names that do not exist and wrong passwords
+        // for one that does, and resetting; on a thread of its own.
+        let flood = Thread.run {
+            var sent = 0
+            while flooding.isSet && sent < 5000 {
+                let source = "127.0.2.\(1 + sent % 100)"
+                guard let client = try? TestClient(port: port, from: source) else { continue }
+                let name = sent % 3 == 0 ? "bob" : "nobody\(sent)"
+                client.send(#"{"type":"login","name":"\#(name)","password":"wrong-password"}"#)
+                client.reset()
+                sent += 1
+            }
+            return sent
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        // Ten real logins, each from a fresh address on a new connection, retrying `busy` as a
+        // real client does; and a player with a token is never told `busy`.
+        var inTime = 0
+        for attempt in 0..<10 {
+            let started = ContinuousClock.now
+            let player = try server.client(from: "127.0.3.\(1 + attempt)")
+            var reply = ""
+            while !reply.contains("welcome") && ContinuousClock.now - started < .seconds(3) {
+                reply = try await player.exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
+                #expect(reply.contains("welcome") || reply.contains(#""code":"busy""#), "\(reply)")
+                if !reply.contains("welcome") { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            if reply.contains("welcome") { inTime += 1 }
+            #expect(
+                try await server.client(from: "127.0.4.\(1 + attempt)").exchange(
+                    #"{"type":"auth","token":"\#(token)"}"#
+                ).contains("welcome"))
+        }
+        flooding.clear()
+        let sent = await flood()
+        #expect(sent >= 500, "the flood sent only \(sent) logins")
+        #expect(inTime >= 9, "only \(inTime) of 10 real logins got in within 3 s")
+        await server.stop()
+    }
+}
+
 @Suite struct ConnectionCapTests {
     @Test func theCapPerAddressLeavesOtherAddressesServed() async throws {
         let server = try await TestServer { $0.maximumConnectionsPerAddress = 3 }
@@ -227,7 +284,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
 @Suite struct ThrottleTests {
     @Test func twentyParallelWrongLoginsGetAtMostFiveAnswers() async throws {
-        let server = try await TestServer { $0.throttleDelay = .seconds(60) }
+        let server = try await TestServer { $0.failedLoginRefill = .seconds(3600) }
         try await register(server.client(), "ann")
         let clients = try (0..<20).map { _ in try server.client() }
         for client in clients { client.send(#"{"type":"login","name":"ann","password":"wrong-one"}"#) }
@@ -243,7 +300,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
     }
 
     @Test func aStrangerCannotHoldAPlayerOut() async throws {
-        let server = try await TestServer { $0.throttleDelay = .seconds(60) }
+        let server = try await TestServer { $0.failedLoginRefill = .seconds(3600) }
         let token = try await register(server.client(from: "127.0.0.2"), "ann")
         let stranger = try server.client(from: "127.0.0.1")
         for _ in 0..<5 {
@@ -267,7 +324,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
     @Test func onePasswordSprayedOverManyNamesIsSlowed() async throws {
         let server = try await TestServer {
-            $0.throttleDelay = .seconds(60)
+            $0.failedLoginRefill = .seconds(3600)
             $0.failedLoginsPerAddressBeforeThrottle = 3
         }
         let sprayer = try server.client(from: "127.0.0.1")
@@ -284,6 +341,55 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             try await server.client(from: "127.0.0.2").exchange(
                 #"{"type":"login","name":"dan","password":"password1"}"#
             ).contains("bad_credentials"))
+        await server.stop()
+    }
+}
+
+@Suite struct FailureDecayTests {
+    @Test func failedLoginsAreForgottenWithTime() async throws {
+        #expect(ServerSettings().failedLoginRefill == .seconds(180))
+        let clock = ManualClock()
+        let server = try await TestServer {
+            $0.now = { clock.now() }
+            $0.failedLoginsPerAddressBeforeThrottle = 3
+        }
+        let refused =
+            #"{"code":"rate_limited","message":"too many failed logins from your address; try again later","type":"error"}"#
+        let wrong = #"{"code":"bad_credentials","message":"wrong name or password","type":"error"}"#
+        let guesser = try server.client(from: "127.0.0.1")
+        func attempt(_ name: String) async throws -> String {
+            try await guesser.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#)
+        }
+        for name in ["ann", "bob", "cyd"] { #expect(try await attempt(name) == wrong) }
+        #expect(try await attempt("dan") == refused)
+        // One failure is forgotten every 180 s: one more try, not a lockout that grows.
+        clock.advance(by: .seconds(180))
+        #expect(try await attempt("dan") == wrong)
+        #expect(try await attempt("eve") == refused)
+        clock.advance(by: .seconds(3 * 180))
+        for name in ["fay", "gus", "hal"] { #expect(try await attempt(name) == wrong) }
+        #expect(try await attempt("ivy") == refused)
+        await server.stop()
+    }
+
+    @Test func namesThatCannotExistAreNotCountedOrKept() async throws {
+        let server = try await TestServer { $0.failedLoginsPerAddressBeforeThrottle = 3 }
+        let client = try server.client()
+        let wrong = #"{"code":"bad_credentials","message":"wrong name or password","type":"error"}"#
+        for name in [String(repeating: "n", count: 4000), "<script>", "a b", "x"] {
+            #expect(
+                try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#)
+                    == wrong)
+        }
+        // None of those counted: the address still has its three failures.
+        for name in ["ann", "bob", "cyd"] {
+            #expect(
+                try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#)
+                    == wrong)
+        }
+        #expect(
+            try await client.exchange(#"{"type":"login","name":"dan","password":"password1"}"#).contains(
+                "rate_limited"))
         await server.stop()
     }
 }
@@ -459,8 +565,9 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 }
 
 @Suite struct StorageOffTheLoopsTests {
-    @Test func writesThatWaitForTheDatabaseHoldUpNoOneElse() async throws {
+    @Test func writesThatWaitForTheDatabaseHoldUpNoOneElseNorAnyRead() async throws {
         let server = try await TestServer()
+        try await register(server.client(), "ann")
         let queue = try DatabaseQueue(path: server.database.path)
         // Another writer holds SQLite's write lock, as a long write (or a slow disk) would.
         let release = DispatchSemaphore(value: 0)
@@ -483,6 +590,16 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         try await Task.sleep(for: .milliseconds(200))
         // Everyone else is served while they wait...
         #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        // ...reads too: they never queue behind writes waiting for the lock (a write waits up to
+        // 5 s for it, and there are more writes than writing threads).
+        let started = ContinuousClock.now
+        #expect(
+            try await server.client().exchange(#"{"type":"profile","name":"ann"}"#)
+                .contains(#""name":"ann","rank":null"#))
+        #expect(
+            try await server.client().exchange(#"{"type":"leaderboard"}"#)
+                == #"{"entries":[],"total":0,"type":"leaderboard"}"#)
+        #expect(ContinuousClock.now - started < .seconds(2), "reads waited \(ContinuousClock.now - started)")
         release.signal()
         // ...and once the lock is free, every write goes through.
         for writer in writers { #expect(try await writer.line().contains(#""type":"welcome""#)) }

@@ -166,7 +166,7 @@ func greedyMove(_ position: Position) -> Move {
     }
 
     @Test func failedLoginsAreThrottledPerName() async throws {
-        let server = try await TestServer { $0.throttleDelay = .seconds(60) }
+        let server = try await TestServer { $0.failedLoginRefill = .seconds(3600) }
         let client = try server.client()
         try await register(client, "ann")
         for _ in 0..<5 {
@@ -317,15 +317,36 @@ func greedyMove(_ position: Position) -> Move {
     }
 
     @Test func theServerFlagsAPlayerWhoseTimeRunsOutWithoutAnyMessage() async throws {
-        let server = try await TestServer()
+        // Below the production limit, so that the clock runs out before the first-move abort.
+        let server = try await TestServer { $0.initialClockRange = 1...10_800 }
         let paired = try await pairedGame(server, initial: 1, increment: 0)
-        // Nobody sends anything: the server's own clock ends the game.
+        // Nobody sends anything: the server's own clock ends the game, and a loss on time
+        // before both sides made two moves rates nothing (no farming with a 1-second clock).
         for side in Side.allCases {
             guard case .end(let end) = try await paired.clients[side]!.reply().message else {
                 throw TestClient.Failure(description: "expected end")
             }
             #expect(end.result == .o && end.reason == .timeout)
+            #expect(end.rating == RatingChange(before: 1500, after: 1500))
         }
+        let profile = try await paired.clients[.o]!.exchange(
+            #"{"type":"profile","name":"\#(paired.names[.o]!)"}"#)
+        #expect(profile.contains(#""games":0"#) && profile.contains(#""rating_change":0"#))
+        await server.stop()
+    }
+
+    @Test(arguments: [(14, 0), (1, 0), (10_801, 0), (60, 601)])
+    func aSeekOutsideTheServersClockLimitsIsABadRequest(initial: Int, increment: Int) async throws {
+        #expect(ServerSettings().initialClockRange == 15...10_800)
+        let server = try await TestServer()
+        let ann = try server.client()
+        try await register(ann, "ann")
+        #expect(
+            try await ann.exchange(#"{"type":"seek","initial":\#(initial),"increment":\#(increment)}"#)
+                == #"{"code":"bad_request","message":"initial is 15 to 10800 seconds, increment 0 to 600","type":"error"}"#
+        )
+        #expect(
+            try await ann.exchange(#"{"type":"seek","initial":15,"increment":0}"#) == #"{"type":"seeking"}"#)
         await server.stop()
     }
 

@@ -19,6 +19,11 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
     let cases: [(ServerSettings, String)] = [
         (changed { $0.port = 70_000 }, "bad port 70000: use 0 to 65535"),
         (changed { $0.httpPort = 70_000 }, "bad HTTP port 70000: use 0 to 65535"),
+        (changed { $0.metricsPort = -1 }, "bad metrics port -1: use 0 to 65535"),
+        (
+            changed { $0.allowedOrigins = ["https://ok.example", "example.org"] },
+            "bad origin 'example.org': write it as a page's address, like https://example.org"
+        ),
         (changed { $0.abandonGrace = .seconds(0) }, "bad grace 0: use 1 second or more"),
         (changed { $0.idleTimeout = .seconds(0) }, "bad idle timeout 0: use 1 to 86400 seconds"),
         (

@@ -102,19 +102,33 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         await server.stop()
     }
 
-    @Test func aSpectatorNeedNotLogInButAnyoneElseMust() async throws {
-        // Long enough for the second client to ping in time on a loaded machine.
-        let server = try await TestServer { $0.loginTimeout = .seconds(2) }
-        let spectator = try server.client()
-        let idle = try server.client()
-        #expect(try await spectator.exchange(#"{"type":"live"}"#) == #"{"games":[],"type":"live"}"#)
-        #expect(try await idle.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
-        try await Task.sleep(for: .seconds(3))
+    @Test func onlyWatchingAGameSparesTheLoginTimeoutAndOnlyWhileItWatches() async throws {
+        // The connections' clock is moved by hand, and looked at every 10 ms.
+        let clock = ManualClock()
+        let server = try await TestServer {
+            $0.now = { clock.now() }
+            $0.sweepInterval = .milliseconds(10)
+        }
+        let paired = try await pairedGame(server)
+        let lister = try server.client()
+        let watcher = try server.client()
+        let closing = #"{"code":"idle_timeout","message":"not logged in after 30 s; closing","type":"error"}"#
+        // Asking for the list is not watching: it once spared a connection the login for good.
+        #expect(try await lister.exchange(#"{"type":"live"}"#).contains(#""type":"live""#))
+        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(paired.game)}"#) else {
+            throw TestClient.Failure(description: "expected watching")
+        }
+        // Both have pinged within the idle timeout; only the watcher is spared the login's.
+        clock.advance(by: .seconds(31))
+        for client in [lister, watcher] { client.send(#"{"type":"ping"}"#) }
+        #expect(try await lister.linesUntilClosed().filter { $0 != #"{"type":"pong"}"# } == [closing])
+        #expect(try await watcher.line() == #"{"type":"pong"}"#)
+        #expect(try await watcher.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        // Once it stops watching, the login timeout applies again.
         #expect(
-            try await idle.linesUntilClosed() == [
-                #"{"code":"idle_timeout","message":"not logged in after 2 s; closing","type":"error"}"#
-            ])
-        #expect(try await spectator.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+            try await watcher.exchange(#"{"type":"unwatch","game":\#(paired.game)}"#)
+                == #"{"game":\#(paired.game),"type":"unwatched"}"#)
+        #expect(try await watcher.linesUntilClosed() == [closing])
         await server.stop()
     }
 

@@ -16,8 +16,11 @@ public final class LineClient {
     }
 
     /// Connects from `source` (any address of 127.0.0.0/8, to act as another client machine);
-    /// `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads).
-    public init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws(Failure) {
+    /// `receiveBuffer` shrinks the kernel's receive buffer (for a client that never reads);
+    /// `sendTimeout` is how long a send may block before it fails (seconds).
+    public init(
+        port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil, sendTimeout: Int = 15
+    ) throws(Failure) {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         if var size = receiveBuffer {
@@ -25,7 +28,8 @@ public final class LineClient {
         }
         var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sendLimit = timeval(tv_sec: sendTimeout, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
         // Pieces of a line go out at once, not after the server's delayed acknowledgement.
         var noDelay: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))

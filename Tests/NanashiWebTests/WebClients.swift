@@ -49,14 +49,21 @@ final class WebSocketClient {
     /// The handshake's status line, `HTTP/1.1 101 Switching Protocols` when upgraded.
     let statusLine: String
 
-    init(port: Int, path: String = "/ws", from source: String = "127.0.0.1") throws {
-        connection = try LineClient(port: port, from: source)
+    /// `origin`: the `Origin` header a browser would send (none by default, as a terminal's);
+    /// `receiveBuffer` and `sendTimeout` as `LineClient`'s.
+    init(
+        port: Int, path: String = "/ws", from source: String = "127.0.0.1", origin: String? = nil,
+        receiveBuffer: Int32? = nil, sendTimeout: Int = 15
+    ) throws {
+        connection = try LineClient(
+            port: port, from: source, receiveBuffer: receiveBuffer, sendTimeout: sendTimeout)
+        let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
         connection.sendBytes(
             Array(
                 """
                 GET \(path) HTTP/1.1\r
                 Host: localhost\r
-                Upgrade: websocket\r
+                \(originLine)Upgrade: websocket\r
                 Connection: Upgrade\r
                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
                 Sec-WebSocket-Version: 13\r
@@ -70,22 +77,33 @@ final class WebSocketClient {
     /// Sends one protocol message in one text frame.
     func send(_ text: String) { send(Frame(opcode: Frame.text, payload: Array(text.utf8))) }
 
-    /// Sends a frame, masked as clients must.
-    func send(_ frame: Frame) {
+    /// Sends a frame, masked as clients must (unless `masked` is false, which breaks RFC 6455).
+    func send(_ frame: Frame, masked: Bool = true) {
+        connection.sendBytes(Self.bytes(of: frame, masked: masked))
+    }
+
+    /// Sends bytes as they are (frames made with `bytes(of:)`); false once a send fails.
+    @discardableResult
+    func sendBytes(_ bytes: [UInt8]) -> Bool { connection.sendBytes(bytes) }
+
+    /// A frame as it goes on the wire.
+    static func bytes(of frame: Frame, masked: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = [(frame.fin ? 0x80 : 0) | frame.opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         let count = frame.payload.count
         if count < 126 {
-            bytes.append(0x80 | UInt8(count))
+            bytes.append(maskBit | UInt8(count))
         } else if count < 65536 {
-            bytes += [0x80 | 126, UInt8(count >> 8), UInt8(count & 0xFF)]
+            bytes += [maskBit | 126, UInt8(count >> 8), UInt8(count & 0xFF)]
         } else {
-            bytes.append(0x80 | 127)
+            bytes.append(maskBit | 127)
             bytes += (0..<8).reversed().map { UInt8((count >> ($0 * 8)) & 0xFF) }
         }
+        guard masked else { return bytes + frame.payload }
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         bytes += mask
         bytes += frame.payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        connection.sendBytes(bytes)
+        return bytes
     }
 
     /// The server's next frame, or `nil` once it has closed the connection.

@@ -1,5 +1,6 @@
 import NanashiCore
 import NanashiProtocol
+import Synchronization
 import Testing
 
 @testable import NanashiWeb
@@ -8,10 +9,19 @@ import Testing
 let hostile = #"<script>alert("x")</script>&'"#
 let hostileEscaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"
 
+/// Counts what a source is asked.
+final class Asked: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
 /// The pages' data, made up: one hostile player among ordinary ones.
 struct FakeSource: WebSource {
     var finished: [Int64: FinishedGameRecord] = [:]
     var inProgress: Set<Int64> = []
+    /// How many times a finished game was read.
+    var finishedReads = Asked()
 
     func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
         let entries = [
@@ -45,7 +55,10 @@ struct FakeSource: WebSource {
         return GameArchive(name: profile.name, games: Array(games))
     }
 
-    func finishedGame(id: Int64) async throws -> FinishedGameRecord? { finished[id] }
+    func finishedGame(id: Int64) async throws -> FinishedGameRecord? {
+        finishedReads.add()
+        return finished[id]
+    }
 
     func liveGames() async -> [LiveGame] {
         [
@@ -138,9 +151,13 @@ struct FakeSource: WebSource {
             result: .o, reason: .resignation, plies: 2, ended: "2026-11-23T18:31:05Z")
         let record = FinishedGameRecord(
             summary: summary, initial: 180, increment: 2, moves: ["f2", "a1c2"], pgn: "[Event \"x\"]\n")
-        let site = WebSite(source: FakeSource(finished: [3: record]))
+        let source = FakeSource(finished: [3: record])
+        let site = WebSite(source: source)
         let response = await get("/game/3", on: site)
         #expect(response.status == 200)
+        // A finished game never changes: its page is rendered once, then served as it was.
+        for _ in 0..<3 { #expect(await get("/game/3", on: site) == response) }
+        #expect(source.finishedReads.value == 1)
         let html = response.text
         let after = try Position.start.play(.clone(to: Square("f2")!))
         let last = try after.play(.jump(from: Square("a1")!, to: Square("c2")!))
@@ -194,9 +211,14 @@ struct FakeSource: WebSource {
         #expect(style.status == 200 && style.header("content-type") == "text/css; charset=utf-8")
         let health = await get("/healthz")
         #expect(health.status == 200 && health.text == "ok\n")
-        let metrics = await get("/metrics")
+        // The metrics are only on the operator's site, which serves nothing else.
+        #expect(await get("/metrics").status == 404)
+        let operators = WebSite(source: FakeSource(), part: .metrics)
+        let metrics = await get("/metrics", on: operators)
         #expect(metrics.header("content-type") == "text/plain; version=0.0.4; charset=utf-8")
         #expect(metrics.text == "nanashi_moves_total 3\n")
+        #expect(await get("/healthz", on: operators).text == "ok\n")
+        #expect(await get("/", on: operators).status == 404)
     }
 
     @Test func onlyGetAndHeadAreServed() async {

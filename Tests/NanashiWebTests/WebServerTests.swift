@@ -10,6 +10,7 @@ import Testing
 func webServer(_ configure: (inout ServerSettings) -> Void = { _ in }) async throws -> TestServer {
     try await TestServer { settings in
         settings.httpPort = 0
+        settings.metricsPort = 0
         configure(&settings)
     }
 }
@@ -97,7 +98,9 @@ func samples(_ text: String) -> [String: Double] {
         let record = try GameRecord(pgn: pgn.body)
         #expect(record.moves.count == plies)
 
-        let metrics = try HTTPReply.get(http, "/metrics")
+        // The metrics are not on the public port, but on their own.
+        #expect(try HTTPReply.get(http, "/metrics").status == 404)
+        let metrics = try HTTPReply.get(try #require(server.server?.metricsPort), "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
         let values = samples(metrics.body)
@@ -249,20 +252,110 @@ func samples(_ text: String) -> [String: Double] {
         #expect(try held[2].exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         let tcp = try server.client(from: "127.0.0.3")
         #expect(try await tcp.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        // One more is refused as it is accepted, before its request is read: a 503 that says why.
         let over = try WebSocketClient(port: http, from: "127.0.0.3")
+        #expect(over.statusLine == "HTTP/1.1 503 Service Unavailable")
+        let refused = try HTTPReply.get(http, "/healthz", from: "127.0.0.3")
         #expect(
-            try over.line()
-                == #"{"code":"rate_limited","message":"too many connections from your address (at most 4)","type":"error"}"#
-        )
-        #expect(try HTTPReply.get(http, "/healthz", from: "127.0.0.3").status == 503)
+            refused.status == 503 && refused.body == "too many connections from your address (at most 4)\n")
         // And the bystander never noticed.
         #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
         #expect(try HTTPReply.get(http, "/healthz").body == "ok\n")
         // Every error sent is counted by its code.
-        let values = samples(try HTTPReply.get(http, "/metrics").body)
+        let values = samples(try HTTPReply.get(try #require(server.server?.metricsPort), "/metrics").body)
         #expect(values[#"nanashi_errors_total{code="line_too_long"}"#] == 1)
         #expect(values[#"nanashi_errors_total{code="bad_json"}"#] == 1)
         #expect((values[#"nanashi_errors_total{code="rate_limited"}"#] ?? 0) >= 2)
+        await server.stop()
+    }
+
+    @Test func aWebSocketThatPingsWithoutReadingIsHeldBackAndHurtsNoOne() async throws {
+        let server = try await webServer { $0.maximumQueuedBytes = 64 * 1024 }
+        let http = try #require(server.server?.httpPort)
+        let bystander = try WebSocketClient(port: http, from: "127.0.0.2")
+        // Pings of 125 bytes, 500 to a send, from a client that reads nothing: the server answers
+        // each with a pong, and once 64 KiB of them wait to be written it stops reading, so the
+        // client's sends stall (and give up after 2 s) long before 64 MB have gone.
+        let deaf = try WebSocketClient(port: http, receiveBuffer: 4096, sendTimeout: 2)
+        let ping = WebSocketClient.bytes(
+            of: WebSocketClient.Frame(
+                opcode: WebSocketClient.Frame.ping, payload: Array(repeating: 0x61, count: 125)))
+        let chunk = Array(Array(repeating: ping, count: 500).joined())
+        var sent = 0
+        while sent < 1000, deaf.sendBytes(chunk) { sent += 1 }
+        #expect(
+            sent < 250,
+            "the server read \(sent * chunk.count) bytes of pings from a client that reads nothing")
+        #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
+        await server.stop()
+    }
+
+    @Test func halfSentRequestHeadsAreCountedAtAcceptAndHurtNoOne() async throws {
+        let server = try await webServer { $0.maximumConnectionsPerAddress = 4 }
+        let http = try #require(server.server?.httpPort)
+        let half = Array("GET /healthz HTTP/1.1\r\nHo".utf8)
+        let held = try (0..<4).map { _ in
+            let client = try LineClient(port: http, from: "127.0.0.4")
+            client.sendBytes(half)
+            return client
+        }
+        // The four are counted although none has finished its request (once accepted), and a
+        // protocol connection from the same address is refused.
+        for _ in 0..<200 where server.server!.openConnections < 4 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.server!.openConnections == 4)
+        #expect(
+            try await server.client(from: "127.0.0.4").linesUntilClosed() == [
+                #"{"code":"rate_limited","message":"too many connections from your address (at most 4)","type":"error"}"#
+            ])
+        // More half-sent heads are told at once, before their heads are done.
+        for _ in 0..<6 {
+            let client = try LineClient(port: http, from: "127.0.0.4")
+            client.sendBytes(half)
+            let reply = try HTTPReply(String(decoding: try client.rest(), as: UTF8.self))
+            #expect(
+                reply.status == 503 && reply.body == "too many connections from your address (at most 4)\n")
+        }
+        // Others are served meanwhile, on both ports.
+        #expect(try HTTPReply.get(http, "/healthz", from: "127.0.0.5").body == "ok\n")
+        #expect(
+            try await server.client(from: "127.0.0.5").exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        // A held head finished in time gets its page.
+        held[0].sendBytes(Array("st: localhost\r\nConnection: close\r\n\r\n".utf8))
+        #expect(try HTTPReply(String(decoding: try held[0].rest(), as: UTF8.self)).body == "ok\n")
+        await server.stop()
+    }
+
+    @Test func aWebSocketBreakingTheRFCIsClosedWithItsCode() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        typealias Frame = WebSocketClient.Frame
+        // An unmasked frame from a client: 1002.
+        let unmasked = try WebSocketClient(port: http)
+        unmasked.send(Frame(opcode: Frame.text, payload: Array(#"{"type":"ping"}"#.utf8)), masked: false)
+        #expect(try unmasked.frame() == Frame(opcode: Frame.close, payload: [0x03, 0xEA]))
+        #expect(try unmasked.frame() == nil)
+        // A fragmented message past the line limit: 1009 at once, not when (if ever) it ends.
+        let fragments = try WebSocketClient(port: http)
+        fragments.send(Frame(fin: false, opcode: Frame.text, payload: Array(repeating: 0x20, count: 3000)))
+        fragments.send(Frame(fin: false, opcode: 0, payload: Array(repeating: 0x20, count: 3000)))
+        #expect(try fragments.frame() == Frame(opcode: Frame.close, payload: [0x03, 0xF1]))
+        #expect(try fragments.frame() == nil)
+        await server.stop()
+    }
+
+    @Test func aWebSocketFromAnotherSitesPageIsRefused() async throws {
+        let server = try await webServer { $0.allowedOrigins = ["https://nanashi.example"] }
+        let http = try #require(server.server?.httpPort)
+        let foreign = try WebSocketClient(port: http, origin: "https://elsewhere.example")
+        #expect(foreign.statusLine == "HTTP/1.1 403 Forbidden")
+        // The server's own pages (served as `localhost`), a named origin, and a terminal (no Origin).
+        for origin in ["http://localhost", "https://nanashi.example", nil] {
+            let socket = try WebSocketClient(port: http, origin: origin)
+            #expect(socket.statusLine == "HTTP/1.1 101 Switching Protocols")
+            #expect(try socket.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        }
         await server.stop()
     }
 }

@@ -1,0 +1,100 @@
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import NanashiProtocol
+import Testing
+
+@testable import NanashiServer
+
+@Suite struct AcceptTests {
+    @Test(arguments: [
+        ("203.0.113.7", "203.0.113.7"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:198.51.100.9", "198.51.100.9"),
+    ])
+    func addressesAreCountedByIPv4AddressOrIPv6Prefix(address: String, key: String) throws {
+        #expect(ClientAddress.key(try SocketAddress(ipAddress: address, port: 4242)) == key)
+    }
+
+    @Test func capsRefuseThenDropWhenDescriptorsRunShort() {
+        let caps = ConnectionCaps(maximum: 100, perAddress: 2, descriptors: 8)
+        // A quarter of the descriptors (at most 256) is kept to tell refusals why.
+        #expect(caps.maximum == 6)
+        #expect(ConnectionCaps(maximum: 20_000, perAddress: 64, descriptors: 20_480).maximum == 20_000)
+        #expect(ConnectionCaps(maximum: 20_000, perAddress: 64, descriptors: 1_000).maximum == 750)
+        let busy = ProtocolError(.busy, "the server is full; try again in a minute")
+        let tooMany = ProtocolError(.rateLimited, "too many connections from your address (at most 2)")
+        let verdicts = ["a", "a", "a", "b", "c", "d", "e", "f", "g", "h"].map { caps.admit($0) }
+        #expect(
+            verdicts == [
+                .admitted, .admitted, .refused(tooMany), .admitted, .admitted, .admitted, .admitted,
+                .refused(busy), .dropped, .dropped,
+            ])
+        caps.release("a", verdicts[0])
+        caps.release("a", verdicts[2])
+        #expect(caps.admit("a") == .admitted)
+        #expect(ConnectionCaps.descriptorBudget(limit: 1024, open: 20) == 1024 - 20 - ConnectionCaps.reserve)
+    }
+
+    @Test(
+        arguments: [
+            ("http://localhost:8080", "localhost:8080", true),
+            ("https://Nanashi.example", "nanashi.example", true),
+            ("https://elsewhere.example", "nanashi.example", false), ("null", "nanashi.example", false),
+            ("https://friend.example/", "nanashi.example", true), ("http://nanashi.example", nil, false),
+        ] as [(String, String?, Bool)])
+    func aWebSocketOpensFromTheServersOwnOriginOrANamedOne(origin: String, host: String?, allowed: Bool) {
+        #expect(
+            WebSocketOrigin.isAllowed(origin: origin, host: host, allowed: ["https://friend.example"])
+                == allowed)
+        #expect(WebSocketOrigin.isAllowed(origin: nil, host: host, allowed: []))
+    }
+}
+
+/// The request head deadline on an `EmbeddedEventLoop`, whose clock the test moves.
+@Suite struct RequestHeadDeadlineTests {
+    private func connection() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
+        try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(limit: .seconds(10)))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        return channel
+    }
+
+    @Test func aHeadDrippingInIsCutAtTheDeadline() throws {
+        let channel = try connection()
+        for byte in "GET / HTTP/1.1\r\nHo".utf8.prefix(9) {
+            try channel.writeInbound(ByteBuffer(bytes: [byte]))
+            channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        }
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!channel.isActive)
+    }
+
+    @Test func aWholeHeadStopsTheDeadlineAndItsResponseStartsTheNext() throws {
+        let channel = try connection()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(channel.isActive)
+        try channel.writeOutbound(
+            HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(9_999))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(!channel.isActive)
+    }
+
+    @Test func anUpgradedConnectionHasNoDeadline() throws {
+        let channel = try connection()
+        try channel.writeInbound(ByteBuffer(string: "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n"))
+        try channel.writeOutbound(
+            HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols)))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(3600))
+        #expect(channel.isActive)
+    }
+}
