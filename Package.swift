@@ -100,8 +100,10 @@ let package = Package(
 
         // MARK: Web — the pages, their script and style, as functions of the server's data (no I/O).
         .target(
-            name: "NanashiWeb", dependencies: ["NanashiCore", "NanashiProtocol", "NanashiTerminal"],
-            path: "Server/NanashiWeb"),
+            name: "NanashiWeb", dependencies: ["NanashiCore", "NanashiProtocol"],
+            path: "Server/NanashiWeb",
+            // Built into the executable, so that one binary serves everything.
+            resources: [.embedInCode("Resources/nanashi.js"), .embedInCode("Resources/nanashi.css")]),
         .testTarget(
             name: "NanashiWebTests",
             dependencies: [

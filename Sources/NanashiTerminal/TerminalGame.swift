@@ -111,9 +111,9 @@ public final class TerminalGame {
     }
 
     private func save(to path: String) {
-        var record = GameRecord(start: game.start, tags: tags)
+        // The game's moves are legal.
+        var record = try! GameRecord(start: game.start, moves: game.moves, tags: tags)
         record.tags["Date"] = files.today
-        for move in game.moves { try! record.append(move) }  // The game's moves are legal.
         record.result = game.current.outcome?.result ?? "*"
         do {
             try files.write(record.pgn, to: path)
