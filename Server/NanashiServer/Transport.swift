@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NanashiCore
 import NanashiProtocol
 import NanashiWeb
 import Synchronization
@@ -291,11 +292,11 @@ final class Transport: Sendable {
     /// `interval` until the task is cancelled.
     func sweepIdle(timeout: Duration, loginTimeout: Duration, every interval: Duration, logger: Logger) async
     {
-        let limit = Self.milliseconds(timeout)
-        let loginLimit = Self.milliseconds(loginTimeout)
+        let limit = timeout.wholeMilliseconds
+        let loginLimit = loginTimeout.wholeMilliseconds
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            let now = Self.milliseconds(.now - epoch)
+            let now = (ContinuousClock.now - epoch).wholeMilliseconds
             let idle = open.withLock { registry in
                 registry.links.values.compactMap { link -> (Link, String)? in
                     if now - link.lastHeard.load(ordering: .relaxed) >= limit {
@@ -343,7 +344,7 @@ final class Transport: Sendable {
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let opened = Self.milliseconds(.now - epoch)
+        let opened = (ContinuousClock.now - epoch).wholeMilliseconds
         let link = Link(
             id: id, channel: connection.channel, opened: opened,
             maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
@@ -380,7 +381,8 @@ final class Transport: Sendable {
                         // Closing (the client stopped reading, went idle or flooded, or the
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
-                        link.lastHeard.store(Self.milliseconds(.now - self.epoch), ordering: .relaxed)
+                        link.lastHeard.store(
+                            (ContinuousClock.now - self.epoch).wholeMilliseconds, ordering: .relaxed)
                         await handler.received(received)
                     }
                 } catch {
@@ -466,11 +468,6 @@ final class Transport: Sendable {
         link.closing.store(true, ordering: .relaxed)
         link.outbox.send(.error(refusal))
         return false
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

@@ -30,8 +30,7 @@ struct PerftCommand: ParsableCommand {
             let start = ContinuousClock.now
             let nodes = position.perft(depth)
             let elapsed = ContinuousClock.now - start
-            let milliseconds =
-                Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let milliseconds = elapsed.inSeconds * 1000
             let nps = milliseconds > 0 ? UInt64(Double(nodes) / milliseconds * 1000) : nodes
             print("depth \(depth) nodes \(nodes) time \(Int(milliseconds.rounded())) ms nps \(nps)")
             flushOutput()
