@@ -34,9 +34,9 @@ struct BenchCommand: ParsableCommand {
     var eval: EvaluationKind = .network
 
     /// Checks the options; reported as input errors (one line, exit code 2).
-    func check() throws(InputError) {
-        guard (1...20).contains(depth) else { throw InputError("bad depth \(depth): use 1 to 20") }
-        guard (1...4096).contains(hash) else { throw InputError("bad hash \(hash): use 1 to 4096 MB") }
+    func check() throws {
+        try (1...20).check(depth, "depth")
+        try (1...4096).check(hash, "hash", unit: "MB")
     }
 
     func run() throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NanashiAI
+import NanashiMatch
 import NanashiTuning
 
 /// `nanashi datagen`: self-play positions with the search's scores and their games' results, for
@@ -42,15 +43,9 @@ struct DatagenCommand: ParsableCommand {
     var eval: EvaluationKind = .classic
 
     func run() throws {
-        guard (1...10_000_000).contains(games) else {
-            throw InputError("bad games \(games): use 1 to 10000000")
-        }
-        guard (1...100_000_000).contains(nodes) else {
-            throw InputError("bad nodes \(nodes): use 1 to 100000000")
-        }
-        guard (1...64).contains(concurrency) else {
-            throw InputError("bad concurrency \(concurrency): use 1 to 64")
-        }
+        try (1...10_000_000).check(games, "games")
+        try (1...100_000_000).check(Int(clamping: nodes), "nodes")
+        try (1...64).check(concurrency, "concurrency")
         let journalPath = out + ".games"
         let progress: DatagenProgress
         do {

@@ -13,18 +13,13 @@ struct HotseatCommand: ParsableCommand {
             """
     )
 
-    @Option(
-        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
-    @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
-    )
-    var noColor = false
+    @OptionGroup var colorOption: ColorOption
 
     func run() throws {
-        let start = try Position.fromOption(fen)
-        let console = Console(noColor: noColor)
+        let start = try fenOption.position()
+        let console = StandardConsole(noColor: colorOption.noColor)
         let adviser = Adviser()
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
         while true {

@@ -16,11 +16,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "A server's SQLite database file to read instead of asking the server.")
     var db: String?
@@ -74,20 +70,18 @@ struct LeaderboardCommand: AsyncParsableCommand {
 
     func source() throws -> Source {
         if let db {
-            guard server == nil else { throw InputError("use --db or --server, not both") }
+            guard serverOptions.server == nil else { throw InputError("use --db or --server, not both") }
             return .database(path: db)
         }
-        return .server(try ServerAddress.fromOption(server, ca: ca))
+        return .server(try serverOptions.address())
     }
 
     func run() async throws {
-        guard (1...ClientMessage.maximumLeaderboardLimit).contains(top) else {
-            throw InputError("bad --top \(top): use 1 to \(ClientMessage.maximumLeaderboardLimit)")
-        }
-        guard offset >= 0 else { throw InputError("bad --offset \(offset): use 0 or more") }
+        try (1...ClientMessage.maximumLeaderboardLimit).check(top, "--top")
+        try (0...Int.max).check(offset, "--offset")
         let board = try await source().leaderboard(limit: top, offset: offset)
         if json {
-            print(jsonLine(board))
+            print(Wire.encode(board))
         } else {
             for line in StandingsTable.leaderboard(board) { print(line) }
         }

@@ -24,11 +24,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT, or tls://HOST:PORT for TLS.")
-    var server = "127.0.0.1:7878"
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "Bots connected at once (or connections, with --queries).")
     var clients: Int?
@@ -73,7 +69,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
+        let address = try serverOptions.address()
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
         _ = DescriptorLimit.raise(toAtMost: .max)
@@ -86,9 +82,9 @@ struct LoadTestCommand: AsyncParsableCommand {
             do {
                 report = try await QueryTest.run(settings)
             } catch {
-                throw InputError("query run against \(server) failed: \(error)")
+                throw InputError("query run against \(address) failed: \(error)")
             }
-            print(json ? jsonLine(report) : report.text)
+            print(json ? Wire.encode(report) : report.text)
             return
         }
         var settings = LoadTestSettings(server: address)
@@ -124,6 +120,6 @@ struct LoadTestCommand: AsyncParsableCommand {
                 printError("nanashi: cannot write accounts to \(accounts): \(error)")
             }
         }
-        print(json ? jsonLine(report) : report.text)
+        print(json ? Wire.encode(report) : report.text)
     }
 }

@@ -61,23 +61,17 @@ struct MatchCommand: ParsableCommand {
     var seed: UInt64?
 
     /// The match the options describe; bad options are input errors (one line, exit code 2).
-    func match() throws(InputError) -> NanashiMatch.Match {
-        guard (1...100_000).contains(games) else { throw InputError("bad games \(games): use 1 to 100000") }
-        if let depth, !(1...64).contains(depth) { throw InputError("bad depth \(depth): use 1 to 64") }
+    func match() throws -> NanashiMatch.Match {
+        try (1...100_000).check(games, "games")
+        if let depth { try (1...64).check(depth, "depth") }
         if let nodes, nodes == 0 { throw InputError("bad nodes 0: use 1 or more") }
-        if let movetime, !(1...3_600_000).contains(movetime) {
-            throw InputError("bad movetime \(movetime): use 1 to 3600000 ms")
-        }
+        if let movetime { try (1...3_600_000).check(movetime, "movetime", unit: "ms") }
         let timeControl = tc.flatMap(TimeControl.init(seconds:))
         if let tc, timeControl == nil {
             throw InputError("bad time control '\(tc)': use SECONDS+INCREMENT, like 10+0.1")
         }
-        guard (1...10_000).contains(maxPlies) else {
-            throw InputError("bad max plies \(maxPlies): use 1 to 10000")
-        }
-        guard (1...64).contains(concurrency) else {
-            throw InputError("bad concurrency \(concurrency): use 1 to 64")
-        }
+        try (1...10_000).check(maxPlies, "max plies")
+        try (1...64).check(concurrency, "concurrency")
         let test = sprt.flatMap(SPRT.init)
         if let sprt, test == nil {
             throw InputError("bad sprt '\(sprt)': use ELO0,ELO1 with ELO0 < ELO1, like 0,10")
@@ -105,7 +99,7 @@ struct MatchCommand: ParsableCommand {
 
     func run() throws {
         let match = try match()
-        let pgnFile = try pgn.map { path throws(InputError) in try AppendingFile(path: path) }
+        let pgnFile = try pgn.map { path throws(AppendingFile.Problem) in try AppendingFile(path: path) }
         print(match.header)
         flushOutput()
         let tally = try match.run { report in

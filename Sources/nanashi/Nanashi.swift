@@ -67,16 +67,6 @@ struct InputError: Error {
 }
 
 extension Position {
-    /// Reads the `--fen` option (any FEN, or `startpos`), reporting a bad one as an `InputError`.
-    static func fromOption(_ fen: String?) throws(InputError) -> Position {
-        guard let fen else { return .start }
-        do {
-            return try Position(fen: fen)
-        } catch {
-            throw InputError("bad FEN '\(fen)': \(error)")
-        }
-    }
-
     /// Plays moves given as text one after another, reporting the first bad one as an `InputError`.
     func playing(_ moves: [String]) throws(InputError) -> Position {
         do {

@@ -17,14 +17,10 @@ struct PGNCommand: AsyncParsableCommand {
     @Argument(help: "The game's id.")
     var game: Int64
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
+        let address = try serverOptions.address()
         let reply = try await LeaderboardCommand.Source.ask(address, .pgn(game: game))
         guard case .pgn(let pgn) = reply else {
             throw InputError("the server answered \(reply.type), not a PGN")

@@ -9,8 +9,7 @@ struct PerftCommand: ParsableCommand {
         discussion: "Prints 'depth D nodes N time T ms nps R' for each depth from 1 to --depth."
     )
 
-    @Option(help: "The position, as FEN or 'startpos'.")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
     @Option(help: "The deepest depth to count (1 to 12).")
     var depth: Int = 5
@@ -19,8 +18,8 @@ struct PerftCommand: ParsableCommand {
     var divide = false
 
     func run() throws {
-        let position = try Position.fromOption(fen)
-        guard (1...12).contains(depth) else { throw InputError("bad depth \(depth): use 1 to 12") }
+        let position = try fenOption.position()
+        try (1...12).check(depth, "depth")
         if divide {
             for (move, nodes) in position.divide(depth) {
                 print("\(move): \(nodes)")

@@ -29,24 +29,19 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Your side: x (moves first), o, or random.")
     var side: SideChoice = .x
 
-    @Option(
-        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
     @Option(help: "Seed for the AI's randomness and the random side, for repeatable games.")
     var seed: UInt64?
 
-    @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
-    )
-    var noColor = false
+    @OptionGroup var colorOption: ColorOption
 
     func run() throws {
-        let start = try Position.fromOption(fen)
+        let start = try fenOption.position()
         guard let level = Level(level) else {
             throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
         }
-        let console = Console(noColor: noColor)
+        let console = StandardConsole(noColor: colorOption.noColor)
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
         let engine = Engine()
         let opponent = AIOpponent(engine: engine, level: level, random: random)

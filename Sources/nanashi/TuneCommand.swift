@@ -20,9 +20,7 @@ struct TuneCommand: ParsableCommand {
     var out: String = "AI/NanashiAI/EvaluationWeights+Tuned.swift"
 
     func run() throws {
-        guard (1...100_000).contains(epochs) else {
-            throw InputError("bad epochs \(epochs): use 1 to 100000")
-        }
+        try (1...100_000).check(epochs, "epochs")
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw InputError("cannot read '\(file)'")
         }
