@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NanashiAI
-import NanashiMatch
 import NanashiTuning
 
 /// `nanashi datagen`: self-play positions with the search's scores and their games' results, for
@@ -46,59 +45,12 @@ struct DatagenCommand: ParsableCommand {
         try (1...10_000_000).check(games, "games")
         try (1...100_000_000).check(Int(clamping: nodes), "nodes")
         try (1...64).check(concurrency, "concurrency")
-        let journalPath = out + ".games"
-        let progress: DatagenProgress
-        do {
-            progress = try DatagenProgress(
-                seed: seed, lines: try Self.lines(of: out), journal: try Self.lines(of: journalPath))
-        } catch let error as TuningError {
-            throw InputError("\(out): \(error.description)")
-        }
-        let file = try AppendingFile(path: out)
-        let journal = try AppendingFile(path: journalPath)
-        let state = RunState(progress: progress)
-        let start = ContinuousClock.now
-        let toPlay = (0..<games).count { !progress.finished.contains($0) }
-        if toPlay < games {
-            FileHandle.standardError.write(
-                Data(
-                    "resuming: \(games - toPlay) games done, \(progress.seen.count) positions in \(out)\n"
-                        .utf8))
-        }
         var selfPlay = SelfPlay(nodes: nodes)
         if everyPosition { selfPlay.quietMargin = nil }
         selfPlay.evaluation = eval
-        selfPlay.run(games: games, skipping: progress.finished, seed: seed, concurrency: concurrency) {
-            number, game in
-            let lines = state.progress.record(game, number: number)
-            if !lines.isEmpty { file.append(lines.joined(separator: "\n")) }
-            journal.append(state.progress.journalLine(number: number))
-            state.games += 1
-            state.positions += lines.count
-            let seconds = (ContinuousClock.now - start).wholeMilliseconds / 1000
-            FileHandle.standardError.write(
-                Data("\rgames \(state.games)/\(toPlay), new positions \(state.positions), \(seconds) s".utf8))
+        try Datagen(selfPlay: selfPlay, out: out, seed: seed, concurrency: concurrency).run(games: games) {
+            FileHandle.standardError.write(Data($0.utf8))
         }
-        file.close()
-        journal.close()
         FileHandle.standardError.write(Data("\n".utf8))
     }
-
-    /// The lines of the file at `path`, none when it does not exist.
-    static func lines(of path: String) throws(InputError) -> [Substring] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputError("cannot read '\(path)'")
-        }
-        return text.split(separator: "\n")
-    }
-}
-
-/// What the reports share (updated one game at a time).
-private final class RunState: @unchecked Sendable {
-    var progress: DatagenProgress
-    var games = 0
-    var positions = 0
-
-    init(progress: DatagenProgress) { self.progress = progress }
 }

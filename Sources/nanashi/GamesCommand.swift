@@ -35,11 +35,9 @@ struct GamesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try serverOptions.address()
-        let reply = try await LeaderboardCommand.Source.ask(
-            address, .games(name: name, before: before, limit: limit))
-        guard case .games(let archive) = reply else {
-            throw InputError("the server answered \(reply.type), not a list of games")
-        }
+        let archive = try await ServerConnection.ask(
+            .games(name: name, before: before, limit: limit), at: address, for: "a list of games"
+        ) { if case .games(let archive) = $0 { archive } else { nil } }
         if json {
             print(Wire.encode(archive))
         } else {

@@ -47,23 +47,9 @@ struct LeaderboardCommand: AsyncParsableCommand {
                     throw InputError("cannot read the leaderboard from \(path): \(error)")
                 }
             case .server(let address):
-                switch try await Self.ask(address, .leaderboard(limit: limit, offset: offset)) {
-                case .leaderboard(let board): return board
-                case let other: throw InputError("the server answered \(other.type), not a leaderboard")
-                }
-            }
-        }
-
-        /// One question to a server; an `error` reply becomes the user's error line.
-        static func ask(_ address: ServerAddress, _ message: ClientMessage) async throws -> ServerMessage {
-            do {
-                let connection = try await ServerConnection.connect(to: address)
-                defer { connection.close() }
-                let reply = try await connection.reply(to: message)
-                if case .error(let error) = reply { throw InputError(error.message) }
-                return reply
-            } catch let error as ConnectionError {
-                throw InputError(error.description)
+                return try await ServerConnection.ask(
+                    .leaderboard(limit: limit, offset: offset), at: address, for: "a leaderboard"
+                ) { if case .leaderboard(let board) = $0 { board } else { nil } }
             }
         }
     }

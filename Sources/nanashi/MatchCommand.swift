@@ -83,18 +83,14 @@ struct MatchCommand: ParsableCommand {
             }
             openingsText = text
         }
-        do throws(MatchError) {
-            return NanashiMatch.Match(
-                first: try PlayerSpec(first), second: try PlayerSpec(second), games: games,
-                openings: try openingsText.map { text throws(MatchError) in try Openings.parse(text) }
-                    ?? Openings.book,
-                limits: SearchLimits(
-                    depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) }),
-                timeControl: timeControl, maxPlies: maxPlies, concurrency: concurrency, sprt: test,
-                seed: seed ?? UInt64.random(in: 0...UInt64.max))
-        } catch {
-            throw InputError(error.description)
-        }
+        return NanashiMatch.Match(
+            first: try PlayerSpec(first), second: try PlayerSpec(second), games: games,
+            openings: try openingsText.map { text throws(MatchError) in try Openings.parse(text) }
+                ?? Openings.book,
+            limits: SearchLimits(
+                depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) }),
+            timeControl: timeControl, maxPlies: maxPlies, concurrency: concurrency, sprt: test,
+            seed: seed ?? UInt64.random(in: 0...UInt64.max))
     }
 
     func run() throws {

@@ -66,17 +66,6 @@ struct InputError: Error {
     init(_ message: String) { self.message = message }
 }
 
-extension Position {
-    /// Plays moves given as text one after another, reporting the first bad one as an `InputError`.
-    func playing(_ moves: [String]) throws(InputError) -> Position {
-        do {
-            return try replaying(moves).position
-        } catch {
-            throw InputError(error.description)
-        }
-    }
-}
-
 /// Writes one line to standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

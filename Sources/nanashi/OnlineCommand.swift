@@ -44,12 +44,7 @@ struct OnlineCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try serverOptions.address()
-        let control: TimeControl
-        do {
-            control = try TimeControl(parsing: time)
-        } catch {
-            throw InputError(error.description)
-        }
+        let control = try TimeControl(parsing: time)
         let login = OnlineLogin(
             name: name, password: password, register: register,
             environment: ProcessInfo.processInfo.environment)

@@ -21,9 +21,8 @@ struct PGNCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try serverOptions.address()
-        let reply = try await LeaderboardCommand.Source.ask(address, .pgn(game: game))
-        guard case .pgn(let pgn) = reply else {
-            throw InputError("the server answered \(reply.type), not a PGN")
+        let pgn = try await ServerConnection.ask(.pgn(game: game), at: address, for: "a PGN") {
+            if case .pgn(let pgn) = $0 { pgn } else { nil }
         }
         print(pgn.pgn, terminator: pgn.pgn.hasSuffix("\n") ? "" : "\n")
     }

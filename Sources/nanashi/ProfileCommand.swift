@@ -24,9 +24,8 @@ struct ProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try serverOptions.address()
-        let reply = try await LeaderboardCommand.Source.ask(address, .profile(name: name))
-        guard case .profile(let profile) = reply else {
-            throw InputError("the server answered \(reply.type), not a profile")
+        let profile = try await ServerConnection.ask(.profile(name: name), at: address, for: "a profile") {
+            if case .profile(let profile) = $0 { profile } else { nil }
         }
         if json {
             print(Wire.encode(profile))

@@ -18,7 +18,7 @@ struct ShowCommand: ParsableCommand {
     var moves: [String] = []
 
     func run() throws {
-        let position = try fenOption.position().playing(moves)
+        let position = try fenOption.position().replaying(moves).position
         print(position.diagram, terminator: "")
         print("fen \(position.fen)")
         print((["moves"] + position.legalMoves().map(\.description)).joined(separator: " "))

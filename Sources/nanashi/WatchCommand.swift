@@ -25,12 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let address = try serverOptions.address()
         let console = StandardConsole(noColor: colorOption.noColor)
-        let connection: ServerConnection
-        do {
-            connection = try await ServerConnection.connect(to: address)
-        } catch {
-            throw InputError(error.description)
-        }
+        let connection = try await ServerConnection.connect(to: address)
         defer { connection.close() }
         var session = WatchSession(
             game: game, screen: WatchScreen(color: console.color, isInteractive: console.isInteractive))
