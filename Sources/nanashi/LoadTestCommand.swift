@@ -77,13 +77,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             var settings = QueryTestSettings(server: address)
             settings.queries = queries
             settings.connections = clients ?? 1
-            if let problem = settings.problem { throw InputError(problem) }
-            let report: QueryReport
-            do {
-                report = try await QueryTest.run(settings)
-            } catch {
-                throw InputError("query run against \(address) failed: \(error)")
-            }
+            let report = try await QueryTest.run(settings, against: address)
             print(json ? Wire.encode(report) : report.text)
             return
         }
@@ -102,24 +96,8 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
-        if let problem = settings.problem { throw InputError(problem) }
-        if let accounts {
-            do {
-                settings.accounts = try BotAccount.read(from: accounts)
-            } catch {
-                throw InputError("bad accounts file \(accounts): \(error)")
-            }
-        }
-        let (report, registered) = try await LoadTest.run(settings) { progress in
-            printError(progress.line)
-        }
-        if let accounts, !registered.isEmpty {
-            do {
-                try BotAccount.write(settings.accounts + registered, to: accounts)
-            } catch {
-                printError("nanashi: cannot write accounts to \(accounts): \(error)")
-            }
-        }
+        let (report, note) = try await LoadTest.run(settings, accounts: accounts) { printError($0.line) }
+        if let note { printError(note) }
         print(json ? Wire.encode(report) : report.text)
     }
 }
