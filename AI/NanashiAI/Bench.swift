@@ -3,7 +3,7 @@ import NanashiCore
 /// `nanashi bench`: fixed positions searched to a fixed depth, each on a fresh engine. The total
 /// node count is a signature of the search (it changes exactly when the search's behaviour does);
 /// the speed is a benchmark.
-public struct Bench: Sendable {
+public enum Bench {
     /// Openings, middle games with blockers, and endings where passing and locking matter.
     public static let positions = [
         "x5o/7/7/7/7/7/o5x x 0 1",
@@ -16,19 +16,11 @@ public struct Bench: Sendable {
         "x-o4/---4/---4/7/7/7/7 x 0 1",
     ]
 
-    public var depth: Int
-    public var hashMegabytes: Int
-    public var evaluation: EvaluationKind
-
-    public init(depth: Int, hashMegabytes: Int, evaluation: EvaluationKind) {
-        self.depth = depth
-        self.hashMegabytes = hashMegabytes
-        self.evaluation = evaluation
-    }
-
-    /// Searches each position, calling `line` with its result (`FEN: bestmove M score S nodes N`),
-    /// then with the total: `nodes N time T ms nps R`.
-    public func run(line: (String) -> Void) {
+    /// Searches each position to `depth` on a fresh engine, calling `line` with its result
+    /// (`FEN: bestmove M score S nodes N`), then with the total: `nodes N time T ms nps R`.
+    public static func run(
+        depth: Int, hashMegabytes: Int, evaluation: EvaluationKind, line: (String) -> Void
+    ) {
         var total: UInt64 = 0
         var elapsed = Duration.zero
         for fen in Self.positions {

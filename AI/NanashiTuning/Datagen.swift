@@ -4,25 +4,16 @@ import NanashiMatch
 /// `nanashi datagen`'s run: self-play games appended to a file of positions, each finished
 /// game's number to its journal (the same name with `.games` added), so that a run stopped and
 /// started again with the same seed plays only the games it had not finished.
-public struct Datagen {
-    public var selfPlay: SelfPlay
-    /// The file the positions are appended to.
-    public var out: String
-    public var seed: UInt64
-    public var concurrency: Int
-
-    public init(selfPlay: SelfPlay, out: String, seed: UInt64, concurrency: Int) {
-        self.selfPlay = selfPlay
-        self.out = out
-        self.seed = seed
-        self.concurrency = concurrency
-    }
-
-    /// Plays games `0..<games` of the seed but those finished already, calling `report` with a
-    /// line for people: once when resuming, then after each game (a progress line, redrawn).
+public enum Datagen {
+    /// Plays games `0..<games` of `seed` with `selfPlay` but those finished already, appending to
+    /// `out`, and calls `report` with a line for people: once when resuming, then after each game
+    /// (a progress line, redrawn).
     ///
     /// - Throws: `Problem` when the file or its journal cannot be read or written.
-    public func run(games: Int, report: @escaping @Sendable (String) -> Void) throws(Problem) {
+    public static func run(
+        _ selfPlay: SelfPlay, games: Int, seed: UInt64, concurrency: Int, out: String,
+        report: @escaping @Sendable (String) -> Void
+    ) throws(Problem) {
         let journalPath = out + ".games"
         let (lines, journalLines) = (try Self.lines(of: out), try Self.lines(of: journalPath))
         let progress: DatagenProgress
@@ -81,4 +72,22 @@ private final class RunState: @unchecked Sendable {
     var positions = 0
 
     init(progress: DatagenProgress) { self.progress = progress }
+}
+
+extension TrainingPosition {
+    /// The positions of a file that `Datagen` wrote, one a line.
+    ///
+    /// - Throws: `Datagen.Problem` when the file cannot be read or a line is not a position.
+    public static func read(fromFile path: String) throws(Datagen.Problem) -> [TrainingPosition] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Datagen.Problem(description: "cannot read '\(path)'")
+        }
+        do {
+            return try text.split(separator: "\n").map { line throws(TuningError) in
+                try TrainingPosition(line: line)
+            }
+        } catch {
+            throw Datagen.Problem(description: "\(path): \(error.description)")
+        }
+    }
 }

@@ -148,6 +148,17 @@ public final class TerminalGame {
 }
 
 extension TerminalGame {
+    /// Plays games made by `makeGame`, one after another, while the person wants another after
+    /// each end (quitting or the end of input stops at once).
+    public static func playAgain(on console: any TerminalConsole, _ makeGame: () -> TerminalGame) {
+        while true {
+            let game = makeGame()
+            guard case .finished(let ending) = game.run(),
+                offerAnotherGame(after: ending, final: game.game.current, console: console)
+            else { return }
+        }
+    }
+
     /// Shows how the game ended and asks whether to play again; end of input means no.
     public static func offerAnotherGame(
         after ending: Outcome, final position: Position, console: any TerminalConsole

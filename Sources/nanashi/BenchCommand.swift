@@ -29,7 +29,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         try check()
-        Bench(depth: depth, hashMegabytes: hash, evaluation: eval).run {
+        Bench.run(depth: depth, hashMegabytes: hash, evaluation: eval) {
             print($0)
             flushOutput()
         }

@@ -48,7 +48,7 @@ struct DatagenCommand: ParsableCommand {
         var selfPlay = SelfPlay(nodes: nodes)
         if everyPosition { selfPlay.quietMargin = nil }
         selfPlay.evaluation = eval
-        try Datagen(selfPlay: selfPlay, out: out, seed: seed, concurrency: concurrency).run(games: games) {
+        try Datagen.run(selfPlay, games: games, seed: seed, concurrency: concurrency, out: out) {
             FileHandle.standardError.write(Data($0.utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))

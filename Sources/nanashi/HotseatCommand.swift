@@ -22,15 +22,11 @@ struct HotseatCommand: ParsableCommand {
         let console = StandardConsole(noColor: colorOption.noColor)
         let adviser = Adviser()
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
-        while true {
-            let terminalGame = TerminalGame(
+        TerminalGame.playAgain(on: console) {
+            TerminalGame(
                 game: Game(start: start), console: console, files: LocalFiles(), opponents: [:], labels: [:],
                 flipped: false,
                 tags: ["Event": "nanashi hotseat", "White": "x", "Black": "o"], hint: adviser.hint(for:))
-            guard case .finished(let ending) = terminalGame.run(),
-                TerminalGame.offerAnotherGame(
-                    after: ending, final: terminalGame.game.current, console: console)
-            else { return }
         }
     }
 }

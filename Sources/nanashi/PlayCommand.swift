@@ -46,7 +46,7 @@ struct PlayCommand: ParsableCommand {
         let engine = Engine()
         let opponent = AIOpponent(engine: engine, level: level, random: random)
         let adviser = Adviser(engine: Engine(hashMegabytes: 4))
-        while true {
+        TerminalGame.playAgain(on: console) {
             let person: Side
             switch side {
             case .x: person = .x
@@ -56,7 +56,7 @@ struct PlayCommand: ParsableCommand {
             engine.newGame()
             console.say(
                 "you play \(person) against the AI at level \(level.number); type help for the commands")
-            let terminalGame = TerminalGame(
+            return TerminalGame(
                 game: Game(start: start), console: console, files: LocalFiles(),
                 opponents: [person.opponent: opponent],
                 labels: [person: "you", person.opponent: opponent.label], flipped: false,
@@ -66,10 +66,6 @@ struct PlayCommand: ParsableCommand {
                     person == .x ? "Black" : "White": "nanashi \(opponent.label)",
                 ],
                 hint: adviser.hint(for:))
-            guard case .finished(let ending) = terminalGame.run(),
-                TerminalGame.offerAnotherGame(
-                    after: ending, final: terminalGame.game.current, console: console)
-            else { return }
         }
     }
 }

@@ -21,17 +21,7 @@ struct TuneCommand: ParsableCommand {
 
     func run() throws {
         try (1...100_000).check(epochs, "epochs")
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw InputError("cannot read '\(file)'")
-        }
-        let positions: [TrainingPosition]
-        do {
-            positions = try text.split(separator: "\n").map { line throws(TuningError) in
-                try TrainingPosition(line: line)
-            }
-        } catch {
-            throw InputError("\(file): \(error.description)")
-        }
+        let positions = try TrainingPosition.read(fromFile: file)
         var tuner = Tuner(positions: positions)
         tuner.fitScale()
         print("positions \(positions.count), loss \(tuner.loss()) with the compiled-in weights")

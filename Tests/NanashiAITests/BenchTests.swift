@@ -4,7 +4,7 @@ import Testing
 @Test func benchSearchesEachPositionThenTotalsItsNodes() {
     func lines() -> [String] {
         var lines: [String] = []
-        Bench(depth: 2, hashMegabytes: 1, evaluation: .classic).run { lines.append($0) }
+        Bench.run(depth: 2, hashMegabytes: 1, evaluation: .classic) { lines.append($0) }
         return lines
     }
     let first = lines()
