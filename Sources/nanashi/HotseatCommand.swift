@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiAI
 import NanashiCore
 import NanashiTerminal
 
@@ -20,7 +21,7 @@ struct HotseatCommand: ParsableCommand {
     func run() throws {
         let start = try fenOption.position()
         let console = StandardConsole(noColor: colorOption.noColor)
-        let adviser = Adviser()
+        let adviser = Engine(hashMegabytes: 4)
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
         TerminalGame.playAgain(on: console) {
             TerminalGame(

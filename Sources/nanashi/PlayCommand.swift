@@ -45,7 +45,7 @@ struct PlayCommand: ParsableCommand {
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
         let engine = Engine()
         let opponent = AIOpponent(engine: engine, level: level, random: random)
-        let adviser = Adviser(engine: Engine(hashMegabytes: 4))
+        let adviser = Engine(hashMegabytes: 4)
         TerminalGame.playAgain(on: console) {
             let person: Side
             switch side {
