@@ -179,8 +179,6 @@ let package = Package(
             name: "NanashiCLITests",
             dependencies: [
                 "nanashi", "NanashiCore", "NanashiTestSupport", "NanashiServerTestSupport",
-                // To add players to a server's database before it starts.
-                "NanashiServer",
                 // To read a server's database file as it was left by a killed process.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
