@@ -1,4 +1,5 @@
 import NanashiProtocol
+import NanashiTerminal
 
 /// `nanashi watch` as a state machine, like `OnlineSession`: the connection's events, the clock's
 /// ticks and the typed choice of a game in, actions out. It owns no socket, timer or terminal.
@@ -101,5 +102,37 @@ public struct WatchSession {
         phase = .watching
         game = id
         return [.send(Request(.watch(game: id), id: .string("watch")))]
+    }
+}
+
+extension WatchSession {
+    /// Watches the game at `address` at this terminal to its end, as `nanashi watch` does: its
+    /// actions carried out on a connection of its own and `console`, the clocks redrawn every
+    /// 200 ms.
+    ///
+    /// - Throws: `ConnectionError` when the server cannot be reached; `OnlineFailure` when the
+    ///   watch cannot go on.
+    public static func run(game: Int64?, at address: ServerAddress, console: StandardConsole) async throws {
+        let connection = try await ServerConnection.connect(to: address)
+        defer { connection.close() }
+        var session = WatchSession(
+            game: game, screen: WatchScreen(color: console.color, isInteractive: console.isInteractive))
+        var actions = session.start()
+        var inputs = WatchInput.merging(connection.events, tick: .milliseconds(200)).makeAsyncIterator()
+        while true {
+            while !actions.isEmpty {
+                switch actions.removeFirst() {
+                case .send(let request): connection.send(request)
+                case .show(.write(let text)): console.write(text)
+                case .show(.say(let line)): console.say(line)
+                case .show(.status(let text)): console.status(text)
+                case .ask(let prompt): actions += session.typed(console.ask(prompt))
+                case .finish: return
+                case .fail(let message): throw OnlineFailure(message)
+                }
+            }
+            guard let input = await inputs.next() else { return }
+            actions = session.handle(input, at: .now)
+        }
     }
 }

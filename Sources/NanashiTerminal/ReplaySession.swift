@@ -65,3 +65,50 @@ public struct ReplaySession {
         ]
     }
 }
+
+extension ReplaySession {
+    /// Steps through the game at `console` until `q` or the end of input, as `nanashi replay`
+    /// does; `search` answers `eval` for a position that is not over: the best move, its score
+    /// and the depth reached.
+    public mutating func run(
+        on console: any TerminalConsole,
+        search: (Position) -> (best: Move, score: ThinkingLine.Score, depth: Int)
+    ) {
+        var actions = start()
+        while true {
+            for action in actions {
+                switch action {
+                case .write(let text): console.write(text)
+                case .say(let line): console.say(line)
+                case .quit: return
+                case .evaluate(let position):
+                    let result = position.isGameOver ? nil : search(position)
+                    console.say(
+                        evaluated(
+                            best: result?.best, score: result?.score ?? .centipieces(0),
+                            depth: result?.depth ?? 0))
+                }
+            }
+            actions = typed(console.ask(Self.prompt))
+        }
+    }
+}
+
+extension Replay {
+    /// The first game of the PGN file at `path`.
+    ///
+    /// - Throws: `LocalFiles.Problem` when the file cannot be read or holds no readable game.
+    public init(file path: String) throws(LocalFiles.Problem) {
+        let text: String
+        do {
+            text = try LocalFiles().read(path)
+        } catch {
+            throw LocalFiles.Problem(description: "cannot read \(path): \(error)")
+        }
+        do {
+            self.init(try GameRecord(pgn: text))
+        } catch {
+            throw LocalFiles.Problem(description: "\(path) is not a readable PGN game: \(error)")
+        }
+    }
+}

@@ -30,40 +30,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw InputError("cannot read \(file): \(error.localizedDescription)")
-        }
-        let replay: Replay
-        do {
-            replay = Replay(try GameRecord(pgn: text))
-        } catch {
-            throw InputError("\(file) is not a readable PGN game: \(error)")
-        }
+        let replay = try Replay(file: file)
         let console = StandardConsole(noColor: colorOption.noColor)
-        let engine = Engine(hashMegabytes: 16)
         var session = ReplaySession(replay, color: console.color)
-        var actions = session.start()
-        while true {
-            for action in actions {
-                switch action {
-                case .write(let text): console.write(text)
-                case .say(let line): console.say(line)
-                case .quit: return
-                case .evaluate(let position):
-                    let result =
-                        position.isGameOver
-                        ? nil
-                        : engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
-                    console.say(
-                        session.evaluated(
-                            best: result?.bestMove, score: AIOpponent.score(result?.score ?? 0),
-                            depth: result?.depth ?? 0))
-                }
-            }
-            actions = session.typed(console.ask(ReplaySession.prompt))
+        let engine = Engine(hashMegabytes: 16)
+        session.run(on: console) { position in
+            let result = engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
+            return (result.bestMove, AIOpponent.score(result.score), result.depth)
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import NanashiClient
-import NanashiProtocol
 import NanashiTerminal
 
 /// `nanashi watch [GAME]`: follows a game in progress on a server, move by move, to its end.
@@ -23,28 +22,8 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var colorOption: ColorOption
 
     func run() async throws {
-        let address = try serverOptions.address()
-        let console = StandardConsole(noColor: colorOption.noColor)
-        let connection = try await ServerConnection.connect(to: address)
-        defer { connection.close() }
-        var session = WatchSession(
-            game: game, screen: WatchScreen(color: console.color, isInteractive: console.isInteractive))
-        var actions = session.start()
-        var inputs = WatchInput.merging(connection.events, tick: .milliseconds(200)).makeAsyncIterator()
-        while true {
-            while !actions.isEmpty {
-                switch actions.removeFirst() {
-                case .send(let request): connection.send(request)
-                case .show(.write(let text)): console.write(text)
-                case .show(.say(let line)): console.say(line)
-                case .show(.status(let text)): console.status(text)
-                case .ask(let prompt): actions += session.typed(console.ask(prompt))
-                case .finish: return
-                case .fail(let message): throw InputError(message)
-                }
-            }
-            guard let input = await inputs.next() else { return }
-            actions = session.handle(input, at: .now)
-        }
+        try await WatchSession.run(
+            game: game, at: try serverOptions.address(),
+            console: StandardConsole(noColor: colorOption.noColor))
     }
 }
