@@ -23,7 +23,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -80,7 +79,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -104,8 +102,10 @@ let package = Package(
 
         // MARK: Web — the pages, their script and style, as functions of the server's data (no I/O).
         .target(
-            name: "NanashiWeb", dependencies: ["NanashiCore", "NanashiProtocol", "NanashiTerminal"],
-            path: "Server/NanashiWeb"),
+            name: "NanashiWeb", dependencies: ["NanashiCore", "NanashiProtocol"],
+            path: "Server/NanashiWeb",
+            // Built into the executable, so that one binary serves everything.
+            resources: [.embedInCode("Resources/nanashi.js"), .embedInCode("Resources/nanashi.css")]),
         .testTarget(
             name: "NanashiWebTests",
             dependencies: [
@@ -122,8 +122,6 @@ let package = Package(
                 "NanashiCore", "NanashiProtocol", "NanashiClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Server/NanashiLoad"
         ),

@@ -287,8 +287,8 @@ def main():
         rows = driver.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
         names = [row.find_elements(By.TAG_NAME, "td")[1].text for row in rows]
         assert "browser_ann" in names and "scripted_bob" in names, names
-        winner = opponent.result["result"]
-        expected_first = "draw" if winner == "draw" else ("browser_ann" if winner == color else "scripted_bob")
+        winner = opponent.result["outcome"]["winner"]
+        expected_first = "draw" if winner is None else ("browser_ann" if winner == color else "scripted_bob")
         if expected_first != "draw":
             assert names[0] == expected_first, (names, expected_first)
         shot("08-home-leaderboard.png")

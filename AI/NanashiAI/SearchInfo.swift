@@ -24,19 +24,7 @@ public struct SearchInfo: Hashable, Sendable {
 
     /// Nodes per second, or the node count when no measurable time passed.
     public var nodesPerSecond: UInt64 {
-        let seconds = time.seconds
+        let seconds = time.inSeconds
         return seconds > 0 ? UInt64(Double(nodes) / seconds) : nodes
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    /// The duration in whole milliseconds, rounded down.
-    public var wholeMilliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

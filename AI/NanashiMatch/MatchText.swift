@@ -26,11 +26,11 @@ extension Match {
 }
 
 extension Match.Report {
-    /// `game K/N: A (x) vs B (o) RESULT TERMINATION, P plies; SCORE`, then the SPRT's progress.
+    /// `game K/N: A (x) vs B (o) RESULT ENDING, P plies; SCORE`, then the SPRT's progress.
     public func line(of match: Match) -> String {
         var line =
             "game \(tally.games)/\(match.schedule.count): \(xName) (x) vs \(oName) (o)"
-            + " \(played.outcome.result) \(played.termination), \(played.moves.count) plies; \(tally.summary)"
+            + " \(played.outcome.result) \(played.ending), \(played.moves.count) plies; \(tally.summary)"
         if let sprt = match.sprt { line += sprt.progress(tally) }
         return line
     }

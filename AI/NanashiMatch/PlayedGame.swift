@@ -11,31 +11,24 @@ public struct PlayedGame: Sendable {
     /// The move the referee refused, when the outcome is an illegal move.
     public var illegalMove: Move? = nil
 
-    /// Why the game ended, in words, as the PGN's `Termination` tag and the match's lines say it:
-    /// `time forfeit`, `illegal move d4`, `adjudicated at 400 plies`, or the rules' reason.
-    public var termination: String {
-        switch outcome.reason {
-        case .timeout: "time forfeit"
-        case .illegalMove: "illegal move \(illegalMove.map { "\($0)" } ?? "")"
-        case .adjudication: "adjudicated at \(moves.count) plies"
-        default: outcome.reason.rawValue
-        }
+    /// Why the game ended, as the match's lines say it: the reason's wire name (`timeout`,
+    /// `adjudicated`, `pieces`...), with the refused move after an illegal one (`illegal d4`).
+    public var ending: String {
+        let reason = outcome.reason.rawValue
+        guard outcome.reason == .illegalMove, let illegalMove else { return reason }
+        return "\(reason) \(illegalMove)"
     }
 
     /// The game in PGN (the core's `GameRecord`, as python-ataxx writes it: x is `White`).
     public func pgn(event: String, round: Int, xName: String, oName: String) -> String {
-        var record = GameRecord(
-            start: start,
+        // Every move was checked by the referee before it was played.
+        try! GameRecord(
+            start: start, moves: moves,
             tags: [
                 "Event": event, "Date": Self.today(), "Round": String(round), "White": xName, "Black": oName,
-                "Termination": termination,
-            ])
-        for move in moves {
-            // Every move was checked by the referee before it was played.
-            try! record.append(move)
-        }
-        record.result = outcome.result
-        return record.pgn
+            ],
+            outcome: outcome
+        ).pgn
     }
 
     private static func today() -> String {

@@ -1,4 +1,5 @@
 import NIOCore
+import NanashiClient
 import NanashiCore
 import NanashiProtocol
 
@@ -14,8 +15,8 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private let stats: LoadStats
     /// The address this bot connects from, if the run spreads bots over a range.
     private let source: String?
-    /// The run's TLS context, if it speaks TLS.
-    private let tls: ClientTLS?
+    /// The server, with the run's TLS context if it speaks TLS.
+    private let server: LineServer
     private var account: BotAccount
     private var random: SplitMix64
     private var channel: (any Channel)?
@@ -42,11 +43,11 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     init(
         account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
-        source: String? = nil, tls: ClientTLS? = nil, on eventLoop: any EventLoop
+        server: LineServer, source: String? = nil, on eventLoop: any EventLoop
     ) {
         self.account = account
         self.source = source
-        self.tls = tls
+        self.server = server
         self.random = SplitMix64(seed: seed)
         self.settings = settings
         self.stats = stats
@@ -66,30 +67,28 @@ final class Bot: LineReceiver, @unchecked Sendable {
     }
 
     private func connect() {
-        LineConnection.connect(
-            host: settings.host, port: settings.port, from: source, tls: tls, on: eventLoop, receiver: self
-        )
-        .whenComplete { result in
-            switch result {
-            case .success(let channel):
-                guard !self.finished else {
-                    channel.close(promise: nil)
-                    return
-                }
-                self.channel = channel
-                self.dropping = false
-                self.stats.connected()
-                self.logIn()
-            case .failure:
-                self.stats.error("connect_failed")
-                self.failedConnects += 1
-                if self.failedConnects >= 5 {
-                    self.finish()
-                } else {
-                    self.eventLoop.scheduleTask(in: .milliseconds(200)) { self.connect() }
+        LineConnection.connect(to: server, from: source, on: eventLoop, receiver: self)
+            .whenComplete { result in
+                switch result {
+                case .success(let channel):
+                    guard !self.finished else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    self.channel = channel
+                    self.dropping = false
+                    self.stats.connected()
+                    self.logIn()
+                case .failure:
+                    self.stats.error("connect_failed")
+                    self.failedConnects += 1
+                    if self.failedConnects >= 5 {
+                        self.finish()
+                    } else {
+                        self.eventLoop.scheduleTask(in: .milliseconds(200)) { self.connect() }
+                    }
                 }
             }
-        }
     }
 
     private func send(_ message: ClientMessage) -> Int64 {

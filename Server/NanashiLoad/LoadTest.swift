@@ -48,7 +48,7 @@ public enum LoadTest {
     ) async throws -> (report: LoadReport, registered: [BotAccount]) {
         let stats = LoadStats(games: settings.games)
         let group = MultiThreadedEventLoopGroup.singleton
-        let tls = try ClientTLS(
+        let server = try LineServer(
             ServerAddress(
                 host: settings.host, port: settings.port, tls: settings.tls,
                 trustedCertificates: settings.trustedCertificates))
@@ -58,7 +58,7 @@ public enum LoadTest {
                 ? settings.accounts[index] : BotAccount(name: "\(settings.namePrefix)\(index + 1)")
             return Bot(
                 account: account, seed: settings.seed &+ UInt64(index), settings: settings, stats: stats,
-                source: settings.sources?.address(index), tls: tls, on: group.next())
+                server: server, source: settings.sources?.address(index), on: group.next())
         }
         let began = ContinuousClock.now
         let deadline = began + settings.duration
@@ -73,19 +73,16 @@ public enum LoadTest {
             let now = ContinuousClock.now
             if now - lastProgress >= .seconds(1) {
                 progress(
-                    stats.progress(seconds: seconds(now - began), sinceSeconds: seconds(now - lastProgress)))
+                    stats.progress(
+                        seconds: (now - began).inSeconds, sinceSeconds: (now - lastProgress).inSeconds))
                 lastProgress = now
             }
         }
-        let elapsed = seconds(ContinuousClock.now - began)
+        let elapsed = (ContinuousClock.now - began).inSeconds
         for bot in bots { bot.eventLoop.execute { bot.stop() } }
         return (
             stats.report(clients: settings.clients, games: settings.games, seconds: elapsed),
             stats.registeredAccounts
         )
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NanashiClient
+import NanashiCore
 import NanashiProtocol
 
 /// How a query-latency run goes: `queries` leaderboard pages at random offsets (deep pages
@@ -25,14 +26,14 @@ public struct QueryTestSettings: Sendable {
 public enum QueryTest {
     public static func run(_ settings: QueryTestSettings) async throws -> QueryReport {
         let group = MultiThreadedEventLoopGroup.singleton
-        let tls = try ClientTLS(
+        let server = try LineServer(
             ServerAddress(
                 host: settings.host, port: settings.port, tls: settings.tls,
                 trustedCertificates: settings.trustedCertificates))
         var clients: [QueryClient] = []
         for _ in 0..<settings.connections {
             let client = QueryClient(eventLoop: group.next())
-            try await client.connect(host: settings.host, port: settings.port, tls: tls)
+            try await client.connect(to: server)
             clients.append(client)
         }
         defer { for client in clients { client.close() } }
@@ -124,11 +125,11 @@ final class QueryClient: LineReceiver, @unchecked Sendable {
 
     init(eventLoop: any EventLoop) { self.eventLoop = eventLoop }
 
-    func connect(host: String, port: Int, tls: ClientTLS?) async throws {
+    func connect(to server: LineServer) async throws {
         // The channel is kept on the loop as the connection completes: a later hop could come
         // after the server has already closed it (a refused TLS handshake), keeping a dead
         // channel that `closed()` never clears, and the first question would wait forever.
-        try await LineConnection.connect(host: host, port: port, tls: tls, on: eventLoop, receiver: self)
+        try await LineConnection.connect(to: server, on: eventLoop, receiver: self)
             .map { self.channel = $0 }
             .get()
     }

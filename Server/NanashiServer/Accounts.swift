@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 import NanashiProtocol
 
 /// Registration, login and sessions: checks names and passwords, hashes with scrypt off the
@@ -165,10 +166,7 @@ struct Accounts: Sendable {
     }
 
     /// How long a new token works, in seconds.
-    private var tokenLifetime: TimeInterval {
-        let (seconds, attoseconds) = settings.tokenLifetime.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    private var tokenLifetime: TimeInterval { settings.tokenLifetime.inSeconds }
 
     /// A hash no password matches, verified at the same cost as a real one.
     private static func decoy(_ cost: ScryptCost) -> PasswordHash {

@@ -9,8 +9,7 @@ struct FinishedGame: Sendable {
     var x: GamePlayer
     var o: GamePlayer
     var control: TimeControl
-    var result: GameResult
-    var reason: Outcome.Reason
+    var outcome: Outcome
     var plies: Int
     var started: Date
     var ended: Date
@@ -20,7 +19,7 @@ struct FinishedGame: Sendable {
     /// The game as a line of `games`.
     var archived: ArchivedGame {
         ArchivedGame(
-            game: id, x: x, o: o, result: result, reason: reason, plies: plies,
+            game: id, x: x, o: o, outcome: outcome, plies: plies,
             ended: ended.formatted(.iso8601))
     }
 
@@ -28,8 +27,8 @@ struct FinishedGame: Sendable {
     ///
     /// - Throws: `ReplayError` if a stored move cannot be played (a damaged database).
     func pgn() throws -> String {
-        var record = GameRecord(
-            start: .start,
+        try GameRecord(
+            start: .start, moves: Position.start.replaying(moves).moves,
             tags: [
                 "Event": "Nanashi online game \(id)",
                 "Site": "Nanashi",
@@ -40,24 +39,8 @@ struct FinishedGame: Sendable {
                 "WhiteElo": String(x.rating),
                 "BlackElo": String(o.rating),
                 "TimeControl": "\(control.initial)+\(control.increment)",
-                "Termination": termination,
-                "Reason": reason.rawValue,
-            ])
-        for move in try Position.start.replaying(moves).0 { try record.append(move) }
-        record.result = GameRecord.result(winner: result.winner)
-        return record.pgn
-    }
-
-    /// PGN's standard `Termination` values.
-    private var termination: String {
-        switch reason {
-        case .timeout: "time forfeit"
-        case .abandonment, .aborted: "abandoned"
-        case .noPieces, .lockedBoard, .fiftyMoveRule, .resignation: "normal"
-        // Only a match between engines ends so; kept for a complete answer.
-        case .illegalMove: "rules infraction"
-        case .adjudication: "adjudication"
-        }
+            ], outcome: outcome
+        ).pgn
     }
 
     /// `YYYY.MM.DD` in UTC, as PGN's `Date` tag writes it.

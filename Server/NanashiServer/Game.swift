@@ -392,7 +392,7 @@ actor Game {
         isOver = true
         finishing = true
         stopTimers()
-        let result = GameResult(winner: winner)
+        let outcome = Outcome(winner: winner, reason: reason)
         // Resigning, leaving or flagging before both sides have played a little, or never
         // starting, rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
@@ -404,7 +404,7 @@ actor Game {
         do {
             let id = id
             let ratings = try await storage.run { storage in
-                try storage.finishGame(id: id, result: result, reason: reason, rated: rated, now: now) {
+                try storage.finishGame(id: id, outcome: outcome, rated: rated, now: now) {
                     x, o in
                     let glicko = Glicko2()
                     func aged(_ player: PlayerRow) -> Rating {
@@ -459,18 +459,18 @@ actor Game {
         }
         finishing = false
         logger.info(
-            "game \(id) ended: \(result.rawValue) by \(reason.rawValue) after \(moves.count) moves\(rated ? "" : ", unrated")",
+            "game \(id) ended: \(outcome.storedResult) by \(reason.rawValue) after \(moves.count) moves\(rated ? "" : ", unrated")",
             metadata: ["x": "\(players[.x]!.name)", "o": "\(players[.o]!.name)"])
         for side in Side.allCases {
             let rating = rounded(players[side]!.rating)
             outboxes[side]?.send(
                 .end(
                     GameEnd(
-                        game: id, result: result, reason: reason,
+                        game: id, outcome: outcome,
                         rating: changes[side] ?? RatingChange(before: rating, after: rating))),
                 id: requestIDs[side] ?? nil)
         }
-        sendWatchers(.watchedEnd(WatchedEnd(game: id, result: result, reason: reason)))
+        sendWatchers(.watchedEnd(WatchedEnd(game: id, outcome: outcome)))
         outboxes = [:]
         watchers = [:]
         Task { await onEnd(self) }

@@ -44,9 +44,7 @@ struct Matchmaker {
 
     /// The rating gap a seek accepts after waiting until `now`.
     func window(_ seek: Seek, now: ContinuousClock.Instant) -> Double {
-        let waited = now - seek.since
-        let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
-        return gap + widening * max(seconds, 0)
+        return gap + widening * max((now - seek.since).inSeconds, 0)
     }
 
     /// Takes out every pair that can be made now, longest waiting first.

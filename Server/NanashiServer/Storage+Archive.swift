@@ -76,15 +76,15 @@ extension Storage {
         """
 
     private static func finishedGame(_ row: Row) throws -> FinishedGame {
-        guard let result = GameResult(rawValue: row["result"]),
-            let reason = Outcome.Reason(rawValue: row["reason"] ?? "")
-        else { throw StorageError.damaged("game \(row["id"] as Int64) has an unknown result or reason") }
+        guard let outcome = Outcome(storedResult: row["result"], reason: row["reason"]) else {
+            throw StorageError.damaged("game \(row["id"] as Int64) has an unknown result or reason")
+        }
         return FinishedGame(
             id: row["id"],
             x: GamePlayer(name: row["x_name"], rating: rounded(row["x_rating"])),
             o: GamePlayer(name: row["o_name"], rating: rounded(row["o_rating"])),
             control: TimeControl(initial: row["initial"], increment: row["increment"]),
-            result: result, reason: reason, plies: row["plies"],
+            outcome: outcome, plies: row["plies"],
             started: Date(timeIntervalSince1970: row["started_at"]),
             ended: Date(timeIntervalSince1970: row["ended_at"]))
     }

@@ -99,19 +99,20 @@ extension Storage {
                 let x = Int.random(in: 0..<players, using: &random)
                 var o = Int.random(in: 0..<(players - 1), using: &random)
                 if o >= x { o += 1 }
-                let result = GameResult.allCases.randomElement(using: &random)!
-                let reason =
-                    result == .draw ? Outcome.Reason.fiftyMoveRule : reasons.randomElement(using: &random)!
+                let winner = ([Side.x, .o, nil] as [Side?]).randomElement(using: &random)!
+                let outcome = Outcome(
+                    winner: winner,
+                    reason: winner == nil ? .fiftyMoveRule : reasons.randomElement(using: &random)!)
                 let ended = nowSeconds - Double.random(in: 0...(30 * day), using: &random)
                 try insertGame.execute(arguments: [
-                    firstID + Int64(x), firstID + Int64(o), ended - 600, ended, result.rawValue,
-                    reason.rawValue,
+                    firstID + Int64(x), firstID + Int64(o), ended - 600, ended, outcome.storedResult,
+                    outcome.reason.rawValue,
                 ])
                 let gameID = db.lastInsertedRowID
-                let change = result == .draw ? 0.0 : Double.random(in: 4...16, using: &random)
-                for (player, won) in [(x, result == .x), (o, result == .o)] {
+                let change = winner == nil ? 0.0 : Double.random(in: 4...16, using: &random)
+                for (player, won) in [(x, winner == .x), (o, winner == .o)] {
                     let before = ratings[player]
-                    let after = result == .draw ? before : (won ? before + change : before - change)
+                    let after = winner == nil ? before : (won ? before + change : before - change)
                     try insertChange.execute(arguments: [gameID, firstID + Int64(player), before, after])
                 }
             }

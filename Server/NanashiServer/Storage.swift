@@ -330,7 +330,7 @@ final class Storage: Sendable {
     /// - Parameter rate: given both players as stored, returns their new ratings (x, o).
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
     func finishGame(
-        id: Int64, result: GameResult, reason: Outcome.Reason, rated: Bool = true, now: Date,
+        id: Int64, outcome: Outcome, rated: Bool = true, now: Date,
         rate: @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) throws -> RatedResult? {
         try pool.write { db in
@@ -338,8 +338,8 @@ final class Storage: Sendable {
                 var x = try PlayerRow.fetchOne(db, key: game.xID),
                 var o = try PlayerRow.fetchOne(db, key: game.oID)
             else { throw StorageError.noSuchGame }
-            game.result = result.rawValue
-            game.reason = reason.rawValue
+            game.result = outcome.storedResult
+            game.reason = outcome.reason.rawValue
             game.endedAt = now.timeIntervalSince1970
             try game.update(db)
             guard rated else { return nil }
@@ -355,7 +355,7 @@ final class Storage: Sendable {
                 try change.insert(db)
                 player.glicko = after
                 player.games += 1
-                switch result.winner {
+                switch outcome.winner {
                 case nil: player.draws += 1
                 case side: player.wins += 1
                 default: player.losses += 1
@@ -496,13 +496,12 @@ final class Storage: Sendable {
             db.cachedStatement(sql: recentGamesQuery), arguments: [id, recent, id, recent, id, recent])
         let games = rows.map { row -> RecentGame in
             let color: Side = (row["x_id"] as Int64) == id ? .x : .o
-            let result = GameResult(rawValue: row["result"]) ?? .draw
             let before: Double = row["rating_before"] ?? player.rating
             let after: Double = row["rating_after"] ?? player.rating
             return RecentGame(
                 game: row["id"], opponent: color == .x ? row["o_name"] : row["x_name"], color: color,
-                result: result.winner == nil ? .draw : (result.winner == color ? .win : .loss),
-                reason: Outcome.Reason(rawValue: row["reason"]) ?? .resignation,
+                outcome: Outcome(storedResult: row["result"], reason: row["reason"])
+                    ?? Outcome(winner: nil, reason: .resignation),
                 ratingChange: rounded(after) - rounded(before))
         }
         return Profile(

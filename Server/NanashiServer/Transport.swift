@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NanashiCore
 import NanashiProtocol
 import NanashiWeb
 import Synchronization
@@ -368,11 +369,11 @@ final class Transport: Sendable {
     /// `interval` until the task is cancelled.
     func sweepIdle(timeout: Duration, loginTimeout: Duration, every interval: Duration, logger: Logger) async
     {
-        let limit = Self.milliseconds(timeout)
-        let loginLimit = Self.milliseconds(loginTimeout)
+        let limit = timeout.wholeMilliseconds
+        let loginLimit = loginTimeout.wholeMilliseconds
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            let now = Self.milliseconds(self.now() - epoch)
+            let now = (self.now() - epoch).wholeMilliseconds
             let idle = open.withLock { registry in
                 registry.links.values.compactMap { link -> (Link, String)? in
                     if now - link.lastHeard.load(ordering: .relaxed) >= limit {
@@ -421,7 +422,7 @@ final class Transport: Sendable {
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let opened = Self.milliseconds(now() - epoch)
+        let opened = (now() - epoch).wholeMilliseconds
         let link = Link(
             id: id, channel: connection.channel, opened: opened,
             maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
@@ -448,7 +449,7 @@ final class Transport: Sendable {
                         // Closing (the client stopped reading, went idle or flooded, or the
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
-                        link.lastHeard.store(Self.milliseconds(self.now() - self.epoch), ordering: .relaxed)
+                        link.lastHeard.store((self.now() - self.epoch).wholeMilliseconds, ordering: .relaxed)
                         await handler.received(received)
                     }
                 } catch {
@@ -499,11 +500,6 @@ final class Transport: Sendable {
         case .refused:
             break
         }
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

@@ -1,6 +1,5 @@
 import NanashiCore
 import NanashiProtocol
-import NanashiTerminal
 
 /// `/game/G`: a finished game on a board to step through, with its PGN; or, while it is played,
 /// the board the script keeps up to date by watching it over `/ws`.
@@ -16,9 +15,7 @@ enum GamePage {
             position.make(unchecked: move)
             fens.append(position.fen)
         }
-        let summary = String(
-            game.outcome.summary(final: position).split(separator: "\n").first?.dropFirst("game over: ".count)
-                ?? "")
+        let summary = game.outcome.verdict
         let data = PageData(mode: "replay", game: game.game, fens: fens, moves: record.moves)
         let moveList = record.moves.enumerated().map { ply, move in
             "<li><button type=\"button\" class=\"ply\" data-ply=\"\(ply + 1)\">\(escaped(move))</button></li>"

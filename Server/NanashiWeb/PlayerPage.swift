@@ -37,18 +37,14 @@ struct PlayerPage {
         let rows = archive.games.map { game in
             let side = game.x.name == own ? "x" : "o"
             let opponent = side == "x" ? game.o : game.x
-            let result: String =
-                switch game.result {
-                case .draw: "draw"
-                case .x: side == "x" ? "won" : "lost"
-                case .o: side == "o" ? "won" : "lost"
-                }
+            let result =
+                game.outcome.winner.map { $0.rawValue == side ? "won" : "lost" } ?? "draw"
             return """
                 <tr><td><a href="/game/\(game.game)">#\(game.game)</a></td>\
                 <td><time datetime="\(escaped(game.ended))">\(escaped(Self.shortDate(game.ended)))</time></td>\
                 <td><span class="disc \(side)"></span> \(side)</td>\
                 <td>\(playerLink(opponent.name)) <span class="quiet">\(opponent.rating)</span></td>\
-                <td class="result \(result)">\(result)</td><td>\(escaped(game.reason.rawValue))</td>\
+                <td class="result \(result)">\(result)</td><td>\(escaped(game.outcome.reason.rawValue))</td>\
                 <td class="num">\(game.plies)</td></tr>
                 """
         }

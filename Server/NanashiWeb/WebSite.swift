@@ -63,9 +63,9 @@ public struct WebSite: Sendable {
         case ("game", 3) where segments[2] == "pgn":
             return try await pgn(segments[1])
         case ("static", 2) where segments[1] == "nanashi.js":
-            return Self.asset(Script.text, type: "text/javascript; charset=utf-8")
+            return Self.asset(Assets.script, type: "text/javascript; charset=utf-8")
         case ("static", 2) where segments[1] == "nanashi.css":
-            return Self.asset(Stylesheet.text, type: "text/css; charset=utf-8")
+            return Self.asset(Assets.stylesheet, type: "text/css; charset=utf-8")
         case ("healthz", 1):
             return .text("ok\n")
         default:
@@ -136,9 +136,9 @@ public struct WebSite: Sendable {
             status: 404)
     }
 
-    private static func asset(_ text: String, type: String) -> WebResponse {
+    private static func asset(_ bytes: [UInt8], type: String) -> WebResponse {
         WebResponse(
-            status: 200, contentType: type, body: Array(text.utf8),
+            status: 200, contentType: type, body: bytes,
             headers: WebResponse.securityHeaders + [("Cache-Control", "public, max-age=300")])
     }
 }

@@ -19,7 +19,8 @@ public enum ArchiveTable {
                 [
                     pad(String(game.game), 5), pad(shortTime(game.ended), 16, false),
                     pad(player(game.x), 21, false), pad(player(game.o), 21, false),
-                    pad(game.result.rawValue, 6, false), pad(game.reason.rawValue, 7, false),
+                    pad(game.outcome.winner?.rawValue ?? "draw", 6, false),
+                    pad(game.outcome.reason.rawValue, 7, false),
                     pad(String(game.plies), 5),
                 ].joined(separator: "  "))
         }

@@ -141,8 +141,7 @@ extension OnlineSession {
 
     /// `0.5 s`, `2 s`.
     static func seconds(_ duration: Duration) -> String {
-        let milliseconds =
-            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.wholeMilliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 }

@@ -141,7 +141,7 @@ extension OnlineSession {
         say("the game ended while you were away")
         guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
         let outcome = game.outcome
-        say(String(outcome.summary(final: table.position).prefix { $0 != "\n" }))
+        say("game over: \(outcome.verdict)")
         say(
             Self.verdict(
                 winner: outcome.winner, side: table.side, before: profile.rating - game.ratingChange,
@@ -153,7 +153,7 @@ extension OnlineSession {
         actions.append(.write(end.outcome.summary(final: table.position)))
         say(
             Self.verdict(
-                winner: end.result.winner, side: table.side, before: end.rating.before,
+                winner: end.outcome.winner, side: table.side, before: end.rating.before,
                 after: end.rating.after))
     }
 

@@ -15,3 +15,34 @@ extension ServerConnection {
         throw ConnectionError(address: address, reason: "the server closed the connection")
     }
 }
+
+extension ServerConnection {
+    /// One question to the server at `address`, on a connection of its own: the direct reply,
+    /// read by `answer` (`nil` for a reply of another type, named `what` in the error).
+    ///
+    /// - Throws: `QueryError` when the server cannot be reached, refuses the question (its
+    ///   `error` message), or answers something else.
+    public static func ask<Answer>(
+        _ message: ClientMessage, at address: ServerAddress, for what: String,
+        _ answer: (ServerMessage) -> Answer?
+    ) async throws(QueryError) -> Answer {
+        let reply: ServerMessage
+        do {
+            let connection = try await ServerConnection.connect(to: address)
+            defer { connection.close() }
+            reply = try await connection.reply(to: message)
+        } catch {
+            throw QueryError(description: error.description)
+        }
+        if case .error(let error) = reply { throw QueryError(description: error.message) }
+        guard let answer = answer(reply) else {
+            throw QueryError(description: "the server answered \(reply.type), not \(what)")
+        }
+        return answer
+    }
+}
+
+/// A question to a server went unanswered: one line for the person.
+public struct QueryError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+}

@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import NIOSSL
 import NanashiProtocol
 import Synchronization
 
@@ -39,9 +38,9 @@ public final class ServerConnection: Sendable {
     public static func connect(to address: ServerAddress, keepAlive: Duration = .seconds(30))
         async throws(ConnectionError) -> ServerConnection
     {
-        let tls: NIOSSLContext?
+        let server: LineServer
         do {
-            tls = try address.makeTLSContext()
+            server = try LineServer(address)
         } catch {
             throw ConnectionError(
                 address: address, reason: "cannot read the certificates to trust: \(error)")
@@ -49,19 +48,9 @@ public final class ServerConnection: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self)
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(10))
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if let tls {
-                            try channel.pipeline.syncOperations.addHandler(
-                                address.makeTLSHandler(context: tls))
-                        }
-                        try channel.pipeline.syncOperations.addHandler(LineReader(continuation: continuation))
-                    }
-                }
-                .connect(host: address.host, port: address.port).get()
+            channel = try await LineConnection.connect(
+                to: server, on: MultiThreadedEventLoopGroup.singleton, receiver: EventFeed(continuation)
+            ).get()
         } catch {
             continuation.finish()
             throw ConnectionError(address: address, reason: Self.describe(error))
@@ -76,10 +65,7 @@ public final class ServerConnection: Sendable {
     /// `.closed` event says so).
     public func send(_ request: Request) {
         lastSent.withLock { $0 = .now }
-        var buffer = channel.allocator.buffer(capacity: 128)
-        buffer.writeString(Wire.line(request))
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.writeAndFlush(buffer, promise: nil)
+        LineConnection.send(request, on: channel)
     }
 
     /// Closes the connection; `events` then ends with `.closed`.
@@ -128,58 +114,21 @@ public struct ConnectionError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { "cannot connect to \(address): \(reason)" }
 }
 
-/// Splits the incoming bytes into lines and hands each message on; runs on the channel's loop.
-private final class LineReader: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    /// A line longer than this is not a message from a Nanashi server; it is skipped.
-    private static let maximumLineLength = 1 << 20
-
+/// Hands the server's messages on as events, in order; a message of a type this version does not
+/// know is skipped.
+private final class EventFeed: LineReceiver {
     private let continuation: AsyncStream<ServerEvent>.Continuation
-    private var pending: [UInt8] = []
-    private var skipping = false
 
-    init(continuation: AsyncStream<ServerEvent>.Continuation) {
-        self.continuation = continuation
+    init(_ continuation: AsyncStream<ServerEvent>.Continuation) { self.continuation = continuation }
+
+    func received(_ reply: Reply) {
+        continuation.yield(reply.message == .shutdown ? .shutdown : .reply(reply))
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        for byte in buffer.readableBytesView {
-            guard byte == UInt8(ascii: "\n") else {
-                if !skipping { pending.append(byte) }
-                if pending.count > Self.maximumLineLength {
-                    pending = []
-                    skipping = true
-                }
-                continue
-            }
-            if !skipping {
-                if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
-                deliver(pending)
-            }
-            pending.removeAll(keepingCapacity: true)
-            skipping = false
-        }
-    }
+    func receivedUnreadable(_ error: ProtocolError) {}
 
-    private func deliver(_ line: [UInt8]) {
-        // A message this version does not know is skipped.
-        guard let reply = try? Wire.reply(fromLine: line) else { return }
-        if case .shutdown = reply.message {
-            continuation.yield(.shutdown)
-        } else {
-            continuation.yield(.reply(reply))
-        }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
+    func closed() {
         continuation.yield(.closed)
         continuation.finish()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
     }
 }

@@ -68,7 +68,7 @@ public enum StandingsTable {
                 [
                     pad(String(game.game), 5), pad(game.color.rawValue, 4, right: false),
                     pad(game.opponent, 20, right: false), pad(game.result.rawValue, 6, right: false),
-                    pad(game.reason.rawValue, 7, right: false), pad(signed(game.ratingChange), 6),
+                    pad(game.outcome.reason.rawValue, 7, right: false), pad(signed(game.ratingChange), 6),
                 ].joined(separator: "  "))
         }
         return lines

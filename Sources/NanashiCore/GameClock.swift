@@ -18,7 +18,7 @@ public struct GameClock: Hashable, Sendable {
     /// Milliseconds left to `side` at `now`: negative once its time has run out.
     public func left(_ side: Side, at now: ContinuousClock.Instant) -> Int64 {
         guard side == running else { return atTurnStart[side] }
-        return atTurnStart[side] - Self.milliseconds(now - since)
+        return atTurnStart[side] - (now - since).wholeMilliseconds
     }
 
     /// Both clocks as they read at `now`, never below zero.
@@ -47,10 +47,5 @@ public struct GameClock: Hashable, Sendable {
         atTurnStart = reading(at: now)
         running = nil
         since = now
-    }
-
-    /// Whole milliseconds in `duration`, rounded down.
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

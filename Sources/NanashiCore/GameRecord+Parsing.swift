@@ -62,7 +62,6 @@ extension GameRecord {
         }
         var record = GameRecord(start: start, tags: tags.filter { $0.key != "FEN" && $0.key != "Result" })
         record.result = tags["Result"].flatMap { Self.results.contains($0) ? $0 : nil } ?? "*"
-        var position = start
         var finished = false
         for token in Self.tokens(movetext.joined(separator: "\n")) {
             switch token {
@@ -77,10 +76,9 @@ extension GameRecord {
                 }
                 let move: Move
                 do { move = try Move(notation: word) } catch { throw .badMove(word, error) }
-                do { position = try position.play(move) } catch {
+                do { try record.append(move) } catch {
                     throw .illegalMove(ply: record.moves.count + 1, error)
                 }
-                record.moves.append(move)
             }
         }
         self = record

@@ -10,7 +10,9 @@ public struct GameRecord: Hashable, Sendable {
     /// The position before the first move.
     public let start: Position
     /// The moves in order.
-    public internal(set) var moves: [Move]
+    public private(set) var moves: [Move]
+    /// The position after the last move.
+    public private(set) var current: Position
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game is unfinished.
     public var result: String
 
@@ -19,23 +21,36 @@ public struct GameRecord: Hashable, Sendable {
         self.start = start
         self.tags = tags
         moves = []
+        current = start
         result = "*"
+    }
+
+    /// A game of `moves` from `start`, each checked in turn once. With an `outcome`, the record
+    /// also says how the game ended: its result, PGN's `Termination` and the protocol's `Reason`
+    /// tags; without one its result is `*`. The one place a played game becomes PGN.
+    public init(
+        start: Position = .start, moves: some Sequence<Move>, tags: [String: String] = [:],
+        outcome: Outcome? = nil
+    ) throws(IllegalMoveError) {
+        self.init(start: start, tags: tags)
+        for move in moves { try append(move) }
+        if let outcome {
+            result = outcome.result
+            self.tags["Termination"] = outcome.termination
+            self.tags["Reason"] = outcome.reason.rawValue
+        }
     }
 
     /// Plays `move` on the current position and records it; on an illegal move nothing changes.
     public mutating func append(_ move: Move) throws(IllegalMoveError) {
-        _ = try current.play(move)
+        current = try current.play(move)
         moves.append(move)
     }
 
     /// Takes back the last `count` moves (all of them when there are fewer).
     public mutating func removeLast(_ count: Int = 1) {
         moves.removeLast(min(count, moves.count))
-    }
-
-    /// The position after the last move.
-    public var current: Position {
-        moves.reduce(into: start) { position, move in position.make(unchecked: move) }
+        current = moves.reduce(into: start) { position, move in position.make(unchecked: move) }
     }
 
     /// The PGN result of a game won by `winner` (`nil` for a draw): `1-0` for x, `0-1` for o,

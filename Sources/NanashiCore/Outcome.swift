@@ -2,8 +2,9 @@
 ///
 /// The one type for every kind of end: the rules' own (`Position.outcome`), and those that come
 /// from a player or a clock (resignation, timeout, abandonment), which only the game around the
-/// position knows about. Each reason's raw value is its name on the wire and in storage.
-public struct Outcome: Hashable, Sendable, CustomStringConvertible {
+/// position knows about. Each reason's raw value is its name on the wire and in storage. On the wire
+/// it is `{"reason":"pieces","winner":"x"}`, the winner `null` for a draw.
+public struct Outcome: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Why the game is over.
     public enum Reason: String, Hashable, Sendable, CaseIterable, Codable {
         /// A side has no pieces left.
@@ -45,6 +46,21 @@ public struct Outcome: Hashable, Sendable, CustomStringConvertible {
 
     /// `x`, `o` or `draw`, then the reason: `x pieces`.
     public var description: String { "\(winner?.rawValue ?? "draw") \(reason.rawValue)" }
+
+    private enum CodingKeys: String, CodingKey { case winner, reason }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        winner = try container.decodeIfPresent(Side.self, forKey: .winner)
+        reason = try container.decode(Reason.self, forKey: .reason)
+    }
+
+    /// Writes `"winner":null` for a draw rather than leaving the key out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(winner, forKey: .winner)
+        try container.encode(reason, forKey: .reason)
+    }
 }
 
 extension Position {
@@ -89,4 +105,36 @@ extension Position {
 extension Outcome {
     /// The PGN result: `1-0` when x won, `0-1` when o won, `1/2-1/2` for a draw (as python-ataxx).
     public var result: String { GameRecord.result(winner: winner) }
+
+    /// PGN's standard `Termination` value: `normal` for the rules' ends and resignation, `time
+    /// forfeit`, `abandoned` (abandonment, or no first move), `rules infraction` (an illegal move)
+    /// or `adjudication`.
+    public var termination: String {
+        switch reason {
+        case .noPieces, .lockedBoard, .fiftyMoveRule, .resignation: "normal"
+        case .timeout: "time forfeit"
+        case .abandonment, .aborted: "abandoned"
+        case .illegalMove: "rules infraction"
+        case .adjudication: "adjudication"
+        }
+    }
+
+    /// How the game ended, for people: `x wins (o has no pieces left)`, `draw (fifty-move rule: 100
+    /// moves without a clone)`.
+    public var verdict: String {
+        let loser = winner?.opponent.rawValue ?? "nobody"
+        let why =
+            switch reason {
+            case .noPieces: "\(loser) has no pieces left"
+            case .lockedBoard: "no one can move: the board is locked"
+            case .fiftyMoveRule: "fifty-move rule: 100 moves without a clone"
+            case .resignation: "\(loser) resigned"
+            case .timeout: "\(loser) ran out of time"
+            case .abandonment: "\(loser) left the game"
+            case .aborted: "aborted: a side made no first move in time; unrated"
+            case .illegalMove: "\(loser) played an illegal move"
+            case .adjudication: "adjudicated: too many moves"
+            }
+        return "\(winner.map { "\($0) wins" } ?? "draw") (\(why))"
+    }
 }

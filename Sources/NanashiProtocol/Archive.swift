@@ -18,28 +18,22 @@ public struct ArchivedGame: Hashable, Sendable, Codable {
     /// The players with their ratings before the game (their ratings now for an unrated game).
     public var x: GamePlayer
     public var o: GamePlayer
-    public var result: GameResult
-    public var reason: Outcome.Reason
+    public var outcome: Outcome
     /// Moves played.
     public var plies: Int
     /// When the game ended, ISO 8601 in UTC to the second (`2026-11-23T18:25:00Z`).
     public var ended: String
 
     public init(
-        game: Int64, x: GamePlayer, o: GamePlayer, result: GameResult, reason: Outcome.Reason, plies: Int,
-        ended: String
+        game: Int64, x: GamePlayer, o: GamePlayer, outcome: Outcome, plies: Int, ended: String
     ) {
         self.game = game
         self.x = x
         self.o = o
-        self.result = result
-        self.reason = reason
+        self.outcome = outcome
         self.plies = plies
         self.ended = ended
     }
-
-    /// How the game ended, in one value.
-    public var outcome: Outcome { Outcome(winner: result.winner, reason: reason) }
 }
 
 /// The fields of `pgn`: one finished game as PGN text.

@@ -78,31 +78,6 @@ public struct GameState: Hashable, Sendable, Codable {
     }
 }
 
-/// Who won a game: a side, or nobody.
-public enum GameResult: String, Hashable, Sendable, Codable, CaseIterable {
-    case x
-    case o
-    case draw
-
-    /// The result for a winner, `nil` meaning a draw.
-    public init(winner: Side?) {
-        switch winner {
-        case .x: self = .x
-        case .o: self = .o
-        case nil: self = .draw
-        }
-    }
-
-    /// The winning side, or `nil` for a draw.
-    public var winner: Side? {
-        switch self {
-        case .x: .x
-        case .o: .o
-        case .draw: nil
-        }
-    }
-}
-
 /// A player's rating before and after a game.
 public struct RatingChange: Hashable, Sendable, Codable {
     public var before: Int
@@ -117,18 +92,13 @@ public struct RatingChange: Hashable, Sendable, Codable {
 /// The fields of `end`, as one player receives them.
 public struct GameEnd: Hashable, Sendable, Codable {
     public var game: Int64
-    public var result: GameResult
-    public var reason: Outcome.Reason
+    public var outcome: Outcome
     /// The receiving player's own rating change.
     public var rating: RatingChange
 
-    public init(game: Int64, result: GameResult, reason: Outcome.Reason, rating: RatingChange) {
+    public init(game: Int64, outcome: Outcome, rating: RatingChange) {
         self.game = game
-        self.result = result
-        self.reason = reason
+        self.outcome = outcome
         self.rating = rating
     }
-
-    /// How the game ended, in one value.
-    public var outcome: Outcome { Outcome(winner: result.winner, reason: reason) }
 }

@@ -108,7 +108,7 @@ extension Profile: Codable {
 }
 
 /// How a game went for one player.
-public enum PlayerResult: String, Hashable, Sendable, Codable {
+public enum PlayerResult: String, Hashable, Sendable {
     case win
     case loss
     case draw
@@ -118,37 +118,28 @@ public enum PlayerResult: String, Hashable, Sendable, Codable {
 public struct RecentGame: Hashable, Sendable, Codable {
     public var game: Int64
     public var opponent: String
+    /// The side the player played.
     public var color: Side
-    public var result: PlayerResult
-    public var reason: Outcome.Reason
+    public var outcome: Outcome
     /// The player's rating after the game minus before it, both rounded.
     public var ratingChange: Int
 
-    public init(
-        game: Int64, opponent: String, color: Side, result: PlayerResult, reason: Outcome.Reason,
-        ratingChange: Int
-    ) {
+    public init(game: Int64, opponent: String, color: Side, outcome: Outcome, ratingChange: Int) {
         self.game = game
         self.opponent = opponent
         self.color = color
-        self.result = result
-        self.reason = reason
+        self.outcome = outcome
         self.ratingChange = ratingChange
     }
 
     private enum CodingKeys: String, CodingKey {
-        case game, opponent, color, result, reason
+        case game, opponent, color, outcome
         case ratingChange = "rating_change"
     }
 
-    /// How the game ended, the player having played `color`.
-    public var outcome: Outcome {
-        let winner: Side? =
-            switch result {
-            case .win: color
-            case .loss: color.opponent
-            case .draw: nil
-            }
-        return Outcome(winner: winner, reason: reason)
+    /// How the game went for the player.
+    public var result: PlayerResult {
+        guard let winner = outcome.winner else { return .draw }
+        return winner == color ? .win : .loss
     }
 }

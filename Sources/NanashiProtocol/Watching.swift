@@ -56,19 +56,14 @@ public struct WatchedGame: Hashable, Sendable, Codable {
     }
 }
 
-/// The fields of the `end` a watcher gets: the result, without a rating change (which is each
-/// player's own).
+/// The fields of the `end` a watcher gets: how the game ended, without a rating change (which is
+/// each player's own).
 public struct WatchedEnd: Hashable, Sendable, Codable {
     public var game: Int64
-    public var result: GameResult
-    public var reason: Outcome.Reason
+    public var outcome: Outcome
 
-    public init(game: Int64, result: GameResult, reason: Outcome.Reason) {
+    public init(game: Int64, outcome: Outcome) {
         self.game = game
-        self.result = result
-        self.reason = reason
+        self.outcome = outcome
     }
-
-    /// How the game ended, in one value.
-    public var outcome: Outcome { Outcome(winner: result.winner, reason: reason) }
 }

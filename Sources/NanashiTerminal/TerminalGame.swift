@@ -111,9 +111,9 @@ public final class TerminalGame {
     }
 
     private func save(to path: String) {
-        var record = GameRecord(start: game.start, tags: tags)
+        // The game's moves are legal.
+        var record = try! GameRecord(start: game.start, moves: game.moves, tags: tags)
         record.tags["Date"] = files.today
-        for move in game.moves { try! record.append(move) }  // The game's moves are legal.
         record.result = game.current.outcome?.result ?? "*"
         do {
             try files.write(record.pgn, to: path)
@@ -148,6 +148,17 @@ public final class TerminalGame {
 }
 
 extension TerminalGame {
+    /// Plays games made by `makeGame`, one after another, while the person wants another after
+    /// each end (quitting or the end of input stops at once).
+    public static func playAgain(on console: any TerminalConsole, _ makeGame: () -> TerminalGame) {
+        while true {
+            let game = makeGame()
+            guard case .finished(let ending) = game.run(),
+                offerAnotherGame(after: ending, final: game.game.current, console: console)
+            else { return }
+        }
+    }
+
     /// Shows how the game ended and asks whether to play again; end of input means no.
     public static func offerAnotherGame(
         after ending: Outcome, final position: Position, console: any TerminalConsole

@@ -34,7 +34,7 @@ struct DatagenCommand: ParsableCommand {
     var hardNodes: UInt64?
 
     @Option(help: "text (a FEN, a score and a result per line) or binary (16-byte records).")
-    var format: DataFormat = .text
+    var format: Datagen.Format = .text
 
     @Option(help: "Seed of the random opening plies (the same seed plays the same games).")
     var seed: UInt64 = 1
@@ -49,95 +49,22 @@ struct DatagenCommand: ParsableCommand {
     var eval: EvaluationKind = .classic
 
     func run() throws {
-        guard (1...10_000_000).contains(games) else {
-            throw InputError("bad games \(games): use 1 to 10000000")
-        }
-        guard (1...100_000_000).contains(nodes) else {
-            throw InputError("bad nodes \(nodes): use 1 to 100000000")
-        }
-        guard (1...64).contains(concurrency) else {
-            throw InputError("bad concurrency \(concurrency): use 1 to 64")
-        }
+        try (1...10_000_000).check(games, "games")
+        try (1...100_000_000).check(Int(clamping: nodes), "nodes")
+        try (1...64).check(concurrency, "concurrency")
         if let hardNodes, hardNodes < nodes {
             throw InputError("bad hard nodes \(hardNodes): use at least --nodes (\(nodes))")
-        }
-        let journalPath = out + ".games"
-        let progress: DatagenProgress
-        do {
-            let journal = try Self.lines(of: journalPath)
-            switch format {
-            case .text:
-                progress = try DatagenProgress(seed: seed, lines: try Self.lines(of: out), journal: journal)
-            case .binary:
-                progress = try DatagenProgress(seed: seed, records: try Self.bytes(of: out), journal: journal)
-            }
-        } catch let error as TuningError {
-            throw InputError("\(out): \(error.description)")
-        }
-        let file = try AppendingFile(path: out)
-        let journal = try AppendingFile(path: journalPath)
-        let state = RunState(progress: progress)
-        let start = ContinuousClock.now
-        let toPlay = (0..<games).count { !progress.finished.contains($0) }
-        if toPlay < games {
-            FileHandle.standardError.write(
-                Data(
-                    "resuming: \(games - toPlay) games done, \(progress.seen.count) positions in \(out)\n"
-                        .utf8))
         }
         var selfPlay = SelfPlay(nodes: nodes, hardNodes: hardNodes)
         if everyPosition { selfPlay.quietMargin = nil }
         selfPlay.evaluation = eval
-        selfPlay.run(games: games, skipping: progress.finished, seed: seed, concurrency: concurrency) {
-            number, game in
-            let fresh = state.progress.record(game, number: number)
-            if !fresh.samples.isEmpty {
-                switch format {
-                case .text: file.append(fresh.lines.joined(separator: "\n"))
-                case .binary: file.append(bytes: fresh.packed)
-                }
-            }
-            journal.append(state.progress.journalLine(number: number))
-            state.games += 1
-            state.positions += fresh.samples.count
-            let seconds = (ContinuousClock.now - start).wholeMilliseconds / 1000
-            FileHandle.standardError.write(
-                Data("\rgames \(state.games)/\(toPlay), new positions \(state.positions), \(seconds) s".utf8))
+        try Datagen.run(
+            selfPlay, games: games, seed: seed, concurrency: concurrency, out: out, format: format
+        ) {
+            FileHandle.standardError.write(Data($0.utf8))
         }
-        file.close()
-        journal.close()
         FileHandle.standardError.write(Data("\n".utf8))
     }
-
-    /// The bytes of the file at `path`, none when it does not exist.
-    static func bytes(of path: String) throws(InputError) -> [UInt8] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("cannot read '\(path)'")
-        }
-        return [UInt8](data)
-    }
-
-    /// The lines of the file at `path`, none when it does not exist.
-    static func lines(of path: String) throws(InputError) -> [Substring] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputError("cannot read '\(path)'")
-        }
-        return text.split(separator: "\n")
-    }
 }
 
-/// How datagen writes its positions.
-enum DataFormat: String, ExpressibleByArgument {
-    case text, binary
-}
-
-/// What the reports share (updated one game at a time).
-private final class RunState: @unchecked Sendable {
-    var progress: DatagenProgress
-    var games = 0
-    var positions = 0
-
-    init(progress: DatagenProgress) { self.progress = progress }
-}
+extension Datagen.Format: ExpressibleByArgument {}

@@ -22,11 +22,7 @@ struct GamesCommand: AsyncParsableCommand {
     @Option(help: "How many games to show (1 to 100).")
     var limit = ClientMessage.defaultArchiveLimit
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Flag(help: "Print the page as JSON (the protocol's games object).")
     var json = false
@@ -38,14 +34,12 @@ struct GamesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
-        let reply = try await LeaderboardCommand.Source.ask(
-            address, .games(name: name, before: before, limit: limit))
-        guard case .games(let archive) = reply else {
-            throw InputError("the server answered \(reply.type), not a list of games")
-        }
+        let address = try serverOptions.address()
+        let archive = try await ServerConnection.ask(
+            .games(name: name, before: before, limit: limit), at: address, for: "a list of games"
+        ) { if case .games(let archive) = $0 { archive } else { nil } }
         if json {
-            print(jsonLine(archive))
+            print(Wire.encode(archive))
         } else {
             for line in ArchiveTable.games(archive, pageSize: limit) { print(line) }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiAI
 import NanashiCore
 import NanashiTerminal
 
@@ -13,29 +14,20 @@ struct HotseatCommand: ParsableCommand {
             """
     )
 
-    @Option(
-        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
-    @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
-    )
-    var noColor = false
+    @OptionGroup var colorOption: ColorOption
 
     func run() throws {
-        let start = try Position.fromOption(fen)
-        let console = Console(noColor: noColor)
-        let adviser = Adviser()
+        let start = try fenOption.position()
+        let console = StandardConsole(noColor: colorOption.noColor)
+        let adviser = Engine(hashMegabytes: 4)
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
-        while true {
-            let terminalGame = TerminalGame(
+        TerminalGame.playAgain(on: console) {
+            TerminalGame(
                 game: Game(start: start), console: console, files: LocalFiles(), opponents: [:], labels: [:],
                 flipped: false,
                 tags: ["Event": "nanashi hotseat", "White": "x", "Black": "o"], hint: adviser.hint(for:))
-            guard case .finished(let ending) = terminalGame.run(),
-                TerminalGame.offerAnotherGame(
-                    after: ending, final: terminalGame.game.current, console: console)
-            else { return }
         }
     }
 }

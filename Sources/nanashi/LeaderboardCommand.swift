@@ -16,11 +16,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "A server's SQLite database file to read instead of asking the server.")
     var db: String?
@@ -51,43 +47,27 @@ struct LeaderboardCommand: AsyncParsableCommand {
                     throw InputError("cannot read the leaderboard from \(path): \(error)")
                 }
             case .server(let address):
-                switch try await Self.ask(address, .leaderboard(limit: limit, offset: offset)) {
-                case .leaderboard(let board): return board
-                case let other: throw InputError("the server answered \(other.type), not a leaderboard")
-                }
-            }
-        }
-
-        /// One question to a server; an `error` reply becomes the user's error line.
-        static func ask(_ address: ServerAddress, _ message: ClientMessage) async throws -> ServerMessage {
-            do {
-                let connection = try await ServerConnection.connect(to: address)
-                defer { connection.close() }
-                let reply = try await connection.reply(to: message)
-                if case .error(let error) = reply { throw InputError(error.message) }
-                return reply
-            } catch let error as ConnectionError {
-                throw InputError(error.description)
+                return try await ServerConnection.ask(
+                    .leaderboard(limit: limit, offset: offset), at: address, for: "a leaderboard"
+                ) { if case .leaderboard(let board) = $0 { board } else { nil } }
             }
         }
     }
 
     func source() throws -> Source {
         if let db {
-            guard server == nil else { throw InputError("use --db or --server, not both") }
+            guard serverOptions.server == nil else { throw InputError("use --db or --server, not both") }
             return .database(path: db)
         }
-        return .server(try ServerAddress.fromOption(server, ca: ca))
+        return .server(try serverOptions.address())
     }
 
     func run() async throws {
-        guard (1...ClientMessage.maximumLeaderboardLimit).contains(top) else {
-            throw InputError("bad --top \(top): use 1 to \(ClientMessage.maximumLeaderboardLimit)")
-        }
-        guard offset >= 0 else { throw InputError("bad --offset \(offset): use 0 or more") }
+        try (1...ClientMessage.maximumLeaderboardLimit).check(top, "--top")
+        try (0...Int.max).check(offset, "--offset")
         let board = try await source().leaderboard(limit: top, offset: offset)
         if json {
-            print(jsonLine(board))
+            print(Wire.encode(board))
         } else {
             for line in StandingsTable.leaderboard(board) { print(line) }
         }

@@ -24,11 +24,7 @@ struct LoadTestCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT, or tls://HOST:PORT for TLS.")
-    var server = "127.0.0.1:7878"
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "Bots connected at once (or connections, with --queries).")
     var clients: Int?
@@ -73,7 +69,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
+        let address = try serverOptions.address()
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
         _ = DescriptorLimit.raise(toAtMost: .max)
@@ -81,14 +77,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             var settings = QueryTestSettings(server: address)
             settings.queries = queries
             settings.connections = clients ?? 1
-            if let problem = settings.problem { throw InputError(problem) }
-            let report: QueryReport
-            do {
-                report = try await QueryTest.run(settings)
-            } catch {
-                throw InputError("query run against \(server) failed: \(error)")
-            }
-            print(json ? jsonLine(report) : report.text)
+            let report = try await QueryTest.run(settings, against: address)
+            print(json ? Wire.encode(report) : report.text)
             return
         }
         var settings = LoadTestSettings(server: address)
@@ -106,24 +96,8 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
-        if let problem = settings.problem { throw InputError(problem) }
-        if let accounts {
-            do {
-                settings.accounts = try BotAccount.read(from: accounts)
-            } catch {
-                throw InputError("bad accounts file \(accounts): \(error)")
-            }
-        }
-        let (report, registered) = try await LoadTest.run(settings) { progress in
-            printError(progress.line)
-        }
-        if let accounts, !registered.isEmpty {
-            do {
-                try BotAccount.write(settings.accounts + registered, to: accounts)
-            } catch {
-                printError("nanashi: cannot write accounts to \(accounts): \(error)")
-            }
-        }
-        print(json ? jsonLine(report) : report.text)
+        let (report, note) = try await LoadTest.run(settings, accounts: accounts) { printError($0.line) }
+        if let note { printError(note) }
+        print(json ? Wire.encode(report) : report.text)
     }
 }

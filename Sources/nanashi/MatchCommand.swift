@@ -60,52 +60,12 @@ struct MatchCommand: ParsableCommand {
     @Option(help: "Seed of the built-in levels' randomness (default: random).")
     var seed: UInt64?
 
-    /// The match the options describe; bad options are input errors (one line, exit code 2).
-    func match() throws(InputError) -> NanashiMatch.Match {
-        guard (1...100_000).contains(games) else { throw InputError("bad games \(games): use 1 to 100000") }
-        if let depth, !(1...64).contains(depth) { throw InputError("bad depth \(depth): use 1 to 64") }
-        if let nodes, nodes == 0 { throw InputError("bad nodes 0: use 1 or more") }
-        if let movetime, !(1...3_600_000).contains(movetime) {
-            throw InputError("bad movetime \(movetime): use 1 to 3600000 ms")
-        }
-        let timeControl = tc.flatMap(TimeControl.init(seconds:))
-        if let tc, timeControl == nil {
-            throw InputError("bad time control '\(tc)': use SECONDS+INCREMENT, like 10+0.1")
-        }
-        guard (1...10_000).contains(maxPlies) else {
-            throw InputError("bad max plies \(maxPlies): use 1 to 10000")
-        }
-        guard (1...64).contains(concurrency) else {
-            throw InputError("bad concurrency \(concurrency): use 1 to 64")
-        }
-        let test = sprt.flatMap(SPRT.init)
-        if let sprt, test == nil {
-            throw InputError("bad sprt '\(sprt)': use ELO0,ELO1 with ELO0 < ELO1, like 0,10")
-        }
-        var openingsText: String?
-        if let openings {
-            guard let text = try? String(contentsOfFile: openings, encoding: .utf8) else {
-                throw InputError("cannot read openings file '\(openings)'")
-            }
-            openingsText = text
-        }
-        do throws(MatchError) {
-            return NanashiMatch.Match(
-                first: try PlayerSpec(first), second: try PlayerSpec(second), games: games,
-                openings: try openingsText.map { text throws(MatchError) in try Openings.parse(text) }
-                    ?? Openings.book,
-                limits: SearchLimits(
-                    depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) }),
-                timeControl: timeControl, maxPlies: maxPlies, concurrency: concurrency, sprt: test,
-                seed: seed ?? UInt64.random(in: 0...UInt64.max))
-        } catch {
-            throw InputError(error.description)
-        }
-    }
-
     func run() throws {
-        let match = try match()
-        let pgnFile = try pgn.map { path throws(InputError) in try AppendingFile(path: path) }
+        let match = try NanashiMatch.Match.parsing(
+            first: first, second: second, games: games, depth: depth, nodes: nodes, movetime: movetime,
+            tc: tc,
+            maxPlies: maxPlies, concurrency: concurrency, sprt: sprt, openings: openings, seed: seed)
+        let pgnFile = try pgn.map { path throws(AppendingFile.Problem) in try AppendingFile(path: path) }
         print(match.header)
         flushOutput()
         let tally = try match.run { report in

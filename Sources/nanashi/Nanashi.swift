@@ -66,27 +66,6 @@ struct InputError: Error {
     init(_ message: String) { self.message = message }
 }
 
-extension Position {
-    /// Reads the `--fen` option (any FEN, or `startpos`), reporting a bad one as an `InputError`.
-    static func fromOption(_ fen: String?) throws(InputError) -> Position {
-        guard let fen else { return .start }
-        do {
-            return try Position(fen: fen)
-        } catch {
-            throw InputError("bad FEN '\(fen)': \(error)")
-        }
-    }
-
-    /// Plays moves given as text one after another, reporting the first bad one as an `InputError`.
-    func playing(_ moves: [String]) throws(InputError) -> Position {
-        do {
-            return try replaying(moves).position
-        } catch {
-            throw InputError(error.description)
-        }
-    }
-}
-
 /// Writes one line to standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

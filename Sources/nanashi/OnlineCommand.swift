@@ -3,6 +3,7 @@ import Foundation
 import NanashiClient
 import NanashiCore
 import NanashiProtocol
+import NanashiTerminal
 
 /// `nanashi online`: rated games against other people through a server.
 struct OnlineCommand: AsyncParsableCommand {
@@ -25,11 +26,7 @@ struct OnlineCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "The time control, MINUTES+SECONDS added per move.")
     var time = "5+3"
@@ -43,25 +40,15 @@ struct OnlineCommand: AsyncParsableCommand {
     @Flag(help: "Create the account (logs in instead when the name and password are yours already).")
     var register = false
 
-    @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
-    )
-    var noColor = false
+    @OptionGroup var colorOption: ColorOption
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
-        let control: TimeControl
-        do {
-            control = try TimeControl(parsing: time)
-        } catch {
-            throw InputError(error.description)
-        }
-        let environment = ProcessInfo.processInfo.environment
+        let address = try serverOptions.address()
+        let control = try TimeControl(parsing: time)
         let login = OnlineLogin(
-            name: name ?? environment["NANASHI_NAME"].flatMap { $0.isEmpty ? nil : $0 },
-            password: password ?? environment["NANASHI_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 },
-            register: register, store: TokenStore.standard(environment: environment))
-        let console = Console(noColor: noColor)
+            name: name, password: password, register: register,
+            environment: ProcessInfo.processInfo.environment)
+        let console = StandardConsole(noColor: colorOption.noColor)
         let session = OnlineSession(
             OnlineSession.Settings(
                 address: address, control: control, register: register,

@@ -17,17 +17,12 @@ struct PGNCommand: AsyncParsableCommand {
     @Argument(help: "The game's id.")
     var game: Int64
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
-        let reply = try await LeaderboardCommand.Source.ask(address, .pgn(game: game))
-        guard case .pgn(let pgn) = reply else {
-            throw InputError("the server answered \(reply.type), not a PGN")
+        let address = try serverOptions.address()
+        let pgn = try await ServerConnection.ask(.pgn(game: game), at: address, for: "a PGN") {
+            if case .pgn(let pgn) = $0 { pgn } else { nil }
         }
         print(pgn.pgn, terminator: pgn.pgn.hasSuffix("\n") ? "" : "\n")
     }

@@ -9,8 +9,7 @@ struct PerftCommand: ParsableCommand {
         discussion: "Prints 'depth D nodes N time T ms nps R' for each depth from 1 to --depth."
     )
 
-    @Option(help: "The position, as FEN or 'startpos'.")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
     @Option(help: "The deepest depth to count (1 to 12).")
     var depth: Int = 5
@@ -19,8 +18,8 @@ struct PerftCommand: ParsableCommand {
     var divide = false
 
     func run() throws {
-        let position = try Position.fromOption(fen)
-        guard (1...12).contains(depth) else { throw InputError("bad depth \(depth): use 1 to 12") }
+        let position = try fenOption.position()
+        try (1...12).check(depth, "depth")
         if divide {
             for (move, nodes) in position.divide(depth) {
                 print("\(move): \(nodes)")
@@ -30,8 +29,7 @@ struct PerftCommand: ParsableCommand {
             let start = ContinuousClock.now
             let nodes = position.perft(depth)
             let elapsed = ContinuousClock.now - start
-            let milliseconds =
-                Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let milliseconds = elapsed.inSeconds * 1000
             let nps = milliseconds > 0 ? UInt64(Double(nodes) / milliseconds * 1000) : nodes
             print("depth \(depth) nodes \(nodes) time \(Int(milliseconds.rounded())) ms nps \(nps)")
             flushOutput()

@@ -29,29 +29,24 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Your side: x (moves first), o, or random.")
     var side: SideChoice = .x
 
-    @Option(
-        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
     @Option(help: "Seed for the AI's randomness and the random side, for repeatable games.")
     var seed: UInt64?
 
-    @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
-    )
-    var noColor = false
+    @OptionGroup var colorOption: ColorOption
 
     func run() throws {
-        let start = try Position.fromOption(fen)
+        let start = try fenOption.position()
         guard let level = Level(level) else {
             throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
         }
-        let console = Console(noColor: noColor)
+        let console = StandardConsole(noColor: colorOption.noColor)
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
         let engine = Engine()
         let opponent = AIOpponent(engine: engine, level: level, random: random)
-        let adviser = Adviser(engine: Engine(hashMegabytes: 4))
-        while true {
+        let adviser = Engine(hashMegabytes: 4)
+        TerminalGame.playAgain(on: console) {
             let person: Side
             switch side {
             case .x: person = .x
@@ -61,7 +56,7 @@ struct PlayCommand: ParsableCommand {
             engine.newGame()
             console.say(
                 "you play \(person) against the AI at level \(level.number); type help for the commands")
-            let terminalGame = TerminalGame(
+            return TerminalGame(
                 game: Game(start: start), console: console, files: LocalFiles(),
                 opponents: [person.opponent: opponent],
                 labels: [person: "you", person.opponent: opponent.label], flipped: false,
@@ -71,10 +66,6 @@ struct PlayCommand: ParsableCommand {
                     person == .x ? "Black" : "White": "nanashi \(opponent.label)",
                 ],
                 hint: adviser.hint(for:))
-            guard case .finished(let ending) = terminalGame.run(),
-                TerminalGame.offerAnotherGame(
-                    after: ending, final: terminalGame.game.current, console: console)
-            else { return }
         }
     }
 }

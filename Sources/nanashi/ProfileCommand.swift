@@ -17,23 +17,18 @@ struct ProfileCommand: AsyncParsableCommand {
     @Argument(help: "The player's name (case does not matter).")
     var name: String
 
-    @Option(help: "The server to ask, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
-    var server: String?
-
-    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
-    var ca: String?
+    @OptionGroup var serverOptions: ServerOptions
 
     @Flag(help: "Print the profile as JSON (the protocol's profile object).")
     var json = false
 
     func run() async throws {
-        let address = try ServerAddress.fromOption(server, ca: ca)
-        let reply = try await LeaderboardCommand.Source.ask(address, .profile(name: name))
-        guard case .profile(let profile) = reply else {
-            throw InputError("the server answered \(reply.type), not a profile")
+        let address = try serverOptions.address()
+        let profile = try await ServerConnection.ask(.profile(name: name), at: address, for: "a profile") {
+            if case .profile(let profile) = $0 { profile } else { nil }
         }
         if json {
-            print(jsonLine(profile))
+            print(Wire.encode(profile))
         } else {
             for line in StandingsTable.profile(profile) { print(line) }
         }

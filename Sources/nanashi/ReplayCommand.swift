@@ -23,63 +23,20 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "How deep the engine searches for eval, in plies.")
     var depth = 6
 
-    @Flag(
-        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
-    )
-    var noColor = false
+    @OptionGroup var colorOption: ColorOption
 
     func validate() throws {
         guard (1...20).contains(depth) else { throw ValidationError("--depth is 1 to 20") }
     }
 
     func run() throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw InputError("cannot read \(file): \(error.localizedDescription)")
-        }
-        var replay: Replay
-        do {
-            replay = Replay(try GameRecord(pgn: text))
-        } catch {
-            throw InputError("\(file) is not a readable PGN game: \(error)")
-        }
-        let console = Console(noColor: noColor)
-        let renderer = BoardRenderer(color: console.color)
+        let replay = try Replay(file: file)
+        let console = StandardConsole(noColor: colorOption.noColor)
+        var session = ReplaySession(replay, color: console.color)
         let engine = Engine(hashMegabytes: 16)
-        console.say(replay.heading)
-        var shown = -1
-        while true {
-            if replay.ply != shown {
-                console.write(
-                    renderer.render(replay.position, lastMove: replay.lastMove, labels: replay.labels))
-                console.say(" " + replay.progress)
-                shown = replay.ply
-            }
-            guard let line = console.ask("replay> ") else { return }
-            guard let step = ReplayStep(parsing: line) else {
-                console.say("'\(line.prefix(20))'? \(ReplayStep.helpText)")
-                continue
-            }
-            switch step {
-            case .quit: return
-            case .help: console.say(ReplayStep.helpText)
-            case .eval:
-                let position = replay.position
-                let result =
-                    position.isGameOver
-                    ? nil
-                    : engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
-                console.say(
-                    replay.evaluation(
-                        best: result?.bestMove, score: AIOpponent.score(result?.score ?? 0),
-                        depth: result?.depth ?? 0))
-            default:
-                if !replay.take(step) {
-                    console.say("no such position: the game has plies 0 to \(replay.plies)")
-                }
-            }
+        session.run(on: console) { position in
+            let result = engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
+            return (result.bestMove, AIOpponent.score(result.score), result.depth)
         }
     }
 }

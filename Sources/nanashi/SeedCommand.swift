@@ -58,7 +58,7 @@ struct SeedCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - start
         print(
             "seeded \(summary.players) players, \(summary.games) games, \(summary.bots.count) bots "
-                + "in \(elapsed.components.seconds).\(elapsed.components.attoseconds / 100_000_000_000_000_000) s"
+                + "in \(elapsed.wholeMilliseconds / 1000).\(elapsed.wholeMilliseconds % 1000 / 100) s"
         )
     }
 }

@@ -102,37 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let tlsCert, let tlsKey {
             settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+        try await Server.serve(settings, logLevel: level) {
+            print($0)
+            flushOutput()
         }
-        let server: Server
-        do {
-            let logger = Logger(label: "nanashi.server")
-            // Each connection is a descriptor, and so is each refused one while it is told why;
-            // the database, the listeners and libraries need a few more.
-            let wanted = maxConnections + 512
-            if let limit = DescriptorLimit.raise(toAtMost: wanted), limit < wanted {
-                logger.warning(
-                    """
-                    open files are limited to \(limit), below --max-connections \(maxConnections) + 512: \
-                    raise the hard limit (ulimit -Hn) to serve that many
-                    """)
-            }
-            server = try await Server.start(settings, logger: logger)
-        } catch {
-            throw InputError("cannot serve on \(host):\(port) with database \(db): \(error)")
-        }
-        // SIGTERM or SIGINT: stop accepting, send every client `shutdown`, close connections
-        // after their queued replies, and exit 0. Every reply was stored before it was sent;
-        // unfinished games stay stored and resume at the next start.
-        StopSignal.install { Task { await server.stop() } }
-        print("listening on \(settings.tls == nil ? "" : "tls://")\(host):\(server.port)")
-        if let httpPort = server.httpPort {
-            print("web on \(settings.tls == nil ? "http" : "https")://\(httpHost):\(httpPort)/")
-        }
-        flushOutput()
-        await server.waitUntilStopped()
     }
 }

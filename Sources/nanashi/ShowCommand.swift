@@ -12,14 +12,13 @@ struct ShowCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The position to start from, as FEN or 'startpos'.")
-    var fen: String?
+    @OptionGroup var fenOption: FENOption
 
     @Argument(help: "Moves to play, like f2, a7c5 or 0000.")
     var moves: [String] = []
 
     func run() throws {
-        let position = try Position.fromOption(fen).playing(moves)
+        let position = try fenOption.position().replaying(moves).position
         print(position.diagram, terminator: "")
         print("fen \(position.fen)")
         print((["moves"] + position.legalMoves().map(\.description)).joined(separator: " "))

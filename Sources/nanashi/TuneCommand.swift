@@ -20,20 +20,8 @@ struct TuneCommand: ParsableCommand {
     var out: String = "AI/NanashiAI/EvaluationWeights+Tuned.swift"
 
     func run() throws {
-        guard (1...100_000).contains(epochs) else {
-            throw InputError("bad epochs \(epochs): use 1 to 100000")
-        }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw InputError("cannot read '\(file)'")
-        }
-        let positions: [TrainingPosition]
-        do {
-            positions = try text.split(separator: "\n").map { line throws(TuningError) in
-                try TrainingPosition(line: line)
-            }
-        } catch {
-            throw InputError("\(file): \(error.description)")
-        }
+        try (1...100_000).check(epochs, "epochs")
+        let positions = try TrainingPosition.read(fromFile: file)
         var tuner = Tuner(positions: positions)
         tuner.fitScale()
         print("positions \(positions.count), loss \(tuner.loss()) with the compiled-in weights")

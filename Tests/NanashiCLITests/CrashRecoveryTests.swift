@@ -128,7 +128,9 @@ private func clock(_ message: [String: Any]) -> [Int64] {
         games[game].seats[side]!.socket.send(#"{"type":"resign","game":\#(games[game].id)}"#)
         for viewer in ["x", "o"] {
             let end = try games[game].seats[viewer]!.socket.message()
-            #expect(end["type"] as? String == "end" && end["reason"] as? String == "resign")
+            #expect(
+                end["type"] as? String == "end"
+                    && (end["outcome"] as? [String: Any])?["reason"] as? String == "resign")
         }
     }
 

@@ -45,7 +45,8 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A running `nanashi online` whose input the test writes and whose output it watches.
+/// A running `nanashi online` (or another subcommand, such as `watch`) whose input the test
+/// writes and whose output it watches.
 final class OnlineClient: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
@@ -53,9 +54,12 @@ final class OnlineClient: @unchecked Sendable {
     private var output = ""
     private var ended = false
 
-    init(_ arguments: [String], configHome: String, environment: [String: String] = [:]) throws {
+    init(
+        _ arguments: [String], command: String = "online", configHome: String,
+        environment: [String: String] = [:]
+    ) throws {
         process.executableURL = NanashiExecutable.url
-        process.arguments = ["online"] + arguments
+        process.arguments = [command] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_CONFIG_HOME"] = configHome
         variables["NANASHI_NAME"] = nil

@@ -117,7 +117,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     #expect(
         profileJSON.stdout
             == #"{"draws":0,"games":1,"losses":0,"name":"\#(oName)","rank":1,"rating":1662,"rd":290,"recent":[{"#
-            + #""color":"o","game":1,"opponent":"\#(xName)","rating_change":162,"reason":"pieces","result":"win"}],"#
+            + #""color":"o","game":1,"opponent":"\#(xName)","outcome":{"reason":"pieces","winner":"o"},"rating_change":162}],"#
             + #""wins":1}"# + "\n")
     let nobody = try runNanashi(["profile", "nobody", "--server", server.address])
     #expect(
@@ -280,4 +280,26 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
 func badOnlineCommandsFailWithOneLine(arguments: [String], message: String) throws {
     let run = try runNanashi(arguments)
     #expect(run.status == 2 && run.stdout.isEmpty && run.stderr == message)
+}
+
+@Test(.blocking) func aWatcherFollowsAGameToItsEnd() throws {
+    let server = try ServerUnderTest()
+    defer { server.stop() }
+    let (x, o, xName, oName) = try pair(on: server)
+    defer {
+        x.stop()
+        o.stop()
+    }
+    // The game by its id: the list of games in progress may lag a second behind a new game.
+    let watcher = try OnlineClient(
+        ["1", "--server", server.address, "--no-color"], command: "watch",
+        configHome: try server.configFolder("watcher"))
+    defer { watcher.stop() }
+    try watcher.waitFor(" move 1, x to play\n")
+    x.send(["resign"])
+    #expect(try watcher.finish() == 0)
+    #expect(
+        watcher.transcript.hasPrefix(
+            "game 1: \(xName) 1500 (x) v \(oName) 1500 (o), 10+0\n\n    a  b  c  d  e  f  g\n"))
+    #expect(watcher.transcript.hasSuffix("game over: o wins (x resigned)\nfinal count: x 2, o 2\n"))
 }

@@ -11,7 +11,8 @@ private let start = GameStart(
     game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen, initial: 600,
     increment: 0)
 private let end = GameEnd(
-    game: 7, result: .o, reason: .resignation, rating: RatingChange(before: 1500, after: 1490))
+    game: 7, outcome: Outcome(winner: .o, reason: .resignation),
+    rating: RatingChange(before: 1500, after: 1490))
 
 private func reply(_ message: ServerMessage, id: String? = nil) -> OnlineSession.Event {
     .server(.reply(Reply(message, id: id.map { .string($0) })))

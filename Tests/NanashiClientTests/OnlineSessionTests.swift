@@ -217,7 +217,9 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
 @Test func theEndShowsTheResultAndTheRatingChangeAndFinishes() {
     var online = OnlineSession.seeking()
     _ = online.at(0, reply(.start(gameStart)))
-    let end = GameEnd(game: 7, result: .o, reason: .timeout, rating: RatingChange(before: 1500, after: 1338))
+    let end = GameEnd(
+        game: 7, outcome: Outcome(winner: .o, reason: .timeout),
+        rating: RatingChange(before: 1500, after: 1338))
     #expect(
         online.at(1, reply(.end(end))) == [
             .write("game over: o wins (x ran out of time)\nfinal count: x 2, o 2\n"),

@@ -122,3 +122,17 @@ private final class FakeServer {
         try await ServerConnection.connect(to: ServerAddress(host: "127.0.0.1", port: port))
     }
 }
+
+@Test func aLineOverAMebibyteIsSkippedAndTheNextOneRead() async throws {
+    let server = try FakeServer()
+    let connection = try await ServerConnection.connect(
+        to: ServerAddress(host: "127.0.0.1", port: server.port))
+    defer { connection.close() }
+    try server.accept()
+    // Far longer than one read: the line reader keeps it across reads, then drops it whole.
+    server.write(String(repeating: "x", count: (1 << 20) + 10) + "\n" + #"{"id":8,"type":"pong"}"# + "\n")
+    server.hangUp()
+    var events: [ServerEvent] = []
+    for await event in connection.events { events.append(event) }
+    #expect(events == [.reply(Reply(.pong, id: .integer(8))), .closed])
+}

@@ -1,4 +1,5 @@
 import NanashiClient
+import NanashiCore
 import NanashiProtocol
 import Testing
 
@@ -35,9 +36,10 @@ import Testing
         name: "bob", rating: 1338, rd: 290, rank: 2, games: 2, wins: 0, losses: 1, draws: 1,
         recent: [
             RecentGame(
-                game: 12, opponent: "ann", color: .o, result: .loss, reason: .resignation, ratingChange: -162),
+                game: 12, opponent: "ann", color: .o, outcome: .resignation(by: .o), ratingChange: -162),
             RecentGame(
-                game: 3, opponent: "carol", color: .x, result: .draw, reason: .fiftyMoveRule, ratingChange: 0),
+                game: 3, opponent: "carol", color: .x, outcome: Outcome(winner: nil, reason: .fiftyMoveRule),
+                ratingChange: 0),
         ])
     #expect(
         StandingsTable.profile(profile) == [

@@ -37,7 +37,7 @@ private func watched(fen: String = Position.start.fen) -> ServerMessage {
     #expect(try screen.receive(.moved(moved), at: epoch + .seconds(2)) == [])
     #expect(!screen.isOver)
     #expect(screen.tick(at: epoch + .seconds(3)) == [.status("  x 0:58.0  *o 0:59.0")])
-    let end = WatchedEnd(game: 5, result: .x, reason: .resignation)
+    let end = WatchedEnd(game: 5, outcome: Outcome(winner: .x, reason: .resignation))
     #expect(
         try screen.receive(.watchedEnd(end), at: epoch + .seconds(4)) == [
             .say("  x 0:58.0   o 0:58.0"), .write("game over: x wins (o resigned)\nfinal count: x 3, o 2\n"),

@@ -11,10 +11,10 @@ private let bob = GamePlayer(name: "veteran_player", rating: 1580)
         name: "ann",
         games: [
             ArchivedGame(
-                game: 251, x: bob, o: ann, result: .o, reason: .resignation, plies: 1,
+                game: 251, x: bob, o: ann, outcome: Outcome(winner: .o, reason: .resignation), plies: 1,
                 ended: "2027-01-15T08:00:00Z"),
             ArchivedGame(
-                game: 12, x: ann, o: bob, result: .draw, reason: .fiftyMoveRule, plies: 140,
+                game: 12, x: ann, o: bob, outcome: Outcome(winner: nil, reason: .fiftyMoveRule), plies: 140,
                 ended: "2027-01-14T23:59:59Z"),
         ])
     let heading =
@@ -76,7 +76,8 @@ private let bob = GamePlayer(name: "veteran_player", rating: 1580)
     #expect(table.position == afterF6)
     #expect(table.clockLine(at: start + .milliseconds(1500)) == " *x 0:58.5   o 0:49.0")
     #expect(table.endText == nil)
-    table.finish(WatchedEnd(game: 5, result: .o, reason: .timeout), now: start + .seconds(3))
+    table.finish(
+        WatchedEnd(game: 5, outcome: Outcome(winner: .o, reason: .timeout)), now: start + .seconds(3))
     #expect(table.clockLine(at: start + .seconds(30)) == "  x 0:57.0   o 0:49.0")
     #expect(table.endText == "game over: o wins (x ran out of time)\nfinal count: x 3, o 3\n")
 }

@@ -50,6 +50,46 @@ struct GameRecordTests {
         #expect(game.pgn.split(separator: "\n").count == 9)  // 8 tags, then the moves on one line
     }
 
+    @Test func aPlayedGameWithItsOutcomeSaysHowItEnded() throws {
+        let moves = try ["a7c5", "a2", "g2"].map(move)
+        let record = try GameRecord(
+            moves: moves, tags: ["Event": "Test"], outcome: .resignation(by: .o))
+        #expect(record.moves == moves)
+        #expect(record.current.fen == "6o/7/2x4/7/7/o5x/o5x o 0 2")
+        #expect(
+            record.pgn == """
+                [Event "Test"]
+                [Site "?"]
+                [Date "?"]
+                [Round "?"]
+                [White "?"]
+                [Black "?"]
+                [Result "1-0"]
+                [FEN "x5o/7/7/7/7/7/o5x x 0 1"]
+                [Reason "resign"]
+                [Termination "normal"]
+
+                1. a7c5 a2 2. g2 1-0
+
+                """)
+        let unfinished = try GameRecord(moves: moves)
+        #expect(unfinished.result == "*" && unfinished.tags.isEmpty)
+    }
+
+    @Test func aPlayedGameWithAnIllegalMoveIsRefused() throws {
+        #expect(throws: IllegalMoveError.self) {
+            try GameRecord(moves: [move("f2"), move("f3")])
+        }
+    }
+
+    @Test func undoingMovesBringsBackTheEarlierPosition() throws {
+        var record = try GameRecord(moves: ["f2", "b2", "g1e3"].map(move))
+        record.removeLast(2)
+        #expect(record.current == (try Position.start.play(move("f2"))))
+        try record.append(move("f6"))
+        #expect(record.current.fen == "x5o/5o1/7/7/7/5x1/o5x x 0 2")
+    }
+
     @Test func readsPythonAtaxxStyleWithCommentsAndVariations() throws {
         let pgn = """
             [Event "0003"]

@@ -3,17 +3,9 @@ import Testing
 
 @testable import NanashiCore
 
-/// A small seeded generator (SplitMix64), so that the random positions are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+extension SplitMix64 {
+    /// A number in `0..<bound`, so that the random positions are the same on every run.
+    fileprivate mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 /// Every clone and jump that the rules allow, found by asking `isLegal` about every candidate:
@@ -32,7 +24,7 @@ private func movesByTheRules(_ position: Position) -> Set<Move> {
 @Suite(.blocking) struct MoveGeneratorTests {
     /// Boards of every density (2 to 95% full), a few blockers on most, either side to move.
     static func randomPositions(count: Int) -> [Position] {
-        var random = SplitMix(state: 2026)
+        var random = SplitMix64(seed: 2026)
         var positions: [Position] = []
         while positions.count < count {
             let fill = 2 + random.next(94)

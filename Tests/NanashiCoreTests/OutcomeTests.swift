@@ -1,3 +1,4 @@
+import Foundation
 import NanashiTestSupport
 import Testing
 
@@ -86,6 +87,46 @@ struct OutcomeTests {
         #expect(Outcome.resignation(by: .x) == Outcome(winner: .o, reason: .resignation))
         #expect(Outcome.resignation(by: .o).result == "1-0")
         #expect(Outcome(winner: .x, reason: .timeout).description == "x timeout")
+    }
+
+    @Test(arguments: [
+        (Outcome(winner: .x, reason: .noPieces), #"{"reason":"pieces","winner":"x"}"#),
+        (Outcome(winner: .o, reason: .timeout), #"{"reason":"timeout","winner":"o"}"#),
+        (Outcome(winner: nil, reason: .fiftyMoveRule), #"{"reason":"fifty","winner":null}"#),
+    ])
+    func onTheWireAnOutcomeIsItsWinnerAndReason(outcome: Outcome, json: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(outcome), as: UTF8.self) == json)
+        #expect(try JSONDecoder().decode(Outcome.self, from: Data(json.utf8)) == outcome)
+    }
+
+    @Test func aDrawMayLeaveTheWinnerOutAndAnUnknownReasonIsRefused() throws {
+        #expect(
+            try JSONDecoder().decode(Outcome.self, from: Data(#"{"reason":"locked"}"#.utf8))
+                == Outcome(winner: nil, reason: .lockedBoard))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Outcome.self, from: Data(#"{"reason":"bored","winner":"x"}"#.utf8))
+        }
+    }
+
+    @Test func everyReasonHasOnePGNTerminationAndOneVerdict() {
+        let texts = Outcome.Reason.allCases.map { reason in
+            let outcome = Outcome(winner: reason == .fiftyMoveRule ? nil : .x, reason: reason)
+            return "\(outcome.termination) | \(outcome.verdict)"
+        }
+        #expect(
+            texts == [
+                "normal | x wins (o has no pieces left)",
+                "normal | x wins (no one can move: the board is locked)",
+                "normal | draw (fifty-move rule: 100 moves without a clone)",
+                "normal | x wins (o resigned)",
+                "time forfeit | x wins (o ran out of time)",
+                "abandoned | x wins (o left the game)",
+                "abandoned | x wins (aborted: a side made no first move in time; unrated)",
+                "rules infraction | x wins (o played an illegal move)",
+                "adjudication | x wins (adjudicated: too many moves)",
+            ])
     }
 
     private func swapped(_ outcome: Outcome) -> Outcome {

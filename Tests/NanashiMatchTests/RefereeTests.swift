@@ -48,7 +48,7 @@ struct RefereeTests {
             now: { clock.instant })
         let game = try referee.play(from: .start)
         #expect(game.outcome == Outcome(winner: .o, reason: .timeout))
-        #expect(game.termination == "time forfeit")
+        #expect(game.ending == "timeout")
         #expect(game.moves.count == 8)
         // Each side is told its own clock and the other's, as they stood before the move.
         #expect(x.limitsSeen.map { $0.clock!.own } == [1000, 800, 600, 400, 200].map { .milliseconds($0) })
@@ -64,7 +64,7 @@ struct RefereeTests {
         )
         .play(from: .start)
         #expect(game.outcome == Outcome(winner: nil, reason: .adjudication))
-        #expect(game.termination == "adjudicated at 6 plies")
+        #expect(game.ending == "adjudicated")
         #expect(game.moves.count == 6)
         #expect(x.limitsSeen.allSatisfy { $0 == .depth(1) })
     }
@@ -77,7 +77,7 @@ struct RefereeTests {
         let game = try Referee(x: x, o: o, limits: .infinite, timeControl: nil, maxPlies: 400).play(
             from: .start)
         #expect(game.outcome == Outcome(winner: .o, reason: .illegalMove))
-        #expect(game.termination == "illegal move d4")
+        #expect(game.ending == "illegal d4")
         #expect(game.moves.isEmpty)
     }
 
@@ -89,7 +89,7 @@ struct RefereeTests {
         let game = try Referee(x: x, o: o, limits: .infinite, timeControl: nil, maxPlies: 400).play(
             from: start)
         #expect(game.outcome == Outcome(winner: .x, reason: .noPieces))
-        #expect(game.termination == "pieces")
+        #expect(game.ending == "pieces")
         #expect(game.moves == [.clone(to: Square("a6")!)])
     }
 

@@ -288,7 +288,7 @@ import Testing
                 throw TestClient.Failure(description: "expected end")
             }
             #expect(
-                end.result == .draw && end.reason == .aborted
+                end.outcome == Outcome(winner: nil, reason: .aborted)
                     && end.rating == RatingChange(before: 1500, after: 1500))
         }
         await restarted.stop()
@@ -307,7 +307,7 @@ import Testing
         }
         // One move only: abandoned before two moves each, the game is not rated.
         #expect(
-            end.result == .x && end.reason == .abandonment
+            end.outcome == Outcome(winner: .x, reason: .abandonment)
                 && end.rating == RatingChange(before: 1500, after: 1500))
         await restarted.stop()
     }
@@ -324,7 +324,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             profile = try await watcher.exchange(#"{"type":"profile","name":"\#(paired.names[.o]!)"}"#)
         }
-        #expect(profile.contains(#""result":"loss""#) && profile.contains(#""reason":"abandon""#))
+        #expect(profile.contains(#""outcome":{"reason":"abandon","winner":"x"}"#))
         await restarted.stop()
     }
 
@@ -576,7 +576,7 @@ final class CapturedLog: Sendable {
             case .end(let theirs) = try await paired.clients[.x]!.reply().message
         else { throw TestClient.Failure(description: "expected end") }
         #expect(
-            end.id == .string("r") && mine.reason == .resignation && mine.result == .x && theirs.result == .x)
+            end.id == .string("r") && mine.outcome == .resignation(by: .o) && theirs.outcome == mine.outcome)
         #expect(
             try await paired.clients[.x]!.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
                 .contains(#""reason":"resign""#))

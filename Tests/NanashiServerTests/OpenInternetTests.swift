@@ -443,7 +443,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             #expect(
                 end
                     == GameEnd(
-                        game: paired.game, result: .draw, reason: .aborted,
+                        game: paired.game, outcome: Outcome(winner: nil, reason: .aborted),
                         rating: .init(before: 1500, after: 1500))
             )
         }
@@ -467,7 +467,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             guard case .end(let end) = try await next("end", from: paired.clients[side]!).message else {
                 throw TestClient.Failure(description: "expected end")
             }
-            #expect(end.result == .x && end.reason == .resignation)
+            #expect(end.outcome == Outcome(winner: .x, reason: .resignation))
             #expect(end.rating == RatingChange(before: 1500, after: 1500))
         }
         let profile = try await paired.clients[.x]!.exchange(
@@ -500,7 +500,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             profile = try await watcher.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
         }
         #expect(
-            profile.contains(#""result":"win""#) && profile.contains(#""reason":"abandon""#), "\(profile)")
+            profile.contains(#""outcome":{"reason":"abandon","winner":"x"}"#), "\(profile)")
         await restarted.stop()
     }
 

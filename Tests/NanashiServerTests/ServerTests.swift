@@ -215,8 +215,7 @@ func greedyMove(_ position: Position) -> Move {
             guard case .end(let end) = try await paired.clients[side]!.reply().message else {
                 throw TestClient.Failure(description: "expected end")
             }
-            #expect(end.game == paired.game && end.result == GameResult(winner: outcome.winner))
-            #expect(end.reason == outcome.reason)
+            #expect(end.game == paired.game && end.outcome == outcome)
             #expect(end.rating.before == 1500)
             switch outcome.winner {
             case side: #expect(end.rating.after > 1500)
@@ -254,10 +253,12 @@ func greedyMove(_ position: Position) -> Move {
         #expect(
             profile.recent == [
                 RecentGame(
-                    game: paired.game, opponent: paired.names[.x]!, color: .o,
-                    result: outcome.winner == nil ? .draw : (outcome.winner == .o ? .win : .loss),
-                    reason: outcome.reason, ratingChange: after[.o]!.after - 1500)
+                    game: paired.game, opponent: paired.names[.x]!, color: .o, outcome: outcome,
+                    ratingChange: after[.o]!.after - 1500)
             ])
+        #expect(
+            profile.recent[0].result
+                == (outcome.winner == nil ? .draw : (outcome.winner == .o ? .win : .loss)))
         await server.stop()
     }
 
@@ -304,8 +305,8 @@ func greedyMove(_ position: Position) -> Move {
         guard case .end(let mine) = end.message,
             case .end(let theirs) = try await paired.clients[.x]!.reply().message
         else { throw TestClient.Failure(description: "expected end") }
-        #expect(mine.result == .x && mine.reason == .resignation && mine.rating.after < 1500)
-        #expect(theirs.result == .x && theirs.reason == .resignation && theirs.rating.after > 1500)
+        #expect(mine.outcome == .resignation(by: .o) && mine.rating.after < 1500)
+        #expect(theirs.outcome == .resignation(by: .o) && theirs.rating.after > 1500)
         #expect(mine.rating.after - 1500 == 1500 - theirs.rating.after)
         // Both may seek again.
         #expect(try await paired.clients[.x]!.exchange(#"{"type":"seek"}"#) == #"{"type":"seeking"}"#)
@@ -326,7 +327,7 @@ func greedyMove(_ position: Position) -> Move {
             guard case .end(let end) = try await paired.clients[side]!.reply().message else {
                 throw TestClient.Failure(description: "expected end")
             }
-            #expect(end.result == .o && end.reason == .timeout)
+            #expect(end.outcome == Outcome(winner: .o, reason: .timeout))
             #expect(end.rating == RatingChange(before: 1500, after: 1500))
         }
         let profile = try await paired.clients[.o]!.exchange(
@@ -392,7 +393,7 @@ func greedyMove(_ position: Position) -> Move {
         }
         // Left before a move: the game is not rated.
         #expect(
-            end.result == .o && end.reason == .abandonment
+            end.outcome == Outcome(winner: .o, reason: .abandonment)
                 && end.rating == RatingChange(before: 1500, after: 1500))
         await server.stop()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NanashiCore
 import Testing
 
 @testable import NanashiServer
@@ -55,7 +56,7 @@ private func naiveStandings(_ storage: Storage) throws -> [String] {
         guard x.id != o.id else { continue }
         let game = try storage.createGame(xID: x.id!, oID: o.id!, control: .standard, now: Date())
         _ = try storage.finishGame(
-            id: game, result: round % 3 == 0 ? .draw : .x, reason: .resignation, now: Date()
+            id: game, outcome: Outcome(winner: round % 3 == 0 ? nil : .x, reason: .resignation), now: Date()
         ) {
             a, b in
             let score = round % 3 == 0 ? 0.5 : 1

@@ -50,7 +50,8 @@ import Testing
     #expect(try storage.seeker(id: 999) == nil)
 
     let rated = try #require(
-        try storage.finishGame(id: id, result: .x, reason: .resignation, now: Date()) { x, o in
+        try storage.finishGame(id: id, outcome: Outcome(winner: .x, reason: .resignation), now: Date()) {
+            x, o in
             (
                 Glicko2().rated(x.glicko, results: [(o.glicko, 1)]),
                 Glicko2().rated(o.glicko, results: [(x.glicko, 0)])
@@ -58,7 +59,8 @@ import Testing
         })
     #expect(rated.x.before == .initial && rated.x.after.rating > 1500 && rated.o.after.rating < 1500)
     #expect(throws: StorageError.noSuchGame) {
-        try storage.finishGame(id: id, result: .o, reason: .resignation, now: Date()) { x, o in
+        try storage.finishGame(id: id, outcome: Outcome(winner: .o, reason: .resignation), now: Date()) {
+            x, o in
             (x.glicko, o.glicko)
         }
     }
@@ -86,7 +88,7 @@ import Testing
     #expect(
         profile.recent == [
             RecentGame(
-                game: id, opponent: "ann", color: .o, result: .loss, reason: .resignation,
+                game: id, opponent: "ann", color: .o, outcome: .resignation(by: .o),
                 ratingChange: bobRating - 1500)
         ])
 

@@ -85,9 +85,10 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         #expect(state.clock.o == 120_000 && (100_000...120_000).contains(state.clock.x))
         #expect(state.initial == 120 && state.increment == 2)
         let (_, outcome) = try await playToTheEnd(paired, watchers: [watcher])
+        let winner = outcome.winner.map { "\"\($0)\"" } ?? "null"
         #expect(
             try await watcher.line()
-                == #"{"game":\#(game),"reason":"\#(outcome.reason.rawValue)","result":"\#(GameResult(winner: outcome.winner).rawValue)","type":"end"}"#
+                == #"{"game":\#(game),"outcome":{"reason":"\#(outcome.reason.rawValue)","winner":\#(winner)},"type":"end"}"#
         )
         #expect(
             try await watcher.exchange(#"{"type":"watch","game":\#(game)}"#)
@@ -216,7 +217,9 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 try storage.recordMove(
                     gameID: id, ply: 1, move: Move(notation: "b6"), clocks: Clocks(x: 1, o: 1), now: end)
                 if number == 200 { continue }
-                _ = try storage.finishGame(id: id, result: .o, reason: .resignation, rated: false, now: end) {
+                _ = try storage.finishGame(
+                    id: id, outcome: Outcome(winner: .o, reason: .resignation), rated: false, now: end
+                ) {
                     ($0.glicko, $1.glicko)
                 }
                 if number != 100 { ids.append(id) }
@@ -248,7 +251,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let newest = ids.last!
         #expect(
             try await client.exchange(#"{"type":"games","name":"ann","limit":1}"#)
-                == #"{"games":[{"ended":"2027-01-15T08:00:00Z","game":\#(newest),"o":{"name":"Ann","rating":1500},"plies":1,"reason":"resign","result":"o","x":{"name":"bob","rating":1500}}],"name":"Ann","type":"games"}"#
+                == #"{"games":[{"ended":"2027-01-15T08:00:00Z","game":\#(newest),"o":{"name":"Ann","rating":1500},"outcome":{"reason":"resign","winner":"o"},"plies":1,"x":{"name":"bob","rating":1500}}],"name":"Ann","type":"games"}"#
         )
         #expect(
             try await client.exchange(#"{"type":"games","name":"nobody"}"#)
@@ -275,6 +278,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         #expect(record.tags["White"] == paired.names[.x] && record.tags["Black"] == paired.names[.o])
         #expect(record.tags["WhiteElo"] == "1500" && record.tags["BlackElo"] == "1500")
         #expect(record.tags["TimeControl"] == "60+1" && record.tags["Termination"] == "normal")
+        #expect(record.tags["Reason"] == outcome.reason.rawValue)
         #expect(reply.pgn.contains(#"[FEN "\#(Position.start.fen)"]"#) && record.tags["Date"]?.count == 10)
         #expect(
             try await watcher.exchange(#"{"type":"pgn","game":12345}"#)
@@ -392,8 +396,8 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
             #"{"clock":{"o":6,"x":5},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
         ),
         (
-            .watchedEnd(WatchedEnd(game: 4, result: .draw, reason: .fiftyMoveRule)),
-            #"{"game":4,"reason":"fifty","result":"draw","type":"end"}"#
+            .watchedEnd(WatchedEnd(game: 4, outcome: Outcome(winner: nil, reason: .fiftyMoveRule))),
+            #"{"game":4,"outcome":{"reason":"fifty","winner":null},"type":"end"}"#
         ),
         (.unwatched(game: 4), #"{"game":4,"type":"unwatched"}"#),
         (.rematchOffered(game: 4), #"{"game":4,"type":"rematch_offered"}"#),

@@ -32,9 +32,9 @@ import Testing
         Reply(
             .end(
                 GameEnd(
-                    game: 3, result: .draw, reason: .fiftyMoveRule,
+                    game: 3, outcome: Outcome(winner: nil, reason: .fiftyMoveRule),
                     rating: RatingChange(before: 1500, after: 1501)))),
-        #"{"game":3,"rating":{"after":1501,"before":1500},"reason":"fifty","result":"draw","type":"end"}"#
+        #"{"game":3,"outcome":{"reason":"fifty","winner":null},"rating":{"after":1501,"before":1500},"type":"end"}"#
     ),
     (
         Reply(

@@ -16,16 +16,17 @@ func otherLinesAreNotReplaySteps(line: String) {
     #expect(ReplayStep(parsing: line) == nil)
 }
 
-@Test func aReplayStepsThroughTheRecordedPositions() throws {
-    let pgn = """
-        [White "ann"]
-        [Black "bob"]
-        [TimeControl "300+3"]
-        [Reason "resign"]
-        [Result "0-1"]
+private let pgn = """
+    [White "ann"]
+    [Black "bob"]
+    [TimeControl "300+3"]
+    [Reason "resign"]
+    [Result "0-1"]
 
-        1. b6 f6 2. a7c5 0-1
-        """
+    1. b6 f6 2. a7c5 0-1
+    """
+
+@Test func aReplayStepsThroughTheRecordedPositions() throws {
     var replay = Replay(try GameRecord(pgn: pgn))
     let afterTwo = try Position.start.replaying(["b6", "f6"]).position
     let afterThree = try Position.start.replaying(["b6", "f6", "a7c5"]).position
@@ -47,4 +48,51 @@ func otherLinesAreNotReplaySteps(line: String) {
         replay.evaluation(best: b6, score: .centipieces(-125), depth: 6)
             == "eval: best b6, score -1.25 for x (depth 6)")
     #expect(replay.evaluation(best: nil, score: .centipieces(0), depth: 0) == "eval: the game is over here")
+}
+
+// `nanashi replay` as a state machine: lines in, what to show out.
+
+@Test func aReplayShowsTheHeadingThenABoardForEachStepTaken() throws {
+    let replay = Replay(try GameRecord(pgn: pgn))
+    var session = ReplaySession(replay, color: false)
+    let renderer = BoardRenderer(color: false)
+    let labels: [Side: String] = [.x: "ann", .o: "bob"]
+    // The board as BoardRenderer draws it (tested against exact text there).
+    let start = renderer.render(.start, lastMove: nil, labels: labels)
+    #expect(
+        session.start() == [
+            .say("ann (x) v bob (o), 300+3, 0-1 (resign)"), .write(start), .say(" ply 0 of 3"),
+        ])
+    let b6 = try Move(notation: "b6")
+    let afterB6 = renderer.render(
+        try Position.start.play(b6), lastMove: PlayedMove(b6, in: .start), labels: labels)
+    #expect(session.typed("n") == [.write(afterB6), .say(" ply 1 of 3")])
+    #expect(session.typed("b") == [.write(start), .say(" ply 0 of 3")])
+    // Nowhere to go, or already there: a word, or nothing.
+    #expect(session.typed("b") == [.say("no such position: the game has plies 0 to 3")])
+    #expect(session.typed("4") == [.say("no such position: the game has plies 0 to 3")])
+    #expect(session.typed("0") == [])
+    #expect(session.typed("zz") == [.say("'zz'? n next, b back, s start, e end, a ply number, eval, q quit")])
+    #expect(session.typed("?") == [.say("n next, b back, s start, e end, a ply number, eval, q quit")])
+    #expect(session.replay.ply == 0)
+}
+
+@Test func evalAsksTheRunnerToSearchThePositionShown() throws {
+    var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false)
+    #expect(session.typed("eval") == [.evaluate(.start)])
+    _ = session.typed("e")
+    let end = try Position.start.replaying(["b6", "f6", "a7c5"]).position
+    #expect(session.typed("eval") == [.evaluate(end)])
+    // o is to move at the end: the score is o's.
+    let e5 = try Move(notation: "e5")
+    #expect(
+        session.evaluated(best: e5, score: .centipieces(-125), depth: 6)
+            == "eval: best e5, score -1.25 for o (depth 6)")
+    #expect(session.evaluated(best: nil, score: .centipieces(0), depth: 0) == "eval: the game is over here")
+}
+
+@Test(arguments: ["q", "quit", nil] as [String?])
+func quittingOrTheEndOfInputLeaves(line: String?) throws {
+    var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false)
+    #expect(session.typed(line) == [.quit])
 }

@@ -137,3 +137,30 @@ private final class Scripted: MoveSource {
             == BoardRenderer().render(start) + "x has no move and passes\n"
             + BoardRenderer().render(passed.current, lastMove: passed.lastMove) + "o> resign\n")
 }
+
+@Test func gamesArePlayedAgainWhileThePersonWantsAnother() {
+    // Each game is lost at once (the opponent's move is illegal, so it resigns); the first is
+    // followed by another, the second is not.
+    let console = ScriptedConsole(["b6", "y", "b6", "n"])
+    var made = 0
+    TerminalGame.playAgain(on: console) {
+        made += 1
+        return TerminalGame(
+            game: Game(), console: console, files: MemoryFiles(), opponents: [.o: Stubborn(.pass)],
+            labels: [:],
+            flipped: false, tags: [:], hint: { _ in nil })
+    }
+    #expect(made == 2)
+    #expect(console.transcript.hasSuffix("play again? (y/n)> n\n"))
+    // Quitting a game ends at once, without the question.
+    let quitting = ScriptedConsole(["quit"])
+    made = 0
+    TerminalGame.playAgain(on: quitting) {
+        made += 1
+        return TerminalGame(
+            game: Game(), console: quitting, files: MemoryFiles(), opponents: [:], labels: [:],
+            flipped: false,
+            tags: [:], hint: { _ in nil })
+    }
+    #expect(made == 1 && !quitting.transcript.contains("play again"))
+}

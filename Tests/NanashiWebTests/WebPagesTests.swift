@@ -1,3 +1,4 @@
+import Foundation
 import NanashiCore
 import NanashiProtocol
 import Synchronization
@@ -50,7 +51,8 @@ struct FakeSource: WebSource {
             ArchivedGame(
                 game: id, x: GamePlayer(name: profile.name, rating: 1500),
                 o: GamePlayer(name: hostile, rating: 1400),
-                result: id % 2 == 0 ? .x : .o, reason: .noPieces, plies: 12, ended: "2026-11-23T18:31:05Z")
+                outcome: Outcome(winner: id % 2 == 0 ? .x : .o, reason: .noPieces), plies: 12,
+                ended: "2026-11-23T18:31:05Z")
         }
         return GameArchive(name: profile.name, games: Array(games))
     }
@@ -148,7 +150,7 @@ struct FakeSource: WebSource {
     @Test func aFinishedGamePageCarriesEveryPositionAndThePGN() async throws {
         let summary = ArchivedGame(
             game: 3, x: GamePlayer(name: hostile, rating: 1500), o: GamePlayer(name: "ann", rating: 1500),
-            result: .o, reason: .resignation, plies: 2, ended: "2026-11-23T18:31:05Z")
+            outcome: Outcome(winner: .o, reason: .resignation), plies: 2, ended: "2026-11-23T18:31:05Z")
         let record = FinishedGameRecord(
             summary: summary, initial: 180, increment: 2, moves: ["f2", "a1c2"], pgn: "[Event \"x\"]\n")
         let source = FakeSource(finished: [3: record])
@@ -203,12 +205,20 @@ struct FakeSource: WebSource {
         #expect(!html.contains("name=\"password\""))
     }
 
-    @Test func assetsHealthAndMetricsHaveTheirTypes() async {
+    /// A file of `Server/NanashiWeb/Resources`, as the repository has it.
+    private static func resource(_ name: String) throws -> [UInt8] {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return Array(try Data(contentsOf: root.appending(path: "Server/NanashiWeb/Resources/\(name)")))
+    }
+
+    @Test func theScriptAndStylesheetAreTheFilesBuiltIn() async throws {
         let script = await get("/static/nanashi.js")
         #expect(script.status == 200 && script.header("content-type") == "text/javascript; charset=utf-8")
-        #expect(script.text.contains("new WebSocket(url)"))
+        #expect(script.body == (try Self.resource("nanashi.js")))
         let style = await get("/static/nanashi.css")
         #expect(style.status == 200 && style.header("content-type") == "text/css; charset=utf-8")
+        #expect(style.body == (try Self.resource("nanashi.css")))
         let health = await get("/healthz")
         #expect(health.status == 200 && health.text == "ok\n")
         // The metrics are only on the operator's site, which serves nothing else.

@@ -77,8 +77,12 @@ func samples(_ text: String) -> [String: Double] {
                 end = [try browser.line(), try await terminal.line()]
             }
         }
-        #expect(end[0].hasPrefix(#"{"game":\#(start.game),"rating":{"#))
-        #expect(end[0].contains(#""reason":"\#(position.outcome!.reason.rawValue)""#))
+        let outcome = try #require(position.outcome)
+        let winner = outcome.winner.map { "\"\($0)\"" } ?? "null"
+        #expect(
+            end[0].hasPrefix(
+                #"{"game":\#(start.game),"outcome":{"reason":"\#(outcome.reason.rawValue)","winner":\#(winner)},"rating":{"#
+            ))
         #expect(plies > 4)
 
         // The game is on every page now.

@@ -1,5 +1,6 @@
-/// A small, fast, seedable random number generator (Vigna's SplitMix64), so each bot's
-/// choices can be replayed and tested.
+/// A small, fast random number generator from a seed (Vigna's SplitMix64): the same seed gives
+/// the same numbers, so a level's randomness, a bot's choices or a test's positions can be
+/// replayed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

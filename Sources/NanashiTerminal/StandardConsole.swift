@@ -1,41 +1,48 @@
 import Foundation
-import NanashiTerminal
 
 /// The terminal the game is played on: standard input and output, whether they are a real
 /// terminal, and whether to color.
 ///
 /// On a real terminal (stdin and stdout both TTYs) prompts wait on the same line and a transient
 /// status line shows the AI thinking. Otherwise every line read is echoed after its prompt, so a
-/// piped game's output reads like the session it was, and nothing transient is written.
-final class Console: TerminalConsole {
+/// piped game's output reads like the session it was, and nothing transient is written. Making
+/// one installs the Ctrl-C handler. The one place that touches termios.
+public final class StandardConsole: TerminalConsole {
     /// Both standard input and output are a terminal.
-    let isInteractive: Bool
+    public let isInteractive: Bool
     /// Output is colored with ANSI codes.
-    let color: Bool
+    public let color: Bool
     /// A transient status line is on screen and must be erased before the next output.
     private var statusShown = false
 
     /// - Parameter noColor: the user's `--no-color`; `NO_COLOR` in the environment counts too.
-    init(noColor: Bool) {
+    public init(noColor: Bool) {
         isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-        let environmentSaysNo = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        color = isatty(STDOUT_FILENO) == 1 && !noColor && !environmentSaysNo
-        Console.installInterruptHandler()
+        color = Self.colors(
+            toTerminal: isatty(STDOUT_FILENO) == 1, noColor: noColor,
+            environment: ProcessInfo.processInfo.environment)
+        Self.installInterruptHandler()
+    }
+
+    /// Whether to color: only output to a terminal, never with `--no-color` or a non-empty
+    /// `NO_COLOR` in the environment (no-color.org).
+    public static func colors(toTerminal: Bool, noColor: Bool, environment: [String: String]) -> Bool {
+        toTerminal && !noColor && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Writes text as it is (add the line breaks you want).
-    func write(_ text: String) {
+    public func write(_ text: String) {
         clearStatus()
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
     /// Writes one line.
-    func say(_ line: String) {
+    public func say(_ line: String) {
         write(line + "\n")
     }
 
     /// Shows `prompt` and reads one line, without its line break; `nil` at the end of input.
-    func ask(_ prompt: String) -> String? {
+    public func ask(_ prompt: String) -> String? {
         write(prompt)
         guard let line = readLine(strippingNewline: true) else {
             write("\n")
@@ -47,7 +54,7 @@ final class Console: TerminalConsole {
 
     /// Reads a secret (a password) without showing it: on a terminal the typed characters are
     /// not echoed; piped, the line is read and never written back.
-    func askSecret(_ prompt: String) -> String? {
+    public func askSecret(_ prompt: String) -> String? {
         write(prompt)
         var saved = termios()
         let hide = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &saved) == 0
@@ -70,20 +77,20 @@ final class Console: TerminalConsole {
 
     /// Rewrites the line above the cursor and puts the cursor back where it was, so what the
     /// player is typing on the current line stays (a real terminal only).
-    func rewriteLineAbove(_ text: String) {
+    public func rewriteLineAbove(_ text: String) {
         guard isInteractive else { return }
         FileHandle.standardOutput.write(Data(("\u{1B}7\u{1B}[1A\r\u{1B}[2K" + text + "\u{1B}8").utf8))
     }
 
     /// Replaces the transient status line (a real terminal only; elsewhere nothing is written).
-    func status(_ text: String) {
+    public func status(_ text: String) {
         guard isInteractive else { return }
         FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + text).utf8))
         statusShown = true
     }
 
     /// Erases the transient status line, if one is shown.
-    func clearStatus() {
+    public func clearStatus() {
         guard statusShown else { return }
         statusShown = false
         FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))

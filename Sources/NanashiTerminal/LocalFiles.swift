@@ -1,14 +1,15 @@
 import Foundation
-import NanashiTerminal
 
 /// Games saved and loaded as files on this machine, dated in UTC.
-struct LocalFiles: GameFiles {
+public struct LocalFiles: GameFiles {
     /// Why a file could not be read or written, in the system's words.
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    func read(_ path: String) throws -> String {
+    public init() {}
+
+    public func read(_ path: String) throws -> String {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
@@ -16,7 +17,7 @@ struct LocalFiles: GameFiles {
         }
     }
 
-    func write(_ text: String, to path: String) throws {
+    public func write(_ text: String, to path: String) throws {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
@@ -24,7 +25,7 @@ struct LocalFiles: GameFiles {
         }
     }
 
-    var today: String { Self.pgnDate(Date()) }
+    public var today: String { Self.pgnDate(Date()) }
 
     /// A day as PGN writes it, `2026.11.22` (in UTC).
     static func pgnDate(_ date: Date) -> String {

@@ -1,18 +1,29 @@
 import Foundation
-import NanashiClient
 import NanashiProtocol
+import NanashiTerminal
 
 /// How to log in: what the player gave on the command line or in the environment, and where
 /// sessions are kept. Whatever is missing is asked for.
-struct OnlineLogin {
+public struct OnlineLogin {
     var name: String?
     var password: String?
     var register: Bool
     /// Where the session token is kept; `nil` when there is no configuration folder.
     var store: TokenStore?
 
+    /// The name and password given on the command line, else in the environment
+    /// (`NANASHI_NAME`, `NANASHI_PASSWORD`); the session store of the environment's
+    /// configuration folder.
+    public init(name: String?, password: String?, register: Bool, environment: [String: String]) {
+        func given(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
+        self.name = name ?? given("NANASHI_NAME")
+        self.password = password ?? given("NANASHI_PASSWORD")
+        self.register = register
+        store = TokenStore.standard(environment: environment)
+    }
+
     /// The kept session for `address`, unless a name was given and it is someone else's.
-    func savedSession(for address: ServerAddress) -> TokenStore.Session? {
+    public func savedSession(for address: ServerAddress) -> TokenStore.Session? {
         guard let kept = store?.session(for: address),
             name.map({ $0.lowercased() == kept.name.lowercased() }) ?? true
         else { return nil }
@@ -20,19 +31,19 @@ struct OnlineLogin {
     }
 
     /// The name and password, asking at the terminal for those not given.
-    func credentials(console: Console) throws -> ClientMessage.Credentials {
+    func credentials(console: StandardConsole) throws(OnlineFailure) -> ClientMessage.Credentials {
         var name = self.name
         if name == nil {
             guard let typed = console.ask("name: ")?.trimmingCharacters(in: .whitespaces), !typed.isEmpty
             else {
-                throw InputError("no name given (use --name or NANASHI_NAME)")
+                throw OnlineFailure("no name given (use --name or NANASHI_NAME)")
             }
             name = typed
         }
         var password = self.password
         if password == nil {
             guard let typed = console.askSecret("password: "), !typed.isEmpty else {
-                throw InputError("no password given (use --password or NANASHI_PASSWORD)")
+                throw OnlineFailure("no password given (use --password or NANASHI_PASSWORD)")
             }
             password = typed
         }
@@ -40,7 +51,7 @@ struct OnlineLogin {
     }
 
     /// After a failed login at a terminal: whether to register the name instead.
-    func offerToRegister(_ name: String, console: Console) -> Bool {
+    func offerToRegister(_ name: String, console: StandardConsole) -> Bool {
         console.say("wrong password, or nobody is called \(name)")
         while true {
             guard let answer = console.ask("register \(name) as a new player? (y/n)> ") else { return false }

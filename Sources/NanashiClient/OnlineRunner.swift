@@ -1,15 +1,15 @@
-import NanashiClient
+import NanashiTerminal
 
 /// Carries out an `OnlineSession`'s actions at this terminal: the connection and the timers
 /// through a `SessionInbox`, the prompts for a name and password, the kept session token, and
 /// the output. Everything reaches the session through the inbox, one event at a time.
-struct OnlineRunner {
+public struct OnlineRunner {
     let address: ServerAddress
     let login: OnlineLogin
-    let console: Console
+    let console: StandardConsole
     private let inbox = SessionInbox()
 
-    init(address: ServerAddress, login: OnlineLogin, console: Console) {
+    public init(address: ServerAddress, login: OnlineLogin, console: StandardConsole) {
         self.address = address
         self.login = login
         self.console = console
@@ -17,8 +17,8 @@ struct OnlineRunner {
 
     /// Runs the session to its end.
     ///
-    /// - Throws: `InputError` when the server cannot be reached at first or refuses to log in.
-    func run(_ session: OnlineSession) async throws -> OnlineSession.Ending {
+    /// - Throws: `OnlineFailure` when the server cannot be reached at first or refuses to log in.
+    public func run(_ session: OnlineSession) async throws -> OnlineSession.Ending {
         var session = session
         var actions = session.start()
         while true {
@@ -60,8 +60,15 @@ struct OnlineRunner {
         case .clearStatus: console.clearStatus()
         case .rewriteLineAbove(let text): console.rewriteLineAbove(text)
         case .finish(let ending): return ending
-        case .fail(let message): throw InputError(message)
+        case .fail(let message): throw OnlineFailure(message)
         }
         return nil
     }
+}
+
+/// Why an online session could not go on, in one line for the player.
+public struct OnlineFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import NanashiAI
+import NanashiCore
+
+extension Match {
+    /// The match `nanashi match` is asked for, each option as it was typed (`nil` where not
+    /// given): the engines as `PlayerSpec` reads them, `tc` in seconds (`10+0.1`), `sprt` as
+    /// `ELO0,ELO1`, `openings` a file of FENs. Without a seed, one is drawn.
+    ///
+    /// - Throws: `RangeError` or `MatchError`, one line each, for a bad option.
+    public static func parsing(
+        first: String, second: String, games: Int, depth: Int?, nodes: UInt64?, movetime: Int?, tc: String?,
+        maxPlies: Int, concurrency: Int, sprt: String?, openings: String?, seed: UInt64?
+    ) throws -> Match {
+        try (1...100_000).check(games, "games")
+        if let depth { try (1...64).check(depth, "depth") }
+        if let nodes, nodes == 0 { throw MatchError("bad nodes 0: use 1 or more") }
+        if let movetime { try (1...3_600_000).check(movetime, "movetime", unit: "ms") }
+        let timeControl = tc.flatMap(TimeControl.init(seconds:))
+        if let tc, timeControl == nil {
+            throw MatchError("bad time control '\(tc)': use SECONDS+INCREMENT, like 10+0.1")
+        }
+        try (1...10_000).check(maxPlies, "max plies")
+        try (1...64).check(concurrency, "concurrency")
+        let test = sprt.flatMap(SPRT.init)
+        if let sprt, test == nil {
+            throw MatchError("bad sprt '\(sprt)': use ELO0,ELO1 with ELO0 < ELO1, like 0,10")
+        }
+        var book = Openings.book
+        if let openings {
+            guard let text = try? String(contentsOfFile: openings, encoding: .utf8) else {
+                throw MatchError("cannot read openings file '\(openings)'")
+            }
+            book = try Openings.parse(text)
+        }
+        return Match(
+            first: try PlayerSpec(first), second: try PlayerSpec(second), games: games, openings: book,
+            limits: SearchLimits(depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) }),
+            timeControl: timeControl, maxPlies: maxPlies, concurrency: concurrency, sprt: test,
+            seed: seed ?? UInt64.random(in: 0...UInt64.max))
+    }
+}

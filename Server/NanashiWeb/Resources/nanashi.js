@@ -1,0 +1,625 @@
+// Nanashi in the browser: the board, the clocks and the protocol's socket. No dependencies.
+(function () {
+  'use strict';
+  var FILES = 'abcdefg';
+  var page = document.body.dataset.page;
+  var dataNode = document.getElementById('page-data');
+  var data = dataNode ? JSON.parse(dataNode.textContent) : {};
+
+  function name(index) { return FILES[index % 7] + (Math.floor(index / 7) + 1); }
+  function indexOf(square) { return FILES.indexOf(square[0]) + 7 * (parseInt(square.slice(1), 10) - 1); }
+  function distance(a, b) {
+    return Math.max(Math.abs(a % 7 - b % 7), Math.abs(Math.floor(a / 7) - Math.floor(b / 7)));
+  }
+
+  // A FEN's board as 49 cells from a1 to g7: 'x', 'o', '-' (blocker) or '' (empty), and the side to move.
+  function parseFen(fen) {
+    var parts = fen.split(' ');
+    var cells = new Array(49).fill('');
+    var ranks = parts[0].split('/');
+    for (var r = 0; r < 7; r++) {
+      var file = 0;
+      var text = ranks[r] || '';
+      for (var i = 0; i < text.length; i++) {
+        var c = text[i];
+        if (c >= '1' && c <= '9') { file += parseInt(c, 10); continue; }
+        cells[(6 - r) * 7 + file] = c;
+        file++;
+      }
+    }
+    return { cells: cells, side: parts[1] || 'x', halfmoves: parseInt(parts[2] || '0', 10) };
+  }
+
+  // What the terminal board marks after a move: where it landed, the square a jump left, the
+  // pieces it converted.
+  function marks(before, move, after) {
+    var result = { to: -1, from: -1, converted: [] };
+    if (!move || move === '0000') { return result; }
+    result.to = indexOf(move.slice(-2));
+    if (move.length === 4) { result.from = indexOf(move.slice(0, 2)); }
+    var mover = after.cells[result.to];
+    for (var i = 0; i < 49; i++) {
+      if (i !== result.to && before.cells[i] && before.cells[i] !== '-' && before.cells[i] !== mover &&
+          after.cells[i] === mover) { result.converted.push(i); }
+    }
+    return result;
+  }
+
+  // The marks of a move known only by its notation (a game joined in progress): where it landed
+  // and the square a jump left; which pieces it converted is not known.
+  function landing(move) {
+    var result = { to: -1, from: -1, converted: [] };
+    if (!move || move === '0000') { return result; }
+    result.to = indexOf(move.slice(-2));
+    if (move.length === 4) { result.from = indexOf(move.slice(0, 2)); }
+    return result;
+  }
+
+  function count(board, side) {
+    return board.cells.filter(function (c) { return c === side; }).length;
+  }
+
+  // The 7x7 board of buttons, rank 7 at the top, with its coordinates.
+  function Board(element, onSquare) {
+    this.element = element;
+    this.squares = [];
+    element.textContent = '';
+    for (var row = 0; row < 7; row++) {
+      var rank = 7 - row;
+      var label = document.createElement('span');
+      label.className = 'coord rank';
+      label.textContent = rank;
+      element.appendChild(label);
+      for (var file = 0; file < 7; file++) {
+        var index = (rank - 1) * 7 + file;
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'square';
+        button.dataset.square = name(index);
+        button.tabIndex = onSquare ? 0 : -1;
+        if (onSquare) {
+          button.addEventListener('click', onSquare.bind(null, index));
+        } else {
+          button.disabled = true;
+        }
+        element.appendChild(button);
+        this.squares[index] = button;
+      }
+    }
+    element.appendChild(document.createElement('span'));
+    for (var f = 0; f < 7; f++) {
+      var fileLabel = document.createElement('span');
+      fileLabel.className = 'coord file';
+      fileLabel.textContent = FILES[f];
+      element.appendChild(fileLabel);
+    }
+  }
+
+  // Draws a position with its marks: `view` has board, marks, and optionally selected and targets.
+  Board.prototype.draw = function (view) {
+    var targets = view.targets || {};
+    for (var i = 0; i < 49; i++) {
+      var cell = view.board.cells[i];
+      var button = this.squares[i];
+      var classes = ['square'];
+      if (cell === '-') { classes.push('blocker'); }
+      var piece = button.firstChild;
+      if (cell === 'x' || cell === 'o') {
+        if (!piece) { piece = document.createElement('span'); button.appendChild(piece); }
+        piece.className = 'piece ' + cell;
+        piece.textContent = cell;
+      } else if (piece) {
+        button.removeChild(piece);
+      }
+      var label = name(i) + (cell === 'x' || cell === 'o' ? ' ' + cell : cell === '-' ? ' blocked' : ' empty');
+      if (view.marks && i === view.marks.to) { classes.push('last-to'); label += ', last move'; }
+      if (view.marks && i === view.marks.from) { classes.push('last-from'); label += ', jumped from'; }
+      if (view.marks && view.marks.converted.indexOf(i) >= 0) { classes.push('converted'); label += ', converted'; }
+      if (view.selected === i) { classes.push('selected'); label += ', selected'; }
+      if (targets[i] === 'clone') { classes.push('clone-target'); label += ', clone here'; }
+      if (targets[i] === 'jump') { classes.push('jump-target'); label += ', jump here'; }
+      button.className = classes.join(' ');
+      button.setAttribute('aria-label', label);
+    }
+  };
+
+  function countsText(board, last) {
+    var text = 'x ' + count(board, 'x') + ' · o ' + count(board, 'o');
+    if (last) { text += ' · last move ' + last; }
+    return text;
+  }
+
+  function clockText(ms) {
+    ms = Math.max(0, ms);
+    var tenths = Math.floor(ms / 100);
+    var seconds = Math.floor(tenths / 10);
+    var minutes = Math.floor(seconds / 60);
+    var rest = seconds % 60;
+    var text = minutes + ':' + (rest < 10 ? '0' : '') + rest;
+    return seconds < 20 ? text + '.' + (tenths % 10) : text;
+  }
+
+  function setText(id, text) {
+    var node = document.getElementById(id);
+    if (node) { node.textContent = text; }
+  }
+
+  // The protocol's socket at /ws: one JSON message a frame. It reconnects by itself after a
+  // drop, waiting longer after each failure, and pings while quiet.
+  function Link(handlers) {
+    this.handlers = handlers;
+    this.delay = 500;
+    this.stopped = false;
+    this.socket = null;
+    this.pinger = null;
+  }
+  Link.prototype.connect = function () {
+    var self = this;
+    var url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
+    var socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onopen = function () {
+      self.delay = 500;
+      clearInterval(self.pinger);
+      self.pinger = setInterval(function () { self.send({ type: 'ping' }); }, 20000);
+      self.handlers.open();
+    };
+    socket.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      self.handlers.message(message);
+    };
+    socket.onclose = function () {
+      clearInterval(self.pinger);
+      if (self.socket !== socket) { return; }
+      self.socket = null;
+      if (self.stopped) { return; }
+      self.handlers.closed();
+      setTimeout(function () { if (!self.stopped) { self.connect(); } }, self.delay);
+      self.delay = Math.min(self.delay * 2, 10000);
+    };
+  };
+  Link.prototype.send = function (message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  };
+  Link.prototype.stop = function () {
+    this.stopped = true;
+    if (this.socket) { this.socket.close(); }
+  };
+
+  // Both clocks as last told by the server, the side to move's running since then.
+  function Clocks() { this.ms = { x: 0, o: 0 }; this.at = performance.now(); this.running = null; }
+  Clocks.prototype.set = function (clock, running) {
+    this.ms = { x: clock.x, o: clock.o };
+    this.at = performance.now();
+    this.running = running;
+  };
+  Clocks.prototype.read = function (side) {
+    var ms = this.ms[side];
+    if (this.running === side) { ms -= performance.now() - this.at; }
+    return Math.max(0, ms);
+  };
+
+  var REASONS = {
+    pieces: 'no pieces left', locked: 'the board is locked', fifty: '100 plies without a clone',
+    resign: 'resignation', timeout: 'time ran out', abandon: 'a player left', aborted: 'no first move in time; unrated'
+  };
+  function endText(end) {
+    var outcome = end.outcome;
+    var verdict = outcome.winner === null ? 'Draw' : outcome.winner + ' wins';
+    return 'Game over: ' + verdict + ' (' + (REASONS[outcome.reason] || outcome.reason) + ')';
+  }
+
+  // MARK: /game/G of a finished game: stepping through it.
+  function replay() {
+    var board = new Board(document.getElementById('board'), null);
+    var fens = data.fens.map(parseFen);
+    var ply = 0;
+    function show(n) {
+      ply = Math.max(0, Math.min(fens.length - 1, n));
+      var move = ply > 0 ? data.moves[ply - 1] : null;
+      board.draw({ board: fens[ply], marks: ply > 0 ? marks(fens[ply - 1], move, fens[ply]) : null });
+      setText('ply', 'ply ' + ply + ' of ' + (fens.length - 1));
+      setText('counts', countsText(fens[ply], move ? (ply % 2 ? 'x ' : 'o ') + move : null));
+      var buttons = document.querySelectorAll('.moves .ply');
+      for (var i = 0; i < buttons.length; i++) {
+        buttons[i].classList.toggle('current', i === ply - 1);
+      }
+    }
+    document.getElementById('first').onclick = function () { show(0); };
+    document.getElementById('back').onclick = function () { show(ply - 1); };
+    document.getElementById('forward').onclick = function () { show(ply + 1); };
+    document.getElementById('last').onclick = function () { show(fens.length - 1); };
+    document.querySelectorAll('.moves .ply').forEach(function (button) {
+      button.onclick = function () { show(parseInt(button.dataset.ply, 10)); };
+    });
+    document.addEventListener('keydown', function (event) {
+      if (event.target && (event.target.tagName === 'INPUT' || event.target.tagName === 'SELECT')) { return; }
+      var keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: fens.length - 1 };
+      if (event.key in keys) { event.preventDefault(); show(keys[event.key]); }
+    });
+    show(fens.length - 1);
+  }
+
+  // MARK: /game/G in progress: watching it.
+  function watch() {
+    var board = new Board(document.getElementById('board'), null);
+    var clocks = new Clocks();
+    var state = null;
+    var over = false;
+    var link = new Link({
+      open: function () { setText('status', ''); link.send({ type: 'watch', game: data.game }); },
+      closed: function () { if (!over) { setText('status', 'connection lost; reconnecting…'); } },
+      message: function (message) {
+        if (message.type === 'game' && message.game === data.game) {
+          var moves = message.moves || [];
+          var lastMove = moves.length ? moves[moves.length - 1] : null;
+          state = { board: parseFen(message.fen), marks: landing(lastMove), last: lastMove };
+          setText('players', '');
+          var players = document.getElementById('players');
+          players.innerHTML = '';
+          [['x', message.x], ['o', message.o]].forEach(function (pair, i) {
+            if (i) { players.appendChild(document.createTextNode(' v ')); }
+            var disc = document.createElement('span');
+            disc.className = 'disc ' + pair[0];
+            players.appendChild(disc);
+            players.appendChild(document.createTextNode(' '));
+            var a = document.createElement('a');
+            a.href = '/player/' + encodeURIComponent(pair[1].name);
+            a.textContent = pair[1].name;
+            players.appendChild(a);
+            var rating = document.createElement('span');
+            rating.className = 'quiet';
+            rating.textContent = ' ' + pair[1].rating;
+            players.appendChild(rating);
+            setText('name-' + pair[0], pair[1].name);
+          });
+          clocks.set(message.clock, state.board.side);
+          redraw();
+        } else if (message.type === 'moved' && message.game === data.game && state) {
+          var next = parseFen(message.fen);
+          state.marks = marks(state.board, message.move, next);
+          state.board = next;
+          state.last = message.move;
+          clocks.set(message.clock, next.side);
+          redraw();
+        } else if (message.type === 'end' && message.game === data.game) {
+          over = true;
+          clocks.running = null;
+          setText('result', endText(message));
+          link.stop();
+          setTimeout(function () { location.reload(); }, 1500);
+        } else if (message.type === 'error' && message.code === 'no_such_game') {
+          over = true;
+          link.stop();
+          setText('status', 'This game has ended.');
+          setTimeout(function () { location.reload(); }, 1000);
+        }
+      }
+    });
+    function redraw() {
+      board.draw({ board: state.board, marks: state.marks });
+      setText('counts', countsText(state.board, state.last) + ' · ' + state.board.side + ' to play');
+      tick();
+    }
+    function tick() {
+      ['x', 'o'].forEach(function (side) {
+        setText('time-' + side, clockText(clocks.read(side)));
+        var node = document.getElementById('clock-' + side);
+        if (node) { node.classList.toggle('running', clocks.running === side); }
+      });
+    }
+    setInterval(tick, 100);
+    link.connect();
+  }
+
+  // MARK: /play: logging in, seeking, playing, rematches.
+  function play() {
+    var TOKEN = 'nanashi.token';
+    var board = new Board(document.getElementById('board'), clicked);
+    var clocks = new Clocks();
+    var me = null;
+    var game = null;
+    var seeking = false;
+    var superseded = false;
+    var show = function (id, visible) { document.getElementById(id).hidden = !visible; };
+    var status = function (text) { setText('status', text); };
+
+    var link = new Link({
+      open: function () {
+        var token = localStorage.getItem(TOKEN);
+        if (token) {
+          status('logging in…');
+          link.send({ type: 'auth', token: token });
+        } else {
+          showLogin();
+        }
+      },
+      closed: function () {
+        // Before logging in, the server closes a quiet connection after a while: the page
+        // reconnects without a word, and the form stays as it was.
+        if (superseded) {
+          status('You logged in somewhere else; this page stopped.');
+        } else if (me || game) {
+          status('connection lost; reconnecting…');
+        }
+      },
+      message: received
+    });
+
+    function showLogin() {
+      var form = document.getElementById('login');
+      if (!form.hidden) { return; }
+      status('');
+      show('login', true);
+      show('lobby', false);
+      document.getElementById('login-name').focus();
+    }
+
+    function credentials(type) {
+      var name = document.getElementById('login-name').value.trim();
+      var password = document.getElementById('login-password').value;
+      if (!link.send({ type: type, name: name, password: password })) { status('not connected yet; try again'); return; }
+      status(type === 'register' ? 'registering…' : 'logging in…');
+    }
+    document.getElementById('login').addEventListener('submit', function (event) {
+      event.preventDefault();
+      credentials('login');
+    });
+    document.getElementById('register-button').onclick = function () {
+      var form = document.getElementById('login');
+      if (form.reportValidity()) { credentials('register'); }
+    };
+    document.getElementById('logout-button').onclick = function () {
+      link.send({ type: 'logout' });
+      localStorage.removeItem(TOKEN);
+    };
+    document.getElementById('seek-button').onclick = seek;
+    document.getElementById('again-button').onclick = seek;
+    document.getElementById('cancel-button').onclick = function () { link.send({ type: 'cancel' }); };
+    document.getElementById('resign-button').onclick = function () {
+      if (game && !game.over && confirm('Resign this game?')) { link.send({ type: 'resign', game: game.id }); }
+    };
+    document.getElementById('rematch-button').onclick = function () {
+      if (game && game.over) { link.send({ type: 'rematch', game: game.id }); }
+    };
+
+    function seek() {
+      var parts = document.getElementById('control').value.split('+');
+      link.send({ type: 'seek', initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) });
+    }
+
+    function lobby() {
+      show('login', false);
+      show('lobby', !game || game.over);
+      show('seek-button', !seeking);
+      show('cancel-button', seeking);
+      document.getElementById('control').disabled = seeking;
+    }
+
+    function received(message) {
+      switch (message.type) {
+        case 'welcome':
+          me = message;
+          localStorage.setItem(TOKEN, message.token);
+          document.getElementById('login-password').value = '';
+          setText('me', message.name);
+          setText('my-rating', message.rating + ' ± ' + message.rd);
+          if (!game || game.over) { status('Pick a time control and find an opponent.'); }
+          lobby();
+          break;
+        case 'bye':
+          me = null;
+          game = null;
+          show('table', false);
+          showLogin();
+          break;
+        case 'seeking':
+          seeking = true;
+          status('Waiting for an opponent…');
+          lobby();
+          break;
+        case 'cancelled':
+          seeking = false;
+          status('Seek cancelled.');
+          lobby();
+          break;
+        case 'start':
+          seeking = false;
+          begin(message.game, message.color, message.opponent, message.fen, [],
+                { x: message.initial * 1000, o: message.initial * 1000 });
+          break;
+        case 'game':
+          if (message.color) {
+            seeking = false;
+            begin(message.game, message.color, message.opponent, message.fen, message.moves || [], message.clock);
+          }
+          break;
+        case 'moved':
+          if (game && message.game === game.id) {
+            var next = parseFen(message.fen);
+            game.marks = marks(game.board, message.move, next);
+            game.board = next;
+            game.last = message.move;
+            game.selected = -1;
+            game.sent = false;
+            clocks.set(message.clock, next.side);
+            turn();
+          }
+          break;
+        case 'end':
+          if (game && message.game === game.id) {
+            game.over = true;
+            clocks.running = null;
+            var text = endText(message);
+            if (message.outcome.reason !== 'aborted' && message.outcome.winner !== null) {
+              text += message.outcome.winner === game.color ? ' — you win' : ' — you lose';
+            }
+            if (message.rating) {
+              var change = Math.round(message.rating.after - message.rating.before);
+              text += '; rating ' + Math.round(message.rating.before) + ' → ' + Math.round(message.rating.after) +
+                ' (' + (change >= 0 ? '+' : '') + change + ')';
+              if (me) { setText('my-rating', Math.round(message.rating.after)); }
+            }
+            setText('result', text);
+            status('');
+            finished();
+          }
+          break;
+        case 'rematch_offer':
+          status('Your opponent offers a rematch.');
+          document.getElementById('rematch-button').classList.add('offered');
+          break;
+        case 'rematch_offered':
+          status('Rematch offered; waiting for your opponent…');
+          break;
+        case 'rematch_declined':
+          status('The rematch offer lapsed.');
+          show('rematch-button', false);
+          break;
+        case 'superseded':
+          superseded = true;
+          link.stop();
+          status('You logged in somewhere else; this page stopped.');
+          break;
+        case 'shutdown':
+          status('The server is restarting; reconnecting…');
+          break;
+        case 'error':
+          if (message.code === 'idle_timeout' && !me) { break; }
+          if (message.code === 'bad_credentials' && !me) {
+            localStorage.removeItem(TOKEN);
+            show('login', true);
+          }
+          if (message.code === 'not_your_turn' || message.code === 'illegal_move') {
+            if (game) { game.sent = false; game.selected = -1; turn(); }
+          }
+          status(message.message);
+          break;
+      }
+    }
+
+    function begin(id, color, opponent, fen, moves, clock) {
+      var board = parseFen(fen);
+      var lastMove = moves.length ? moves[moves.length - 1] : null;
+      game = { id: id, color: color, opponent: opponent, board: board, marks: landing(lastMove), last: lastMove,
+               selected: -1, sent: false, over: false };
+      clocks.set(clock, board.side);
+      var other = color === 'x' ? 'o' : 'x';
+      document.getElementById('disc-top').className = 'disc ' + other;
+      document.getElementById('disc-bottom').className = 'disc ' + color;
+      setText('name-top', opponent.name + ' ' + opponent.rating);
+      setText('name-bottom', (me ? me.name : 'you') + ' (you)');
+      document.getElementById('rematch-button').classList.remove('offered');
+      setText('result', '');
+      show('table', true);
+      show('resign-button', true);
+      show('rematch-button', false);
+      show('again-button', false);
+      lobby();
+      turn();
+    }
+
+    function finished() {
+      show('resign-button', false);
+      show('rematch-button', true);
+      show('again-button', true);
+      lobby();
+      redraw();
+    }
+
+    function myTurn() { return game && !game.over && game.board.side === game.color; }
+
+    function targetsOf(index) {
+      var targets = {};
+      for (var i = 0; i < 49; i++) {
+        if (game.board.cells[i] !== '') { continue; }
+        var d = distance(index, i);
+        if (d === 1) { targets[i] = 'clone'; } else if (d === 2) { targets[i] = 'jump'; }
+      }
+      return targets;
+    }
+
+    function hasMove(color) {
+      for (var i = 0; i < 49; i++) {
+        if (game.board.cells[i] === color && Object.keys(targetsOf(i)).length) { return true; }
+      }
+      return false;
+    }
+
+    // Whether the position is over by the rules (a side without pieces, no one able to move,
+    // or 100 plies without a clone), so that no pass is sent into a finished game.
+    function isOverHere() {
+      var other = game.color === 'x' ? 'o' : 'x';
+      var cells = game.board.cells;
+      return cells.indexOf(game.color) < 0 || cells.indexOf(other) < 0 || !hasMove(other) ||
+        game.board.halfmoves >= 100;
+    }
+
+    function turn() {
+      if (game && !game.over) {
+        if (myTurn()) {
+          if (!hasMove(game.color) && !game.sent) {
+            // The server ends a game no one can go on with; the 'end' is on its way.
+            if (isOverHere()) { status(''); redraw(); return; }
+            game.sent = true;
+            link.send({ type: 'move', game: game.id, move: '0000' });
+            status('You have no move: passing.');
+          } else {
+            status('Your move: click a piece, then where it goes.');
+          }
+        } else {
+          status(game.opponent.name + ' to move…');
+        }
+      }
+      redraw();
+    }
+
+    function redraw() {
+      if (!game) { return; }
+      var targets = game.selected >= 0 ? targetsOf(game.selected) : null;
+      board.draw({ board: game.board, marks: game.marks, selected: game.selected, targets: targets });
+      setText('counts', countsText(game.board, game.last));
+      tick();
+    }
+
+    function clicked(index) {
+      if (!myTurn() || game.sent) { return; }
+      var cell = game.board.cells[index];
+      if (cell === game.color) {
+        game.selected = game.selected === index ? -1 : index;
+        redraw();
+        return;
+      }
+      if (game.selected < 0) { return; }
+      var kind = targetsOf(game.selected)[index];
+      if (!kind) { game.selected = -1; redraw(); return; }
+      var move = kind === 'clone' ? name(index) : name(game.selected) + name(index);
+      if (link.send({ type: 'move', game: game.id, move: move })) {
+        game.sent = true;
+        status('…');
+      }
+    }
+
+    function tick() {
+      if (!game) { return; }
+      var other = game.color === 'x' ? 'o' : 'x';
+      setText('time-top', clockText(clocks.read(other)));
+      setText('time-bottom', clockText(clocks.read(game.color)));
+      document.getElementById('clock-top').classList.toggle('running', clocks.running === other);
+      document.getElementById('clock-bottom').classList.toggle('running', clocks.running === game.color);
+      var low = clocks.read(game.color) < 10000 && clocks.running === game.color;
+      document.getElementById('clock-bottom').classList.toggle('low', low);
+    }
+    setInterval(tick, 100);
+    link.connect();
+  }
+
+  if (page === 'replay') { replay(); }
+  if (page === 'watch') { watch(); }
+  if (page === 'play') { play(); }
+})();

@@ -1,0 +1,55 @@
+import ArgumentParser
+import NanashiClient
+import NanashiCore
+
+/// `--server` and `--ca`: the server a command talks to.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
+    var server: String?
+
+    @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
+    var ca: String?
+
+    /// The server given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
+    /// (which only a `tls://` address uses).
+    func address() throws(InputError) -> ServerAddress {
+        var address = ServerAddress.local
+        if let server {
+            do {
+                address = try ServerAddress(parsing: server)
+            } catch {
+                throw InputError(error.description)
+            }
+        }
+        if let ca {
+            guard address.tls else { throw InputError("--ca is for a tls:// server") }
+            address.trustedCertificates = ca
+        }
+        return address
+    }
+}
+
+/// `--fen`: the position a command starts from.
+struct FENOption: ParsableArguments {
+    @Option(
+        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
+    var fen: String?
+
+    /// The position given, the start when none is.
+    func position() throws(InputError) -> Position {
+        guard let fen else { return .start }
+        do {
+            return try Position(fen: fen)
+        } catch {
+            throw InputError("bad FEN '\(fen)': \(error)")
+        }
+    }
+}
+
+/// `--no-color`.
+struct ColorOption: ParsableArguments {
+    @Flag(
+        name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
+    )
+    var noColor = false
+}
