@@ -3,11 +3,14 @@ import NanashiCore
 /// A playing strength for people, from `Level.range.lowerBound` (a beginner can win) to
 /// `Level.range.upperBound` (full strength).
 ///
-/// The lower levels search shallowly and add a random bonus of up to `randomness` centi-pieces to
-/// each move's score, so they make human-looking mistakes; every level answers within `thinkTime`.
+/// The lower levels search one or two plies and add a random bonus of up to `randomness`
+/// centi-pieces to each move's score, so they make human-looking mistakes (level 1 often leaves a
+/// capture of several pieces on the board); the middle levels search a fixed number of nodes;
+/// the top level thinks for a second. Each level is meant to score about 60% to 85% against the
+/// one below (README, "Levels"); every level answers within `thinkTime`.
 public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// The levels that exist.
-    public static let range: ClosedRange<Int> = 1...6
+    public static let range: ClosedRange<Int> = 1...19
 
     /// Full strength.
     public static let strongest = Level(unchecked: range.upperBound)
@@ -23,24 +26,29 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
 
     private init(unchecked number: Int) { self.number = number }
 
-    /// The deepest the level searches, or `nil` for no depth limit (the top level).
+    /// The deepest the level searches, or `nil` for no depth limit.
     public var depth: Int? {
-        [1, 2, 3, 4, 6, nil][number - 1]
+        [1, 1, 1, 1, 2, 2, 2, 3, 3][safe: number - 1]
+    }
+
+    /// The most nodes the level searches a move, or `nil` for no node limit.
+    public var nodes: UInt64? {
+        (10...18).contains(number) ? 1_000 << (number - 10) : nil
     }
 
     /// The most random bonus added to a move's score, in centi-pieces; 0 plays the best move found.
     public var randomness: Int {
-        [300, 120, 40, 0, 0, 0][number - 1]
+        [800, 400, 200, 80, 400, 250, 150, 300, 100][safe: number - 1] ?? 0
     }
 
     /// The longest the level thinks about one move.
     public var thinkTime: Duration {
-        .milliseconds([100, 200, 300, 1_000, 1_000, 1_000][number - 1])
+        .milliseconds(number < 19 ? 300 : 1_000)
     }
 
-    /// The search limits of the level: its depth, bounded by its think time.
+    /// The search limits of the level: its depth and nodes, bounded by its think time.
     public var limits: SearchLimits {
-        SearchLimits(depth: depth, movetime: thinkTime)
+        SearchLimits(depth: depth, nodes: nodes, movetime: thinkTime)
     }
 
     public var description: String { "level \(number)" }
@@ -80,4 +88,9 @@ extension Engine {
         }
         return run(position, limits: limits, onInfo: onInfo)
     }
+}
+
+extension Array {
+    /// The element at `index`, or `nil` past the end.
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

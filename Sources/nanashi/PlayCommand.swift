@@ -24,7 +24,7 @@ struct PlayCommand: ParsableCommand {
         help:
             "The AI's strength, \(Level.range.lowerBound) (beginner) to \(Level.range.upperBound) (strongest)."
     )
-    var level: Int = 3
+    var level: Int = 6
 
     @Option(help: "Your side: x (moves first), o, or random.")
     var side: SideChoice = .x

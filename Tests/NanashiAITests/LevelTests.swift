@@ -14,11 +14,18 @@ import Testing
     @Test func weakerLevelsSearchShallowerWithMoreRandomness() {
         let levels = Level.range.compactMap(Level.init)
         for (weaker, stronger) in zip(levels, levels.dropFirst()) {
-            #expect(weaker.randomness >= stronger.randomness)
+            // A level searches at least as deep as the one below, and with less noise at the same depth.
             #expect((weaker.depth ?? .max) <= (stronger.depth ?? .max))
+            if weaker.depth == stronger.depth {
+                #expect(weaker.randomness > stronger.randomness || weaker.depth == nil)
+            }
+            if let weakerNodes = weaker.nodes, let strongerNodes = stronger.nodes {
+                #expect(weakerNodes < strongerNodes)
+            }
         }
         #expect(Level.strongest.randomness == 0)
-        #expect(Level.strongest.depth == nil)
+        #expect(Level.strongest.depth == nil && Level.strongest.nodes == nil)
+        #expect(Level.strongest.thinkTime == .seconds(1))
         #expect(levels.allSatisfy { $0.thinkTime <= .seconds(1) })
     }
 
@@ -43,6 +50,22 @@ import Testing
             position = try position.play(move)
             replay = try replay.play(again)
         }
+    }
+
+    @Test func levelOneOftenMissesACaptureThatLevelTenTakes() throws {
+        // x can take three of o's five pieces with c4; level 1 takes them in only some games.
+        let position = try Position(fen: "6o/7/1ooo3/7/1x5/7/6o x 0 1")
+        let captures: (Level) -> Int = { level in
+            (0..<40 as Range<UInt64>).count { seed in
+                let move = Engine().bestMove(for: position, level: level, random: RandomSource(seed: seed))
+                    .bestMove
+                guard let next = try? position.play(move) else { return false }
+                return next.pieces(of: .o).count <= 2
+            }
+        }
+        let beginner = captures(Level(1)!)
+        #expect(beginner > 0 && beginner < 30)
+        #expect(captures(Level(10)!) == 40)
     }
 
     @Test func levelOneVariesItsPlay() throws {

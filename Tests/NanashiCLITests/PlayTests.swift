@@ -79,7 +79,9 @@ import Testing
         let show = try NanashiProcess.run(["show", String(reply.dropFirst("x plays ".count))], input: "")
         let legal = try #require(show.stdout.split(separator: "\n").first { $0.hasPrefix("moves ") })
         #expect(legal.split(separator: " ").dropFirst().contains(Substring(hint.dropFirst("hint: ".count))))
-        #expect(lines.contains(" x 3 pieces (AI level 1)   o 2 pieces (you)"))
+        // The board is shown before the AI's move and after it, when o is to play.
+        #expect(lines.count { $0.hasSuffix(" pieces (AI level 1)   o 2 pieces (you)") } == 2)
+        #expect(lines.contains(" move 1, o to play"))
     }
 
     @Test func theAIFinishesAGameFromAFEN() throws {
@@ -94,8 +96,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--level", "0"], "nanashi: bad level 0: use 1 to 6\n"),
-        (["--level", "7"], "nanashi: bad level 7: use 1 to 6\n"),
+        (["--level", "0"], "nanashi: bad level 0: use 1 to 19\n"),
+        (["--level", "20"], "nanashi: bad level 20: use 1 to 19\n"),
         (
             ["--fen", "x5o x"],
             "nanashi: bad FEN 'x5o x': the board must have 7 ranks separated by '/', not 1\n"
