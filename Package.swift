@@ -37,10 +37,12 @@ let package = Package(
 
         // MARK: AI — search, evaluation, UAI. Core only (and a little C for the table's memory).
         .target(
-            name: "NanashiAI", dependencies: ["NanashiCore", "CSearchMemory"], path: "AI/NanashiAI",
+            name: "NanashiAI", dependencies: ["NanashiCore", "CSearchMemory", "CNetwork"],
+            path: "AI/NanashiAI",
             swiftSettings: bitCountingSettings),
         // The transposition table's memory: huge pages and prefetching, which Swift does not reach.
         .target(name: "CSearchMemory", path: "AI/CSearchMemory"),
+        .target(name: "CNetwork", path: "AI/CNetwork", cSettings: [.unsafeFlags(["-O3"])]),
         .testTarget(
             name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiAITests"),

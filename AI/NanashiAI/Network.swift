@@ -1,39 +1,37 @@
+import CNetwork
 import NanashiCore
 
-/// The evaluation network laid out for the search: 16-lane vectors of 16-bit integers, and for
-/// each square the change a move makes to a side's hidden layer there (a piece placed on an empty
-/// square, a piece captured), so that a move updates the hidden layer with a few vector additions
-/// instead of summing every input again (NNUE).
+/// The evaluation network laid out for the search (NNUE): the board read as tuples, every 2x2
+/// window of squares in one of its 4^4 states, each window state an input with a row of hidden
+/// weights; 16-lane vectors of 16-bit integers.
 ///
-/// Accumulators hold both sides' hidden layers before clipping: x's half, then o's, each
-/// `Network.lanes` vectors. A side's half sees its own pieces, the other side's and the empty
-/// squares, so a pass changes neither.
+/// Accumulators hold both perspectives' hidden layers before activation: x's half (x's pieces
+/// are "own"), then o's, each `Network.lanes` vectors. A move changes only the windows around
+/// the squares it changed, so it updates the accumulator with a few vector additions per window
+/// instead of summing all 36 windows again. A pass changes nothing.
 final class Network: @unchecked Sendable {
     typealias Lanes = SIMD16<Int16>
 
-    /// The hidden layer's size for each side: the compiled search's shape.
-    static let hidden = 128
-    /// Vectors in one side's hidden layer.
+    /// The hidden layer's size for each perspective: the compiled search's shape.
+    static let hidden = 256
+    /// Vectors in one perspective's hidden layer.
     static let lanes = hidden / Lanes.scalarCount
-    /// Vectors in an accumulator: both sides' hidden layers.
+    /// Vectors in an accumulator: both perspectives' hidden layers.
     static let accumulatorLanes = 2 * lanes
 
     /// The compiled-in network.
     static let trained = Network(NetworkWeights.trained)
 
-    /// One row of `lanes` per input: own pieces, other pieces, empty squares.
+    /// One row of `lanes` per input: window times 256, plus the window's state.
     private let rows: UnsafeMutablePointer<Lanes>
     private let biases: UnsafeMutablePointer<Lanes>
-    /// Per square: own piece minus other's piece (a capture, from the capturer's side).
-    private let captureRows: UnsafeMutablePointer<Lanes>
-    /// Per square: own piece minus empty.
-    private let ownFillRows: UnsafeMutablePointer<Lanes>
-    /// Per square: other's piece minus empty.
-    private let otherFillRows: UnsafeMutablePointer<Lanes>
     /// The side to move's output weights, then the other side's.
     private let outputs: UnsafeMutablePointer<Lanes>
+    /// For each square, the windows that hold it (`Tuples.windowsOfSquare`).
+    private let windowsOfSquare: UnsafeMutablePointer<UInt64>
     private let outputBias: Int
-    private let activationOne: Lanes
+    private let activationOne: Int16
+    private let activationScale: Int
     private let scale: Int
     private let divisor: Int
 
@@ -41,114 +39,106 @@ final class Network: @unchecked Sendable {
         precondition(
             weights.hidden == Self.hidden,
             "a network of \(weights.hidden) hidden; the search is built for \(Self.hidden)")
-        let lanes = Self.lanes
-        func vectors(_ values: ArraySlice<Int16>) -> [Lanes] {
-            stride(from: values.startIndex, to: values.endIndex, by: Lanes.scalarCount).map {
-                Lanes(values[$0..<$0 + Lanes.scalarCount])
+        func buffer(_ values: [Int16]) -> UnsafeMutablePointer<Lanes> {
+            let buffer = UnsafeMutablePointer<Lanes>.allocate(capacity: values.count / Lanes.scalarCount)
+            values.withUnsafeBytes {
+                UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
             }
+            return buffer
         }
-        let allRows = vectors(weights.hiddenWeights[...])
-        func row(_ input: Int) -> ArraySlice<Lanes> { allRows[input * lanes..<(input + 1) * lanes] }
-        func differences(_ first: Int, _ second: Int) -> [Lanes] {
-            (0..<49).flatMap { square in zip(row(first + square), row(second + square)).map { $0 &- $1 } }
-        }
-        rows = .allocate(capacity: allRows.count)
-        rows.initialize(from: allRows, count: allRows.count)
-        biases = Self.buffer(vectors(weights.hiddenBiases[...]))
-        captureRows = Self.buffer(differences(0, 49))
-        ownFillRows = Self.buffer(differences(0, 98))
-        otherFillRows = Self.buffer(differences(49, 98))
-        outputs = Self.buffer(vectors(weights.outputWeights[...]))
+        rows = buffer(weights.hiddenWeights)
+        biases = buffer(weights.hiddenBiases)
+        outputs = buffer(weights.outputWeights)
+        windowsOfSquare = .allocate(capacity: 49)
+        windowsOfSquare.initialize(from: Tuples.windowsOfSquare, count: 49)
         outputBias = Int(weights.outputBias)
-        activationOne = Lanes(repeating: Int16(weights.activationOne))
+        activationOne = Int16(weights.activationOne)
+        activationScale = weights.activationOne
         scale = weights.scale
         divisor = weights.activationOne * weights.outputOne
     }
 
     deinit {
-        for buffer in [rows, biases, captureRows, ownFillRows, otherFillRows, outputs] { buffer.deallocate() }
+        for buffer in [rows, biases, outputs] { buffer.deallocate() }
+        windowsOfSquare.deallocate()
     }
 
-    private static func buffer(_ values: [Lanes]) -> UnsafeMutablePointer<Lanes> {
-        let buffer = UnsafeMutablePointer<Lanes>.allocate(capacity: values.count)
-        buffer.initialize(from: values, count: values.count)
-        return buffer
-    }
-
-    /// Fills `accumulator` from nothing for the board where x, o and the empty squares are these.
-    func refresh(_ accumulator: UnsafeMutablePointer<Lanes>, x: UInt64, o: UInt64, open: UInt64) {
-        for (half, own, other) in [(0, x, o), (Self.lanes, o, x)] {
-            let target = accumulator + half
-            target.update(from: biases, count: Self.lanes)
-            for (offset, squares) in [(0, own), (49, other), (98, open)] {
-                var remaining = squares
-                while remaining != 0 {
-                    let source = rows + (offset + remaining.trailingZeroBitCount) * Self.lanes
-                    for lane in 0..<Self.lanes { target[lane] &+= source[lane] }
-                    remaining &= remaining &- 1
-                }
+    /// Fills `accumulator` from nothing for the board where x, o and the blockers are these.
+    func refresh(_ accumulator: UnsafeMutablePointer<Lanes>, x: UInt64, o: UInt64, blockers: UInt64) {
+        let xHalf = accumulator
+        let oHalf = accumulator + Self.lanes
+        xHalf.update(from: biases, count: Self.lanes)
+        oHalf.update(from: biases, count: Self.lanes)
+        for window in 0..<Tuples.windows {
+            let (xState, oState) = Tuples.states(window: window, x: x, o: o, blockers: blockers)
+            let xRow = rows + (window &* Tuples.states &+ xState) &* Self.lanes
+            let oRow = rows + (window &* Tuples.states &+ oState) &* Self.lanes
+            for lane in 0..<Self.lanes {
+                xHalf[lane] &+= xRow[lane]
+                oHalf[lane] &+= oRow[lane]
             }
         }
     }
 
-    /// Writes to `child` the accumulator of the board after `mover` played, from `parent`, the
-    /// accumulator before: `ownBefore` and `otherBefore` are the mover's and the other side's
-    /// pieces before the move, `ownAfter` and `otherAfter` after it.
+    /// Writes to `child` the accumulator of the board after a move, from `parent`, the
+    /// accumulator before: x's and o's pieces before and after it (the blockers never change).
     @inline(__always)
     func update(
-        from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>, mover: Side,
-        ownBefore: UInt64, otherBefore: UInt64, ownAfter: UInt64, otherAfter: UInt64
+        from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>,
+        xBefore: UInt64, oBefore: UInt64, xAfter: UInt64, oAfter: UInt64, blockers: UInt64
     ) {
-        let captured = otherBefore & ~otherAfter
-        let destination = (ownAfter & ~ownBefore & ~captured).trailingZeroBitCount
-        let moverHalf = mover == .x ? 0 : Self.lanes
-        let otherHalf = Self.lanes - moverHalf
-        let ownFill = ownFillRows + destination * Self.lanes
-        let otherFill = otherFillRows + destination * Self.lanes
-        for lane in 0..<Self.lanes {
-            child[moverHalf + lane] = parent[moverHalf + lane] &+ ownFill[lane]
-            child[otherHalf + lane] = parent[otherHalf + lane] &+ otherFill[lane]
+        var changed = (xBefore ^ xAfter) | (oBefore ^ oAfter)
+        var windows: UInt64 = 0
+        while changed != 0 {
+            windows |= windowsOfSquare[changed.trailingZeroBitCount]
+            changed &= changed &- 1
         }
-        let origin = ownBefore & ~ownAfter
-        if origin != 0 {
-            let ownEmptied = ownFillRows + origin.trailingZeroBitCount * Self.lanes
-            let otherEmptied = otherFillRows + origin.trailingZeroBitCount * Self.lanes
-            for lane in 0..<Self.lanes {
-                child[moverHalf + lane] &-= ownEmptied[lane]
-                child[otherHalf + lane] &-= otherEmptied[lane]
+        let count = windows.nonzeroBitCount
+        withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: 144) { rowList in
+            let rowList = rowList.baseAddress!
+            let xAdds = rowList
+            let xSubtracts = rowList + count
+            let oAdds = rowList + 2 * count
+            let oSubtracts = rowList + 3 * count
+            var index = 0
+            while windows != 0 {
+                let window = windows.trailingZeroBitCount
+                windows &= windows &- 1
+                let (xOld, oOld) = Tuples.states(window: window, x: xBefore, o: oBefore, blockers: blockers)
+                let (xNew, oNew) = Tuples.states(window: window, x: xAfter, o: oAfter, blockers: blockers)
+                let base = window &* Tuples.states
+                xAdds[index] = row(base &+ xNew)
+                xSubtracts[index] = row(base &+ xOld)
+                oAdds[index] = row(base &+ oNew)
+                oSubtracts[index] = row(base &+ oOld)
+                index &+= 1
             }
+            let parentValues = UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self)
+            let childValues = UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self)
+            nanashi_accumulate(
+                childValues, parentValues, xAdds, Int32(count), xSubtracts, Int32(count), Int32(Self.hidden))
+            nanashi_accumulate(
+                childValues + Self.hidden, parentValues + Self.hidden, oAdds, Int32(count), oSubtracts,
+                Int32(count), Int32(Self.hidden))
         }
-        var remaining = captured
-        while remaining != 0 {
-            let capture = captureRows + remaining.trailingZeroBitCount * Self.lanes
-            for lane in 0..<Self.lanes {
-                child[moverHalf + lane] &+= capture[lane]
-                child[otherHalf + lane] &-= capture[lane]
-            }
-            remaining &= remaining &- 1
-        }
+    }
+
+    /// The first of the hidden weights of `input`.
+    @inline(__always)
+    private func row(_ input: Int) -> UnsafePointer<Int16> {
+        UnsafeRawPointer(rows + input &* Self.lanes).assumingMemoryBound(to: Int16.self)
     }
 
     /// The network's score for `side` to move, in centi-pieces, from the accumulator's board.
     @inline(__always)
     func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
-        let first = accumulator + (side == .x ? 0 : Self.lanes)
-        let second = accumulator + (side == .x ? Self.lanes : 0)
-        var sum = SIMD8<Int32>()
-        for lane in 0..<Self.lanes {
-            // Activations are at most 1.0 (activationOne, 255) and output weights at most 127:
-            // each product fits in 16 bits.
-            let ownProduct =
-                first[lane].clamped(lowerBound: .zero, upperBound: activationOne) &* outputs[lane]
-            let otherProduct =
-                second[lane].clamped(lowerBound: .zero, upperBound: activationOne)
-                &* outputs[Self.lanes + lane]
-            sum &+= SIMD8<Int32>(truncatingIfNeeded: ownProduct.lowHalf)
-            sum &+= SIMD8<Int32>(truncatingIfNeeded: ownProduct.highHalf)
-            sum &+= SIMD8<Int32>(truncatingIfNeeded: otherProduct.lowHalf)
-            sum &+= SIMD8<Int32>(truncatingIfNeeded: otherProduct.highHalf)
-        }
-        return (Int(sum.wrappedSum()) + outputBias) * scale / divisor
+        let values = UnsafeRawPointer(accumulator).assumingMemoryBound(to: Int16.self)
+        let own = values + (side == .x ? 0 : Self.hidden)
+        let other = values + (side == .x ? Self.hidden : 0)
+        let total = nanashi_screlu_output(
+            own, other, UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self), activationOne,
+            Int32(Self.hidden))
+        return (Int(total) / activationScale + outputBias) * scale / divisor
     }
 
     /// The network's score of `position` for its side to move, refreshed from nothing (outside
@@ -158,7 +148,7 @@ final class Network: @unchecked Sendable {
         defer { accumulator.deallocate() }
         refresh(
             accumulator, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
-            open: position.empty.rawValue)
+            blockers: position.blockers.rawValue)
         return score(accumulator, side: position.sideToMove)
     }
 }

@@ -3,11 +3,11 @@
 /// little-endian 16-bit hidden weights (one row of `hidden` per input), hidden biases, output
 /// weights (the side to move's half, then the other side's) and a 32-bit output bias.
 ///
-/// The inputs of one side's half are its pieces, the other side's pieces and the empty squares,
-/// 49 each in square order (a1 = 0); blockers light none.
+/// The inputs of one perspective are the 36 windows of 2x2 squares, 256 states each, numbered
+/// window times 256 plus state (`Tuples`).
 struct NetworkWeights: Sendable {
-    static let inputs = 3 * 49
-    static let formatVersion = 1
+    static let inputs = Tuples.windows * Tuples.states
+    static let formatVersion = 2
 
     let hidden: Int
     /// 1.0 of a hidden activation.

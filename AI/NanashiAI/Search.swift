@@ -76,6 +76,7 @@ struct Search {
         var result = SearchResult(
             bestMove: fallbackMove(position), score: 0, depth: 0, nodes: 0, pv: [])
         var score = 0
+        var stableIterations = 0
         refreshAccumulator(position, ply: 0)
         for depth in 1...limit {
             var delta = 40
@@ -107,13 +108,14 @@ struct Search {
             score = iterationScore
             let pv = principalVariation()
             if let first = pv.first {
+                stableIterations = first == result.bestMove && depth > 1 ? stableIterations + 1 : 0
                 result = SearchResult(bestMove: first, score: score, depth: depth, nodes: nodes, pv: pv)
             }
             mayAbort = true
             let elapsed = ContinuousClock.now - start
             onInfo(SearchInfo(depth: depth, score: score, nodes: nodes, time: elapsed, pv: result.pv))
             if abs(score) >= Engine.winThreshold && depth > Engine.winScore - abs(score) { break }
-            if let soft = budget.soft, elapsed >= soft / 2 { break }
+            if budget.stopsIterating(after: elapsed, stableIterations: stableIterations) { break }
             if engine.isStopRequested || nodes >= nodeLimit || nodes >= softNodeLimit { break }
         }
         result.nodes = nodes
@@ -311,18 +313,17 @@ struct Search {
         guard usesNetwork else { return }
         network.refresh(
             accumulator(ply: ply), x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
-            open: position.empty.rawValue)
+            blockers: position.blockers.rawValue)
     }
 
     /// Writes the accumulator of `ply + 1`, whose position is `next`, from that of `ply`.
     @inline(__always)
     func updateAccumulator(from position: Position, to next: Position, ply: Int) {
-        let mover = position.sideToMove
         network.update(
-            from: accumulator(ply: ply), to: accumulator(ply: ply + 1), mover: mover,
-            ownBefore: position.pieces(of: mover).rawValue,
-            otherBefore: position.pieces(of: mover.opponent).rawValue,
-            ownAfter: next.pieces(of: mover).rawValue, otherAfter: next.pieces(of: mover.opponent).rawValue)
+            from: accumulator(ply: ply), to: accumulator(ply: ply + 1),
+            xBefore: position.pieces(of: .x).rawValue, oBefore: position.pieces(of: .o).rawValue,
+            xAfter: next.pieces(of: .x).rawValue, oAfter: next.pieces(of: .o).rawValue,
+            blockers: position.blockers.rawValue)
     }
 
     @inline(__always)

@@ -7,6 +7,9 @@
 struct TimeBudget {
     var soft: Duration?
     var hard: Duration?
+    /// Whether the soft limit stretches while the best move keeps changing and shrinks once it
+    /// has settled (on a clock; a movetime is spent as asked).
+    var followsStability = false
 
     /// Time lost between the engine answering and its clock stopping (pipes, the runner, and the
     /// operating system giving the processor to others on a busy machine).
@@ -27,6 +30,20 @@ struct TimeBudget {
             let clockHard = min(base * 3, cap)
             soft = soft.map { min($0, clockSoft) } ?? clockSoft
             hard = hard.map { min($0, clockHard) } ?? clockHard
+            followsStability = limits.movetime == nil
         }
+    }
+
+    /// The soft limit's share for each number of iterations in a row that ended on the same best
+    /// move (0: it has just changed).
+    static let stabilityFactors = [2.0, 1.4, 1.1, 0.9, 0.75]
+
+    /// Whether a search that has thought for `elapsed`, its best move unchanged over the last
+    /// `stableIterations` iterations, should start no further iteration: the next one seldom
+    /// takes less than all the earlier ones.
+    func stopsIterating(after elapsed: Duration, stableIterations: Int) -> Bool {
+        guard let soft else { return false }
+        let factor = followsStability ? Self.stabilityFactors[min(stableIterations, 4)] : 1
+        return elapsed >= soft * factor / 2
     }
 }

@@ -17,7 +17,7 @@ import Testing
         defer { accumulator.deallocate() }
         network.refresh(
             accumulator, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
-            open: position.empty.rawValue)
+            blockers: position.blockers.rawValue)
         return lanes(accumulator)
     }
 
@@ -46,21 +46,18 @@ import Testing
             var position = try Position(fen: start)
             network.refresh(
                 parent, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
-                open: position.empty.rawValue)
+                blockers: position.blockers.rawValue)
             while !position.isGameOver {
                 let legal = position.legalMoves()
                 let move = legal[random.upTo(legal.count - 1)]
                 let next = try position.play(move)
-                let mover = position.sideToMove
                 network.update(
-                    from: parent, to: child, mover: mover, ownBefore: position.pieces(of: mover).rawValue,
-                    otherBefore: position.pieces(of: mover.opponent).rawValue,
-                    ownAfter: next.pieces(of: mover).rawValue,
-                    otherAfter: next.pieces(of: mover.opponent).rawValue)
+                    from: parent, to: child, xBefore: position.pieces(of: .x).rawValue,
+                    oBefore: position.pieces(of: .o).rawValue, xAfter: next.pieces(of: .x).rawValue,
+                    oAfter: next.pieces(of: .o).rawValue, blockers: position.blockers.rawValue)
                 if move == .pass {
-                    // The search copies the accumulator on a pass: neither side's half changes.
+                    // A pass changes no window: neither perspective's half changes.
                     #expect(Self.refreshed(next) == Self.lanes(parent))
-                    child.update(from: parent, count: Network.accumulatorLanes)
                 }
                 #expect(Self.lanes(child) == Self.refreshed(next), "after \(move) from \(position.fen)")
                 #expect(network.score(child, side: next.sideToMove) == network.score(of: next))
@@ -109,9 +106,9 @@ import Testing
         arguments: [
             ([], "no NNUE header"),
             ([78, 78, 85, 88, 1, 0], "no NNUE header"),
-            (magic + [2, 0], "format version 2, expected 1"),
-            (magic + [1, 0, 8, 0, 255, 0, 64, 0, 100, 0, 0, 0], "bad header: hidden 8, factors 255 and 64"),
-            (magic + [1, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 1, 2], "the weights end early"),
+            (magic + [1, 0], "format version 1, expected 2"),
+            (magic + [2, 0, 8, 0, 255, 0, 64, 0, 100, 0, 0, 0], "bad header: hidden 8, factors 255 and 64"),
+            (magic + [2, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 1, 2], "the weights end early"),
         ] as [([UInt8], String)])
     func badWeightsAreRefused(bytes: [UInt8], message: String) {
         #expect(throws: NetworkFormatError(message)) { try NetworkWeights(bytes: bytes) }
@@ -119,7 +116,7 @@ import Testing
 
     @Test func weightsReadInTheirOrder() throws {
         let hidden = 16
-        var bytes = Array("NNUE".utf8) + [1, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0]
+        var bytes = Array("NNUE".utf8) + [2, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0]
         func int16(_ value: Int16) -> [UInt8] {
             [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
         }
@@ -136,6 +133,26 @@ import Testing
         #expect(throws: NetworkFormatError("2 bytes after the weights")) {
             try NetworkWeights(bytes: bytes + [0, 0])
         }
+    }
+
+    @Test func windowStatesAreNumberedAsTheTrainerNumbersThem() throws {
+        // x on a7 and g1, o on a1 and g7, a blocker on d4; the states tools/nnue/train.py gives
+        // (lower left 1, lower right 4, upper left 16, upper right 64; own 1, other 2, blocker 3).
+        let position = try Position(fen: "x5o/7/7/3-3/7/7/o5x x 0 1")
+        let expected: [Int: (x: Int, o: Int)] = [
+            0: (2, 1), 5: (4, 8), 14: (192, 192), 15: (48, 48), 20: (12, 12), 21: (3, 3), 30: (16, 32),
+            35: (128, 64),
+        ]
+        for window in 0..<Tuples.windows {
+            let states = Tuples.states(
+                window: window, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
+                blockers: position.blockers.rawValue)
+            let want = expected[window] ?? (0, 0)
+            #expect(states.x == want.x && states.o == want.o, "window \(window)")
+        }
+        #expect(Tuples.windowsOfSquare[0] == 1)
+        #expect(Tuples.windowsOfSquare[24] == 1 << 14 | 1 << 15 | 1 << 20 | 1 << 21)
+        #expect(Tuples.windowsOfSquare[48] == 1 << 35)
     }
 
     @Test func base64DecodesTheStandardAlphabet() {

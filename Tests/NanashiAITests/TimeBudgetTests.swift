@@ -25,6 +25,29 @@ import Testing
         #expect(budget.soft == .milliseconds(980))
     }
 
+    @Test func onAClockAnUnsettledBestMoveGetsMoreTimeThanASettledOne() throws {
+        let budget = TimeBudget(limits: .clock(own: .seconds(30), opponent: .seconds(30)))
+        // A thirtieth of the time left (less the overhead), times 0.6: 599 ms.
+        let soft = try #require(budget.soft)
+        #expect(soft > .milliseconds(598) && soft < .milliseconds(600))
+        // Just changed: up to the whole soft limit; settled for four iterations: 0.375 of it.
+        #expect(!budget.stopsIterating(after: .milliseconds(590), stableIterations: 0))
+        #expect(budget.stopsIterating(after: .milliseconds(610), stableIterations: 0))
+        #expect(!budget.stopsIterating(after: .milliseconds(320), stableIterations: 2))
+        #expect(budget.stopsIterating(after: .milliseconds(340), stableIterations: 2))
+        #expect(!budget.stopsIterating(after: .milliseconds(215), stableIterations: 9))
+        #expect(budget.stopsIterating(after: .milliseconds(235), stableIterations: 9))
+    }
+
+    @Test func aMovetimeIsSpentAsAskedWhateverTheBestMoveDoes() {
+        let budget = TimeBudget(limits: .movetime(.milliseconds(1_000)))
+        for stable in [0, 4] {
+            #expect(!budget.stopsIterating(after: .milliseconds(485), stableIterations: stable))
+            #expect(budget.stopsIterating(after: .milliseconds(495), stableIterations: stable))
+        }
+        #expect(!TimeBudget(limits: .depth(3)).stopsIterating(after: .seconds(60), stableIterations: 0))
+    }
+
     @Test func depthAndNodeLimitsHaveNoTimeBudget() {
         let budget = TimeBudget(limits: SearchLimits(depth: 5, nodes: 1_000))
         #expect(budget.hard == nil)

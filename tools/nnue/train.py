@@ -2,19 +2,24 @@
 """Trains Nanashi's evaluation network on `nanashi datagen` positions and writes it, quantised,
 as the Swift source the engine embeds (AI/NanashiAI/NetworkWeights+Trained.swift).
 
-The network: for each side, 147 inputs (its pieces, the other side's pieces and the empty
-squares, 49 each; blockers light none), one shared hidden layer clipped to [0, 1], and one output
-reading the side to move's hidden layer then the other side's. The output is in units of the
-logistic scale K, fitted to the data: win chance = sigmoid(output), centi-pieces = output * K.
-The target mixes the search's score and the game's result. Each position is seen under a random
-one of the board's 8 symmetries.
+The network reads the board as tuples: every 2x2 window of the 7x7 board (36 windows), each in
+one of 4^4 states (its four squares each empty, the perspective's own piece, the other side's
+piece or a blocker), so 9,216 inputs per perspective of which exactly 36 are lit. Both
+perspectives share one hidden layer; each side's half is squared after clipping to [0, 1]
+(SCReLU), and one output reads the side to move's half then the other side's. The output is in
+units of the logistic scale K, fitted to the data: win chance = sigmoid(output), centi-pieces =
+output * K. The target mixes the search's score and the game's result. Each position is seen
+under a random one of the board's 8 symmetries.
 
-    python3 tools/nnue/train.py data/positions.txt --epochs 30
+Data: the 16-byte records of `nanashi datagen --format binary` (README, "Training data"), or
+its text lines; several files may be given. Checkpoints are written after every epoch beside
+--out (`--checkpoint`); `--resume` goes on from one.
+
+    python3 tools/nnue/train.py data/gen1.bin --epochs 20
 """
 
 import argparse
 import base64
-import math
 import os
 import struct
 import sys
@@ -24,20 +29,39 @@ import numpy as np
 import torch
 
 SQUARES = 49
-INPUTS = 3 * SQUARES
+WINDOWS = [(rank * 7 + file) for rank in range(6) for file in range(6)]
+STATES = 256
+INPUTS = len(WINDOWS) * STATES
 QA = 255  # hidden activations: 1.0 is QA
 QB = 64  # output weights: 1.0 is QB
-WEIGHT_LIMIT = 127 / QB  # keeps every product and accumulator inside 16 bits
+WEIGHT_LIMIT = 127 / QB  # keeps every accumulator and product inside 16 bits
 MAGIC = b"NNUE"
-VERSION = 1
+VERSION = 2
 
 # Board codes, one byte per square, a1 = 0, b1 = 1, ..., g7 = 48.
 EMPTY, X, O, BLOCKER = 0, 1, 2, 3
+RECORD = np.dtype([("board", "u1", 13), ("score", "<i2"), ("result", "u1")])
 
 
-def parse(path):
-    """Reads the data file into board codes (N x 49), the side to move (0 for x, 1 for o),
-    the search's scores (side to move, centi-pieces) and the results (side to move: 1, 0.5, 0)."""
+def read_binary(path):
+    """Board codes (N x 49), sides (0 x, 1 o), scores (side to move) and results (side to move)."""
+    size = os.path.getsize(path)
+    if size % RECORD.itemsize:
+        sys.exit(f"{path}: {size} bytes is not a whole number of {RECORD.itemsize}-byte records")
+    records = np.fromfile(path, dtype=RECORD)
+    board = records["board"]
+    bits = np.unpackbits(board, axis=1, bitorder="little")  # N x 104, bit i of the number
+    codes = (bits[:, 0:98:2] | (bits[:, 1:98:2] << 1)).astype(np.uint8)
+    sides = bits[:, 98].astype(np.uint8)
+    if np.any(bits[:, 99:]) or np.any(records["result"] > 2):
+        sys.exit(f"{path}: a record has unused bits set or a bad result")
+    result_x = records["result"].astype(np.float32) / 2
+    results = np.where(sides == 0, result_x, 1 - result_x).astype(np.float32)
+    return codes, sides, records["score"].astype(np.float32), results
+
+
+def read_text(path):
+    """The same from the text lines: a FEN, the search's score and the result for x."""
     expand = {ord(str(n)): "." * n for n in range(1, 8)}
     expand[ord("/")] = ""
     boards, sides, scores, results = [], [], [], []
@@ -63,12 +87,12 @@ def parse(path):
     codes[raw == ord("-")] = BLOCKER
     # The FEN lists rank 7 first; square index is rank * 7 + file.
     codes = codes[:, ::-1, :].reshape(-1, SQUARES).copy()
-    return (
-        codes,
-        np.array(sides, dtype=np.uint8),
-        np.array(scores, dtype=np.float32),
-        np.array(results, dtype=np.float32),
-    )
+    return codes, np.array(sides, np.uint8), np.array(scores, np.float32), np.array(results, np.float32)
+
+
+def read(paths):
+    parts = [read_text(path) if path.endswith(".txt") else read_binary(path) for path in paths]
+    return tuple(np.concatenate([part[i] for part in parts]) for i in range(4))
 
 
 def symmetries():
@@ -108,42 +132,75 @@ def fit_scale(scores, results):
     return (low + high) / 2
 
 
+# The squares of each window, lower left first, then lower right, upper left, upper right; a
+# window's state is the sum of its squares' codes times 1, 4, 16 and 64 in that order.
+WINDOW_SQUARES = torch.tensor([[b, b + 1, b + 7, b + 8] for b in WINDOWS], dtype=torch.long)
+DIGITS = torch.tensor([1, 4, 16, 64], dtype=torch.long)
+OFFSETS = torch.arange(len(WINDOWS), dtype=torch.long) * STATES
+
+
+SQUARE_OFFSETS = torch.arange(SQUARES, dtype=torch.long) * 4
+# How many windows hold each square: a square's factor weight is shared out among them.
+WINDOWS_OF_SQUARE = torch.bincount(WINDOW_SQUARES.flatten(), minlength=SQUARES).float()
+
+
+def features(codes, sides):
+    """The lit inputs of both perspectives (B x 36 each): the side to move's, then the other's;
+    and the lit square factors (B x 49 each, square times 4 plus code)."""
+    swap_sides = torch.tensor([EMPTY, O, X, BLOCKER], dtype=torch.long)
+    # Relative codes: 1 for the side to move's pieces, 2 for the other side's.
+    own = torch.where(sides[:, None] == 1, swap_sides[codes], codes)
+    other = swap_sides[own]
+    first = (own[:, WINDOW_SQUARES] * DIGITS).sum(dim=2) + OFFSETS
+    second = (other[:, WINDOW_SQUARES] * DIGITS).sum(dim=2) + OFFSETS
+    return first, second, own + SQUARE_OFFSETS, other + SQUARE_OFFSETS
+
+
 class Network(torch.nn.Module):
+    """The tuple network, trained with a factor: one weight row per square and code, shared by
+    every window state that has that code on that square, so that what is learnt of a square
+    in one window state serves all the others (rare states learn from common ones). The factor
+    is folded into the window rows when the network is written, so the engine never sees it."""
+
     def __init__(self, hidden):
         super().__init__()
-        self.hidden = torch.nn.Linear(INPUTS, hidden)
+        self.inputs = torch.nn.EmbeddingBag(INPUTS, hidden, mode="sum")
+        self.squares = torch.nn.EmbeddingBag(SQUARES * 4, hidden, mode="sum")
+        self.bias = torch.nn.Parameter(torch.zeros(hidden))
         self.output = torch.nn.Linear(2 * hidden, 1)
+        with torch.no_grad():
+            self.inputs.weight.uniform_(-0.02, 0.02)
+            self.squares.weight.uniform_(-0.1, 0.1)
 
-    def forward(self, own, other):
-        a = torch.clamp(self.hidden(own), 0, 1)
-        b = torch.clamp(self.hidden(other), 0, 1)
+    def forward(self, own, other, own_squares, other_squares):
+        a = torch.clamp(self.inputs(own) + self.squares(own_squares) + self.bias, 0, 1) ** 2
+        b = torch.clamp(self.inputs(other) + self.squares(other_squares) + self.bias, 0, 1) ** 2
         return self.output(torch.cat([a, b], dim=1)).squeeze(1)
+
+    def folded_inputs(self):
+        """The window rows with the square factor shared out among the windows of each square."""
+        rows = self.inputs.weight.detach().clone()
+        factor = self.squares.weight.detach().view(SQUARES, 4, -1) / WINDOWS_OF_SQUARE[:, None, None]
+        states = torch.arange(STATES)
+        for window, squares in enumerate(WINDOW_SQUARES.tolist()):
+            for place, square in enumerate(squares):
+                code = (states // (4**place)) % 4
+                rows[window * STATES + states] += factor[square, code]
+        return rows.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT)
 
     def clip(self):
         with torch.no_grad():
-            self.hidden.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
-            self.hidden.bias.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
+            self.inputs.weight.clamp_(-WEIGHT_LIMIT / 2, WEIGHT_LIMIT / 2)
+            self.squares.weight.clamp_(-WEIGHT_LIMIT / 2, WEIGHT_LIMIT / 2)
+            self.bias.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
             self.output.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
-
-
-def inputs(codes, sides):
-    """The two perspectives' inputs: the side to move's, then the other side's."""
-    # Relative codes: 1 for the side to move's pieces, 2 for the other side's.
-    swap = torch.tensor([EMPTY, O, X, BLOCKER], dtype=torch.long)
-    relative = torch.where(sides[:, None] == 1, swap[codes], codes)
-    own = relative == X
-    other = relative == O
-    empty = relative == EMPTY
-    first = torch.cat([own, other, empty], dim=1).float()
-    second = torch.cat([other, own, empty], dim=1).float()
-    return first, second
 
 
 def quantise(network, scale):
     """The integer weights and their header, as the engine reads them (little-endian)."""
-    hidden = network.hidden.weight.shape[0]
-    w1 = network.hidden.weight.detach().numpy().T  # INPUTS x hidden, one row per input
-    b1 = network.hidden.bias.detach().numpy()
+    hidden = network.bias.shape[0]
+    w1 = network.folded_inputs().numpy()  # INPUTS x hidden, one row per input
+    b1 = network.bias.detach().numpy()
     w2 = network.output.weight.detach().numpy()[0]
     b2 = float(network.output.bias.detach().numpy()[0])
     q = lambda array, factor: np.clip(np.round(array * factor), -32767, 32767).astype("<i2")
@@ -174,16 +231,18 @@ def swift_source(blob, command):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", help="positions written by `nanashi datagen`")
-    parser.add_argument("--hidden", type=int, default=128, help="hidden layer size per side")
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("data", nargs="+", help="positions written by `nanashi datagen` (.bin records or .txt lines)")
+    parser.add_argument("--hidden", type=int, default=256, help="hidden layer size per side")
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=16384)
-    parser.add_argument("--lr", type=float, default=0.002)
+    parser.add_argument("--lr", type=float, default=0.001)
     parser.add_argument("--score-share", type=float, default=0.6, help="weight of the search's score in the target")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", default="AI/NanashiAI/NetworkWeights+Trained.swift")
     parser.add_argument("--binary", help="also write the quantised network to this file")
+    parser.add_argument("--checkpoint", default="data/train.ckpt", help="written after every epoch")
+    parser.add_argument("--resume", action="store_true", help="go on from --checkpoint")
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -191,13 +250,13 @@ def main():
     generator = np.random.default_rng(args.seed)
     started = time.time()
 
-    codes, sides, scores, results = parse(args.data)
+    codes, sides, scores, results = read(args.data)
     scale = fit_scale(scores, results)
-    print(f"positions {len(codes)}, read in {time.time() - started:.0f} s; logistic scale K = {scale:.1f}")
+    print(f"positions {len(codes)}, read in {time.time() - started:.0f} s; logistic scale K = {scale:.1f}", flush=True)
     target = args.score_share / (1 + np.exp(-scores / scale)) + (1 - args.score_share) * results
 
     order = generator.permutation(len(codes))
-    held = max(1, len(codes) // 50)
+    held = max(1, min(len(codes) // 50, 200_000))
     valid, train = order[:held], order[held:]
     codes_t = torch.from_numpy(codes.astype(np.int64))
     sides_t = torch.from_numpy(sides.astype(np.int64))
@@ -207,6 +266,16 @@ def main():
     network = Network(args.hidden)
     optimiser = torch.optim.Adam(network.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=args.epochs)
+    first_epoch = 1
+    if args.resume:
+        state = torch.load(args.checkpoint)
+        network.load_state_dict(state["network"])
+        optimiser.load_state_dict(state["optimiser"])
+        schedule.load_state_dict(state["schedule"])
+        first_epoch = state["epoch"] + 1
+        scale = state["scale"]
+        generator = np.random.default_rng(args.seed + first_epoch)
+        print(f"resumed after epoch {state['epoch']}", flush=True)
 
     def loss_on(indices, symmetry=None):
         index = torch.from_numpy(indices)
@@ -214,11 +283,10 @@ def main():
         if symmetry is None:
             symmetry = torch.from_numpy(generator.integers(0, 8, len(indices)))
         board = torch.gather(board, 1, perms[symmetry])
-        own, other = inputs(board, sides_t[index])
-        prediction = torch.sigmoid(network(own, other))
+        prediction = torch.sigmoid(network(*features(board, sides_t[index])))
         return torch.mean((prediction - target_t[index]) ** 2)
 
-    for epoch in range(1, args.epochs + 1):
+    for epoch in range(first_epoch, args.epochs + 1):
         network.train()
         shuffled = generator.permutation(train)
         total, batches = 0.0, 0
@@ -243,6 +311,19 @@ def main():
             f"{time.time() - started:.0f} s",
             flush=True,
         )
+        if args.checkpoint:
+            os.makedirs(os.path.dirname(args.checkpoint) or ".", exist_ok=True)
+            torch.save(
+                {
+                    "network": network.state_dict(),
+                    "optimiser": optimiser.state_dict(),
+                    "schedule": schedule.state_dict(),
+                    "epoch": epoch,
+                    "scale": scale,
+                },
+                args.checkpoint + ".tmp",
+            )
+            os.replace(args.checkpoint + ".tmp", args.checkpoint)
 
     blob = quantise(network, scale)
     command = "python3 tools/nnue/train.py " + " ".join(sys.argv[1:])
