@@ -26,60 +26,17 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-FILES = "abcdefg"
-
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def board_of(fen):
-    """A FEN's board as a dict square -> 'x', 'o' or '-', and the side to move."""
-    ranks, side = fen.split(" ")[0].split("/"), fen.split(" ")[1]
-    cells = {}
-    for r, text in enumerate(ranks):
-        file = 0
-        for c in text:
-            if c.isdigit():
-                file += int(c)
-                continue
-            cells[FILES[file] + str(7 - r)] = c
-            file += 1
-    return cells, side
-
-
-def squares():
-    return [f + str(r) for r in range(1, 8) for f in FILES]
-
-
-def distance(a, b):
-    return max(abs(FILES.index(a[0]) - FILES.index(b[0])), abs(int(a[1]) - int(b[1])))
-
-
-def bot_move(fen):
-    """The opponent's move: the clone that converts the most pieces, else a jump, else a pass."""
-    cells, side = board_of(fen)
-    other = "o" if side == "x" else "x"
-    mine = [s for s in squares() if cells.get(s) == side]
-    empty = [s for s in squares() if s not in cells]
-    best = None
-    for target in empty:
-        gain = sum(1 for s in squares() if cells.get(s) == other and distance(s, target) == 1)
-        for origin in mine:
-            d = distance(origin, target)
-            if d == 1:
-                score = (gain + 1, 1)
-                move = target
-            elif d == 2:
-                score = (gain, 0)
-                move = origin + target
-            else:
-                continue
-            if best is None or score > best[0]:
-                best = (score, move)
-    return best[1] if best else "0000"
+def bot_move(legal):
+    """The opponent's move, chosen from the legal moves the server sent (no rules here): the
+    first clone, else the first move there is (a jump, or the forced pass 0000)."""
+    clones = [move for move in legal if len(move) == 2]
+    return (clones or legal)[0]
 
 
 class Opponent(threading.Thread):
@@ -104,7 +61,7 @@ class Opponent(threading.Thread):
         try:
             self.send({"type": "register", "name": self.name, "password": "password1"})
             self.send({"type": "seek", "initial": self.initial, "increment": self.increment})
-            color = game = None
+            game = None
             last_ping = time.time()
             for line in self.file:
                 self.log.append("< " + line.strip())
@@ -114,11 +71,12 @@ class Opponent(threading.Thread):
                     game = message["game"]
                     self.send({"type": "resign", "game": game})
                     continue
+                # The server sends "legal" to the player whose turn it is, and only to them.
                 if kind == "start":
-                    color, game = message["color"], message["game"]
-                    fen = message["fen"]
+                    game = message["game"]
+                    legal = message.get("legal")
                 elif kind == "moved" and message["game"] == game:
-                    fen = message["fen"]
+                    legal = message.get("legal")
                 elif kind == "end" and message["game"] == game and self.result is None:
                     self.result = message
                     self.send({"type": "rematch", "game": game})
@@ -135,9 +93,9 @@ class Opponent(threading.Thread):
                 if time.time() - last_ping > 20:
                     self.send({"type": "ping"})
                     last_ping = time.time()
-                if board_of(fen)[1] == color:
+                if legal:  # none when it is not our turn, empty once the game is over
                     time.sleep(0.15)  # a person's pace, so the browser's screenshots see the clocks run
-                    self.send({"type": "move", "game": game, "move": bot_move(fen)})
+                    self.send({"type": "move", "game": game, "move": bot_move(legal)})
         except Exception as error:  # reported by the main thread
             self.error = error
 
