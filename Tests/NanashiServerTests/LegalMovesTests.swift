@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import NanashiCore
 import NanashiProtocol
+import Synchronization
 import Testing
 
 @testable import NanashiServer
@@ -17,6 +19,40 @@ private func clocks(_ line: String) throws -> String {
         throw TestClient.Failure(description: "no clocks first in \(line)")
     }
     return String(line[...end])
+}
+
+/// Each side's lines, as its connection would get them.
+private final class Received: Sendable {
+    private let lines = Mutex<[Side: [String]]>([:])
+
+    func append(_ line: String, for side: Side) { lines.withLock { $0[side, default: []].append(line) } }
+
+    subscript(side: Side) -> [String] { lines.withLock { $0[side] ?? [] } }
+}
+
+/// A stored game between ann (x) and bob (o) from `fen`, each side's lines collected.
+private func gameFrom(_ fen: String, storage: Storage) throws -> (Game, Received) {
+    let ann = try storage.createPlayer(name: "ann", passwordHash: "-", now: Date())
+    let bob = try storage.createPlayer(name: "bob", passwordHash: "-", now: Date())
+    let control = TimeControl(initial: 60, increment: 0)
+    let id = try storage.createGame(xID: ann.id!, oID: bob.id!, control: control, now: Date())
+    let lines = Received()
+    var outboxes: [Side: Outbox] = [:]
+    for (number, side) in Side.allCases.enumerated() {
+        outboxes[side] = Outbox(id: number) { event in
+            if case .line(let line) = event { lines.append(line, for: side) }
+        }
+    }
+    let game = Game(
+        id: id, control: control,
+        players: [
+            .x: .init(id: ann.id!, name: "ann", rating: 1500),
+            .o: .init(id: bob.id!, name: "bob", rating: 1500),
+        ],
+        position: try Position(fen: fen), outboxes: outboxes, storage: storage, settings: ServerSettings(),
+        logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    ) { _ in }
+    return (game, lines)
 }
 
 @Suite struct LegalMovesTests {
@@ -146,5 +182,61 @@ private func clocks(_ line: String) throws -> String {
         #expect(told.legal == (try position.play(listed.last!)).legalMoves())
         #expect(told.converted == position.captures(by: listed.last!))
         await server.stop()
+    }
+
+    /// A player left without a clone or a jump is told `["0000"]`, and the pass is played.
+    @Test func aForcedPassIsTheOnlyMoveListed() async throws {
+        let database = try TemporaryDatabase()
+        let storage = try Storage(path: database.path)
+        // o's one piece on a1 is walled in once x fills c3.
+        let (game, lines) = try gameFrom("7/7/7/7/xx5/xxx4/oxx4 x 0 1", storage: storage)
+        let id = await game.id
+        await game.begin()
+        #expect(
+            lines[.o]
+                == [
+                    #"{"color":"o","fen":"7/7/7/7/xx5/xxx4/oxx4 x 0 1","game":\#(id),"increment":0,"initial":60,"opponent":{"name":"ann","rating":1500},"type":"start"}"#
+                ])
+        try await game.play("c3", by: .x, requestID: nil)
+        let told = try #require(lines[.o].last)
+        #expect(
+            told
+                == (try clocks(told))
+                + #","converted":[],"fen":"7/7/7/7/xxx4/xxx4/oxx4 o 0 1","game":\#(id),"legal":["0000"],"move":"c3","ply":1,"type":"moved"}"#
+        )
+        // Any other move is refused; the pass is played, and x is told its moves again.
+        await #expect(throws: ProtocolError.self) { try await game.play("a1c1", by: .o, requestID: nil) }
+        try await game.play("0000", by: .o, requestID: nil)
+        let back = try #require(lines[.x].last)
+        let position = try Position(fen: "7/7/7/7/xxx4/xxx4/oxx4 x 1 2")
+        #expect(
+            back
+                == (try clocks(back))
+                + #","converted":[],"fen":"\#(position.fen)","game":\#(id),"legal":\#(wireList(position.legalMoves())),"move":"0000","ply":2,"type":"moved"}"#
+        )
+        await game.halt()
+    }
+
+    /// The move that ends the game by the rules tells the next player `[]`, then the end.
+    @Test func aMoveThatEndsTheGameListsNoMoves() async throws {
+        let database = try TemporaryDatabase()
+        let storage = try Storage(path: database.path)
+        let (game, lines) = try gameFrom("7/7/7/7/7/7/o1x4 x 0 1", storage: storage)
+        let id = await game.id
+        await game.begin()
+        try await game.play("b1", by: .x, requestID: .integer(3))
+        let (mine, theirs) = (lines[.x], lines[.o])
+        try #require(mine.count == 3 && theirs.count == 3)
+        #expect(
+            mine[1]
+                == (try clocks(mine[1]))
+                + #","converted":["a1"],"fen":"7/7/7/7/7/7/xxx4 o 0 1","game":\#(id),"id":3,"move":"b1","ply":1,"type":"moved"}"#
+        )
+        #expect(
+            theirs[1]
+                == (try clocks(mine[1]))
+                + #","converted":["a1"],"fen":"7/7/7/7/7/7/xxx4 o 0 1","game":\#(id),"legal":[],"move":"b1","ply":1,"type":"moved"}"#
+        )
+        #expect(theirs[2].hasPrefix(#"{"game":\#(id),"outcome":{"reason":"pieces","winner":"x"},"#))
     }
 }
