@@ -32,6 +32,46 @@ def free_port():
         return s.getsockname()[1]
 
 
+# Keeps the last `legal` the page was sent in window.__legal (null when the last start, moved or
+# game had none), so the test can compare what the page draws with what the server said.
+RECORD_LEGAL = """
+(function () {
+  var Native = window.WebSocket;
+  window.__legal = null;
+  function Recorded(url, protocols) {
+    var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener('message', function (event) {
+      try {
+        var message = JSON.parse(event.data);
+        if ('legal' in message) { window.__legal = message.legal; }
+        else if (['start', 'moved', 'game'].indexOf(message.type) >= 0) { window.__legal = null; }
+      } catch (error) { }
+    });
+    return socket;
+  }
+  Recorded.prototype = Native.prototype;
+  ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED'].forEach(function (k) { Recorded[k] = Native[k]; });
+  window.WebSocket = Recorded;
+})();
+"""
+
+
+def drawn_moves(driver, color):
+    """Every move the page offers: each of our pieces selected in turn and its highlighted targets
+    read back as moves (a clone by its destination, a jump by its origin and destination)."""
+    moves = set()
+    for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color):
+        square = piece.find_element(By.XPATH, "..")
+        origin = square.get_attribute("data-square")
+        square.click()
+        for target in driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target"):
+            moves.add(target.get_attribute("data-square"))
+        for target in driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target"):
+            moves.add(origin + target.get_attribute("data-square"))
+        square.click()  # deselect
+    return moves
+
+
 def bot_move(legal):
     """The opponent's move, chosen from the legal moves the server sent (no rules here): the
     first clone, else the first move there is (a jump, or the forced pass 0000)."""
@@ -133,6 +173,7 @@ def main():
         driver_path = shutil.which("chromedriver")
         service = Service(driver_path) if driver_path else Service()
         driver = webdriver.Chrome(service=service, options=options)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_LEGAL})
         wait = WebDriverWait(driver, 30)
 
         def shot(name):
@@ -169,12 +210,20 @@ def main():
 
         # Play by clicking: a piece of ours, then the first highlighted target (clones first).
         clicks = 0
+        checked = 0
         watched = False
         long_wait = WebDriverWait(driver, 60)
         while True:
             long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
             if result().startswith("Game over"):
                 break
+            if clicks in (0, 4, 10):
+                # The page offers exactly the moves the server sent it (by start, by the game
+                # after the reload, by moved): no more, no fewer.
+                told = driver.execute_script("return window.__legal")
+                drawn = drawn_moves(driver, color)
+                assert told and drawn == set(told), (sorted(drawn), told)
+                checked += 1
             pieces = driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color)
             moved = False
             for piece in pieces:
@@ -222,6 +271,7 @@ def main():
         final = result()
         print("final status:", final)
         assert watched, "the game ended before the watch page was looked at"
+        assert checked == 3, "the page's targets were compared with the server's moves %d times" % checked
 
         # The opponent offers a rematch; the phone-sized play page shows it.
         wait.until(lambda d: "rematch" in status())
@@ -268,7 +318,8 @@ def main():
         assert driver.find_element(By.ID, "ply").text == "ply 0 of %d" % total
         href = driver.find_element(By.LINK_TEXT, "Download PGN").get_attribute("href")
         assert href.endswith("/pgn"), href
-        print("ok: %d clicks, %s; screenshots in %s" % (clicks, final, args.shots))
+        print("ok: %d clicks, the targets drawn matched the server's legal moves %d times, %s; screenshots in %s"
+              % (clicks, checked, final, args.shots))
         return 0
     except Exception:
         if driver is not None:
