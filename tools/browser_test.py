@@ -26,60 +26,57 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-FILES = "abcdefg"
-
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def board_of(fen):
-    """A FEN's board as a dict square -> 'x', 'o' or '-', and the side to move."""
-    ranks, side = fen.split(" ")[0].split("/"), fen.split(" ")[1]
-    cells = {}
-    for r, text in enumerate(ranks):
-        file = 0
-        for c in text:
-            if c.isdigit():
-                file += int(c)
-                continue
-            cells[FILES[file] + str(7 - r)] = c
-            file += 1
-    return cells, side
+# Keeps the last `legal` the page was sent in window.__legal (null when the last start, moved or
+# game had none), so the test can compare what the page draws with what the server said.
+RECORD_LEGAL = """
+(function () {
+  var Native = window.WebSocket;
+  window.__legal = null;
+  function Recorded(url, protocols) {
+    var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener('message', function (event) {
+      try {
+        var message = JSON.parse(event.data);
+        if ('legal' in message) { window.__legal = message.legal; }
+        else if (['start', 'moved', 'game'].indexOf(message.type) >= 0) { window.__legal = null; }
+      } catch (error) { }
+    });
+    return socket;
+  }
+  Recorded.prototype = Native.prototype;
+  ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED'].forEach(function (k) { Recorded[k] = Native[k]; });
+  window.WebSocket = Recorded;
+})();
+"""
 
 
-def squares():
-    return [f + str(r) for r in range(1, 8) for f in FILES]
+def drawn_moves(driver, color):
+    """Every move the page offers: each of our pieces selected in turn and its highlighted targets
+    read back as moves (a clone by its destination, a jump by its origin and destination)."""
+    moves = set()
+    for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color):
+        square = piece.find_element(By.XPATH, "..")
+        origin = square.get_attribute("data-square")
+        square.click()
+        for target in driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target"):
+            moves.add(target.get_attribute("data-square"))
+        for target in driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target"):
+            moves.add(origin + target.get_attribute("data-square"))
+        square.click()  # deselect
+    return moves
 
 
-def distance(a, b):
-    return max(abs(FILES.index(a[0]) - FILES.index(b[0])), abs(int(a[1]) - int(b[1])))
-
-
-def bot_move(fen):
-    """The opponent's move: the clone that converts the most pieces, else a jump, else a pass."""
-    cells, side = board_of(fen)
-    other = "o" if side == "x" else "x"
-    mine = [s for s in squares() if cells.get(s) == side]
-    empty = [s for s in squares() if s not in cells]
-    best = None
-    for target in empty:
-        gain = sum(1 for s in squares() if cells.get(s) == other and distance(s, target) == 1)
-        for origin in mine:
-            d = distance(origin, target)
-            if d == 1:
-                score = (gain + 1, 1)
-                move = target
-            elif d == 2:
-                score = (gain, 0)
-                move = origin + target
-            else:
-                continue
-            if best is None or score > best[0]:
-                best = (score, move)
-    return best[1] if best else "0000"
+def bot_move(legal):
+    """The opponent's move, chosen from the legal moves the server sent (no rules here): the
+    first clone, else the first move there is (a jump, or the forced pass 0000)."""
+    clones = [move for move in legal if len(move) == 2]
+    return (clones or legal)[0]
 
 
 class Opponent(threading.Thread):
@@ -104,7 +101,7 @@ class Opponent(threading.Thread):
         try:
             self.send({"type": "register", "name": self.name, "password": "password1"})
             self.send({"type": "seek", "initial": self.initial, "increment": self.increment})
-            color = game = None
+            game = None
             last_ping = time.time()
             for line in self.file:
                 self.log.append("< " + line.strip())
@@ -114,11 +111,12 @@ class Opponent(threading.Thread):
                     game = message["game"]
                     self.send({"type": "resign", "game": game})
                     continue
+                # The server sends "legal" to the player whose turn it is, and only to them.
                 if kind == "start":
-                    color, game = message["color"], message["game"]
-                    fen = message["fen"]
+                    game = message["game"]
+                    legal = message.get("legal")
                 elif kind == "moved" and message["game"] == game:
-                    fen = message["fen"]
+                    legal = message.get("legal")
                 elif kind == "end" and message["game"] == game and self.result is None:
                     self.result = message
                     self.send({"type": "rematch", "game": game})
@@ -135,9 +133,9 @@ class Opponent(threading.Thread):
                 if time.time() - last_ping > 20:
                     self.send({"type": "ping"})
                     last_ping = time.time()
-                if board_of(fen)[1] == color:
+                if legal:  # none when it is not our turn, empty once the game is over
                     time.sleep(0.15)  # a person's pace, so the browser's screenshots see the clocks run
-                    self.send({"type": "move", "game": game, "move": bot_move(fen)})
+                    self.send({"type": "move", "game": game, "move": bot_move(legal)})
         except Exception as error:  # reported by the main thread
             self.error = error
 
@@ -175,6 +173,7 @@ def main():
         driver_path = shutil.which("chromedriver")
         service = Service(driver_path) if driver_path else Service()
         driver = webdriver.Chrome(service=service, options=options)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_LEGAL})
         wait = WebDriverWait(driver, 30)
 
         def shot(name):
@@ -211,12 +210,20 @@ def main():
 
         # Play by clicking: a piece of ours, then the first highlighted target (clones first).
         clicks = 0
+        checked = 0
         watched = False
         long_wait = WebDriverWait(driver, 60)
         while True:
             long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
             if result().startswith("Game over"):
                 break
+            if clicks in (0, 4, 10):
+                # The page offers exactly the moves the server sent it (by start, by the game
+                # after the reload, by moved): no more, no fewer.
+                told = driver.execute_script("return window.__legal")
+                drawn = drawn_moves(driver, color)
+                assert told and drawn == set(told), (sorted(drawn), told)
+                checked += 1
             pieces = driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color)
             moved = False
             for piece in pieces:
@@ -264,6 +271,7 @@ def main():
         final = result()
         print("final status:", final)
         assert watched, "the game ended before the watch page was looked at"
+        assert checked == 3, "the page's targets were compared with the server's moves %d times" % checked
 
         # The opponent offers a rematch; the phone-sized play page shows it.
         wait.until(lambda d: "rematch" in status())
@@ -310,7 +318,8 @@ def main():
         assert driver.find_element(By.ID, "ply").text == "ply 0 of %d" % total
         href = driver.find_element(By.LINK_TEXT, "Download PGN").get_attribute("href")
         assert href.endswith("/pgn"), href
-        print("ok: %d clicks, %s; screenshots in %s" % (clicks, final, args.shots))
+        print("ok: %d clicks, the targets drawn matched the server's legal moves %d times, %s; screenshots in %s"
+              % (clicks, checked, final, args.shots))
         return 0
     except Exception:
         if driver is not None:

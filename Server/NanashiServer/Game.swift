@@ -113,12 +113,14 @@ actor Game {
     /// Starts the clock of the side to move and tells both players (those connected).
     func begin() {
         clock = GameClock(clock.atTurnStart, running: position.sideToMove, since: .now)
+        let fen = position.fen
         for side in Side.allCases {
             outboxes[side]?.send(
                 .start(
                     GameStart(
-                        game: id, color: side, opponent: opponent(of: side), fen: position.fen,
-                        initial: control.initial, increment: control.increment)))
+                        game: id, color: side, opponent: opponent(of: side), fen: fen,
+                        initial: control.initial, increment: control.increment, legal: legalMoves(for: side)))
+            )
         }
         armFlag()
         armAbort()
@@ -185,6 +187,7 @@ actor Game {
         } catch {
             throw ProtocolError(.illegalMove, "\(error)")
         }
+        let converted = position.captures(by: move)
         // A line read before the turn began (sent ahead) costs nothing.
         let left = clock.left(side, at: max(readAt, clock.since))
         if left <= 0 {
@@ -234,13 +237,18 @@ actor Game {
             abortTimer?.cancel()
             abortTimer = nil
         }
-        let moved = ServerMessage.moved(
-            Moved(game: id, move: move.description, ply: ply, fen: position.fen, clock: newClocks))
-        let mover = side
-        for side in Side.allCases {
-            outboxes[side]?.send(moved, id: side == mover ? requestID : nil)
+        // Only the player to move next gets their legal moves (none once the game is over): the
+        // mover and the watchers get the copy without them, so the moves are listed once a move.
+        let moved = Moved(
+            game: id, move: move.description, ply: ply, fen: position.fen, clock: newClocks,
+            converted: converted)
+        outboxes[side]?.send(.moved(moved), id: requestID)
+        if let next = outboxes[side.opponent] {
+            var theirs = moved
+            theirs.legal = position.legalMoves()
+            next.send(.moved(theirs))
         }
-        sendWatchers(moved)
+        sendWatchers(.moved(moved))
         if let outcome = position.outcome {
             await finish(winner: outcome.winner, reason: outcome.reason)
         } else if !paused {
@@ -266,7 +274,7 @@ actor Game {
                 GameState(
                     game: id, color: side, opponent: opponent(of: side), fen: position.fen,
                     moves: moves.map(\.description), clock: clocksNow(), initial: control.initial,
-                    increment: control.increment)))
+                    increment: control.increment, legal: legalMoves(for: side))))
         if paused, Side.allCases.allSatisfy({ outboxes[$0] != nil }) {
             // Both are back after a restart: the side to move's clock runs from now, and a
             // side that has not made its first move has the first-move limit from now.
@@ -480,6 +488,12 @@ actor Game {
         guard !halted else { return }
         isOver = false
         await finish(winner: winner, reason: reason, requestIDs: requestIDs)
+    }
+
+    /// The legal moves of `side` when it is their turn (`nil` when it is not): what `start` and
+    /// `game` carry for the player to move.
+    private func legalMoves(for side: Side) -> [Move]? {
+        side == position.sideToMove ? position.legalMoves() : nil
     }
 
     private func opponent(of side: Side) -> Opponent {

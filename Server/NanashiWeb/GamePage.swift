@@ -4,19 +4,22 @@ import NanashiProtocol
 /// `/game/G`: a finished game on a board to step through, with its PGN; or, while it is played,
 /// the board the script keeps up to date by watching it over `/ws`.
 enum GamePage {
-    /// A finished game: the positions after each ply go to the script as data, so it needs no
-    /// rules of its own to step through them.
+    /// A finished game: the positions after each ply, and the pieces each move turned, go to the
+    /// script as data, so it needs no rules of its own to step through them.
     static func finished(_ record: FinishedGameRecord) throws(ReplayError) -> String {
         let game = record.summary
         let moves = try Position.start.replaying(record.moves).moves
         var position = Position.start
         var fens = [position.fen]
+        var converted: [[Square]] = []
         for move in moves {
+            converted.append(Array(position.captures(by: move)))
             position.make(unchecked: move)
             fens.append(position.fen)
         }
         let summary = game.outcome.verdict
-        let data = PageData(mode: "replay", game: game.game, fens: fens, moves: record.moves)
+        let data = PageData(
+            mode: "replay", game: game.game, fens: fens, moves: record.moves, converted: converted)
         let moveList = record.moves.enumerated().map { ply, move in
             "<li><button type=\"button\" class=\"ply\" data-ply=\"\(ply + 1)\">\(escaped(move))</button></li>"
         }

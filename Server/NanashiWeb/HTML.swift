@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// Text made safe to put in HTML, in an element or a quoted attribute alike.
@@ -42,6 +43,8 @@ struct PageData: Encodable {
     /// The position before the first move and after each one, for a replay.
     var fens: [String]?
     var moves: [String]?
+    /// The pieces each move turned over, for a replay: the core's, so the script needs no rules.
+    var converted: [[Square]]?
 
     /// The data as the protocol writes JSON, with `<`, `>` and `&` escaped too, so that no text
     /// can close the block.

@@ -22,32 +22,76 @@ public struct GameStart: Hashable, Sendable, Codable {
     public var initial: Int
     /// Seconds added to the mover's clock after each move.
     public var increment: Int
+    /// The receiver's legal moves, when it is their turn (see `Moved.legal`); `nil` otherwise.
+    public var legal: [Move]?
 
-    public init(game: Int64, color: Side, opponent: Opponent, fen: String, initial: Int, increment: Int) {
+    public init(
+        game: Int64, color: Side, opponent: Opponent, fen: String, initial: Int, increment: Int,
+        legal: [Move]? = nil
+    ) {
         self.game = game
         self.color = color
         self.opponent = opponent
         self.fen = fen
         self.initial = initial
         self.increment = increment
+        self.legal = legal
     }
 }
 
 /// The fields of `moved`: the move accepted, the ply it was (1 for the first move), the position
-/// after it and both clocks at that moment (the mover's increment included).
-public struct Moved: Hashable, Sendable, Codable {
+/// after it, both clocks at that moment (the mover's increment included), the pieces the move
+/// turned and, for the player to move next, their legal moves.
+public struct Moved: Hashable, Sendable {
     public var game: Int64
     public var move: String
     public var ply: Int
     public var fen: String
     public var clock: Clocks
+    /// The pieces the move turned over, written a1 first.
+    public var converted: Bitboard
+    /// The legal moves of the side to move after this one, as the core lists them (clones by
+    /// destination, then jumps by origin; `[.pass]` for a forced pass; none once the game is
+    /// over). Only the player whose turn it is gets them: `nil` in everyone else's copy.
+    public var legal: [Move]?
 
-    public init(game: Int64, move: String, ply: Int, fen: String, clock: Clocks) {
+    public init(
+        game: Int64, move: String, ply: Int, fen: String, clock: Clocks, converted: Bitboard = .empty,
+        legal: [Move]? = nil
+    ) {
         self.game = game
         self.move = move
         self.ply = ply
         self.fen = fen
         self.clock = clock
+        self.converted = converted
+        self.legal = legal
+    }
+}
+
+extension Moved: Codable {
+    private enum CodingKeys: String, CodingKey { case game, move, ply, fen, clock, converted, legal }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        game = try container.decode(Int64.self, forKey: .game)
+        move = try container.decode(String.self, forKey: .move)
+        ply = try container.decode(Int.self, forKey: .ply)
+        fen = try container.decode(String.self, forKey: .fen)
+        clock = try container.decode(Clocks.self, forKey: .clock)
+        converted = Bitboard(try container.decode([Square].self, forKey: .converted))
+        legal = try container.decodeIfPresent([Move].self, forKey: .legal)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(game, forKey: .game)
+        try container.encode(move, forKey: .move)
+        try container.encode(ply, forKey: .ply)
+        try container.encode(fen, forKey: .fen)
+        try container.encode(clock, forKey: .clock)
+        try container.encode(Array(converted), forKey: .converted)
+        try container.encodeIfPresent(legal, forKey: .legal)
     }
 }
 
@@ -62,10 +106,12 @@ public struct GameState: Hashable, Sendable, Codable {
     public var clock: Clocks
     public var initial: Int
     public var increment: Int
+    /// The receiver's legal moves, when it is their turn (see `Moved.legal`); `nil` otherwise.
+    public var legal: [Move]?
 
     public init(
         game: Int64, color: Side, opponent: Opponent, fen: String, moves: [String], clock: Clocks,
-        initial: Int, increment: Int
+        initial: Int, increment: Int, legal: [Move]? = nil
     ) {
         self.game = game
         self.color = color
@@ -75,6 +121,7 @@ public struct GameState: Hashable, Sendable, Codable {
         self.clock = clock
         self.initial = initial
         self.increment = increment
+        self.legal = legal
     }
 }
 

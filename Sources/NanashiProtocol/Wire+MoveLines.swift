@@ -13,21 +13,57 @@ extension Wire {
     static func movedLine(_ moved: Moved, id: RequestID?) -> String? {
         guard isPlain(moved.fen), isPlain(moved.move) else { return nil }
         var line = #"{"clock":{"o":"#
-        line.reserveCapacity(160)
+        line.reserveCapacity(180 + 5 * moved.converted.count + 7 * (moved.legal?.count ?? 0))
         line += String(moved.clock.o)
         line += #","x":"#
         line += String(moved.clock.x)
-        line += #"},"fen":""#
+        line += #"},"converted":["#
+        var first = true
+        for square in moved.converted {
+            line += first ? "\"" : ",\""
+            append(square, to: &line)
+            line += "\""
+            first = false
+        }
+        line += #"],"fen":""#
         line += moved.fen
         line += #"","game":"#
         line += String(moved.game)
         guard append(id, to: &line) else { return nil }
+        if let legal = moved.legal {
+            line += #","legal":["#
+            for (index, move) in legal.enumerated() {
+                line += index == 0 ? "\"" : ",\""
+                append(move, to: &line)
+                line += "\""
+            }
+            line += "]"
+        }
         line += #","move":""#
         line += moved.move
         line += #"","ply":"#
         line += String(moved.ply)
         line += #","type":"moved"}"#
         return line
+    }
+
+    /// Appends a square's name (`c5`) without building a string for it.
+    private static func append(_ square: Square, to line: inout String) {
+        line.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "a") + UInt8(truncatingIfNeeded: square.file)))
+        line.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "1") + UInt8(truncatingIfNeeded: square.rank)))
+    }
+
+    /// Appends a move in notation (`f2`, `a7c5`, `0000`), as `Move.description` writes it.
+    private static func append(_ move: Move, to line: inout String) {
+        switch move {
+        case .clone(let to):
+            append(to, to: &line)
+        case .jump(let from, let to):
+            append(from, to: &line)
+            append(to, to: &line)
+        case .pass:
+            line += "0000"
+        }
     }
 
     /// The line of a `move` request, or `nil` if the encoder must write it.
@@ -48,15 +84,25 @@ extension Wire {
             var reader = CanonicalReader(bytes: bytes)
             guard reader.skip(#"{"clock":{"o":"#), let o = reader.integer(),
                 reader.skip(#","x":"#), let x = reader.integer(),
-                reader.skip(#"},"fen":""#), let fen = reader.plainText(),
+                reader.skip(#"},"converted":"#), let converted = reader.list({ Square($0) }),
+                reader.skip(#","fen":""#), let fen = reader.plainText(),
                 reader.skip(#","game":"#), let game = reader.integer()
             else { return nil }
-            guard let id = reader.id(), reader.skip(#","move":""#), let move = reader.plainText(),
+            guard let id = reader.id() else { return nil }
+            var legal: [Move]?
+            if reader.skip(#","legal":"#) {
+                guard let moves = reader.list({ try? Move(notation: $0) }) else { return nil }
+                legal = moves
+            }
+            guard reader.skip(#","move":""#), let move = reader.plainText(),
                 reader.skip(#","ply":"#), let ply = reader.integer(), let plyNumber = Int(exactly: ply),
                 reader.skip(#","type":"moved"}"#), reader.isAtEnd
             else { return nil }
             return Reply(
-                .moved(Moved(game: game, move: move, ply: plyNumber, fen: fen, clock: Clocks(x: x, o: o))),
+                .moved(
+                    Moved(
+                        game: game, move: move, ply: plyNumber, fen: fen, clock: Clocks(x: x, o: o),
+                        converted: Bitboard(converted), legal: legal)),
                 id: id)
         } ?? nil
     }
@@ -161,6 +207,27 @@ private struct CanonicalReader {
             return plainText().map { .string($0) }
         }
         return integer().map { .integer($0) }
+    }
+
+    /// A list of plain texts (`["a1","b2"]`, `[]`), each read by `element`; `nil` if one is
+    /// not such a text or `element` refuses it.
+    mutating func list<Element>(_ element: (String) -> Element?) -> [Element]? {
+        let start = index
+        guard skip("[") else { return nil }
+        var elements: [Element] = []
+        if skip("]") { return elements }
+        repeat {
+            guard skip("\""), let text = plainText(), let value = element(text) else {
+                index = start
+                return nil
+            }
+            elements.append(value)
+        } while skip(",")
+        guard skip("]") else {
+            index = start
+            return nil
+        }
+        return elements
     }
 
     /// Plain text up to its closing quote, which is taken too.

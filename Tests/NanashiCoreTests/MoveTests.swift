@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NanashiCore
@@ -48,5 +49,41 @@ struct MoveTests {
         #expect(Square(index: 49) == nil)
         #expect(Square(file: 7, rank: 0) == nil)
         #expect(Square.all.map(\.name) == (1...7).flatMap { rank in "abcdefg".map { "\($0)\(rank)" } })
+    }
+
+    @Test func movesAndSquaresAreCodedAsTheirNotation() throws {
+        let moves: [Move] = [.clone(to: Square("f2")!), .jump(from: Square("a7")!, to: Square("c5")!), .pass]
+        let text = #"[["f2","a7c5","0000"],["a1","g7"]]"#
+        struct Both: Codable, Equatable {
+            var moves: [Move]
+            var squares: [Square]
+            init(moves: [Move], squares: [Square]) {
+                self.moves = moves
+                self.squares = squares
+            }
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                moves = try container.decode([Move].self)
+                squares = try container.decode([Square].self)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                try container.encode(moves)
+                try container.encode(squares)
+            }
+        }
+        let both = Both(moves: moves, squares: [Square("a1")!, Square("g7")!])
+        #expect(String(decoding: try JSONEncoder().encode(both), as: UTF8.self) == text)
+        #expect(try JSONDecoder().decode(Both.self, from: Data(text.utf8)) == both)
+    }
+
+    @Test(arguments: [#"["h1"]"#, #"["a0"]"#, #"["f"]"#, #"[7]"#])
+    func textThatIsNoSquareIsRefused(text: String) {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Square].self, from: Data(text.utf8)) }
+    }
+
+    @Test(arguments: [#"["f"]"#, #"["a1h1"]"#, #"["00000"]"#, #"[""]"#, #"[null]"#])
+    func textThatIsNoMoveIsRefused(text: String) {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Move].self, from: Data(text.utf8)) }
     }
 }

@@ -15,14 +15,19 @@ private func playToTheEnd(_ paired: PairedGame, watchers: [TestClient] = []) asy
         let move = greedyMove(position)
         paired.clients[position.sideToMove]!.send(
             #"{"type":"move","game":\#(paired.game),"move":"\#(move)"}"#)
+        let converted = position.captures(by: move)
         position = try position.play(move)
         moves.append(move)
+        // Everyone is told the pieces turned; only the player to move next their moves (none
+        // once the game is over).
+        let next = paired.clients[position.sideToMove]!
         for client in Array(paired.clients.values) + watchers {
             guard case .moved(let moved) = try await client.reply().message else {
                 throw TestClient.Failure(description: "expected moved")
             }
             #expect(moved.game == paired.game && moved.move == move.description && moved.ply == moves.count)
-            #expect(moved.fen == position.fen)
+            #expect(moved.fen == position.fen && moved.converted == converted)
+            #expect(moved.legal == (client === next ? position.legalMoves() : nil))
         }
     }
     let outcome = try #require(position.outcome)

@@ -26,7 +26,53 @@ import Testing
                 Moved(
                     game: 3, move: "f2", ply: 1, fen: "x5o/7/7/7/7/5x1/o5x o 0 1", clock: Clocks(x: 9, o: 10))
             )),
-        #"{"clock":{"o":10,"x":9},"fen":"x5o/7/7/7/7/5x1/o5x o 0 1","game":3,"move":"f2","ply":1,"type":"moved"}"#
+        #"{"clock":{"o":10,"x":9},"converted":[],"fen":"x5o/7/7/7/7/5x1/o5x o 0 1","game":3,"move":"f2","ply":1,"type":"moved"}"#
+    ),
+    // The copy of the player to move next carries their legal moves; every copy the pieces turned.
+    (
+        Reply(
+            .moved(
+                Moved(
+                    game: 3, move: "f2d2", ply: 3, fen: "x5o/7/7/7/7/7/3x1x1 o 1 2",
+                    clock: Clocks(x: 9, o: 10),
+                    converted: Bitboard([Square("c1")!, Square("b2")!]), legal: [.pass]))),
+        #"{"clock":{"o":10,"x":9},"converted":["c1","b2"],"fen":"x5o/7/7/7/7/7/3x1x1 o 1 2","game":3,"legal":["0000"],"move":"f2d2","ply":3,"type":"moved"}"#
+    ),
+    (
+        Reply(
+            .moved(
+                Moved(
+                    game: 3, move: "g1", ply: 9, fen: "7/7/7/7/7/7/xxxxxxx o 0 5", clock: Clocks(x: 9, o: 10),
+                    converted: Bitboard([Square("f1")!]), legal: [])),
+            id: .integer(4)),
+        #"{"clock":{"o":10,"x":9},"converted":["f1"],"fen":"7/7/7/7/7/7/xxxxxxx o 0 5","game":3,"id":4,"legal":[],"move":"g1","ply":9,"type":"moved"}"#
+    ),
+    (
+        Reply(
+            .start(
+                GameStart(
+                    game: 5, color: .x, opponent: Opponent(name: "bob", rating: 1500),
+                    fen: Position.start.fen,
+                    initial: 60, increment: 1, legal: Position.start.legalMoves()))),
+        #"{"color":"x","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":5,"increment":1,"initial":60,"legal":["f1","f2","g2","a6","b6","b7","g1e1","g1e2","g1e3","g1f3","g1g3","a7a5","a7b5","a7c5","a7c6","a7c7"],"opponent":{"name":"bob","rating":1500},"type":"start"}"#
+    ),
+    (
+        Reply(
+            .start(
+                GameStart(
+                    game: 5, color: .o, opponent: Opponent(name: "ann", rating: 1500),
+                    fen: Position.start.fen,
+                    initial: 60, increment: 1))),
+        #"{"color":"o","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":5,"increment":1,"initial":60,"opponent":{"name":"ann","rating":1500},"type":"start"}"#
+    ),
+    (
+        Reply(
+            .game(
+                GameState(
+                    game: 5, color: .o, opponent: Opponent(name: "ann", rating: 1500),
+                    fen: "7/7/7/7/7/1x5/o6 o 0 1", moves: ["b2"], clock: Clocks(x: 1, o: 2), initial: 60,
+                    increment: 1, legal: [.pass]))),
+        #"{"clock":{"o":2,"x":1},"color":"o","fen":"7/7/7/7/7/1x5/o6 o 0 1","game":5,"increment":1,"initial":60,"legal":["0000"],"moves":["b2"],"opponent":{"name":"ann","rating":1500},"type":"game"}"#
     ),
     (
         Reply(
@@ -50,9 +96,15 @@ func repliesAreWrittenByteForByte(reply: Reply, line: String) throws {
     #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
 }
 
-/// `moved` is written field by field, not by the encoder: byte for byte the same line, with the
-/// encoder taking over only for what needs escaping or a non-integral id.
-@Test(arguments: [
+/// The pieces turned and the legal moves a `moved` may carry: none and none, some and an empty
+/// list (the game is over), all and the forced pass, none and a whole list.
+private let turnedAndLegal: [(Bitboard, [Move]?)] = [
+    (.empty, nil), (Bitboard([Square("a1")!, Square("g7")!, Square("d4")!]), []), (.all, [.pass]),
+    (.empty, Position.start.legalMoves()),
+]
+
+/// Ids and moves, and whether a `moved` with them is written field by field.
+private let idsAndMoves: [(RequestID?, String, Bool)] = [
     (RequestID?.none, "f2", true),
     (.integer(0), "a7c5", true),
     (.integer(-12), "0000", true),
@@ -67,11 +119,18 @@ func repliesAreWrittenByteForByte(reply: Reply, line: String) throws {
     (.number(2.5), "f2", false),
     (.number(-0.1), "f2", false),
     (nil, "f\"2", false),
-])
-func movedIsWrittenAsTheEncoderWouldWriteIt(id: RequestID?, move: String, direct: Bool) throws {
+]
+
+/// `moved` is written field by field, not by the encoder: byte for byte the same line, with the
+/// encoder taking over only for what needs escaping or a non-integral id.
+@Test(arguments: turnedAndLegal, idsAndMoves)
+func movedIsWrittenAsTheEncoderWouldWriteIt(turned: (Bitboard, [Move]?), text: (RequestID?, String, Bool))
+    throws
+{
+    let (id, move, direct) = text
     let moved = Moved(
         game: 1_234_567, move: move, ply: 101, fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51",
-        clock: Clocks(x: -1, o: 300_000))
+        clock: Clocks(x: -1, o: 300_000), converted: turned.0, legal: turned.1)
     let reply = Reply(.moved(moved), id: id)
     #expect((Wire.movedLine(moved, id: id) != nil) == direct)
     let line = Wire.line(reply)
@@ -120,22 +179,48 @@ func moveIsWrittenAndReadAsTheCoderWould(id: RequestID?, move: String, direct: B
 ])
 func onlyTheCanonicalMoveLayoutIsReadFieldByField(line: String) {
     #expect(Wire.moveRequest(fromLine: Array(line.utf8)) == nil)
-    let moved = line.replacingOccurrences(of: #"{"game""#, with: #"{"clock":{"o":1,"x":2},"fen":"x","game""#)
-        .replacingOccurrences(of: #""type":"move""#, with: #""ply":1,"type":"moved""#)
+    let moved = line.replacingOccurrences(
+        of: #"{"game""#, with: #"{"clock":{"o":1,"x":2},"converted":[],"fen":"x","game""#
+    )
+    .replacingOccurrences(of: #""type":"move""#, with: #""ply":1,"type":"moved""#)
     #expect(Wire.movedReply(fromLine: Array(moved.utf8)) == nil)
 }
 
 @Test func theCanonicalMovedLayoutIsReadFieldByField() {
     let line =
-        #"{"clock":{"o":1,"x":-2},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":7,"id":"q","move":"f2","ply":3,"type":"moved"}"#
+        #"{"clock":{"o":1,"x":-2},"converted":["b2","c1"],"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":7,"id":"q","legal":["f2","a7c5","0000"],"move":"f2","ply":3,"type":"moved"}"#
     #expect(
         Wire.movedReply(fromLine: Array(line.utf8))
             == Reply(
                 .moved(
                     Moved(
                         game: 7, move: "f2", ply: 3, fen: "x5o/7/7/7/7/7/o5x x 0 1",
-                        clock: Clocks(x: -2, o: 1))),
+                        clock: Clocks(x: -2, o: 1), converted: Bitboard([Square("b2")!, Square("c1")!]),
+                        legal: [
+                            .clone(to: Square("f2")!), .jump(from: Square("a7")!, to: Square("c5")!), .pass,
+                        ])),
                 id: .string("q")))
+}
+
+/// Lists the field-by-field reader leaves to the decoder, which refuses those that hold no
+/// square or no move, and reads the rest as it would.
+@Test(arguments: [
+    (#""converted":["c1";"b2"],"fen""#, false),
+    (#""converted":["c1" ],"fen""#, true),
+    (#""converted":[ ],"fen""#, true),
+    (#""converted":["h9"],"fen""#, false),
+    (#""converted":[c1],"fen""#, false),
+    (#""converted":"c1","fen""#, false),
+    (#""converted":[],"fen":"x","game":1,"legal":["zz"],"move""#, false),
+    (#""converted":[],"fen":"x","game":1,"legal":null,"move""#, true),
+    (#""converted":[],"fen":"x","game":1,"legal":["f2" ,"a7c5"],"move""#, true),
+])
+func listsOutsideTheCanonicalLayoutGoToTheDecoder(middle: String, decodes: Bool) {
+    let line =
+        #"{"clock":{"o":1,"x":2},"# + middle
+        + (middle.hasSuffix(#""move""#) ? "" : #":"x","game":1,"move""#) + #":"f2","ply":1,"type":"moved"}"#
+    #expect(Wire.movedReply(fromLine: Array(line.utf8)) == nil, "\(line)")
+    #expect(((try? Wire.reply(fromLine: Array(line.utf8))) != nil) == decodes, "\(line)")
 }
 
 @Test(arguments: [

@@ -54,10 +54,20 @@ func samples(_ text: String) -> [String: Double] {
         #expect(
             try await terminal.exchange(#"{"type":"seek","initial":60,"increment":0}"#)
                 == #"{"type":"seeking"}"#)
-        guard case .start(let start) = try browser.reply().message,
+        let startLine = try browser.line()
+        guard case .start(let start) = try Wire.reply(fromLine: Array(startLine.utf8)).message,
             case .start(let other) = try await terminal.reply().message
         else { throw LineClient.Failure(description: "no start") }
         #expect(start.game == other.game && start.opponent.name == "tty" && other.opponent.name == "webby")
+        // The browser is told its moves when it plays first, so its page needs no rules.
+        let legal =
+            start.color == .x
+            ? #","legal":["f1","f2","g2","a6","b6","b7","g1e1","g1e2","g1e3","g1f3","g1g3","a7a5","a7b5","a7c5","a7c6","a7c7"]"#
+            : ""
+        #expect(
+            startLine
+                == #"{"color":"\#(start.color)","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":\#(start.game),"increment":0,"initial":60\#(legal),"opponent":{"name":"tty","rating":1500},"type":"start"}"#
+        )
 
         var position = Position.start
         var plies = 0
@@ -66,13 +76,20 @@ func samples(_ text: String) -> [String: Double] {
             let move = greedy(position)
             let message = #"{"type":"move","game":\#(start.game),"move":"\#(move)"}"#
             if position.sideToMove == start.color { browser.send(message) } else { terminal.send(message) }
+            let converted = position.captures(by: move).map { "\"\($0)\"" }.joined(separator: ",")
             position = try position.play(move)
             plies += 1
             let seenByBrowser = try browser.line()
             let seenByTerminal = try await terminal.line()
-            // Both get the same bytes.
-            #expect(seenByBrowser == seenByTerminal)
-            #expect(seenByBrowser.contains(#""fen":"\#(position.fen)""#))
+            // Both get the same bytes, the pieces turned included, but for the legal moves that
+            // only the player to move next is told (none once the game is over).
+            let legal = position.legalMoves().map { "\"\($0)\"" }.joined(separator: ",")
+            let (next, other) =
+                position.sideToMove == start.color
+                ? (seenByBrowser, seenByTerminal) : (seenByTerminal, seenByBrowser)
+            #expect(next == other.replacing(#","move":"#, with: #","legal":[\#(legal)],"move":"#))
+            #expect(other.contains(#","converted":[\#(converted)],"fen":"\#(position.fen)","game":"#))
+            #expect(!other.contains("legal"))
             if position.outcome != nil {
                 end = [try browser.line(), try await terminal.line()]
             }
@@ -141,7 +158,14 @@ func samples(_ text: String) -> [String: Double] {
         #expect(game.contains(#""fen":"\#(Position.start.fen)""#) && !game.contains("color"))
         let mover = start.color == .x ? ann : bob
         mover.send(#"{"type":"move","game":\#(start.game),"move":"f2"}"#)
-        #expect(try watcher.line().hasPrefix(#"{"clock":{"#))
+        // The watcher's copy: the pieces turned (none), no legal moves (that is the player's).
+        let seen = try watcher.line()
+        let clocks = try #require(seen.firstIndex(of: "}"))
+        #expect(seen.hasPrefix(#"{"clock":{"o":"#))
+        #expect(
+            seen[seen.index(after: clocks)...]
+                == #","converted":[],"fen":"x5o/7/7/7/7/5x1/o5x o 0 1","game":\#(start.game),"move":"f2","ply":1,"type":"moved"}"#
+        )
         await server.stop()
     }
 

@@ -1,4 +1,6 @@
 // Nanashi in the browser: the board, the clocks and the protocol's socket. No dependencies.
+// It knows no rules: the server tells the legal moves, the pieces each move turned, a forced
+// pass and the end; the script only draws them.
 (function () {
   'use strict';
   var FILES = 'abcdefg';
@@ -8,8 +10,9 @@
 
   function name(index) { return FILES[index % 7] + (Math.floor(index / 7) + 1); }
   function indexOf(square) { return FILES.indexOf(square[0]) + 7 * (parseInt(square.slice(1), 10) - 1); }
-  function distance(a, b) {
-    return Math.max(Math.abs(a % 7 - b % 7), Math.abs(Math.floor(a / 7) - Math.floor(b / 7)));
+  // Whether two squares touch (a clone, written by its destination, comes from any piece next to it).
+  function touching(a, b) {
+    return a !== b && Math.abs(a % 7 - b % 7) <= 1 && Math.abs(Math.floor(a / 7) - Math.floor(b / 7)) <= 1;
   }
 
   // A FEN's board as 49 cells from a1 to g7: 'x', 'o', '-' (blocker) or '' (empty), and the side to move.
@@ -27,28 +30,13 @@
         file++;
       }
     }
-    return { cells: cells, side: parts[1] || 'x', halfmoves: parseInt(parts[2] || '0', 10) };
+    return { cells: cells, side: parts[1] || 'x' };
   }
 
-  // What the terminal board marks after a move: where it landed, the square a jump left, the
-  // pieces it converted.
-  function marks(before, move, after) {
-    var result = { to: -1, from: -1, converted: [] };
-    if (!move || move === '0000') { return result; }
-    result.to = indexOf(move.slice(-2));
-    if (move.length === 4) { result.from = indexOf(move.slice(0, 2)); }
-    var mover = after.cells[result.to];
-    for (var i = 0; i < 49; i++) {
-      if (i !== result.to && before.cells[i] && before.cells[i] !== '-' && before.cells[i] !== mover &&
-          after.cells[i] === mover) { result.converted.push(i); }
-    }
-    return result;
-  }
-
-  // The marks of a move known only by its notation (a game joined in progress): where it landed
-  // and the square a jump left; which pieces it converted is not known.
-  function landing(move) {
-    var result = { to: -1, from: -1, converted: [] };
+  // What the terminal board marks after a move: where it landed, the square a jump left, and the
+  // pieces it converted as the server tells them (none known for a game joined in progress).
+  function landing(move, converted) {
+    var result = { to: -1, from: -1, converted: (converted || []).map(indexOf) };
     if (!move || move === '0000') { return result; }
     result.to = indexOf(move.slice(-2));
     if (move.length === 4) { result.from = indexOf(move.slice(0, 2)); }
@@ -222,7 +210,7 @@
     function show(n) {
       ply = Math.max(0, Math.min(fens.length - 1, n));
       var move = ply > 0 ? data.moves[ply - 1] : null;
-      board.draw({ board: fens[ply], marks: ply > 0 ? marks(fens[ply - 1], move, fens[ply]) : null });
+      board.draw({ board: fens[ply], marks: ply > 0 ? landing(move, data.converted[ply - 1]) : null });
       setText('ply', 'ply ' + ply + ' of ' + (fens.length - 1));
       setText('counts', countsText(fens[ply], move ? (ply % 2 ? 'x ' : 'o ') + move : null));
       var buttons = document.querySelectorAll('.moves .ply');
@@ -281,11 +269,10 @@
           clocks.set(message.clock, state.board.side);
           redraw();
         } else if (message.type === 'moved' && message.game === data.game && state) {
-          var next = parseFen(message.fen);
-          state.marks = marks(state.board, message.move, next);
-          state.board = next;
+          state.board = parseFen(message.fen);
+          state.marks = landing(message.move, message.converted);
           state.last = message.move;
-          clocks.set(message.clock, next.side);
+          clocks.set(message.clock, state.board.side);
           redraw();
         } else if (message.type === 'end' && message.game === data.game) {
           over = true;
@@ -431,23 +418,24 @@
         case 'start':
           seeking = false;
           begin(message.game, message.color, message.opponent, message.fen, [],
-                { x: message.initial * 1000, o: message.initial * 1000 });
+                { x: message.initial * 1000, o: message.initial * 1000 }, message.legal);
           break;
         case 'game':
           if (message.color) {
             seeking = false;
-            begin(message.game, message.color, message.opponent, message.fen, message.moves || [], message.clock);
+            begin(message.game, message.color, message.opponent, message.fen, message.moves || [], message.clock,
+                  message.legal);
           }
           break;
         case 'moved':
           if (game && message.game === game.id) {
-            var next = parseFen(message.fen);
-            game.marks = marks(game.board, message.move, next);
-            game.board = next;
+            game.board = parseFen(message.fen);
+            game.marks = landing(message.move, message.converted);
             game.last = message.move;
+            game.legal = message.legal || null;
             game.selected = -1;
             game.sent = false;
-            clocks.set(message.clock, next.side);
+            clocks.set(message.clock, game.board.side);
             turn();
           }
           break;
@@ -503,11 +491,12 @@
       }
     }
 
-    function begin(id, color, opponent, fen, moves, clock) {
+    // `legal` is the player's legal moves when it is their turn, as the server sent them; null otherwise.
+    function begin(id, color, opponent, fen, moves, clock, legal) {
       var board = parseFen(fen);
       var lastMove = moves.length ? moves[moves.length - 1] : null;
       game = { id: id, color: color, opponent: opponent, board: board, marks: landing(lastMove), last: lastMove,
-               selected: -1, sent: false, over: false };
+               legal: legal || null, selected: -1, sent: false, over: false };
       clocks.set(clock, board.side);
       var other = color === 'x' ? 'o' : 'x';
       document.getElementById('disc-top').className = 'disc ' + other;
@@ -532,42 +521,34 @@
       redraw();
     }
 
-    function myTurn() { return game && !game.over && game.board.side === game.color; }
+    // The server sends `legal` only to the player whose turn it is.
+    function myTurn() { return game && !game.over && game.legal !== null; }
 
+    // The targets of the piece on `index`, from the legal moves: the jumps that start on it, and
+    // the clones to a square next to it (a clone is written by its destination alone).
     function targetsOf(index) {
       var targets = {};
-      for (var i = 0; i < 49; i++) {
-        if (game.board.cells[i] !== '') { continue; }
-        var d = distance(index, i);
-        if (d === 1) { targets[i] = 'clone'; } else if (d === 2) { targets[i] = 'jump'; }
-      }
+      game.legal.forEach(function (move) {
+        if (move.length === 4 && move !== '0000' && indexOf(move.slice(0, 2)) === index) {
+          targets[indexOf(move.slice(2))] = 'jump';
+        } else if (move.length === 2 && touching(index, indexOf(move))) {
+          targets[indexOf(move)] = 'clone';
+        }
+      });
       return targets;
-    }
-
-    function hasMove(color) {
-      for (var i = 0; i < 49; i++) {
-        if (game.board.cells[i] === color && Object.keys(targetsOf(i)).length) { return true; }
-      }
-      return false;
-    }
-
-    // Whether the position is over by the rules (a side without pieces, no one able to move,
-    // or 100 plies without a clone), so that no pass is sent into a finished game.
-    function isOverHere() {
-      var other = game.color === 'x' ? 'o' : 'x';
-      var cells = game.board.cells;
-      return cells.indexOf(game.color) < 0 || cells.indexOf(other) < 0 || !hasMove(other) ||
-        game.board.halfmoves >= 100;
     }
 
     function turn() {
       if (game && !game.over) {
         if (myTurn()) {
-          if (!hasMove(game.color) && !game.sent) {
-            // The server ends a game no one can go on with; the 'end' is on its way.
-            if (isOverHere()) { status(''); redraw(); return; }
-            game.sent = true;
-            link.send({ type: 'move', game: game.id, move: '0000' });
+          if (game.legal.length === 0) {
+            // The game is over by the rules: the server's 'end' is on its way.
+            status('');
+          } else if (game.legal.length === 1 && game.legal[0] === '0000') {
+            if (!game.sent) {
+              game.sent = true;
+              link.send({ type: 'move', game: game.id, move: '0000' });
+            }
             status('You have no move: passing.');
           } else {
             status('Your move: click a piece, then where it goes.');
@@ -581,7 +562,7 @@
 
     function redraw() {
       if (!game) { return; }
-      var targets = game.selected >= 0 ? targetsOf(game.selected) : null;
+      var targets = game.selected >= 0 && myTurn() ? targetsOf(game.selected) : null;
       board.draw({ board: game.board, marks: game.marks, selected: game.selected, targets: targets });
       setText('counts', countsText(game.board, game.last));
       tick();
