@@ -79,7 +79,9 @@ extension Moved: Codable {
         ply = try container.decode(Int.self, forKey: .ply)
         fen = try container.decode(String.self, forKey: .fen)
         clock = try container.decode(Clocks.self, forKey: .clock)
-        converted = Bitboard(try container.decode([Square].self, forKey: .converted))
+        // A server from before `converted` sends none: read as no piece turned, so that a newer
+        // client still plays there.
+        converted = Bitboard(try container.decodeIfPresent([Square].self, forKey: .converted) ?? [])
         legal = try container.decodeIfPresent([Move].self, forKey: .legal)
     }
 

@@ -202,6 +202,20 @@ func onlyTheCanonicalMoveLayoutIsReadFieldByField(line: String) {
                 id: .string("q")))
 }
 
+/// A `moved` from a server older than `converted` is still read, with no piece turned.
+@Test func aMovedWithoutConvertedIsReadAsNothingTurned() throws {
+    let line =
+        #"{"clock":{"o":10,"x":9},"fen":"x5o/7/7/7/7/5x1/o5x o 0 1","game":3,"move":"f2","ply":1,"type":"moved"}"#
+    #expect(
+        try Wire.reply(fromLine: Array(line.utf8))
+            == Reply(
+                .moved(
+                    Moved(
+                        game: 3, move: "f2", ply: 1, fen: "x5o/7/7/7/7/5x1/o5x o 0 1",
+                        clock: Clocks(x: 9, o: 10),
+                        converted: .empty, legal: nil))))
+}
+
 /// Lists the field-by-field reader leaves to the decoder, which refuses those that hold no
 /// square or no move, and reads the rest as it would.
 @Test(arguments: [
