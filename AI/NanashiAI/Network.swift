@@ -31,7 +31,6 @@ final class Network: @unchecked Sendable {
     private let windowsOfSquare: UnsafeMutablePointer<UInt64>
     private let outputBias: Int
     private let activationOne: Int16
-    private let activationScale: Int
     private let scale: Int
     private let divisor: Int
 
@@ -53,7 +52,6 @@ final class Network: @unchecked Sendable {
         windowsOfSquare.initialize(from: Tuples.windowsOfSquare, count: 49)
         outputBias = Int(weights.outputBias)
         activationOne = Int16(weights.activationOne)
-        activationScale = weights.activationOne
         scale = weights.scale
         divisor = weights.activationOne * weights.outputOne
     }
@@ -94,7 +92,8 @@ final class Network: @unchecked Sendable {
             changed &= changed &- 1
         }
         let count = windows.nonzeroBitCount
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: 144) { rowList in
+        // Four lists (x's rows to add and subtract, o's likewise) of at most 36 windows each.
+        withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: 4 * 36) { rowList in
             let rowList = rowList.baseAddress!
             let xAdds = rowList
             let xSubtracts = rowList + count
@@ -138,7 +137,7 @@ final class Network: @unchecked Sendable {
         let total = nanashi_screlu_output(
             own, other, UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self), activationOne,
             Int32(Self.hidden))
-        return (Int(total) / activationScale + outputBias) * scale / divisor
+        return (Int(total) / Int(activationOne) + outputBias) * scale / divisor
     }
 
     /// The network's score of `position` for its side to move, refreshed from nothing (outside

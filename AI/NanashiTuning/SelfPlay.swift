@@ -95,7 +95,8 @@ public struct SelfPlay: Sendable {
         engine.newGame()
         var kept: [Sample] = []
         var leader: (side: Side, plies: Int)?
-        var adjudicated: Side??
+        // The winner adjudication found, if it decided the game.
+        var adjudicated: Side?
         while !position.isGameOver && plies < maxPlies {
             let result = engine.search(position, limits: limits)
             let isQuiet = quietMargin.map { abs(Evaluation.score(of: position) - result.score) <= $0 } ?? true
@@ -105,14 +106,14 @@ public struct SelfPlay: Sendable {
             if let adjudication, position.hasMove {
                 let side = position.sideToMove
                 if result.score >= Engine.winThreshold {
-                    adjudicated = .some(side)
+                    adjudicated = side
                 } else if result.score <= -Engine.winThreshold {
-                    adjudicated = .some(side.opponent)
+                    adjudicated = side.opponent
                 } else if abs(result.score) >= adjudication.score {
                     let ahead = result.score > 0 ? side : side.opponent
                     let run = leader?.side == ahead ? leader!.plies + 1 : 1
                     leader = (ahead, run)
-                    if run >= adjudication.plies { adjudicated = .some(ahead) }
+                    if run >= adjudication.plies { adjudicated = ahead }
                 } else {
                     leader = nil
                 }

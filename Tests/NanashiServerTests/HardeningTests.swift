@@ -505,17 +505,7 @@ final class CapturedLog: Sendable {
         let paired = try await pairedGame(server)
         let started = ContinuousClock.now
         // Another process holds the write lock: the move waits for it, a second, then fails.
-        let queue = try DatabaseQueue(path: server.database.path)
-        let release = DispatchSemaphore(value: 0)
-        let holding = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            try? queue.inTransaction(.immediate) { _ in
-                holding.signal()
-                release.wait()
-                return .commit
-            }
-        }
-        holding.wait()
+        let lock = try WriteLockHolder(path: server.database.path)
         // x's clock has run since the start, as it should: until the move is read.
         let used = ContinuousClock.now - started
         #expect(
@@ -523,15 +513,14 @@ final class CapturedLog: Sendable {
                 #"{"type":"move","game":\#(paired.game),"move":"b6","id":1}"#)
                 == #"{"code":"internal_error","id":1,"message":"the move could not be stored; play it again","type":"error"}"#
         )
-        release.signal()
+        lock.release()
         paired.clients[.x]!.send(#"{"type":"move","game":\#(paired.game),"move":"b6"}"#)
         guard case .moved(let moved) = try await paired.clients[.x]!.reply().message else {
             throw TestClient.Failure(description: "expected moved")
         }
         // 300 s and 3 s of increment, less the time x took to move: the second spent waiting
         // for the lock is not charged (half a second of room for the messages on their way).
-        let usedMilliseconds =
-            used.components.seconds * 1000 + used.components.attoseconds / 1_000_000_000_000_000
+        let usedMilliseconds = used.wholeMilliseconds
         #expect(
             moved.clock.x > 303_000 - usedMilliseconds - 500,
             "x was charged for the wait: \(moved.clock.x) ms left after using \(usedMilliseconds) ms")

@@ -568,18 +568,8 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
     @Test func writesThatWaitForTheDatabaseHoldUpNoOneElseNorAnyRead() async throws {
         let server = try await TestServer()
         try await register(server.client(), "ann")
-        let queue = try DatabaseQueue(path: server.database.path)
         // Another writer holds SQLite's write lock, as a long write (or a slow disk) would.
-        let release = DispatchSemaphore(value: 0)
-        let holding = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            try? queue.inTransaction(.immediate) { _ in
-                holding.signal()
-                release.wait()
-                return .commit
-            }
-        }
-        holding.wait()
+        let lock = try WriteLockHolder(path: server.database.path)
         // More waiting writes than the machine has threads for tasks.
         let writers = try (0..<(2 * ProcessInfo.processInfo.activeProcessorCount + 2)).map { _ in
             try server.client()
@@ -600,7 +590,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             try await server.client().exchange(#"{"type":"leaderboard"}"#)
                 == #"{"entries":[],"total":0,"type":"leaderboard"}"#)
         #expect(ContinuousClock.now - started < .seconds(2), "reads waited \(ContinuousClock.now - started)")
-        release.signal()
+        lock.release()
         // ...and once the lock is free, every write goes through.
         for writer in writers { #expect(try await writer.line().contains(#""type":"welcome""#)) }
         await server.stop()

@@ -64,9 +64,9 @@ import Testing
         for index in 0..<20 {
             let game = selfPlay.play(seed: 11, index: index)
             guard let first = game.samples.first else { continue }
-            // At least 8 random plies were played: 2 pieces a side and nothing else at most
-            // before them is impossible after 8 plies from the start.
-            #expect(first.position.pieces(of: .x).count + first.position.pieces(of: .o).count > 4)
+            // At least 8 random plies were played before the engine's first position: move 5 or
+            // later (the fullmove number goes up after each of o's moves).
+            #expect(first.position.fullmoveNumber >= 5)
             if !first.position.blockers.isEmpty { withBlockers += 1 }
         }
         // One game in five on average starts from a blocker layout.
