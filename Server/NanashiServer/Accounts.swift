@@ -6,7 +6,7 @@ import NanashiProtocol
 /// server's threads (through a bounded pool, and a token bucket per address), issues and
 /// resolves tokens.
 struct Accounts: Sendable {
-    let storage: Storage
+    let storage: any Storage
     let settings: ServerSettings
     let throttle: LoginThrottle
     let hashing: HashingPool
@@ -18,7 +18,7 @@ struct Accounts: Sendable {
     /// hash queue however many addresses send them.
     let decoys: KeyedBuckets<Bool>
 
-    init(storage: Storage, settings: ServerSettings) {
+    init(storage: any Storage, settings: ServerSettings) {
         self.storage = storage
         self.settings = settings
         throttle = LoginThrottle(settings)
@@ -71,7 +71,7 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .weakPassword, "a password has at least \(Self.minimumPasswordLength) characters")
         }
-        if try await storage.read({ try $0.player(named: name) }) != nil {
+        if try await storage.player(named: name) != nil {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         let cost = settings.passwordCost
@@ -87,10 +87,8 @@ struct Accounts: Sendable {
         let player: PlayerRow
         do {
             let expires = now.addingTimeInterval(tokenLifetime)
-            player = try await storage.run {
-                try $0.createPlayer(
-                    name: name, passwordHash: hash.description, now: now, token: (token.digest, expires))
-            }
+            player = try await storage.createPlayer(
+                name: name, passwordHash: hash.description, now: now, token: (token.digest, expires))
         } catch StorageError.nameTaken {
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
@@ -114,7 +112,7 @@ struct Accounts: Sendable {
         let matches: Bool
         let player: PlayerRow?
         do {
-            player = try await storage.read { try $0.player(named: name) }
+            player = try await storage.player(named: name)
             if let stored = player.flatMap({ PasswordHash(stored: $0.passwordHash) }) {
                 matches = try await hashing.run(standing, whileWanted: client.isOpen) {
                     stored.verify(password)
@@ -144,14 +142,14 @@ struct Accounts: Sendable {
     func resume(token: String) async throws -> Session {
         let now = settings.wallClock()
         guard let digest = SessionToken.digest(of: token),
-            let player = try await storage.read({ try $0.player(tokenDigest: digest, now: now) })
+            let player = try await storage.player(tokenDigest: digest, now: now)
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
         return Session(player: player, token: token, digest: digest)
     }
 
     func end(_ session: Session) async throws {
         let digest = session.digest
-        try await storage.run { try $0.removeToken(digest: digest) }
+        try await storage.removeToken(digest: digest)
     }
 
     private func startSession(for player: PlayerRow) async throws -> Session {
@@ -159,9 +157,7 @@ struct Accounts: Sendable {
         let now = settings.wallClock()
         let expires = now.addingTimeInterval(tokenLifetime)
         let playerID = player.id!
-        try await storage.run {
-            try $0.addToken(digest: token.digest, playerID: playerID, now: now, expires: expires)
-        }
+        try await storage.addToken(digest: token.digest, playerID: playerID, now: now, expires: expires)
         return Session(player: player, token: token.text, digest: token.digest)
     }
 

@@ -12,7 +12,7 @@ final class Connection: ConnectionHandler {
     private let address: String
     private let lobby: Lobby
     private let accounts: Accounts
-    private let storage: Storage
+    private let storage: any Storage
     private let settings: ServerSettings
     private let metrics: ServerMetrics
     private var logger: Logger
@@ -28,7 +28,7 @@ final class Connection: ConnectionHandler {
     private var cutOff = false
 
     init(
-        outbox: Outbox, peer: String, address: String, lobby: Lobby, accounts: Accounts, storage: Storage,
+        outbox: Outbox, peer: String, address: String, lobby: Lobby, accounts: Accounts, storage: any Storage,
         settings: ServerSettings, metrics: ServerMetrics, logger: Logger
     ) {
         self.outbox = outbox
@@ -142,10 +142,10 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(
                     .badRequest, "limit is 1 to \(ClientMessage.maximumLeaderboardLimit), offset 0 or more")
             }
-            let page = try await storage.read { try $0.leaderboard(limit: limit, offset: offset) }
+            let page = try await storage.leaderboard(limit: limit, offset: offset)
             outbox.send(.leaderboard(page), id: id)
         case .profile(let name):
-            guard let profile = try await storage.read({ try $0.profile(name: name) }) else {
+            guard let profile = try await storage.profile(name: name) else {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.profile(profile), id: id)
@@ -161,15 +161,13 @@ final class Connection: ConnectionHandler {
         case .games(let name, let before, let limit):
             let limit = min(max(limit, 1), ClientMessage.maximumArchiveLimit)
             guard
-                let page = try await storage.read({
-                    try $0.finishedGames(name: name, before: before, limit: limit)
-                })
+                let page = try await storage.finishedGames(name: name, before: before, limit: limit)
             else {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.games(GameArchive(name: page.name, games: page.games.map(\.archived))), id: id)
         case .pgn(let gameID):
-            guard let game = try await storage.read({ try $0.finishedGame(id: gameID) }) else {
+            guard let game = try await storage.finishedGame(id: gameID) else {
                 throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
             }
             outbox.send(.pgn(GamePGN(game: gameID, pgn: try game.pgn())), id: id)
@@ -204,7 +202,7 @@ final class Connection: ConnectionHandler {
             }
             // Seek with the rating as stored now, not as it was at login.
             let seeker =
-                try await storage.read { try $0.seeker(id: player) }
+                try await storage.seeker(id: player)
                 ?? Seeker(player: session.player, colourBalance: 0)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .cancel:

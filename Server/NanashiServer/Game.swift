@@ -26,7 +26,7 @@ actor Game {
     let control: TimeControl
     let players: [Side: Player]
 
-    private let storage: Storage
+    private let storage: any Storage
     private let settings: ServerSettings
     private let logger: Logger
     private let onEnd: @Sendable (Game) async -> Void
@@ -72,7 +72,7 @@ actor Game {
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
         moves: [Move] = [],
-        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], storage: Storage, settings: ServerSettings,
+        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], storage: any Storage, settings: ServerSettings,
         logger: Logger,
         onEnd: @escaping @Sendable (Game) async -> Void
     ) {
@@ -201,9 +201,7 @@ actor Game {
         let stored: Bool
         do {
             let (id, clocks) = (id, newClocks)
-            try await storage.run {
-                try $0.recordMove(gameID: id, ply: ply, move: move, clocks: clocks, now: Date())
-            }
+            try await storage.recordMove(gameID: id, ply: ply, move: move, clocks: clocks, now: Date())
             stored = true
         } catch {
             logger.error("game \(id): storing move \(ply) failed: \(error)")
@@ -411,21 +409,19 @@ actor Game {
         var changes: [Side: RatingChange] = [:]
         do {
             let id = id
-            let ratings = try await storage.run { storage in
-                try storage.finishGame(id: id, outcome: outcome, rated: rated, now: now) {
-                    x, o in
-                    let glicko = Glicko2()
-                    func aged(_ player: PlayerRow) -> Rating {
-                        guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
-                        return glicko.aged(
-                            player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
-                    }
-                    let (xNow, oNow) = (aged(x), aged(o))
-                    return (
-                        glicko.rated(xNow, results: [(oNow, score)]),
-                        glicko.rated(oNow, results: [(xNow, 1 - score)])
-                    )
+            let ratings = try await storage.finishGame(id: id, outcome: outcome, rated: rated, now: now) {
+                x, o in
+                let glicko = Glicko2()
+                func aged(_ player: PlayerRow) -> Rating {
+                    guard let ratedAt = player.ratedAt, period > 0 else { return player.glicko }
+                    return glicko.aged(
+                        player.glicko, periods: max(0, now.timeIntervalSince1970 - ratedAt) / period)
                 }
+                let (xNow, oNow) = (aged(x), aged(o))
+                return (
+                    glicko.rated(xNow, results: [(oNow, score)]),
+                    glicko.rated(oNow, results: [(xNow, 1 - score)])
+                )
             }
             if let ratings {
                 changes[.x] = RatingChange(

@@ -6,7 +6,7 @@ import NanashiProtocol
 /// Who is connected, who is seeking, and which games are in progress: the server's shared
 /// state outside the games themselves.
 actor Lobby {
-    private let storage: Storage
+    private let storage: any Storage
     private let settings: ServerSettings
     private let logger: Logger
     /// Each logged-in player's one live connection, and the digest of the token it is on.
@@ -27,7 +27,7 @@ actor Lobby {
     /// The `live` list as last read, and when.
     private var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
-    init(storage: Storage, settings: ServerSettings, logger: Logger) {
+    init(storage: any Storage, settings: ServerSettings, logger: Logger) {
         self.storage = storage
         self.settings = settings
         self.logger = logger
@@ -36,7 +36,7 @@ actor Lobby {
 
     /// Resumes the games left unfinished in storage and starts looking at waiting seeks.
     func start() async throws {
-        for stored in try storage.unfinishedGames() {
+        for stored in try await storage.unfinishedGames() {
             guard let id = stored.game.id else { continue }
             let position: Position
             let moves: [Move]
@@ -171,9 +171,7 @@ actor Lobby {
         moveOn(xID)
         moveOn(oID)
         do {
-            id = try await storage.run {
-                try $0.createGame(xID: xID, oID: oID, control: control, now: Date())
-            }
+            id = try await storage.createGame(xID: xID, oID: oID, control: control, now: Date())
         } catch {
             // Both stay in the pool, as they were (unless they left meanwhile), and hear why
             // nothing started yet.
@@ -305,11 +303,13 @@ actor Lobby {
         defer { starting.subtract([xID, oID]) }
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
         do {
-            stored = try await storage.run { storage -> (x: PlayerRow, o: PlayerRow, game: Int64)? in
-                guard let x = try storage.player(id: xID), let o = try storage.player(id: oID) else {
-                    return nil
-                }
-                return (x, o, try storage.createGame(xID: xID, oID: oID, control: ended.control, now: Date()))
+            if let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) {
+                stored = (
+                    x, o,
+                    try await storage.createGame(xID: xID, oID: oID, control: ended.control, now: Date())
+                )
+            } else {
+                stored = nil
             }
         } catch {
             logger.error("starting a rematch failed: \(error)")

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
+import NanashiCore
+import NanashiProtocol
 
-// One row type per table (GRDB records); only `Storage` reads and writes them. Times are seconds since 1970.
+// One row type per table (GRDB records); only storage reads and writes them. Times are seconds since 1970.
 
 /// A row of `player`.
 struct PlayerRow: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
@@ -43,6 +45,43 @@ struct PlayerRow: Codable, Hashable, Sendable, FetchableRecord, MutablePersistab
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// A new player, not yet stored, at the initial rating with no games.
+    static func new(name: String, passwordHash: String, now: Date) -> PlayerRow {
+        PlayerRow(
+            id: nil, name: name, nameKey: name.lowercased(), passwordHash: passwordHash,
+            rating: Rating.initial.rating, rd: Rating.initial.deviation,
+            volatility: Rating.initial.volatility,
+            games: 0, wins: 0, losses: 0, draws: 0, ratedAt: nil, createdAt: now.timeIntervalSince1970)
+    }
+
+    /// Counts a rated game that ended with `outcome`, played as `side`, and takes its new rating.
+    mutating func record(_ outcome: Outcome, as side: Side, after: Rating, now: Date) {
+        glicko = after
+        games += 1
+        switch outcome.winner {
+        case nil: draws += 1
+        case side: wins += 1
+        default: losses += 1
+        }
+        ratedAt = now.timeIntervalSince1970
+    }
+}
+
+extension PlayerRow {
+    /// The player's line of the leaderboard at `rank`.
+    func leaderboardEntry(rank: Int) -> LeaderboardEntry {
+        LeaderboardEntry(
+            rank: rank, name: name, rating: rounded(rating), rd: rounded(rd), games: games, wins: wins,
+            losses: losses, draws: draws, provisional: glicko.isProvisional)
+    }
+
+    /// The player's profile, with their rank (`nil` if unranked) and latest games.
+    func profile(rank: Int?, recent: [RecentGame]) -> Profile {
+        Profile(
+            name: name, rating: rounded(rating), rd: rounded(rd), rank: rank, games: games, wins: wins,
+            losses: losses, draws: draws, recent: recent)
+    }
 }
 
 /// A row of `token`: the SHA-256 digest of a session token, never the token.
@@ -133,5 +172,15 @@ struct RatingChangeRow: Codable, Hashable, Sendable, FetchableRecord, Persistabl
         case ratingAfter = "rating_after"
         case rdAfter = "rd_after"
         case volatilityAfter = "volatility_after"
+    }
+}
+
+extension RatingChangeRow {
+    /// The change of `player`, as stored before the game, to `after`.
+    init(gameID: Int64, player: PlayerRow, after: Rating) {
+        self.init(
+            gameID: gameID, playerID: player.id!, ratingBefore: player.rating, rdBefore: player.rd,
+            volatilityBefore: player.volatility, ratingAfter: after.rating, rdAfter: after.deviation,
+            volatilityAfter: after.volatility)
     }
 }

@@ -19,6 +19,8 @@ extension Server {
             return handler
         }
         let server: Server
+        // Never the password of a PostgreSQL URL.
+        let database = (try? DatabaseAddress(parsing: settings.databasePath).description) ?? "?"
         do {
             let logger = Logger(label: "nanashi.server")
             // Each connection is a descriptor, and so is each refused one while it is told why;
@@ -35,7 +37,7 @@ extension Server {
         } catch {
             throw ServeError(
                 description:
-                    "cannot serve on \(settings.host):\(settings.port) with database \(settings.databasePath): \(error)"
+                    "cannot serve on \(settings.host):\(settings.port) with database \(database): \(error)"
             )
         }
         StopSignal.install { Task { await server.stop() } }

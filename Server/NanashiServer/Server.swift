@@ -6,7 +6,8 @@ import NanashiProtocol
 import NanashiWeb
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
-/// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite.
+/// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite or in a
+/// PostgreSQL database that several servers share.
 ///
 /// ```swift
 /// let server = try await Server.start(ServerSettings(), logger: Logger(label: "nanashi"))
@@ -25,17 +26,19 @@ public final class Server: Sendable {
 
     private let transport: Transport
     private let lobby: Lobby
+    private let storage: any Storage
     private let accepting: Task<Void, Never>
     private let sweeping: Task<Void, Never>
     private let settings: ServerSettings
     private let logger: Logger
 
     private init(
-        transport: Transport, lobby: Lobby, accepting: Task<Void, Never>, sweeping: Task<Void, Never>,
-        settings: ServerSettings, logger: Logger
+        transport: Transport, lobby: Lobby, storage: any Storage, accepting: Task<Void, Never>,
+        sweeping: Task<Void, Never>, settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
+        self.storage = storage
         self.accepting = accepting
         self.sweeping = sweeping
         self.settings = settings
@@ -52,7 +55,12 @@ public final class Server: Sendable {
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.
     public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
-        let storage = try Storage(path: settings.databasePath, busyTimeout: settings.databaseBusyTimeout)
+        let database = try DatabaseAddress(parsing: settings.databasePath)
+        let storage: any Storage =
+            switch database {
+            case .sqlite(let path): try SQLiteStorage(path: path, busyTimeout: settings.databaseBusyTimeout)
+            case .postgres(let address): try await PostgresStorage.open(address, logger: logger)
+            }
         let lobby = Lobby(storage: storage, settings: settings, logger: logger)
         try await lobby.start()
         let accounts = Accounts(storage: storage, settings: settings)
@@ -76,7 +84,7 @@ public final class Server: Sendable {
                 timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,
                 logger: logger)
         }
-        logger.info("listening on \(settings.host):\(transport.port), database \(settings.databasePath)")
+        logger.info("listening on \(settings.host):\(transport.port), database \(database)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")
         }
@@ -84,8 +92,8 @@ public final class Server: Sendable {
             logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
-            transport: transport, lobby: lobby, accepting: accepting, sweeping: sweeping, settings: settings,
-            logger: logger)
+            transport: transport, lobby: lobby, storage: storage, accepting: accepting, sweeping: sweeping,
+            settings: settings, logger: logger)
     }
 
     /// Stops accepting connections and pairing seeks, halts the games in progress where they
@@ -98,6 +106,7 @@ public final class Server: Sendable {
         sweeping.cancel()
         await lobby.stop()
         await transport.close(grace: settings.shutdownGrace)
+        await storage.close()
     }
 
     /// Returns once the listener has stopped.

@@ -23,9 +23,10 @@ public struct ServerSettings: Sendable {
     public var allowedOrigins: [String] = []
     /// The certificate chain and key to serve TLS with; `nil` serves plain TCP.
     public var tls: TLSFiles?
-    /// The SQLite database file, created if missing.
+    /// Where the data is kept: a SQLite database file, created if missing, or a PostgreSQL
+    /// database that several servers may share, `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]`.
     public var databasePath = "nanashi.sqlite"
-    /// How long a write waits for another's lock on the database before it fails.
+    /// How long a write waits for another's lock on the SQLite database before it fails.
     public var databaseBusyTimeout = Duration.seconds(5)
     /// The scrypt cost for new password hashes. Lower it only in tests.
     public var passwordCost = ScryptCost.owasp

@@ -3,29 +3,27 @@ import NanashiWeb
 
 /// The web pages' view of the server: the same storage and lobby the protocol's messages read.
 struct ServerWebSource: WebSource {
-    let storage: Storage
+    let storage: any Storage
     let lobby: Lobby
     let serverMetrics: ServerMetrics
 
     func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
-        try await storage.read { try $0.leaderboard(limit: limit, offset: offset) }
+        try await storage.leaderboard(limit: limit, offset: offset)
     }
 
     func profile(name: String) async throws -> Profile? {
-        try await storage.read { try $0.profile(name: name) }
+        try await storage.profile(name: name)
     }
 
     func finishedGames(name: String, before: Int64?, limit: Int) async throws -> GameArchive? {
         guard
-            let page = try await storage.read({
-                try $0.finishedGames(name: name, before: before, limit: limit)
-            })
+            let page = try await storage.finishedGames(name: name, before: before, limit: limit)
         else { return nil }
         return GameArchive(name: page.name, games: page.games.map(\.archived))
     }
 
     func finishedGame(id: Int64) async throws -> FinishedGameRecord? {
-        guard let game = try await storage.read({ try $0.finishedGame(id: id) }) else { return nil }
+        guard let game = try await storage.finishedGame(id: id) else { return nil }
         return FinishedGameRecord(
             summary: game.archived, initial: game.control.initial, increment: game.control.increment,
             moves: game.moves, pgn: try game.pgn())

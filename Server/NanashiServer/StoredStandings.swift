@@ -6,6 +6,6 @@ public enum StoredStandings {
     ///
     /// - Throws: an error describing why the file could not be read.
     public static func leaderboard(databaseAt path: String, limit: Int, offset: Int) throws -> Leaderboard {
-        try Storage.leaderboard(databaseAt: path, limit: limit, offset: offset)
+        try SQLiteStorage.leaderboard(databaseAt: path, limit: limit, offset: offset)
     }
 }

@@ -83,10 +83,13 @@ extension ServeProcess {
     /// cost for new hashes) logs them in as cheaply: registering at the real cost is for the
     /// one test of registration itself.
     public static func addPlayers(_ passwords: [String: String], to database: String) throws {
-        let storage = try Storage(path: database)
-        for (name, password) in passwords.sorted(by: { $0.key < $1.key }) {
-            let hash = try #require(PasswordHash.make(password: password, cost: .testing))
-            _ = try storage.createPlayer(name: name, passwordHash: hash.description, now: Date())
+        let storage = try SQLiteStorage(path: database)
+        try storage.pool.write { db in
+            for (name, password) in passwords.sorted(by: { $0.key < $1.key }) {
+                let hash = try #require(PasswordHash.make(password: password, cost: .testing))
+                var player = PlayerRow.new(name: name, passwordHash: hash.description, now: Date())
+                try player.insert(db)
+            }
         }
     }
 }

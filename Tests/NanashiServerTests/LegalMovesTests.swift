@@ -31,11 +31,11 @@ private final class Received: Sendable {
 }
 
 /// A stored game between ann (x) and bob (o) from `fen`, each side's lines collected.
-private func gameFrom(_ fen: String, storage: Storage) throws -> (Game, Received) {
-    let ann = try storage.createPlayer(name: "ann", passwordHash: "-", now: Date())
-    let bob = try storage.createPlayer(name: "bob", passwordHash: "-", now: Date())
+private func gameFrom(_ fen: String, storage: SQLiteStorage) async throws -> (Game, Received) {
+    let ann = try await storage.createPlayer(name: "ann", passwordHash: "-", now: Date(), token: nil)
+    let bob = try await storage.createPlayer(name: "bob", passwordHash: "-", now: Date(), token: nil)
     let control = TimeControl(initial: 60, increment: 0)
-    let id = try storage.createGame(xID: ann.id!, oID: bob.id!, control: control, now: Date())
+    let id = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: control, now: Date())
     let lines = Received()
     var outboxes: [Side: Outbox] = [:]
     for (number, side) in Side.allCases.enumerated() {
@@ -187,9 +187,9 @@ private func gameFrom(_ fen: String, storage: Storage) throws -> (Game, Received
     /// A player left without a clone or a jump is told `["0000"]`, and the pass is played.
     @Test func aForcedPassIsTheOnlyMoveListed() async throws {
         let database = try TemporaryDatabase()
-        let storage = try Storage(path: database.path)
+        let storage = try SQLiteStorage(path: database.path)
         // o's one piece on a1 is walled in once x fills c3.
-        let (game, lines) = try gameFrom("7/7/7/7/xx5/xxx4/oxx4 x 0 1", storage: storage)
+        let (game, lines) = try await gameFrom("7/7/7/7/xx5/xxx4/oxx4 x 0 1", storage: storage)
         let id = await game.id
         await game.begin()
         #expect(
@@ -220,8 +220,8 @@ private func gameFrom(_ fen: String, storage: Storage) throws -> (Game, Received
     /// The move that ends the game by the rules tells the next player `[]`, then the end.
     @Test func aMoveThatEndsTheGameListsNoMoves() async throws {
         let database = try TemporaryDatabase()
-        let storage = try Storage(path: database.path)
-        let (game, lines) = try gameFrom("7/7/7/7/7/7/o1x4 x 0 1", storage: storage)
+        let storage = try SQLiteStorage(path: database.path)
+        let (game, lines) = try await gameFrom("7/7/7/7/7/7/o1x4 x 0 1", storage: storage)
         let id = await game.id
         await game.begin()
         try await game.play("b1", by: .x, requestID: .integer(3))

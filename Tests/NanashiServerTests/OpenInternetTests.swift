@@ -533,11 +533,11 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
     @Test func theMoversClockStopsWhenTheMoveIsRead() async throws {
         let database = try TemporaryDatabase()
-        let storage = try Storage(path: database.path)
-        let ann = try storage.createPlayer(name: "ann", passwordHash: "-", now: Date())
-        let bob = try storage.createPlayer(name: "bob", passwordHash: "-", now: Date())
+        let storage = try SQLiteStorage(path: database.path)
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "-", now: Date(), token: nil)
+        let bob = try await storage.createPlayer(name: "bob", passwordHash: "-", now: Date(), token: nil)
         let control = TimeControl(initial: 60, increment: 2)
-        let id = try storage.createGame(xID: ann.id!, oID: bob.id!, control: control, now: Date())
+        let id = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: control, now: Date())
         let lines = Mutex<[String]>([])
         let outbox = Outbox(id: 1) { event in
             if case .line(let line) = event { lines.withLock { $0.append(line) } }

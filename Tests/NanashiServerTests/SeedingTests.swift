@@ -3,43 +3,43 @@ import Testing
 
 @testable import NanashiServer
 
-@Test func seedingAddsExactlyTheRankedPlayersGamesAndBotsAsked() throws {
+@Test func seedingAddsExactlyTheRankedPlayersGamesAndBotsAsked() async throws {
     let file = try TemporaryDatabase()
     let summary = try BenchmarkSeed.seed(databaseAt: file.path, players: 300, games: 500, bots: 3)
     #expect(
         summary.players == 300 && summary.games == 500
             && summary.bots.map(\.name) == ["bot0001", "bot0002", "bot0003"])
-    let storage = try Storage(path: file.path)
-    let board = try storage.leaderboard(limit: 100, offset: 0)
+    let storage = try SQLiteStorage(path: file.path)
+    let board = try await storage.leaderboard(limit: 100, offset: 0)
     // Bots have no rated game yet, so only the seeded players are ranked.
     #expect(board.total == 300)
     #expect(board.entries.map(\.rating) == board.entries.map(\.rating).sorted(by: >))
-    #expect(try storage.leaderboard(limit: 100, offset: 250).entries.map(\.rank) == Array(251...300))
-    let games = try storage.pool.read { db in
+    #expect(try await storage.leaderboard(limit: 100, offset: 250).entries.map(\.rank) == Array(251...300))
+    let games = try await storage.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game WHERE result IS NOT NULL")
     }
-    let changes = try storage.pool.read { db in
+    let changes = try await storage.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rating_change")
     }
     #expect(games == 500 && changes == 1000)
-    #expect(try storage.unfinishedGames().isEmpty)
+    #expect(try await storage.unfinishedGames().isEmpty)
 
-    let profile = try #require(try storage.profile(name: "SEED000001"))
+    let profile = try #require(try await storage.profile(name: "SEED000001"))
     #expect(profile.name == "seed000001" && profile.rank != nil && profile.games >= 1)
     #expect(profile.wins + profile.losses + profile.draws == profile.games)
 
     for bot in summary.bots {
         let digest = try #require(SessionToken.digest(of: bot.token))
-        #expect(try storage.player(tokenDigest: digest, now: Date())?.name == bot.name)
+        #expect(try await storage.player(tokenDigest: digest, now: Date())?.name == bot.name)
     }
 }
 
-@Test func seedingTwiceWithTheSameNamesAddsNothing() throws {
+@Test func seedingTwiceWithTheSameNamesAddsNothing() async throws {
     let file = try TemporaryDatabase()
     _ = try BenchmarkSeed.seed(databaseAt: file.path, players: 10, games: 5, bots: 0)
     #expect(throws: (any Error).self) {
         try BenchmarkSeed.seed(databaseAt: file.path, players: 20, games: 5, bots: 0)
     }
-    let storage = try Storage(path: file.path)
-    #expect(try storage.leaderboard(limit: 1, offset: 0).total == 10)
+    let storage = try SQLiteStorage(path: file.path)
+    #expect(try await storage.leaderboard(limit: 1, offset: 0).total == 10)
 }

@@ -7,55 +7,58 @@ import Testing
 
 /// The leaderboard and ranks straight from the player table, the slow way, to check the
 /// bucketed queries against.
-private func naiveStandings(_ storage: Storage) throws -> [String] {
+private func naiveStandings(_ storage: SQLiteStorage) throws -> [String] {
     try storage.pool.read { db in
         try String.fetchAll(db, sql: "SELECT name FROM player WHERE games > 0 ORDER BY rating DESC, name_key")
     }
 }
 
-@Test func bucketedPagesAndRanksMatchTheFullOrder() throws {
+@Test func bucketedPagesAndRanksMatchTheFullOrder() async throws {
     let file = try TemporaryDatabase()
     _ = try BenchmarkSeed.seed(databaseAt: file.path, players: 400, games: 0, bots: 2)
-    let storage = try Storage(path: file.path)
+    let storage = try SQLiteStorage(path: file.path)
     // Ties and ratings on and around bucket edges, some unrated, one negative.
     let edges: [(String, Double, Int)] = [
         ("edge-a", 1504, 3), ("edge-b", 1504, 1), ("edge-c", 1503.999_999, 2), ("edge-d", 1512, 0),
         ("edge-e", 1511.5, 1), ("edge-f", -3.5, 1), ("edge-g", 1504, 1),
     ]
     for (name, rating, games) in edges {
-        var player = try storage.createPlayer(name: name, passwordHash: "h", now: Date())
+        var player = try await storage.createPlayer(name: name, passwordHash: "h", now: Date(), token: nil)
         player.rating = rating
         player.games = games
-        try storage.pool.write { db in try player.update(db) }
+        let changed = player
+        try await storage.pool.write { db in try changed.update(db) }
     }
     let expected = try naiveStandings(storage)
     #expect(expected.count == 406)
     for offset in [0, 1, 19, 20, 199, 200, 385, 399, 405, 406, 500] {
-        let page = try storage.leaderboard(limit: 20, offset: offset)
+        let page = try await storage.leaderboard(limit: 20, offset: offset)
         #expect(page.total == 406)
         #expect(page.entries.map(\.name) == Array(expected.dropFirst(offset).prefix(20)))
         #expect(page.entries.map(\.rank) == Array((offset + 1)..<(offset + 1 + page.entries.count)))
     }
     for (index, name) in expected.enumerated() {
-        #expect(try storage.profile(name: name)?.rank == index + 1)
+        #expect(try await storage.profile(name: name)?.rank == index + 1)
     }
-    #expect(try storage.profile(name: "edge-d")?.rank == nil)
-    #expect(try storage.profile(name: "bot0001")?.rank == nil)
+    #expect(try await storage.profile(name: "edge-d")?.rank == nil)
+    #expect(try await storage.profile(name: "bot0001")?.rank == nil)
 }
 
-@Test func finishingGamesKeepsTheBucketsInStep() throws {
+@Test func finishingGamesKeepsTheBucketsInStep() async throws {
     let file = try TemporaryDatabase()
-    let storage = try Storage(path: file.path)
-    let players = try (1...6).map {
-        try storage.createPlayer(name: "p\($0)xx", passwordHash: "h", now: Date())
+    let storage = try SQLiteStorage(path: file.path)
+    var players: [PlayerRow] = []
+    for number in 1...6 {
+        players.append(
+            try await storage.createPlayer(name: "p\(number)xx", passwordHash: "h", now: Date(), token: nil))
     }
     let glicko = Glicko2()
     for round in 0..<12 {
         let x = players[round % 6]
         let o = players[(round + 1 + round / 6) % 6]
         guard x.id != o.id else { continue }
-        let game = try storage.createGame(xID: x.id!, oID: o.id!, control: .standard, now: Date())
-        _ = try storage.finishGame(
+        let game = try await storage.createGame(xID: x.id!, oID: o.id!, control: .standard, now: Date())
+        _ = try await storage.finishGame(
             id: game, outcome: Outcome(winner: round % 3 == 0 ? nil : .x, reason: .resignation), now: Date()
         ) {
             a, b in
@@ -67,20 +70,20 @@ private func naiveStandings(_ storage: Storage) throws -> [String] {
         }
     }
     let expected = try naiveStandings(storage)
-    let page = try storage.leaderboard(limit: 100, offset: 0)
+    let page = try await storage.leaderboard(limit: 100, offset: 0)
     #expect(page.entries.map(\.name) == expected && page.total == expected.count)
-    let buckets = try storage.pool.read { db in try Storage.standingBuckets(db) }
+    let buckets = try await storage.pool.read { db in try SQLiteStorage.standingBuckets(db) }
     #expect(buckets.reduce(0) { $0 + $1.players } == expected.count)
     for (index, name) in expected.enumerated() {
-        #expect(try storage.profile(name: name)?.rank == index + 1)
+        #expect(try await storage.profile(name: name)?.rank == index + 1)
     }
 }
 
-@Test func aDatabaseFromBeforeTheBucketsIsReadThenMigrated() throws {
+@Test func aDatabaseFromBeforeTheBucketsIsReadThenMigrated() async throws {
     let file = try TemporaryDatabase()
     let queue = try DatabaseQueue(path: file.path)
-    try Storage.migrator.migrate(queue, upTo: "v1 players, tokens, games, moves, rating changes")
-    try queue.write { db in
+    try SQLiteStorage.migrator.migrate(queue, upTo: "v1 players, tokens, games, moves, rating changes")
+    try await queue.write { db in
         for (name, rating, games) in [("ann", 1600.0, 2), ("bob", 1700.0, 1), ("cid", 1800.0, 0)] {
             var player = PlayerRow(
                 id: nil, name: name, nameKey: name, passwordHash: "h", rating: rating, rd: 80,
@@ -89,13 +92,13 @@ private func naiveStandings(_ storage: Storage) throws -> [String] {
             try player.insert(db)
         }
     }
-    let board = try Storage.leaderboard(databaseAt: file.path, limit: 10, offset: 0)
+    let board = try SQLiteStorage.leaderboard(databaseAt: file.path, limit: 10, offset: 0)
     #expect(board.total == 2 && board.entries.map(\.name) == ["bob", "ann"])
-    #expect(try queue.read { db in try db.tableExists("standing_bucket") } == false)
+    #expect(try await queue.read { db in try db.tableExists("standing_bucket") } == false)
 
     // The server brings the file up to date: the buckets start from the players already rated.
-    let storage = try Storage(path: file.path)
-    #expect(try storage.leaderboard(limit: 10, offset: 1).entries.map(\.name) == ["ann"])
-    #expect(try storage.leaderboard(limit: 10, offset: 0).total == 2)
-    #expect(try storage.profile(name: "ann")?.rank == 2)
+    let storage = try SQLiteStorage(path: file.path)
+    #expect(try await storage.leaderboard(limit: 10, offset: 1).entries.map(\.name) == ["ann"])
+    #expect(try await storage.leaderboard(limit: 10, offset: 0).total == 2)
+    #expect(try await storage.profile(name: "ann")?.rank == 2)
 }

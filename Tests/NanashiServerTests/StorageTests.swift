@@ -2,124 +2,53 @@ import Foundation
 import GRDB
 import NanashiCore
 import NanashiProtocol
+import NanashiServerTestSupport
 import Testing
 
 @testable import NanashiServer
 
-@Test func playersAreUniqueIgnoringCase() throws {
+// What only SQLite's storage does; what both do is in StorageContractTests.
+
+@Test func theOperatorsReadOnlyViewSeesTheServersStandings() async throws {
     let file = try TemporaryDatabase()
-    let storage = try Storage(path: file.path)
-    let ann = try storage.createPlayer(name: "Ann", passwordHash: "h", now: Date())
-    #expect(ann.id != nil && ann.rating == 1500 && ann.rd == 350 && ann.volatility == 0.06)
-    #expect(throws: StorageError.nameTaken) {
-        try storage.createPlayer(name: "aNN", passwordHash: "h", now: Date())
-    }
-    #expect(try storage.player(named: "ANN")?.name == "Ann")
-    #expect(try storage.player(named: "bob") == nil)
-}
-
-@Test func tokensWorkUntilTheyExpireOrAreRemoved() throws {
-    let file = try TemporaryDatabase()
-    let storage = try Storage(path: file.path)
-    let ann = try storage.createPlayer(name: "ann", passwordHash: "h", now: Date())
-    let token = SessionToken.generate()
-    let now = Date()
-    try storage.addToken(
-        digest: token.digest, playerID: ann.id!, now: now, expires: now.addingTimeInterval(60))
-    #expect(try storage.player(tokenDigest: token.digest, now: now)?.id == ann.id)
-    #expect(try storage.player(tokenDigest: token.digest, now: now.addingTimeInterval(61)) == nil)
-    #expect(try storage.player(tokenDigest: SessionToken.generate().digest, now: now) == nil)
-    try storage.removeToken(digest: token.digest)
-    #expect(try storage.player(tokenDigest: token.digest, now: now) == nil)
-}
-
-@Test func aFinishedGameRatesBothPlayersAndFillsTheStandings() throws {
-    let file = try TemporaryDatabase()
-    let storage = try Storage(path: file.path)
-    let ann = try storage.createPlayer(name: "ann", passwordHash: "h", now: Date())
-    let bob = try storage.createPlayer(name: "bob", passwordHash: "h", now: Date())
-    let id = try storage.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: Date())
-    try storage.recordMove(
-        gameID: id, ply: 1, move: .clone(to: Square("f2")!), clocks: Clocks(x: 1, o: 2), now: Date())
-    #expect(throws: (any Error).self) {
-        try storage.recordMove(gameID: id, ply: 1, move: .pass, clocks: Clocks(x: 1, o: 2), now: Date())
-    }
-    #expect(try storage.unfinishedGames().map(\.moves.count) == [1])
-    #expect(try storage.seeker(id: ann.id!)?.colourBalance == 1)
-    #expect(try storage.seeker(id: bob.id!)?.colourBalance == -1)
-    #expect(try storage.seeker(id: 999) == nil)
-
-    let rated = try #require(
-        try storage.finishGame(id: id, outcome: Outcome(winner: .x, reason: .resignation), now: Date()) {
-            x, o in
-            (
-                Glicko2().rated(x.glicko, results: [(o.glicko, 1)]),
-                Glicko2().rated(o.glicko, results: [(x.glicko, 0)])
-            )
-        })
-    #expect(rated.x.before == .initial && rated.x.after.rating > 1500 && rated.o.after.rating < 1500)
-    #expect(throws: StorageError.noSuchGame) {
-        try storage.finishGame(id: id, outcome: Outcome(winner: .o, reason: .resignation), now: Date()) {
-            x, o in
-            (x.glicko, o.glicko)
-        }
-    }
-    #expect(try storage.unfinishedGames().isEmpty)
-
-    let board = try storage.leaderboard(limit: 20, offset: 0)
-    let annRating = rounded(rated.x.after.rating)
-    let bobRating = rounded(rated.o.after.rating)
+    let storage = try SQLiteStorage(path: file.path)
+    let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
+    let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+    let id = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: Date())
+    _ = try await storage.finishGame(
+        id: id, outcome: Outcome(winner: .x, reason: .resignation), now: Date(), rate: xWins)
+    let board = try await storage.leaderboard(limit: 20, offset: 0)
     #expect(board.total == 2)
-    #expect(
-        board.entries == [
-            LeaderboardEntry(
-                rank: 1, name: "ann", rating: annRating, rd: rounded(rated.x.after.deviation), games: 1,
-                wins: 1,
-                losses: 0, draws: 0, provisional: true),
-            LeaderboardEntry(
-                rank: 2, name: "bob", rating: bobRating, rd: rounded(rated.o.after.deviation), games: 1,
-                wins: 0,
-                losses: 1, draws: 0, provisional: true),
-        ])
-    #expect(try storage.leaderboard(limit: 1, offset: 1).entries.map(\.rank) == [2])
-
-    let profile = try #require(try storage.profile(name: "BOB"))
-    #expect(profile.rank == 2 && profile.losses == 1)
-    #expect(
-        profile.recent == [
-            RecentGame(
-                game: id, opponent: "ann", color: .o, outcome: .resignation(by: .o),
-                ratingChange: bobRating - 1500)
-        ])
-
-    // The operator's read-only view sees the same.
-    #expect(try Storage.leaderboard(databaseAt: file.path, limit: 20, offset: 0) == board)
-}
-
-@Test func aNewPlayerHasNoRank() throws {
-    let file = try TemporaryDatabase()
-    let storage = try Storage(path: file.path)
-    _ = try storage.createPlayer(name: "cy", passwordHash: "h", now: Date())
-    let profile = try #require(try storage.profile(name: "cy"))
-    #expect(
-        profile
-            == Profile(
-                name: "cy", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0,
-                recent: []))
-    #expect(try storage.profile(name: "nobody") == nil)
-    #expect(try storage.leaderboard(limit: 20, offset: 0) == Leaderboard(total: 0, entries: []))
+    #expect(try SQLiteStorage.leaderboard(databaseAt: file.path, limit: 20, offset: 0) == board)
 }
 
 @Test func aProfileReadsTheLatestGamesOffTheIndexes() throws {
     let database = try TemporaryDatabase()
-    let storage = try Storage(path: database.path)
+    let storage = try SQLiteStorage(path: database.path)
     let plan = try storage.pool.read { db in
         try Row.fetchAll(
-            db, sql: "EXPLAIN QUERY PLAN " + Storage.recentGamesQuery, arguments: [1, 10, 1, 10, 1, 10]
+            db, sql: "EXPLAIN QUERY PLAN " + SQLiteStorage.recentGamesQuery, arguments: [1, 10, 1, 10, 1, 10]
         ).map { $0["detail"] as String }
     }
     #expect(plan.contains { $0.contains("USING INDEX game_x_ended") }, "\(plan)")
     #expect(plan.contains { $0.contains("USING INDEX game_o_ended") }, "\(plan)")
     // Only the merged few are sorted: neither side's games are.
     #expect(plan.filter { $0.contains("TEMP B-TREE") }.count <= 1, "\(plan)")
+}
+
+/// A database file that a newer server has migrated further is refused, and left as it was.
+@Test func aFileAtANewerSchemaIsRefused() throws {
+    let database = try TemporaryDatabase()
+    let storage = try SQLiteStorage(path: database.path)
+    #expect(SQLiteStorage.schemaVersion == 3)
+    try storage.pool.write { db in
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v4 from a newer server')")
+    }
+    #expect(throws: StorageError.newerSchema(database: 4, node: 3)) {
+        try SQLiteStorage(path: database.path)
+    }
+    #expect(
+        "\(StorageError.newerSchema(database: 4, node: 3))"
+            == "the database's schema is at version 4, newer than this server's 3: "
+            + "upgrade this server before starting it on that database")
 }

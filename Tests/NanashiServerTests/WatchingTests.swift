@@ -210,19 +210,23 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let database = try TemporaryDatabase()
         var ids: [Int64] = []
         do {
-            let storage = try Storage(path: database.path)
-            let ann = try storage.createPlayer(name: "Ann", passwordHash: "h", now: Date()).id!
-            let bob = try storage.createPlayer(name: "bob", passwordHash: "h", now: Date()).id!
-            let carl = try storage.createPlayer(name: "carl", passwordHash: "h", now: Date()).id!
+            let storage = try SQLiteStorage(path: database.path)
+            let ann = try await storage.createPlayer(name: "Ann", passwordHash: "h", now: Date(), token: nil)
+                .id!
+            let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+                .id!
+            let carl = try await storage.createPlayer(
+                name: "carl", passwordHash: "h", now: Date(), token: nil
+            ).id!
             let end = Date(timeIntervalSince1970: 1_800_000_000)
             for number in 0..<252 {
                 // Ann plays both sides in turn; one game without her, and one unfinished.
                 let (x, o) = number == 100 ? (bob, carl) : number % 2 == 0 ? (ann, bob) : (bob, ann)
-                let id = try storage.createGame(xID: x, oID: o, control: .standard, now: end)
-                try storage.recordMove(
+                let id = try await storage.createGame(xID: x, oID: o, control: .standard, now: end)
+                try await storage.recordMove(
                     gameID: id, ply: 1, move: Move(notation: "b6"), clocks: Clocks(x: 1, o: 1), now: end)
                 if number == 200 { continue }
-                _ = try storage.finishGame(
+                _ = try await storage.finishGame(
                     id: id, outcome: Outcome(winner: .o, reason: .resignation), rated: false, now: end
                 ) {
                     ($0.glicko, $1.glicko)

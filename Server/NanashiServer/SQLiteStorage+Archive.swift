@@ -4,13 +4,13 @@ import NanashiCore
 import NanashiProtocol
 
 /// The archive of finished games: a player's games page by page, and one game with its moves.
-extension Storage {
+extension SQLiteStorage {
     /// A page of a player's finished games, newest (highest id) first, from before game `before`
     /// if given; `nil` if nobody has that name (ignoring case).
-    func finishedGames(name: String, before: Int64?, limit: Int) throws -> (
+    func finishedGames(name: String, before: Int64?, limit: Int) async throws -> (
         name: String, games: [FinishedGame]
     )? {
-        try pool.read { db in
+        try await reading { db in
             guard let player = try Self.player(db, named: name), let id = player.id else { return nil }
             let before = before ?? Int64.max
             let rows = try Row.fetchAll(
@@ -21,8 +21,8 @@ extension Storage {
     }
 
     /// A finished game with its moves, or `nil` if there is no game with that id or it is not over.
-    func finishedGame(id: Int64) throws -> FinishedGame? {
-        try pool.read { db in
+    func finishedGame(id: Int64) async throws -> FinishedGame? {
+        try await reading { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(sql: Self.finishedGameQuery), arguments: [id])

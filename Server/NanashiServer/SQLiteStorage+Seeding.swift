@@ -38,13 +38,13 @@ public enum BenchmarkSeed {
         databaseAt path: String, players: Int, games: Int, bots: Int, prefix: String = "seed",
         botPrefix: String = "bot"
     ) throws -> SeedSummary {
-        let storage = try Storage(path: path)
+        let storage = try SQLiteStorage(path: path)
         return try storage.seed(
             players: players, games: games, bots: bots, prefix: prefix, botPrefix: botPrefix, now: Date())
     }
 }
 
-extension Storage {
+extension SQLiteStorage {
     /// Bulk inserts through prepared statements in one write transaction: 100,000 players take
     /// seconds, where one transaction each would take minutes.
     func seed(

@@ -1,0 +1,357 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NanashiCore
+import NanashiProtocol
+import PostgresNIO
+
+/// The server's storage in a PostgreSQL database that several servers share: the same players,
+/// tokens, games and ratings as `SQLiteStorage`, through a pool of connections (postgres-nio).
+///
+/// Every change is one transaction. Finishing a game locks the game's row, then both players'
+/// rows in the order of their ids, so that two games of one player that end at the same moment,
+/// on two servers, are rated one after the other and neither update is lost.
+final class PostgresStorage: Storage {
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+
+    private init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+    }
+
+    /// Connects to the database, checks the login, brings the schema up to date, then opens
+    /// the pool of connections the server works through.
+    ///
+    /// - Throws: `PostgresOpenError` when the server cannot be reached or refuses the login;
+    ///   `StorageError.newerSchema` when the database is at a later schema than this server's.
+    static func open(_ address: PostgresAddress, logger: Logger) async throws -> PostgresStorage {
+        let tls: PostgresConnection.Configuration.TLS
+        var clientTLS = PostgresClient.Configuration.TLS.disable
+        if address.requiresTLS {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .none
+            tls = .require(try NIOSSLContext(configuration: configuration))
+            clientTLS = .require(configuration)
+        } else {
+            tls = .disable
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: configuration, id: 0, logger: logger)
+        } catch {
+            throw PostgresOpenError(address: address, error: error)
+        }
+        do {
+            try await PostgresSchema.migrate(connection, logger: logger)
+        } catch let error as StorageError {
+            try? await connection.close()
+            throw error
+        } catch {
+            try? await connection.close()
+            throw PostgresOpenError(address: address, error: error)
+        }
+        try? await connection.close()
+
+        var pool = PostgresClient.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: clientTLS)
+        pool.options.maximumConnections = 20
+        return PostgresStorage(
+            client: PostgresClient(configuration: pool, backgroundLogger: logger), logger: logger)
+    }
+
+    func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// Runs `work` in one transaction on a connection of the pool: committed if it returns,
+    /// rolled back if it throws (and its error rethrown as it was).
+    private func transaction<T: Sendable>(
+        _ work: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await work(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// The rows of one query outside a transaction.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await client.query(query, logger: logger).collect()
+    }
+
+    // MARK: Players and tokens
+
+    func createPlayer(
+        name: String, passwordHash: String, now: Date, token: (digest: [UInt8], expires: Date)?
+    ) async throws -> PlayerRow {
+        var player = PlayerRow.new(name: name, passwordHash: passwordHash, now: now)
+        let inserted = player
+        do {
+            player.id = try await transaction { connection in
+                let id = try await connection.query(
+                    """
+                    INSERT INTO player (name, name_key, password_hash, rating, rd, volatility, created_at)
+                    VALUES (\(inserted.name), \(inserted.nameKey), \(inserted.passwordHash), \(inserted.rating),
+                            \(inserted.rd), \(inserted.volatility), \(inserted.createdAt))
+                    RETURNING id
+                    """, logger: logger
+                ).collect().first?.decode(Int64.self)
+                guard let id else { throw StorageError.damaged("a new player got no id") }
+                if let token {
+                    try await connection.query(
+                        """
+                        INSERT INTO token (digest, player_id, created_at, expires_at)
+                        VALUES (\(ByteBuffer(bytes: token.digest)), \(id), \(now.timeIntervalSince1970),
+                                \(token.expires.timeIntervalSince1970))
+                        """, logger: logger)
+                }
+                return id
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw StorageError.nameTaken
+        }
+        return player
+    }
+
+    func player(named name: String) async throws -> PlayerRow? {
+        try await rows(
+            "SELECT \(unescaped: Self.playerColumns) FROM player WHERE name_key = \(name.lowercased())"
+        )
+        .first.map(Self.player)
+    }
+
+    func player(id: Int64) async throws -> PlayerRow? {
+        try await rows("SELECT \(unescaped: Self.playerColumns) FROM player WHERE id = \(id)").first.map(
+            Self.player)
+    }
+
+    func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) async throws {
+        let seconds = now.timeIntervalSince1970
+        try await transaction { connection in
+            // Expired tokens are swept as new ones arrive, so the table does not grow forever.
+            try await connection.query(
+                "DELETE FROM token WHERE player_id = \(playerID) AND expires_at <= \(seconds)", logger: logger
+            )
+            try await connection.query(
+                """
+                INSERT INTO token (digest, player_id, created_at, expires_at)
+                VALUES (\(ByteBuffer(bytes: digest)), \(playerID), \(seconds), \(expires.timeIntervalSince1970))
+                """, logger: logger)
+        }
+    }
+
+    func player(tokenDigest digest: [UInt8], now: Date) async throws -> PlayerRow? {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.playerColumns("player.")) FROM token JOIN player ON player.id = token.player_id
+            WHERE token.digest = \(ByteBuffer(bytes: digest)) AND token.expires_at > \(now.timeIntervalSince1970)
+            """
+        ).first.map(Self.player)
+    }
+
+    func removeToken(digest: [UInt8]) async throws {
+        try await client.query(
+            "DELETE FROM token WHERE digest = \(ByteBuffer(bytes: digest))", logger: logger)
+    }
+
+    // MARK: Games
+
+    func seeker(id: Int64) async throws -> Seeker? {
+        guard
+            let row = try await rows(
+                """
+                SELECT \(unescaped: Self.playerColumns),
+                       (SELECT COUNT(*) FROM game WHERE x_id = \(id)) - (SELECT COUNT(*) FROM game WHERE o_id = \(id))
+                FROM player WHERE id = \(id)
+                """
+            ).first
+        else { return nil }
+        return Seeker(
+            player: try Self.player(row), colourBalance: try row.makeRandomAccess()[13].decode(Int.self))
+    }
+
+    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
+        guard
+            let id = try await rows(
+                """
+                INSERT INTO game (x_id, o_id, initial, increment, started_at)
+                VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970))
+                RETURNING id
+                """
+            ).first?.decode(Int64.self)
+        else { throw StorageError.damaged("a new game got no id") }
+        return id
+    }
+
+    func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
+        try await client.query(
+            """
+            INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
+            VALUES (\(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970))
+            """, logger: logger)
+    }
+
+    func finishGame(
+        id: Int64, outcome: Outcome, rated: Bool, now: Date,
+        rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
+    ) async throws -> RatedResult? {
+        let seconds = now.timeIntervalSince1970
+        return try await transaction { connection in
+            // The game's row first: a game ends once, however many servers try.
+            guard
+                let (xID, oID, result) = try await connection.query(
+                    "SELECT x_id, o_id, result FROM game WHERE id = \(id) FOR UPDATE", logger: logger
+                ).collect().first?.decode((Int64, Int64, String?).self),
+                result == nil
+            else { throw StorageError.noSuchGame }
+            try await connection.query(
+                """
+                UPDATE game SET result = \(outcome.storedResult), reason = \(outcome.reason.rawValue),
+                                ended_at = \(seconds)
+                WHERE id = \(id)
+                """, logger: logger)
+            guard rated else { return nil }
+            // Then both players, in the order of their ids so that two transactions never wait
+            // for each other in a circle: a later game of either waits here until this one commits.
+            var players: [Int64: PlayerRow] = [:]
+            for row in try await connection.query(
+                """
+                SELECT \(unescaped: Self.playerColumns) FROM player WHERE id IN (\(xID), \(oID)) ORDER BY id FOR UPDATE
+                """, logger: logger
+            ).collect() {
+                let player = try Self.player(row)
+                players[player.id!] = player
+            }
+            guard let x = players[xID], let o = players[oID] else { throw StorageError.noSuchGame }
+            let (xAfter, oAfter) = rate(x, o)
+            var buckets: [Int64: Int] = [:]
+            for (side, before, after) in [(Side.x, x, xAfter), (Side.o, o, oAfter)] {
+                var player = before
+                player.record(outcome, as: side, after: after, now: now)
+                let change = RatingChangeRow(gameID: id, player: before, after: after)
+                try await connection.query(
+                    """
+                    INSERT INTO rating_change (game_id, player_id, rating_before, rd_before, volatility_before,
+                                               rating_after, rd_after, volatility_after)
+                    VALUES (\(id), \(change.playerID), \(change.ratingBefore), \(change.rdBefore),
+                            \(change.volatilityBefore), \(change.ratingAfter), \(change.rdAfter),
+                            \(change.volatilityAfter))
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    UPDATE player SET rating = \(player.rating), rd = \(player.rd), volatility = \(player.volatility),
+                                      games = \(player.games), wins = \(player.wins), losses = \(player.losses),
+                                      draws = \(player.draws), rated_at = \(player.ratedAt)
+                    WHERE id = \(player.id!)
+                    """, logger: logger)
+                if before.games > 0 { buckets[StandingBucket.of(before.rating), default: 0] -= 1 }
+                buckets[StandingBucket.of(player.rating), default: 0] += 1
+            }
+            // The buckets in one order too, for the same reason as the players.
+            for (bucket, change) in buckets.sorted(by: { $0.key < $1.key }) where change != 0 {
+                try await connection.query(
+                    """
+                    INSERT INTO standing_bucket (bucket, players) VALUES (\(bucket), \(change))
+                    ON CONFLICT (bucket) DO UPDATE SET players = standing_bucket.players + \(change)
+                    """, logger: logger)
+            }
+            return RatedResult(x: (x.glicko, xAfter), o: (o.glicko, oAfter))
+        }
+    }
+
+    func unfinishedGames() async throws -> [UnfinishedGame] {
+        var games: [UnfinishedGame] = []
+        for row in try await rows(
+            """
+            SELECT id, x_id, o_id, initial, increment, started_at FROM game WHERE result IS NULL ORDER BY id
+            """)
+        {
+            let (id, xID, oID, initial, increment, started) = try row.decode(
+                (Int64, Int64, Int64, Int, Int, Double).self)
+            guard let x = try await player(id: xID), let o = try await player(id: oID) else { continue }
+            let moves = try await rows(
+                """
+                SELECT ply, notation, x_clock, o_clock, played_at FROM move WHERE game_id = \(id) ORDER BY ply
+                """
+            ).map { row in
+                let (ply, notation, xClock, oClock, playedAt) = try row.decode(
+                    (Int, String, Int64, Int64, Double).self)
+                return MoveRow(
+                    gameID: id, ply: ply, notation: notation, xClock: xClock, oClock: oClock,
+                    playedAt: playedAt)
+            }
+            let game = GameRow(
+                id: id, xID: xID, oID: oID, initial: initial, increment: increment, startedAt: started,
+                endedAt: nil,
+                result: nil, reason: nil)
+            games.append(UnfinishedGame(game: game, x: x, o: o, moves: moves))
+        }
+        return games
+    }
+
+    // MARK: Rows
+
+    /// The columns of `player`, in the order `player(_:)` reads them.
+    static func playerColumns(_ prefix: String = "") -> String {
+        [
+            "id", "name", "name_key", "password_hash", "rating", "rd", "volatility", "games", "wins",
+            "losses", "draws",
+            "rated_at", "created_at",
+        ].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    static var playerColumns: String { playerColumns() }
+
+    /// A player from a row that starts with `playerColumns`.
+    static func player(_ row: PostgresRow) throws -> PlayerRow {
+        let columns = row.makeRandomAccess()
+        return PlayerRow(
+            id: try columns[0].decode(Int64.self), name: try columns[1].decode(String.self),
+            nameKey: try columns[2].decode(String.self), passwordHash: try columns[3].decode(String.self),
+            rating: try columns[4].decode(Double.self), rd: try columns[5].decode(Double.self),
+            volatility: try columns[6].decode(Double.self), games: try columns[7].decode(Int.self),
+            wins: try columns[8].decode(Int.self), losses: try columns[9].decode(Int.self),
+            draws: try columns[10].decode(Int.self), ratedAt: try columns[11].decode(Double?.self),
+            createdAt: try columns[12].decode(Double.self))
+    }
+}
+
+/// PostgreSQL cannot be reached, or refuses the login: one line for the operator, without the password.
+struct PostgresOpenError: Error, CustomStringConvertible {
+    let description: String
+
+    init(address: PostgresAddress, error: any Error) {
+        description = "cannot open \(address): \(Self.explain(error))"
+    }
+
+    /// What went wrong, from postgres-nio's error (whose own description hides the details).
+    static func explain(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            return "the server says: \(message)"
+        }
+        if let underlying = error.underlying {
+            return "\(underlying)"
+        }
+        return "\(error.code)"
+    }
+}

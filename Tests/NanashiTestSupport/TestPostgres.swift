@@ -1,0 +1,237 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A PostgreSQL server for tests: the one `NANASHI_TEST_POSTGRES` names
+/// (`postgres://USER:PASSWORD@HOST:PORT/DB` of a superuser, whose databases the tests may
+/// create), or else a throwaway cluster started once per test process with `initdb` and `pg_ctl`
+/// (as the `postgres` user when run as root) in a temporary folder, on a free loopback port,
+/// stopped and removed when the process exits.
+///
+/// Each test gets a database of its own (`database()`). Without PostgreSQL the tests that need
+/// it are skipped, saying why (`unavailable`).
+public enum TestPostgres {
+    /// The environment variable that points the tests at a running PostgreSQL.
+    public static let environmentVariable = "NANASHI_TEST_POSTGRES"
+
+    /// Why there is no PostgreSQL to test against, or `nil` if there is.
+    public static var unavailable: String? {
+        switch server {
+        case .success: nil
+        case .failure(let why): "PostgreSQL tests skipped: \(why.message)"
+        }
+    }
+
+    /// A new, empty database's URL; `postgres://postgres:PASSWORD@127.0.0.1:PORT/NAME`.
+    ///
+    /// - Throws: `TestPostgresError` if there is no PostgreSQL or the database cannot be created.
+    public static func database() throws -> String {
+        let server = try server.get()
+        let name =
+            "nanashi_test_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())"
+        try run(
+            psql,
+            [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
+                "CREATE DATABASE \(name)",
+            ])
+        return server.url(database: name)
+    }
+
+    /// The server's URL for `database` with a wrong password (to test a refused login).
+    public static func wrongPassword(database: String) throws -> String {
+        var server = try server.get()
+        server.password = "wrong-\(server.password)"
+        return server.url(database: database)
+    }
+
+    /// A running server: where it listens and its superuser's login.
+    struct Server {
+        var user: String
+        var password: String
+        var host: String
+        var port: Int
+
+        func url(database: String) -> String {
+            "postgres://\(user):\(password)@\(host):\(port)/\(database)"
+        }
+    }
+
+    private static let server: Result<Server, TestPostgresError> = {
+        do throws(TestPostgresError) {
+            return .success(try findOrStart())
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    private static func findOrStart() throws(TestPostgresError) -> Server {
+        if let text = ProcessInfo.processInfo.environment[environmentVariable], !text.isEmpty {
+            guard let url = URLComponents(string: text), let user = url.user, let host = url.host else {
+                throw TestPostgresError(
+                    "\(environmentVariable) is not a postgres://USER:PASSWORD@HOST:PORT/DB URL")
+            }
+            return Server(user: user, password: url.password ?? "", host: host, port: url.port ?? 5432)
+        }
+        guard let bin = binaries else {
+            throw TestPostgresError(
+                "initdb and pg_ctl not found (install Debian's postgresql, or set \(environmentVariable))")
+        }
+        return try startCluster(bin: bin)
+    }
+
+    /// The folder of `initdb` and `pg_ctl` (and `psql`): Debian's versioned folder, or on the PATH.
+    private static var binaries: String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let debian = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
+        return (debian + path).first { folder in
+            FileManager.default.isExecutableFile(atPath: folder + "/initdb")
+                && FileManager.default.isExecutableFile(atPath: folder + "/pg_ctl")
+        }
+    }
+
+    private static var psql: String {
+        binaries.map { $0 + "/psql" }.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+            ?? "/usr/bin/psql"
+    }
+
+    /// The cluster's folder, removed at exit.
+    nonisolated(unsafe) private static var cluster: (folder: String, bin: String, asPostgres: Bool)?
+
+    private static func startCluster(bin: String) throws(TestPostgresError) -> Server {
+        // initdb refuses to run as root: the cluster belongs to the postgres user then.
+        let asPostgres = getuid() == 0
+        var template = Array("/tmp/nanashi-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestPostgresError("no temporary folder") }
+        let folder = String(cString: made)
+        let password = UUID().uuidString.lowercased()
+        do {
+            try Data(password.utf8).write(to: URL(fileURLWithPath: folder + "/password"))
+            if asPostgres {
+                try run("/bin/chown", ["-R", "postgres:postgres", folder])
+            }
+            let port = try freePort()
+            func asOwner(_ tool: String, _ arguments: [String]) throws {
+                if asPostgres {
+                    try run("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/" + tool] + arguments)
+                } else {
+                    try run(bin + "/" + tool, arguments)
+                }
+            }
+            try asOwner(
+                "initdb",
+                [
+                    "-D", folder + "/data", "-U", "postgres", "--pwfile=\(folder)/password",
+                    "--auth=scram-sha-256",
+                    "--no-sync", "-E", "UTF8", "--locale=C",
+                ])
+            cluster = (folder, bin, asPostgres)
+            atexit { TestPostgres.stopCluster() }
+            try asOwner(
+                "pg_ctl",
+                [
+                    "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o",
+                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
+                        + " -c full_page_writes=off -c max_connections=200",
+                    "start",
+                ])
+            return Server(user: "postgres", password: password, host: "127.0.0.1", port: port)
+        } catch {
+            throw TestPostgresError("the throwaway cluster in \(folder) did not start: \(error)")
+        }
+    }
+
+    private static func stopCluster() {
+        guard let cluster else { return }
+        let arguments = ["-D", cluster.folder + "/data", "-m", "immediate", "-w", "stop"]
+        if cluster.asPostgres {
+            try? run("/usr/sbin/runuser", ["-u", "postgres", "--", cluster.bin + "/pg_ctl"] + arguments)
+        } else {
+            try? run(cluster.bin + "/pg_ctl", arguments)
+        }
+        try? FileManager.default.removeItem(atPath: cluster.folder)
+    }
+
+    /// A port no one listens on now, from the system.
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestPostgresError("no socket") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw TestPostgresError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a tool to its end; throws with its output if it fails.
+    ///
+    /// Through `posix_spawn` and `waitpid`, not `Process`: tests wait here from many tasks at once
+    /// (the first starts the cluster, the others wait for it), and `Process` needs a free Dispatch
+    /// thread to learn that its child ended. The output goes to a file, not a pipe, which the
+    /// server that `pg_ctl start` leaves running would hold open; the child inherits no other
+    /// descriptor, so that server holds none of another test's pipes either.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws(TestPostgresError) -> String {
+        let output = "/tmp/nanashi-pg-\(UUID().uuidString).out"
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeOthers(&actions)
+        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, tool, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw TestPostgresError("\(tool) cannot run: error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        // Exited (low 7 bits zero) with status 0.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw TestPostgresError(
+                "\(tool) \(arguments.prefix(2).joined(separator: " ")) failed (\(status)): \(text.suffix(400))"
+            )
+        }
+        return text
+    }
+}
+
+/// Makes a child close every descriptor from 3 up: glibc's `posix_spawn_file_actions_addclosefrom_np`
+/// (which Swift's Glibc module does not show), or else each descriptor open now.
+private func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        return
+    }
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+        if let descriptor = Int32(name), descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+}
+
+/// Why PostgreSQL is not there for the tests.
+public struct TestPostgresError: Error, CustomStringConvertible {
+    public let message: String
+
+    init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
