@@ -39,11 +39,23 @@ struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
     var user: String
     var password: String?
     var host: String
-    var port = 5432
+    var port: Int
     var database: String
     /// `sslmode=require`: connect over TLS or not at all (the server's certificate is not
     /// checked against a CA, as libpq's `require` does not).
-    var requiresTLS = false
+    var requiresTLS: Bool
+
+    init(
+        user: String, password: String?, host: String, port: Int = 5432, database: String,
+        requiresTLS: Bool = false
+    ) {
+        self.user = user
+        self.password = password
+        self.host = host
+        self.port = port
+        self.database = database
+        self.requiresTLS = requiresTLS
+    }
 
     /// Reads `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require|disable]`; the user,
     /// password and database may be percent-encoded.
@@ -53,6 +65,8 @@ struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
                 "bad PostgreSQL URL (\(why)): expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
         }
         guard let url = URLComponents(string: text) else { throw bad("not a URL") }
+        port = 5432
+        requiresTLS = false
         guard let user = url.user, !user.isEmpty else { throw bad("no user") }
         guard let host = url.host, !host.isEmpty else { throw bad("no host") }
         let path = url.path

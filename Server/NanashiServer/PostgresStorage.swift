@@ -49,7 +49,7 @@ final class PostgresStorage: Storage {
             connection = try await PostgresConnection.connect(
                 configuration: configuration, id: 0, logger: logger)
         } catch {
-            throw PostgresOpenError(address: address, error: error)
+            throw PostgresOpenError(error)
         }
         do {
             try await PostgresSchema.migrate(connection, logger: logger)
@@ -58,7 +58,7 @@ final class PostgresStorage: Storage {
             throw error
         } catch {
             try? await connection.close()
-            throw PostgresOpenError(address: address, error: error)
+            throw PostgresOpenError(error)
         }
         try? await connection.close()
 
@@ -335,23 +335,22 @@ final class PostgresStorage: Storage {
     }
 }
 
-/// PostgreSQL cannot be reached, or refuses the login: one line for the operator, without the password.
+/// PostgreSQL cannot be reached, or refuses the login: one line for the operator.
 struct PostgresOpenError: Error, CustomStringConvertible {
     let description: String
 
-    init(address: PostgresAddress, error: any Error) {
-        description = "cannot open \(address): \(Self.explain(error))"
-    }
-
-    /// What went wrong, from postgres-nio's error (whose own description hides the details).
-    static func explain(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
+    init(_ error: any Error) {
+        guard let error = error as? PSQLError else {
+            description = "PostgreSQL cannot be used: \(error)"
+            return
+        }
+        // postgres-nio's own description hides the details.
         if let message = error.serverInfo?[.message] {
-            return "the server says: \(message)"
+            description = "PostgreSQL refused: \(message)"
+        } else if let underlying = error.underlying {
+            description = "PostgreSQL cannot be reached: \(underlying)"
+        } else {
+            description = "PostgreSQL cannot be reached: \(error.code)"
         }
-        if let underlying = error.underlying {
-            return "\(underlying)"
-        }
-        return "\(error.code)"
     }
 }

@@ -38,6 +38,10 @@ struct LeaderboardCommand: AsyncParsableCommand {
         func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
             switch self {
             case .database(let path):
+                guard !path.contains("://") else {
+                    throw InputError(
+                        "--db reads a server's SQLite file; for PostgreSQL ask a server with --server")
+                }
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw InputError("no database file at \(path)")
                 }

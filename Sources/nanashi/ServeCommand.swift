@@ -38,7 +38,10 @@ struct ServeCommand: AsyncParsableCommand {
             discussion: "Repeat for more than one."))
     var allowOrigin: [String] = []
 
-    @Option(help: "The SQLite database file (created if missing).")
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database file (created if missing), or a PostgreSQL database that several servers share.",
+            discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]"))
     var db = "nanashi.sqlite"
 
     @Option(help: "Seconds a player may be away from a game in progress before losing it.")

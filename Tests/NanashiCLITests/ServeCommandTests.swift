@@ -84,12 +84,57 @@ private func field(_ name: String, in line: String) -> String? {
         "nanashi: no database file at /nonexistent/nanashi.sqlite\n"
     ),
     (["leaderboard", "--db", "x.sqlite", "--top", "101"], "nanashi: bad --top 101: use 1 to 100\n"),
+    (
+        ["leaderboard", "--db", "postgres://ann@h/g"],
+        "nanashi: --db reads a server's SQLite file; for PostgreSQL ask a server with --server\n"
+    ),
     (["serve", "--port", "70000"], "nanashi: bad port 70000: use 0 to 65535\n"),
     (["serve", "--http", "70000"], "nanashi: bad HTTP port 70000: use 0 to 65535\n"),
+    (
+        ["serve", "--db", "postgres://localhost/nanashi"],
+        "nanashi: bad --db: bad PostgreSQL URL (no user): expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB\n"
+    ),
+    (
+        ["serve", "--db", "postgres://ann:secret@localhost:99999/nanashi"],
+        "nanashi: bad --db: bad PostgreSQL URL (port 99999 is out of range): "
+            + "expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB\n"
+    ),
 ])
 func badServerCommandsFailWithOneLine(arguments: [String], message: String) throws {
     let (output, error, status) = try runNanashi(arguments)
     #expect(status == 2 && output.isEmpty && error == message)
+}
+
+/// A PostgreSQL that refuses the login, or that nobody answers for: one line without the
+/// password, exit code 2, before the server listens.
+@Test func aDatabaseThatCannotBeOpenedStopsTheServerWithOneLine() throws {
+    var unreachable = ["postgres://ann:hunter2@127.0.0.1:1/nanashi"]
+    var expected = [
+        "nanashi: cannot serve on 127.0.0.1:0 with database postgres://ann@127.0.0.1:1/nanashi: "
+            + "PostgreSQL cannot be reached: "
+    ]
+    if let why = TestPostgres.unavailable {
+        Issue.record(Comment(rawValue: why), severity: .warning)
+    } else {
+        let url = try TestPostgres.database()
+        let wrong = try TestPostgres.wrongPassword(database: String(url.split(separator: "/").last!))
+        let shown = wrong.replacingOccurrences(of: #":[^:@/]*@"#, with: "@", options: .regularExpression)
+        unreachable.append(wrong)
+        expected.append(
+            "nanashi: cannot serve on 127.0.0.1:0 with database \(shown): "
+                + "PostgreSQL refused: password authentication failed for user \"postgres\"\n")
+    }
+    for (url, message) in zip(unreachable, expected) {
+        // Few connections: no warning about the limit of open files before the line.
+        let (output, error, status) = try runNanashi([
+            "serve", "--port", "0", "--max-connections", "10", "--db", url,
+        ])
+        #expect(status == 2 && output.isEmpty)
+        #expect(
+            error.hasPrefix(message) && error.hasSuffix("\n") && error.dropLast().contains("\n") == false,
+            "\(error)")
+        #expect(!error.contains("hunter2") && !error.contains("wrong-"))
+    }
 }
 
 /// Under a low limit of open files, a flood of connections is refused (or closed at once) and

@@ -25,11 +25,13 @@ struct PairedGame {
     var game: Int64
 }
 
-func pairedGame(_ server: TestServer, initial: Int = 300, increment: Int = 3) async throws -> PairedGame {
+func pairedGame(
+    _ server: TestServer, initial: Int = 300, increment: Int = 3, names: (String, String) = ("ann", "bob")
+) async throws -> PairedGame {
     let ann = try server.client()
     let bob = try server.client()
-    let annToken = try await register(ann, "ann")
-    let bobToken = try await register(bob, "bob")
+    let annToken = try await register(ann, names.0)
+    let bobToken = try await register(bob, names.1)
     let seek = #"{"type":"seek","initial":\#(initial),"increment":\#(increment)}"#
     #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
     #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
@@ -38,15 +40,15 @@ func pairedGame(_ server: TestServer, initial: Int = 300, increment: Int = 3) as
     else { throw TestClient.Failure(description: "no start") }
     #expect(annStart.game == bobStart.game)
     #expect(annStart.color == bobStart.color.opponent)
-    #expect(annStart.opponent == Opponent(name: "bob", rating: 1500))
-    #expect(bobStart.opponent == Opponent(name: "ann", rating: 1500))
+    #expect(annStart.opponent == Opponent(name: names.1, rating: 1500))
+    #expect(bobStart.opponent == Opponent(name: names.0, rating: 1500))
     #expect(
         annStart.fen == Position.start.fen && annStart.initial == initial && annStart.increment == increment)
     let annSide = annStart.color
     return PairedGame(
         clients: [annSide: ann, annSide.opponent: bob],
         tokens: [annSide: annToken, annSide.opponent: bobToken],
-        names: [annSide: "ann", annSide.opponent: "bob"], game: annStart.game)
+        names: [annSide: names.0, annSide.opponent: names.1], game: annStart.game)
 }
 
 /// Plays the first `plies` moves of a new game with `greedyMove`, reading each `moved` on both

@@ -1,0 +1,58 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+import NanashiServerTestSupport
+import NanashiTestSupport
+import Testing
+
+@testable import NanashiServer
+
+/// Two servers on one PostgreSQL database: a player registered and rated on one is known on the
+/// other, and a game left unfinished by one is resumed by the next server to start.
+@Test func twoServersOnOnePostgreSQLShareAccountsRatingsAndGames() async throws {
+    if let why = TestPostgres.unavailable {
+        Issue.record(Comment(rawValue: why), severity: .warning)
+        try Test.cancel(Comment(rawValue: why))
+    }
+    let url = try TestPostgres.database()
+    let first = try await TestServer { $0.databasePath = url }
+    let second = try await TestServer { $0.databasePath = url }
+    let paired = try await pairedGame(first)
+    try await playGreedily(paired, plies: 10)
+    let ann = paired.names.first { $0.value == "ann" }!.key
+    paired.clients[ann]!.send(#"{"type":"resign","game":\#(paired.game)}"#)
+    for side in Side.allCases {
+        guard case .end(let ended) = try await paired.clients[side]!.reply().message else {
+            throw TestClient.Failure(description: "expected ended")
+        }
+        #expect(ended.outcome == Outcome.resignation(by: ann))
+    }
+
+    let elsewhere = try second.client()
+    #expect(
+        try await elsewhere.exchange(#"{"type":"auth","token":"\#(paired.tokens[ann]!)"}"#).contains(
+            "welcome"))
+    guard
+        case .profile(let profile) = try await Wire.reply(
+            fromLine: Array(try await elsewhere.exchange(#"{"type":"profile","name":"bob"}"#).utf8)
+        ).message
+    else { throw TestClient.Failure(description: "expected a profile") }
+    #expect(profile.games == 1 && profile.wins == 1 && profile.rank == 1 && profile.rating > 1500)
+    #expect(profile.recent.map(\.game) == [paired.game])
+
+    // A game left where it stands by a stopping server is resumed by the next one to start.
+    let again = try await pairedGame(second, names: ("cyd", "dee"))
+    try await playGreedily(again, plies: 3)
+    await second.stop()
+    let third = try await TestServer { $0.databasePath = url }
+    let cy = try third.client()
+    let cySide = again.names.first { $0.value == "cyd" }!.key
+    #expect(
+        try await cy.exchange(#"{"type":"auth","token":"\#(again.tokens[cySide]!)"}"#).contains("welcome"))
+    guard case .game(let resumed) = try await cy.reply().message else {
+        throw TestClient.Failure(description: "expected the game in progress")
+    }
+    #expect(resumed.game == again.game && resumed.moves.count == 3)
+    await first.stop()
+    await third.stop()
+}
