@@ -18,6 +18,8 @@ final class SQLiteStorage: Storage {
     /// Where `reading` does its work: apart, so that reads never queue behind writes waiting for
     /// the write lock (WAL lets readers go on while another connection, or process, writes).
     private let readers = WorkerThreads(count: 4, name: "nanashi.storage.read")
+    /// The moves of every game, stored a batch at a time.
+    private let moves: GroupCommit<MoveRow>
 
     /// Runs `work` in a write transaction on the storage threads and waits for it without
     /// blocking the caller's thread.
@@ -57,7 +59,9 @@ final class SQLiteStorage: Storage {
             // last commits.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        self.pool = pool
+        moves = GroupCommit(on: threads) { batch in try Self.insert(batch, into: pool) }
         let known = Set(Self.migrator.migrations)
         let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
         if !applied.isSubset(of: known) {
@@ -290,19 +294,28 @@ final class SQLiteStorage: Storage {
         }
     }
 
-    /// Stores one accepted move with both clocks after it.
+    /// Stores one accepted move with both clocks after it: with the other moves waiting meanwhile,
+    /// in one transaction (`moves`).
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
-        // The hottest write: one prepared statement, and no BEGIN or COMMIT around it, since
-        // SQLite makes a lone statement a transaction of its own.
-        try await writingOneStatement { db in
-            try db.cachedStatement(
+        try await moves.store(
+            MoveRow(
+                gameID: gameID, ply: ply, notation: move.description, xClock: clocks.x, oClock: clocks.o,
+                playedAt: now.timeIntervalSince1970))
+    }
+
+    /// Stores moves in one transaction through one prepared statement: the hottest write.
+    private static func insert(_ moves: [MoveRow], into pool: DatabasePool) throws {
+        try pool.write { db in
+            let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                gameID, ply, move.description, clocks.x, clocks.o, now.timeIntervalSince1970,
-            ])
+                    """)
+            for move in moves {
+                try statement.execute(arguments: [
+                    move.gameID, move.ply, move.notation, move.xClock, move.oClock, move.playedAt,
+                ])
+            }
         }
     }
 
