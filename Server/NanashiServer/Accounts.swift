@@ -109,6 +109,23 @@ struct Accounts: Sendable {
         let quiet = logins.tokens(client.address) >= logins.capacity - 3
         let standing: HashingPool.Standing = quiet && throttle.isClean(client.address) ? .clean : .suspect
         try throttle.begin(name: name, address: client.address)
+        // Where servers share a database, guesses at this name from this address count on all.
+        let shared = storage.sharedLoginGuesses
+        if let shared {
+            let taken: Bool
+            do {
+                taken = try await shared.takeGuess(
+                    address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle,
+                    refill: settings.failedLoginRefill, now: settings.wallClock())
+            } catch {
+                throttle.withdrawn(name: name, address: client.address)
+                throw error
+            }
+            guard taken else {
+                throttle.withdrawn(name: name, address: client.address)
+                throw ProtocolError(.rateLimited, "too many failed logins for this name; try again later")
+            }
+        }
         let matches: Bool
         let player: PlayerRow?
         do {
@@ -129,12 +146,15 @@ struct Accounts: Sendable {
             }
         } catch {
             throttle.withdrawn(name: name, address: client.address)
+            try? await shared?.giveBackGuess(
+                address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle)
             throw error
         }
         guard let player, matches else {
             throw ProtocolError(.badCredentials, "wrong name or password")
         }
         throttle.succeeded(name: name, address: client.address)
+        try? await shared?.clearGuesses(address: client.address, name: name)
         return try await startSession(for: player)
     }
 

@@ -91,7 +91,21 @@ enum PostgresSchema {
                 "CREATE INDEX rating_change_player ON rating_change (player_id)",
                 // Kept by `PostgresStorage.finishGame`, the only change to a rating or a count of games.
                 "CREATE TABLE standing_bucket (bucket BIGINT PRIMARY KEY, players BIGINT NOT NULL)",
-            ])
+            ]),
+        Migration(
+            name: "failed-login buckets per address and name, shared by the servers",
+            statements: [
+                """
+                CREATE TABLE login_guess (
+                    address TEXT NOT NULL,
+                    name_key TEXT NOT NULL,
+                    tokens DOUBLE PRECISION NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (address, name_key)
+                )
+                """,
+                "CREATE INDEX login_guess_updated ON login_guess (updated_at)",
+            ]),
     ]
 
     /// The schema version this build writes.

@@ -14,9 +14,9 @@ import PostgresNIO
 /// rows in the order of their ids, so that two games of one player that end at the same moment,
 /// on two servers, are rated one after the other and neither update is lost.
 final class PostgresStorage: Storage {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     private init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -74,6 +74,8 @@ final class PostgresStorage: Storage {
         running.cancel()
         await running.value
     }
+
+    var sharedLoginGuesses: (any SharedLoginGuesses)? { self }
 
     /// Runs `work` in one transaction on a connection of the pool: committed if it returns,
     /// rolled back if it throws (and its error rethrown as it was).

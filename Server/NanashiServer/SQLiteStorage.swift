@@ -41,6 +41,8 @@ final class SQLiteStorage: Storage {
 
     func close() async {}
 
+    var sharedLoginGuesses: (any SharedLoginGuesses)? { nil }
+
     deinit {
         threads.stop()
         readers.stop()

@@ -74,6 +74,10 @@ protocol Storage: Sendable {
 
     /// Lets go of the database (its connections); nothing may be called after.
     func close() async
+
+    /// The failed-login buckets that several servers share, if this storage is shared; `nil`
+    /// (SQLite's, one server's file) leaves them to each server's memory.
+    var sharedLoginGuesses: (any SharedLoginGuesses)? { get }
 }
 
 extension Storage {

@@ -56,3 +56,32 @@ import Testing
     await first.stop()
     await third.stop()
 }
+
+/// Wrong passwords for one name from one address, sent to two servers on one database, count
+/// together: the third is refused wherever it goes, and the right password then still is.
+@Test func failedLoginsForOneNameCountAcrossServers() async throws {
+    if let why = TestPostgres.unavailable {
+        Issue.record(Comment(rawValue: why), severity: .warning)
+        try Test.cancel(Comment(rawValue: why))
+    }
+    let url = try TestPostgres.database()
+    let configure: (inout ServerSettings) -> Void = {
+        $0.databasePath = url
+        $0.failedLoginsBeforeThrottle = 2
+    }
+    let first = try await TestServer(configure: configure)
+    let second = try await TestServer(configure: configure)
+    try await register(try first.client(), "ann")
+    let wrong = #"{"type":"login","name":"ann","password":"wrong-one"}"#
+    for server in [first, second] {
+        #expect(try await server.client().exchange(wrong).contains("bad_credentials"))
+    }
+    for server in [first, second] {
+        #expect(try await server.client().exchange(wrong).contains("rate_limited"))
+        #expect(
+            try await server.client().exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
+                .contains("rate_limited"))
+    }
+    await first.stop()
+    await second.stop()
+}

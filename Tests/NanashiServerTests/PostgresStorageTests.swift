@@ -225,3 +225,40 @@ private final class Flag: Sendable {
         #expect(throws: DatabaseAddressError(message)) { try DatabaseAddress(parsing: text) }
     }
 }
+
+@Suite struct SharedLoginGuessTests {
+    /// The failed-login bucket of one (address, name) is one for all servers: taken on either,
+    /// given back, refilled with time, cleared by a success.
+    @Test func guessesAtOneNameCountOnEveryServer() async throws {
+        let url = try database()
+        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        func take(_ storage: PostgresStorage, at time: Date = now, from address: String = "10.0.0.1")
+            async throws
+            -> Bool
+        {
+            try await storage.takeGuess(
+                address: address, name: "Ann", capacity: 3, refill: .seconds(60), now: time)
+        }
+        var taken: [Bool] = []
+        for storage in [a, b, a, b, a] { taken.append(try await take(storage)) }
+        #expect(taken == [true, true, true, false, false])
+        #expect(try await take(b, from: "10.0.0.2"))
+        try await b.giveBackGuess(address: "10.0.0.1", name: "ANN", capacity: 3)
+        taken = [try await take(a), try await take(b)]
+        #expect(taken == [true, false])
+        // A token comes back a minute after the last attempt.
+        taken = [
+            try await take(a, at: now.addingTimeInterval(59)),
+            try await take(b, at: now.addingTimeInterval(61)),
+        ]
+        #expect(taken == [false, true])
+        try await a.clearGuesses(address: "10.0.0.1", name: "ann")
+        taken = [
+            try await take(b, at: now.addingTimeInterval(61)),
+            try await take(a, at: now.addingTimeInterval(61)),
+        ]
+        #expect(taken == [true, true])
+        for storage in [a, b] { await storage.close() }
+    }
+}
