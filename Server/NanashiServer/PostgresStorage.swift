@@ -14,8 +14,10 @@ import PostgresNIO
 /// rows in the order of their ids, so that two games of one player that end at the same moment,
 /// on two servers, are rated one after the other and neither update is lost.
 final class PostgresStorage: Storage {
+    /// The pool of connections; internal, for the extensions in the files beside this one.
     let client: PostgresClient
     private let running: Task<Void, Never>
+    /// What postgres-nio logs its queries' errors to.
     let logger: Logger
 
     private init(client: PostgresClient, logger: Logger) {
