@@ -123,7 +123,7 @@ private func database() throws -> String {
             try $0.decode(Int.self)
         }
         #expect(versions == Array(1...PostgresSchema.version))
-        try await first.rows(
+        _ = try await first.rows(
             "INSERT INTO schema_version (version, name) VALUES (\(PostgresSchema.version + 1), 'from a newer server')"
         )
         await #expect(
