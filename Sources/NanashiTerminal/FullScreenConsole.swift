@@ -1,0 +1,168 @@
+import Foundation
+import NanashiCore
+
+/// The console of a game played full screen: one board redrawn in place (only the lines that
+/// changed), messages on one line, the prompt on the last; keys and clicks read one at a time.
+/// It stands in for `StandardConsole` wherever a game is shown, so the games run unchanged.
+///
+/// Lines may be read on one thread while another shows boards and messages (online): every
+/// change of the state and every redraw happens under one lock.
+public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
+    public let color: Bool
+    private let terminal: RawTerminal
+    private let glyphs: BoxGlyphs
+    private let lock = NSLock()
+    private var state = ScreenState()
+    private var shown: Frame?
+    private var decoder = KeyDecoder()
+    private var boardShownAt: ContinuousClock.Instant?
+    /// How long a board stays before a move source's reply replaces it (`pace()`).
+    private static let pause = Duration.milliseconds(600)
+
+    /// Goes full screen when standard input and output are both a terminal; `nil` otherwise.
+    ///
+    /// - Parameters:
+    ///   - color: color the board (as `StandardConsole.color` says).
+    ///   - environment: the locale's variables decide between box-drawing and ASCII lines.
+    public static func open(color: Bool, environment: [String: String]) -> FullScreenConsole? {
+        guard let terminal = RawTerminal.enter() else { return nil }
+        return FullScreenConsole(terminal: terminal, color: color, glyphs: .forLocale(environment))
+    }
+
+    private init(terminal: RawTerminal, color: Bool, glyphs: BoxGlyphs) {
+        self.terminal = terminal
+        self.color = color
+        self.glyphs = glyphs
+        redraw()
+    }
+
+    /// Gives the terminal back as it was, then writes the last board and what was said last,
+    /// so the end of the game stays in view.
+    public func close() {
+        let last = lock.withLock { () -> ScreenState in
+            terminal.leave()
+            return state
+        }
+        var text = ""
+        if let table = last.table {
+            text += BoardRenderer(color: color).render(
+                table.game.current, lastMove: table.game.lastMove, flipped: table.flipped, labels: table.labels)
+            if let clocks = table.clocks { text += " " + clocks + "\n" }
+        }
+        for line in last.notes + [last.message] where !line.isEmpty { text += line + "\n" }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Changes what is shown, and redraws.
+    public func update(_ change: (inout ScreenState) -> Void) {
+        lock.withLock {
+            change(&state)
+            redraw()
+        }
+    }
+
+    // MARK: TerminalConsole
+
+    /// One line of text is the message line; longer text becomes notes beside the board.
+    public func write(_ text: String) {
+        let lines = text.split(separator: "\n").map(String.init)
+        update { state in
+            if lines.count > 1 {
+                state.notes = lines
+            } else {
+                state.message = lines.first ?? ""
+            }
+        }
+    }
+
+    public func say(_ line: String) {
+        write(line)
+    }
+
+    public func status(_ text: String) {
+        update { $0.message = text }
+    }
+
+    public func show(_ table: TableView) {
+        update { state in
+            if state.table == nil, table.game.current.isGameOver == false,
+                let piece = table.game.current.pieces(of: table.game.current.sideToMove).first(where: { _ in true })
+            {
+                state.cursor = table.selected ?? piece
+            }
+            state.table = table
+        }
+        lock.withLock { boardShownAt = .now }
+    }
+
+    public func pace() {
+        guard let shownAt = lock.withLock({ boardShownAt }) else { return }
+        let left = ContinuousClock.now.duration(to: shownAt.advanced(by: Self.pause))
+        if left > .zero { Thread.sleep(forTimeInterval: Double(left / .milliseconds(1)) / 1000) }
+    }
+
+    public func ask(_ prompt: String) -> String? {
+        update { $0.prompt = prompt }
+        let line = readLine()
+        update { $0.prompt = "" }
+        return line
+    }
+
+    /// Reads keys until they make a line (typed, or a square chosen), with the prompt shown now;
+    /// `nil` at the end of input. The notes and the message are cleared once the line is sent.
+    public func readLine() -> String? {
+        while true {
+            let deadline = lock.withLock { decoder.deadline }
+            let keys: [Key]
+            switch terminal.read(until: deadline) {
+            case .bytes(let bytes):
+                keys = lock.withLock { decoder.feed(bytes, at: .now) }
+            case .timedOut:
+                keys = lock.withLock { decoder.expire(at: .now) }
+            case .resized:
+                lock.withLock {
+                    shown = nil
+                    redraw()
+                }
+                continue
+            case .ended:
+                return nil
+            }
+            for key in keys {
+                let result = lock.withLock { () -> ScreenState.KeyResult in
+                    let result = state.take(key, layout: layout)
+                    switch result {
+                    case .line:
+                        state.notes = []
+                        state.message = ""
+                    case .redraw:
+                        shown = nil
+                    case .none, .ended:
+                        break
+                    }
+                    redraw()
+                    return result
+                }
+                switch result {
+                case .line(let line): return line
+                case .ended: return nil
+                case .none, .redraw: break
+                }
+            }
+        }
+    }
+
+    // MARK: Drawing (under the lock)
+
+    private var layout: FullScreenLayout {
+        let size = terminal.size
+        return FullScreenLayout(width: size.width, height: size.height, glyphs: glyphs, color: color)
+    }
+
+    private func redraw() {
+        if terminal.takeResize() { shown = nil }
+        let frame = layout.frame(state)
+        terminal.write(frame.update(from: shown))
+        shown = frame
+    }
+}
