@@ -22,15 +22,15 @@ public struct WatchSession {
     /// What the runner prompts with when there are games to pick from.
     static let pickPrompt = "watch which? (number, or # and a game id)> "
 
-    private enum Phase {
+    enum Phase {
         case listing
         case picking([LiveGame])
         case watching
     }
 
-    private var phase = Phase.listing
+    var phase = Phase.listing
     private var game: Int64?
-    private var screen: WatchScreen
+    var screen: WatchScreen
 
     /// - Parameter game: the game to watch, or `nil` to pick one from the games in progress.
     public init(game: Int64?, screen: WatchScreen) {

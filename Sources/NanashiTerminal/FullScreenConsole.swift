@@ -16,6 +16,12 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
     private var shown: Frame?
     private var decoder = KeyDecoder()
     private var boardShownAt: ContinuousClock.Instant?
+    /// The message line holds a transient status, which the next message replaces.
+    private var messageIsStatus = false
+    /// How many lines of notes are kept (the help is the longest).
+    private static let notesKept = 16
+    /// The last lines said, written out again after the full screen.
+    private var said: [String] = []
     /// How long a board stays before a move source's reply replaces it (`pace()`).
     private static let pause = Duration.milliseconds(600)
 
@@ -36,20 +42,21 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
         redraw()
     }
 
-    /// Gives the terminal back as it was, then writes the last board and what was said last,
+    /// Gives the terminal back as it was, then writes the last board and the last lines said,
     /// so the end of the game stays in view.
     public func close() {
-        let last = lock.withLock { () -> ScreenState in
+        let (last, said) = lock.withLock { () -> (ScreenState, [String]) in
             terminal.leave()
-            return state
+            return (state, self.said)
         }
         var text = ""
         if let table = last.table {
             text += BoardRenderer(color: color).render(
-                table.game.current, lastMove: table.game.lastMove, flipped: table.flipped, labels: table.labels)
+                table.game.current, lastMove: table.game.lastMove, flipped: table.flipped,
+                labels: table.labels)
             if let clocks = table.clocks { text += " " + clocks + "\n" }
         }
-        for line in last.notes + [last.message] where !line.isEmpty { text += line + "\n" }
+        for line in said { text += line + "\n" }
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
@@ -63,15 +70,22 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
 
     // MARK: TerminalConsole
 
-    /// One line of text is the message line; longer text becomes notes beside the board.
+    /// One line of text is the message line; what it said before joins the notes beside the
+    /// board, and longer text goes there whole, until the next line is typed.
     public func write(_ text: String) {
         let lines = text.split(separator: "\n").map(String.init)
+        guard !lines.isEmpty else { return }
+        lock.withLock { said = (said + lines).suffix(4) }
         update { state in
+            if !state.message.isEmpty && !self.messageIsStatus { state.notes.append(state.message) }
             if lines.count > 1 {
-                state.notes = lines
+                state.notes += lines
+                state.message = ""
             } else {
-                state.message = lines.first ?? ""
+                state.message = lines[0]
             }
+            state.notes = state.notes.suffix(Self.notesKept)
+            self.messageIsStatus = false
         }
     }
 
@@ -79,19 +93,16 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
         write(line)
     }
 
+    /// A transient line (the AI thinking, the time waited): on the message line until the next.
     public func status(_ text: String) {
-        update { $0.message = text }
+        update { state in
+            state.message = text
+            self.messageIsStatus = true
+        }
     }
 
     public func show(_ table: TableView) {
-        update { state in
-            if state.table == nil, table.game.current.isGameOver == false,
-                let piece = table.game.current.pieces(of: table.game.current.sideToMove).first(where: { _ in true })
-            {
-                state.cursor = table.selected ?? piece
-            }
-            state.table = table
-        }
+        update { $0.show(table) }
         lock.withLock { boardShownAt = .now }
     }
 

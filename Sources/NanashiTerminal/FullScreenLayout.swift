@@ -50,12 +50,14 @@ public struct FullScreenLayout: Hashable, Sendable {
             left += board(table, cursor: state.boardKeys ? state.cursor : nil)
             left += status(table)
         }
+        // A message too long for its line is shown whole with the notes.
+        let notes = state.notes + (Frame.width(of: state.message) > width ? [state.message] : [])
         var panel: [String] = []
         if hasPanel {
-            panel = state.notes.isEmpty ? moves(state.table) : state.notes.flatMap { wrap($0) }
-        } else if !state.notes.isEmpty {
+            panel = self.panel(notes: notes.flatMap { wrap($0) }, moves: state.table)
+        } else if !notes.isEmpty {
             left.append("")
-            left += state.notes.flatMap { wrap($0) }
+            left += notes.flatMap { wrap($0) }
         }
         let bottom = [state.keys, state.message, state.prompt + state.input]
         var lines = [String](repeating: "", count: height)
@@ -92,7 +94,8 @@ public struct FullScreenLayout: Hashable, Sendable {
         let files = table.flipped ? Array((0..<7).reversed()) : Array(0..<7)
         let ranks = table.flipped ? Array(0..<7) : Array((0..<7).reversed())
         let letters = renderer.paint(
-            "     " + files.map { String(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0)))) }
+            "     "
+                + files.map { String(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0)))) }
                 .joined(separator: "  "), .dim)
         let rule = String(repeating: glyphs.horizontal, count: 21)
         var lines = [letters, "   " + String(glyphs.topLeft) + rule + String(glyphs.topRight)]
@@ -128,13 +131,17 @@ public struct FullScreenLayout: Hashable, Sendable {
         return lines
     }
 
-    /// The panel's moves: a heading, then the last pairs that fit.
-    private func moves(_ table: TableView?) -> [String] {
-        guard let table else { return [] }
+    /// The panel beside the board: the notes, then the moves' heading and the last pairs that
+    /// fit under it; the notes' end alone when they take all the room.
+    private func panel(notes: [String], moves table: TableView?) -> [String] {
+        let room = max(0, height - 3 - 1)
+        guard notes.count < room - 2 else { return Array(notes.suffix(room)) }
+        let spacer = notes.isEmpty ? [] : [""]
+        guard let table else { return notes }
         let lines = table.game.moves.isEmpty ? ["(none yet)"] : table.moveLines
-        let room = max(0, height - 3 - 2)
-        let shown = lines.count > room ? ["..."] + lines.suffix(max(0, room - 1)) : lines
-        return ["moves"] + shown
+        let left = room - notes.count - spacer.count - 1
+        let shown = lines.count > left ? ["..."] + lines.suffix(max(0, left - 1)) : lines
+        return notes + spacer + ["moves"] + shown
     }
 
     /// A note cut into lines that fit where notes go, at spaces where it can.

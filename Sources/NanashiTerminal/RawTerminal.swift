@@ -23,7 +23,7 @@ public final class RawTerminal: @unchecked Sendable {
         case ended
     }
 
-    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?1000h\u{1B}[?1006h"
     private var previousHandlers: [Int32: sighandler_t?] = [:]
     private var left = false
 
@@ -44,6 +44,11 @@ public final class RawTerminal: @unchecked Sendable {
             terminal.previousHandlers[number] = signal(number, restoreAndExit)
         }
         terminal.previousHandlers[SIGWINCH] = signal(SIGWINCH, noteResize)
+        // A parent may have left them blocked; they must reach the handlers.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         var raw = saved
         // No line editing or echo: each key as it is typed. Ctrl-C still raises SIGINT.
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
@@ -73,7 +78,8 @@ public final class RawTerminal: @unchecked Sendable {
     /// The window's size in cells, 80 x 24 when the terminal does not say.
     public var size: (width: Int, height: Int) {
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0
+        else {
             return (80, 24)
         }
         return (Int(window.ws_col), Int(window.ws_row))
@@ -109,7 +115,8 @@ public final class RawTerminal: @unchecked Sendable {
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
                 if left <= .zero { return .timedOut }
-                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                let milliseconds =
+                    left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
                 timeout = Int32(min(milliseconds + 1, 60_000))
             }
             var watched = [

@@ -41,6 +41,20 @@ public struct ScreenState: Hashable, Sendable {
         self.keyLines = keyLines
     }
 
+    /// Shows `table` instead; the first game shown puts the cursor on the selected piece, or on
+    /// a piece of the side to move played here, or of a side played here.
+    public mutating func show(_ table: TableView?) {
+        if self.table == nil, let table {
+            let position = table.game.current
+            let sides = [position.sideToMove, position.sideToMove.opponent].filter {
+                table.keyboard.contains($0)
+            }
+            let pieces = sides.lazy.compactMap { position.pieces(of: $0).first(where: { _ in true }) }
+            if let square = table.selected ?? pieces.first { cursor = square }
+        }
+        self.table = table
+    }
+
     /// Moves the cursor one square the way an arrow points, as the board is seen; it stops at
     /// the edge.
     public mutating func moveCursor(_ key: Key) {

@@ -16,10 +16,12 @@ public struct TableView: Hashable, Sendable {
     public var title: String?
     /// Where a replay stands (`ply 3 of 40`), instead of the moves' count.
     public var progress: String?
+    /// The sides played at this keyboard (where the cursor starts).
+    public var keyboard: Set<Side>
 
     public init(
         game: Game, selected: Square? = nil, flipped: Bool = false, labels: [Side: String] = [:],
-        clocks: String? = nil, title: String? = nil, progress: String? = nil
+        clocks: String? = nil, title: String? = nil, progress: String? = nil, keyboard: Set<Side> = [.x, .o]
     ) {
         self.game = game
         self.selected = selected
@@ -28,6 +30,7 @@ public struct TableView: Hashable, Sendable {
         self.clocks = clocks
         self.title = title
         self.progress = progress
+        self.keyboard = keyboard
     }
 
     /// The moves in pairs, one line each: `1. f2 a7b6`, numbered from the start position's move.
@@ -50,6 +53,6 @@ public struct TableView: Hashable, Sendable {
 extension GameLoop {
     /// The game as the full screen shows it.
     public var view: TableView {
-        TableView(game: game, selected: selected, flipped: flipped, labels: labels)
+        TableView(game: game, selected: selected, flipped: flipped, labels: labels, keyboard: keyboard)
     }
 }

@@ -60,12 +60,14 @@ struct ColorOption: ParsableArguments {
 struct ScreenOption: ParsableArguments {
     @Flag(
         name: .customLong("line"),
-        help: "Line by line even at a terminal: no full screen (piped input or output is always line by line)."
+        help:
+            "Line by line even at a terminal: no full screen (piped input or output is always line by line)."
     )
     var lineMode = false
 
     /// The full screen at a terminal, unless `--line` says no (then, or when piped, `nil`).
     func fullScreen(color: Bool) -> FullScreenConsole? {
-        lineMode ? nil : FullScreenConsole.open(color: color, environment: ProcessInfo.processInfo.environment)
+        lineMode
+            ? nil : FullScreenConsole.open(color: color, environment: ProcessInfo.processInfo.environment)
     }
 }

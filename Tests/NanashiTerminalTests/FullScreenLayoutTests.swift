@@ -55,27 +55,27 @@ import Testing
             cursor: Square("a7")!, prompt: "x [e3]> ", input: "d")
         let frame = layout.frame(state)
         let expectedLines = [
-                "nanashi online: game 7",
-                "     a  b  c  d  e  f  g       moves",
-                "   ┌─────────────────────┐     1. g1e3 a1a3",
-                " 7 │\(Self.reverse) x \(Self.plain) .  .  .  .  .  o │ 7",
-                " 6 │ .  .  .  .  .  .  . │ 6",
-                " 5 │ .  .  *  *  *  *  * │ 5",
-                " 4 │ .  .  *  +  +  +  * │ 4",
-                " 3 │[o] .  *  + <x> +  * │ 3",
-                " 2 │ .  .  *  +  +  +  * │ 2",
-                " 1 │[.] .  *  *  *  *  * │ 1",
-                "   └─────────────────────┘",
-                "     a  b  c  d  e  f  g",
-                " x 2 pieces (you)   o 2 pieces (ann 1500)",
-                " move 2, x to play",
-                " last move: o a1a3",
-                " e3 selected: clone (+) d2 e2 f2 d3 f3 d4 e4 f4, jump (*) c1 d1 e1 f1 g1 c2 g2 c3 g3 c4 g4 c5 d5",
-                " *x 4:58.2   o 5:00.0",
-                ScreenState.boardKeysHelp,
-                "",
-                "x [e3]> d",
-            ].map { Frame.clip($0, to: 60) }
+            "nanashi online: game 7",
+            "     a  b  c  d  e  f  g       moves",
+            "   ┌─────────────────────┐     1. g1e3 a1a3",
+            " 7 │\(Self.reverse) x \(Self.plain) .  .  .  .  .  o │ 7",
+            " 6 │ .  .  .  .  .  .  . │ 6",
+            " 5 │ .  .  *  *  *  *  * │ 5",
+            " 4 │ .  .  *  +  +  +  * │ 4",
+            " 3 │[o] .  *  + <x> +  * │ 3",
+            " 2 │ .  .  *  +  +  +  * │ 2",
+            " 1 │[.] .  *  *  *  *  * │ 1",
+            "   └─────────────────────┘",
+            "     a  b  c  d  e  f  g",
+            " x 2 pieces (you)   o 2 pieces (ann 1500)",
+            " move 2, x to play",
+            " last move: o a1a3",
+            " e3 selected: clone (+) d2 e2 f2 d3 f3 d4 e4 f4, jump (*) c1 d1 e1 f1 g1 c2 g2 c3 g3 c4 g4 c5 d5",
+            " *x 4:58.2   o 5:00.0",
+            ScreenState.boardKeysHelp,
+            "",
+            "x [e3]> d",
+        ].map { Frame.clip($0, to: 60) }
         #expect(frame.lines == expectedLines)
         #expect(frame.cursorColumn == 9)
     }
@@ -86,7 +86,8 @@ import Testing
         let layout = FullScreenLayout(width: 30, height: 24, glyphs: .ascii, color: false)
         #expect(!layout.hasPanel)
         let state = ScreenState(
-            table: TableView(game: Game()), cursor: Square("a1")!, notes: ["game over: x wins", "final count: x 3, o 0"],
+            table: TableView(game: Game()), cursor: Square("a1")!,
+            notes: ["game over: x wins", "final count: x 3, o 0"],
             prompt: "play again? (y/n)> ")
         let frame = layout.frame(state)
         #expect(frame.lines[12] == " x 2 pieces   o 2 pieces")
@@ -131,7 +132,9 @@ import Testing
         let layout = FullScreenLayout(width: 80, height: 24, glyphs: .ascii, color: false)
         // The three cells of a7 and of g1, counted from 0.
         for column in 4...6 { #expect(layout.square(column: column, row: 3, flipped: false) == Square("a7")) }
-        for column in 22...24 { #expect(layout.square(column: column, row: 9, flipped: false) == Square("g1")) }
+        for column in 22...24 {
+            #expect(layout.square(column: column, row: 9, flipped: false) == Square("g1"))
+        }
         #expect(layout.square(column: 4, row: 3, flipped: true) == Square("g1"))
         #expect(layout.square(column: 3, row: 3, flipped: false) == nil)
         #expect(layout.square(column: 25, row: 3, flipped: false) == nil)

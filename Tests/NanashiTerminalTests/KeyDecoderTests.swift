@@ -47,7 +47,10 @@ import Testing
         #expect(decoder.feed([click.last!], at: start) == [.click(button: 0, column: 12, row: 5)])
         #expect(decoder.feed(Array("\u{1B}".utf8), at: start) == [])
         #expect(decoder.feed(Array("[".utf8), at: start.advanced(by: .milliseconds(10))) == [])
-        #expect(decoder.feed(Array("Bj".utf8), at: start.advanced(by: .milliseconds(20))) == [.down, .character("j")])
+        #expect(
+            decoder.feed(Array("Bj".utf8), at: start.advanced(by: .milliseconds(20))) == [
+                .down, .character("j"),
+            ])
         #expect(decoder.deadline == nil)
         // A character of two UTF-8 bytes, split.
         #expect(decoder.feed([0xC3], at: start) == [])
