@@ -29,7 +29,6 @@ public struct OnlineRunner {
     /// - Throws: `OnlineFailure` when the server cannot be reached at first or refuses to log in.
     public func run(_ session: OnlineSession) async throws -> OnlineSession.Ending {
         var session = session
-        session.settings.fullScreen = openFullScreen != nil
         defer { screen.console?.close() }
         var actions = session.start()
         while true {
@@ -47,6 +46,7 @@ public struct OnlineRunner {
                 }
             }
             guard let event = await inbox.next() else { return .left }
+            session.settings.fullScreen = screen.console != nil
             actions = session.handle(event, at: .now)
         }
     }

@@ -30,15 +30,20 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
     /// - Parameters:
     ///   - color: color the board (as `StandardConsole.color` says).
     ///   - environment: the locale's variables decide between box-drawing and ASCII lines.
-    public static func open(color: Bool, environment: [String: String]) -> FullScreenConsole? {
+    ///   - title: the top line (what is played).
+    public static func open(color: Bool, environment: [String: String], title: String = "nanashi")
+        -> FullScreenConsole?
+    {
         guard let terminal = RawTerminal.enter() else { return nil }
-        return FullScreenConsole(terminal: terminal, color: color, glyphs: .forLocale(environment))
+        return FullScreenConsole(
+            terminal: terminal, color: color, glyphs: .forLocale(environment), title: title)
     }
 
-    private init(terminal: RawTerminal, color: Bool, glyphs: BoxGlyphs) {
+    private init(terminal: RawTerminal, color: Bool, glyphs: BoxGlyphs, title: String) {
         self.terminal = terminal
         self.color = color
         self.glyphs = glyphs
+        state.title = title
         redraw()
     }
 

@@ -45,7 +45,7 @@ public struct FullScreenLayout: Hashable, Sendable {
 
     /// The frame showing `state`.
     public func frame(_ state: ScreenState) -> Frame {
-        var left: [String] = [state.table?.title ?? "nanashi"]
+        var left: [String] = [state.table?.title ?? state.title]
         if let table = state.table {
             left += board(table, cursor: state.boardKeys ? state.cursor : nil)
             left += status(table)

@@ -4,13 +4,13 @@
     @preconcurrency import Darwin
 #endif
 
-/// The terminal in full-screen mode, and the one place that changes its modes: keys arrive one by
-/// one unechoed, the alternate screen is shown, mouse clicks are reported (xterm's SGR mode).
+/// The terminal in full-screen mode, the full screen's one file of termios and signals: keys arrive
+/// one by one unechoed, the alternate screen is shown, mouse clicks are reported (xterm's SGR mode).
 ///
 /// `leave()` gives the terminal back exactly as it was: the saved modes, the main screen, the
 /// mouse off, the cursor shown. So does a signal that ends the program (Ctrl-C, a hang-up, kill),
-/// through a handler that only makes async-signal-safe calls. A window resize is noted by a
-/// handler too, and `read(until:)` reports it.
+/// through a handler that only makes async-signal-safe calls, and so does a crash (before the
+/// crash's own ending). A window resize is noted by a handler too, and `read(until:)` reports it.
 public final class RawTerminal: @unchecked Sendable {
     /// What `read(until:)` found.
     public enum Input: Equatable, Sendable {
@@ -42,6 +42,9 @@ public final class RawTerminal: @unchecked Sendable {
         let terminal = RawTerminal()
         for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             terminal.previousHandlers[number] = signal(number, restoreAndExit)
+        }
+        for number in [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE] {
+            terminal.previousHandlers[number] = signal(number, restoreAndCrash)
         }
         terminal.previousHandlers[SIGWINCH] = signal(SIGWINCH, noteResize)
         // A parent may have left them blocked; they must reach the handlers.
@@ -163,6 +166,16 @@ private func restoreAndExit(_ signal: Int32) {
         tcsetattr(STDIN_FILENO, TCSANOW, &savedModes)
     }
     _exit(128 + signal)
+}
+
+/// A crash (a trap, a bad access): the terminal given back, then the signal's own ending.
+private func restoreAndCrash(_ number: Int32) {
+    if restoreOnSignal {
+        leaveSequence.withUTF8Buffer { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        tcsetattr(STDIN_FILENO, TCSANOW, &savedModes)
+    }
+    signal(number, SIG_DFL)
+    raise(number)
 }
 
 /// Notes a resize for `read(until:)` with one byte down a pipe (write(2) is async-signal-safe).

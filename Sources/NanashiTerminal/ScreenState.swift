@@ -5,6 +5,8 @@ import NanashiCore
 /// prompt with what is typed after it, and a line saying which keys do what.
 public struct ScreenState: Hashable, Sendable {
     public var table: TableView?
+    /// The top line when the game shown has no title of its own.
+    public var title: String
     /// The square the arrow keys move over.
     public var cursor: Square
     /// The last thing said (or the transient status, such as the AI thinking, while it lasts).
@@ -26,11 +28,13 @@ public struct ScreenState: Hashable, Sendable {
         "arrows/hjkl move, Enter/Space select and play, Esc cancels, or type (? help)"
 
     public init(
-        table: TableView? = nil, cursor: Square = Square(file: 3, rank: 3)!, message: String = "",
+        table: TableView? = nil, title: String = "nanashi", cursor: Square = Square(file: 3, rank: 3)!,
+        message: String = "",
         notes: [String] = [], prompt: String = "", input: String = "", keys: String = boardKeysHelp,
         boardKeys: Bool = true, keyLines: [Key: String] = [:]
     ) {
         self.table = table
+        self.title = title
         self.cursor = cursor
         self.message = message
         self.notes = notes

@@ -23,7 +23,8 @@ struct HotseatCommand: ParsableCommand {
     func run() throws {
         let start = try fenOption.position()
         let standard = StandardConsole(noColor: colorOption.noColor)
-        let fullScreen = screenOption.fullScreen(color: standard.color)
+        let fullScreen = screenOption.fullScreen(
+            color: standard.color, title: "nanashi hotseat: x and o at one keyboard")
         defer { fullScreen?.close() }
         let console: any TerminalConsole = fullScreen ?? standard
         let adviser = Engine(hashMegabytes: 4)

@@ -66,8 +66,10 @@ struct ScreenOption: ParsableArguments {
     var lineMode = false
 
     /// The full screen at a terminal, unless `--line` says no (then, or when piped, `nil`).
-    func fullScreen(color: Bool) -> FullScreenConsole? {
+    func fullScreen(color: Bool, title: String = "nanashi") -> FullScreenConsole? {
         lineMode
-            ? nil : FullScreenConsole.open(color: color, environment: ProcessInfo.processInfo.environment)
+            ? nil
+            : FullScreenConsole.open(
+                color: color, environment: ProcessInfo.processInfo.environment, title: title)
     }
 }

@@ -44,7 +44,8 @@ struct PlayCommand: ParsableCommand {
             throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
         }
         let standard = StandardConsole(noColor: colorOption.noColor)
-        let fullScreen = screenOption.fullScreen(color: standard.color)
+        let fullScreen = screenOption.fullScreen(
+            color: standard.color, title: "nanashi play: against the AI at level \(level.number)")
         defer { fullScreen?.close() }
         let console: any TerminalConsole = fullScreen ?? standard
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()

@@ -14,7 +14,8 @@ import Testing
     /// Selects g1 with Enter (the cursor starts on a piece of the side to move), walks the cursor
     /// to e3 with the arrow keys and plays the jump with Enter; then quits.
     @Test func arrowKeysPlayAMoveAndTheTerminalIsGivenBack() throws {
-        let terminal = try PseudoTerminal(["hotseat"], environment: ["NO_COLOR": "1", "LANG": "C.UTF-8"])
+        let terminal = try PseudoTerminal(
+            ["hotseat"], environment: ["NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""])
         let before = terminal.modes
         #expect(terminal.waitFor("x> "))
         #expect(terminal.output.hasPrefix(Self.enter))
@@ -38,15 +39,20 @@ import Testing
         #expect(output[left.upperBound...].contains(" 3  .  .  .  . [x] .  .  3"))
         // The board was drawn once in full, then only its changed lines.
         #expect(output.components(separatedBy: "\u{1B}[2J").count == 2)
+        // NO_COLOR: no colors, only the cursor's square in reverse video.
+        #expect(!output.contains("\u{1B}[1;31m") && !output.contains("\u{1B}[2m"))
+        #expect(output.contains("\u{1B}[7m"))
     }
 
     /// Ctrl-C leaves at once with the shell's code for it, the terminal given back.
     @Test func interruptGivesTheTerminalBack() throws {
-        let terminal = try PseudoTerminal(["hotseat"], environment: ["LANG": "C"])
+        let terminal = try PseudoTerminal(
+            ["hotseat"], environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": ""])
         let before = terminal.modes
         #expect(terminal.waitFor("x> "))
-        // ASCII lines without a UTF-8 locale.
+        // ASCII lines without a UTF-8 locale; colors.
         #expect(terminal.output.contains("   +---------------------+"))
+        #expect(terminal.output.contains("\u{1B}[1;31mx\u{1B}[0m"))
         terminal.process.interrupt()
         #expect(terminal.finish() == 130)
         #expect(terminal.output.hasSuffix(Self.leave))
@@ -61,12 +67,12 @@ import Testing
         #expect(terminal.finish() == 0)
         #expect(terminal.output.contains(Self.leave))
 
-        let lines = try PseudoTerminal(["hotseat", "--line"])
+        let lines = try PseudoTerminal(["hotseat", "--line", "--no-color"])
         #expect(lines.waitFor("x> "))
         lines.type("f2\n")
         #expect(lines.waitFor(" last move: x f2"))
         lines.type("quit\n")
         #expect(lines.finish() == 0)
-        #expect(!lines.output.contains("\u{1B}[?1049h"))
+        #expect(!lines.output.contains("\u{1B}["))
     }
 }

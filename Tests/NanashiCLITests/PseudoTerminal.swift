@@ -14,6 +14,7 @@ final class PseudoTerminal: @unchecked Sendable {
     private let device: Int32
     private let reader: Thread
 
+    /// - Parameter environment: added to the test's own, without its `NO_COLOR`.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         var controller: Int32 = 0
         var device: Int32 = 0
@@ -25,7 +26,9 @@ final class PseudoTerminal: @unchecked Sendable {
         self.device = device
         process.executableURL = NanashiExecutable.url
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["NO_COLOR"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         let handle = FileHandle(fileDescriptor: device, closeOnDealloc: false)
         process.standardInput = handle
         process.standardOutput = handle

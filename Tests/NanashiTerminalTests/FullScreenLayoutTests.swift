@@ -165,3 +165,22 @@ private enum BoardLine {
         "\u{1B}[2m 7 \u{1B}[0m| \u{1B}[1;31mx\u{1B}[0m  \u{1B}[2m.\u{1B}[0m  \u{1B}[2m.\u{1B}[0m  "
         + "\u{1B}[2m.\u{1B}[0m  \u{1B}[2m.\u{1B}[0m  \u{1B}[2m.\u{1B}[0m  \u{1B}[1;36mo\u{1B}[0m |\u{1B}[2m 7\u{1B}[0m"
 }
+
+@Suite struct FullScreenMessageTests {
+    /// A message wider than the window is cut on its line and shown whole with the notes.
+    @Test func aLongMessageIsShownWholeBesideTheBoard() {
+        let layout = FullScreenLayout(width: 60, height: 24, glyphs: .ascii, color: false)
+        let message = "found an opponent after 0:03: you play o against bob (1500) at 3+2; type help"
+        let frame = layout.frame(
+            ScreenState(table: TableView(game: Game()), message: message, boardKeys: false))
+        #expect(frame.lines[22] == String(message.prefix(60)))
+        #expect(
+            frame.lines[1...6].map { String($0.dropFirst(31)) } == [
+                "found an opponent after 0:03:", "  you play o against bob", "  (1500) at 3+2; type help", "",
+                "moves", "(none yet)",
+            ])
+        #expect(frame.lines[0] == "nanashi")
+        let titled = layout.frame(ScreenState(title: "nanashi hotseat: x and o at one keyboard"))
+        #expect(titled.lines[0] == "nanashi hotseat: x and o at one keyboard")
+    }
+}
