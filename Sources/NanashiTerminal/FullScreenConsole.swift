@@ -15,6 +15,8 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
     private var state = ScreenState()
     private var shown: Frame?
     private var decoder = KeyDecoder()
+    /// Keys read but not taken yet: those after the Enter that ended a line come with the next.
+    private var queued: [Key] = []
     private var boardShownAt: ContinuousClock.Instant?
     /// The message line holds a transient status, which the next message replaces.
     private var messageIsStatus = false
@@ -128,43 +130,45 @@ public final class FullScreenConsole: TerminalConsole, @unchecked Sendable {
     /// `nil` at the end of input. The notes and the message are cleared once the line is sent.
     public func readLine() -> String? {
         while true {
+            if let key = lock.withLock({ queued.isEmpty ? nil : queued.removeFirst() }) {
+                switch take(key) {
+                case .line(let line): return line
+                case .ended: return nil
+                case .none, .redraw: continue
+                }
+            }
             let deadline = lock.withLock { decoder.deadline }
-            let keys: [Key]
             switch terminal.read(until: deadline) {
             case .bytes(let bytes):
-                keys = lock.withLock { decoder.feed(bytes, at: .now) }
+                lock.withLock { queued += decoder.feed(bytes, at: .now) }
             case .timedOut:
-                keys = lock.withLock { decoder.expire(at: .now) }
+                lock.withLock { queued += decoder.expire(at: .now) }
             case .resized:
                 lock.withLock {
                     shown = nil
                     redraw()
                 }
-                continue
             case .ended:
                 return nil
             }
-            for key in keys {
-                let result = lock.withLock { () -> ScreenState.KeyResult in
-                    let result = state.take(key, layout: layout)
-                    switch result {
-                    case .line:
-                        state.notes = []
-                        state.message = ""
-                    case .redraw:
-                        shown = nil
-                    case .none, .ended:
-                        break
-                    }
-                    redraw()
-                    return result
-                }
-                switch result {
-                case .line(let line): return line
-                case .ended: return nil
-                case .none, .redraw: break
-                }
+        }
+    }
+
+    /// One key taken by the state, and the screen redrawn.
+    private func take(_ key: Key) -> ScreenState.KeyResult {
+        lock.withLock {
+            let result = state.take(key, layout: layout)
+            switch result {
+            case .line:
+                state.notes = []
+                state.message = ""
+            case .redraw:
+                shown = nil
+            case .none, .ended:
+                break
             }
+            redraw()
+            return result
         }
     }
 

@@ -12,7 +12,8 @@ import Testing
     static let leave = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     /// Selects g1 with Enter (the cursor starts on a piece of the side to move), walks the cursor
-    /// to e3 with the arrow keys and plays the jump with Enter; then quits.
+    /// to e3 with the arrow keys and plays the jump with Enter; then o's move and `quit` are typed
+    /// at once (the keys after the first line wait for the next).
     @Test func arrowKeysPlayAMoveAndTheTerminalIsGivenBack() throws {
         let terminal = try PseudoTerminal(
             ["hotseat"], environment: ["NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""])
@@ -30,13 +31,15 @@ import Testing
         #expect(terminal.waitFor(" last move: x g1e3", after: selected))
         #expect(terminal.output.contains("1. g1e3"))
         #expect(terminal.waitFor("o> ", after: selected))
-        terminal.type("quit\r")
+        terminal.type("f6\rquit\r")
         #expect(terminal.finish() == 0)
+        #expect(terminal.output.contains(" last move: o f6"))
         #expect(sameModes(terminal.modes, before))
         let output = terminal.output
         let left = try #require(output.range(of: Self.leave))
         // After the full screen, the last board stays on the main screen.
-        #expect(output[left.upperBound...].contains(" 3  .  .  .  . [x] .  .  3"))
+        #expect(output[left.upperBound...].contains(" 6  .  .  .  .  . [o] .  6\r\n"))
+        #expect(output[left.upperBound...].contains(" 3  .  .  .  .  x  .  .  3\r\n"))
         // The board was drawn once in full, then only its changed lines.
         #expect(output.components(separatedBy: "\u{1B}[2J").count == 2)
         // NO_COLOR: no colors, only the cursor's square in reverse video.

@@ -78,9 +78,16 @@ final class PseudoTerminal: @unchecked Sendable {
         return false
     }
 
-    /// Waits for the program to end; returns its exit status.
+    /// Waits (up to 20 s) for the program to end; returns its exit status, or -1 when it had to
+    /// be stopped.
     func finish() -> Int32 {
-        process.waitUntilExit()
+        let end = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            return -1
+        }
         // Let the reader take the last bytes.
         Thread.sleep(forTimeInterval: 0.1)
         return process.terminationStatus
