@@ -56,7 +56,9 @@ struct OnlineCommand: AsyncParsableCommand {
                 address: address, control: control, register: register,
                 savedSession: login.savedSession(for: address),
                 isInteractive: console.isInteractive, color: console.color))
-        let fullScreen = { [screenOption] in screenOption.fullScreen(color: console.color) }
+        let fullScreen = { [screenOption] in
+            screenOption.fullScreen(color: console.color, title: "nanashi online: \(address)")
+        }
         _ = try await OnlineRunner(
             address: address, login: login, console: console,
             fullScreen: console.isInteractive && !screenOption.lineMode ? fullScreen : nil
