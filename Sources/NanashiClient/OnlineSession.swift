@@ -88,6 +88,9 @@ public struct OnlineSession {
         public var isInteractive: Bool
         /// Whether the board is drawn in color.
         public var color: Bool
+        /// The game is shown full screen: the runner draws `screen(at:)` after every event, so
+        /// the board, the clocks and the prompt are not written as actions.
+        public var fullScreen = false
 
         public init(
             address: ServerAddress, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
@@ -131,7 +134,7 @@ public struct OnlineSession {
         case askingToRegister(ClientMessage.Credentials)
     }
 
-    let settings: Settings
+    var settings: Settings
     var phase = Phase.loggingIn(.connecting)
     var actions: [Action] = []
 

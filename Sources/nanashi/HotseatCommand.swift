@@ -18,9 +18,15 @@ struct HotseatCommand: ParsableCommand {
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var screenOption: ScreenOption
+
     func run() throws {
         let start = try fenOption.position()
-        let console = StandardConsole(noColor: colorOption.noColor)
+        let standard = StandardConsole(noColor: colorOption.noColor)
+        let fullScreen = screenOption.fullScreen(
+            color: standard.color, title: "nanashi hotseat: x and o at one keyboard")
+        defer { fullScreen?.close() }
+        let console: any TerminalConsole = fullScreen ?? standard
         let adviser = Engine(hashMegabytes: 4)
         console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
         TerminalGame.playAgain(on: console) {

@@ -42,6 +42,8 @@ struct OnlineCommand: AsyncParsableCommand {
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var screenOption: ScreenOption
+
     func run() async throws {
         let address = try serverOptions.address()
         let control = try TimeControl(parsing: time)
@@ -54,6 +56,12 @@ struct OnlineCommand: AsyncParsableCommand {
                 address: address, control: control, register: register,
                 savedSession: login.savedSession(for: address),
                 isInteractive: console.isInteractive, color: console.color))
-        _ = try await OnlineRunner(address: address, login: login, console: console).run(session)
+        let fullScreen = { [screenOption] in
+            screenOption.fullScreen(color: console.color, title: "nanashi online: \(address)")
+        }
+        _ = try await OnlineRunner(
+            address: address, login: login, console: console,
+            fullScreen: console.isInteractive && !screenOption.lineMode ? fullScreen : nil
+        ).run(session)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import NanashiClient
 import NanashiCore
+import NanashiTerminal
 
 /// `--server` and `--ca`: the server a command talks to.
 struct ServerOptions: ParsableArguments {
@@ -52,4 +54,22 @@ struct ColorOption: ParsableArguments {
         name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
     var noColor = false
+}
+
+/// `--line`.
+struct ScreenOption: ParsableArguments {
+    @Flag(
+        name: .customLong("line"),
+        help:
+            "Line by line even at a terminal: no full screen (piped input or output is always line by line)."
+    )
+    var lineMode = false
+
+    /// The full screen at a terminal, unless `--line` says no (then, or when piped, `nil`).
+    func fullScreen(color: Bool, title: String = "nanashi") -> FullScreenConsole? {
+        lineMode
+            ? nil
+            : FullScreenConsole.open(
+                color: color, environment: ProcessInfo.processInfo.environment, title: title)
+    }
 }

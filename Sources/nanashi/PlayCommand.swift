@@ -36,12 +36,18 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var screenOption: ScreenOption
+
     func run() throws {
         let start = try fenOption.position()
         guard let level = Level(level) else {
             throw InputError("bad level \(level): use \(Level.range.lowerBound) to \(Level.range.upperBound)")
         }
-        let console = StandardConsole(noColor: colorOption.noColor)
+        let standard = StandardConsole(noColor: colorOption.noColor)
+        let fullScreen = screenOption.fullScreen(
+            color: standard.color, title: "nanashi play: against the AI at level \(level.number)")
+        defer { fullScreen?.close() }
+        let console: any TerminalConsole = fullScreen ?? standard
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
         let engine = Engine()
         let opponent = AIOpponent(engine: engine, level: level, random: random)

@@ -25,6 +25,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var screenOption: ScreenOption
+
     func validate() throws {
         guard (1...20).contains(depth) else { throw ValidationError("--depth is 1 to 20") }
     }
@@ -34,9 +36,15 @@ struct ReplayCommand: ParsableCommand {
         let console = StandardConsole(noColor: colorOption.noColor)
         var session = ReplaySession(replay, color: console.color)
         let engine = Engine(hashMegabytes: 16)
-        session.run(on: console) { position in
+        let search = { (position: Position) in
             let result = engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
             return (result.bestMove, AIOpponent.score(result.score), result.depth)
+        }
+        if let fullScreen = screenOption.fullScreen(color: console.color) {
+            defer { fullScreen.close() }
+            session.run(fullScreen: fullScreen, search: search)
+        } else {
+            session.run(on: console, search: search)
         }
     }
 }
