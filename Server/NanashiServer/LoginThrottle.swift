@@ -25,10 +25,11 @@ struct LoginThrottle: Sendable {
     init(_ settings: ServerSettings) {
         let perSecond = 1 / max(0.001, Self.seconds(settings.failedLoginRefill))
         perName = KeyedBuckets(
-            capacity: Double(settings.failedLoginsBeforeThrottle), perSecond: perSecond, now: settings.now)
+            capacity: Double(settings.failedLoginsBeforeThrottle), perSecond: perSecond, clock: settings.clock
+        )
         perAddress = KeyedBuckets(
             capacity: Double(settings.failedLoginsPerAddressBeforeThrottle), perSecond: perSecond,
-            now: settings.now)
+            clock: settings.clock)
     }
 
     /// Counts an attempt to log in as `name` from `address` before its password is checked;
