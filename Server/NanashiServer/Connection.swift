@@ -105,7 +105,7 @@ final class Connection: ConnectionHandler {
     func closed() async {
         for game in watched.values { await game.unwatch(outbox) }
         if let player = session?.player.id { await lobby.detach(player, outbox: outbox) }
-        let seconds = Double((settings.clock.now - opened).components.seconds)
+        let seconds = (settings.clock.now - opened).inSeconds
         logger.info(
             "connection closed",
             metadata: [

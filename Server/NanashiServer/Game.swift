@@ -414,7 +414,7 @@ actor Game {
         // starting, rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
         let rated = reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
-        let period = Double(settings.ratingPeriod.components.seconds)
+        let period = settings.ratingPeriod.inSeconds
         let now = settings.clock.date
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
         var changes: [Side: RatingChange] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 import NanashiServer
 import Synchronization
 
@@ -28,8 +29,7 @@ public final class TestClock: ServerClock {
     public var now: ContinuousClock.Instant { start + state.withLock { $0.elapsed } }
 
     public var date: Date {
-        let elapsed = state.withLock { $0.elapsed }
-        return startDate + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        startDate + state.withLock { $0.elapsed }.inSeconds
     }
 
     public func sleep(until deadline: ContinuousClock.Instant) async throws {

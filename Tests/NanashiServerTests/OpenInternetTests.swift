@@ -54,6 +54,29 @@ func profile(of name: String, on server: TestServer, once text: String) async th
     return profile
 }
 
+/// Connections to `server` from the addresses `prefix.1` to `prefix.addresses` in turn, each
+/// sending `line(n)` (n counts from 0) and resetting, until `flooding` is cleared or `most` are
+/// sent; waiting for it gives how many were. On a thread of its own: its blocking calls must not
+/// take the concurrency pool's threads.
+private func flood(
+    _ server: TestServer, from prefix: String, addresses: Int, most: Int, while flooding: Flag,
+    _ line: @escaping @Sendable (Int) -> String
+) -> () async -> Int {
+    let port = server.port
+    return Thread.run {
+        var sent = 0
+        while flooding.isSet && sent < most {
+            guard let client = try? TestClient(port: port, from: "\(prefix).\(1 + sent % addresses)") else {
+                continue
+            }
+            client.send(line(sent))
+            client.reset()
+            sent += 1
+        }
+        return sent
+    }
+}
+
 /// The next message of the given type, skipping others.
 private func next(_ type: String, from client: TestClient) async throws -> Reply {
     while true {
@@ -110,19 +133,9 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         }
         try await register(server.client(from: "127.0.0.2"), "ann")
         let flooding = Flag(true)
-        let port = server.port
         // Hundreds of connections from 200 addresses, each sending `login` and resetting.
-        // On a thread of its own: its blocking calls must not take the concurrency pool's threads.
-        let flood = Thread.run {
-            var sent = 0
-            while flooding.isSet && sent < 400 {
-                let source = "127.0.1.\(1 + sent % 200)"
-                guard let client = try? TestClient(port: port, from: source) else { continue }
-                client.send(#"{"type":"login","name":"user\#(sent)","password":"password1"}"#)
-                client.reset()
-                sent += 1
-            }
-            return sent
+        let flood = flood(server, from: "127.0.1", addresses: 200, most: 400, while: flooding) {
+            #"{"type":"login","name":"user\#($0)","password":"password1"}"#
         }
         try await Task.sleep(for: .milliseconds(200))
         // Three logins one after the other, each on a new connection; the other tests share the
@@ -193,20 +206,10 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let token = try await register(server.client(from: "127.0.0.2"), "ann")
         try await register(server.client(from: "127.0.0.2"), "bob")
         let flooding = Flag(true)
-        let port = server.port
         // 100 addresses, each sending `login` for names that do not exist and wrong passwords
-        // for one that does, and resetting; on a thread of its own.
-        let flood = Thread.run {
-            var sent = 0
-            while flooding.isSet && sent < 5000 {
-                let source = "127.0.2.\(1 + sent % 100)"
-                guard let client = try? TestClient(port: port, from: source) else { continue }
-                let name = sent % 3 == 0 ? "bob" : "nobody\(sent)"
-                client.send(#"{"type":"login","name":"\#(name)","password":"wrong-password"}"#)
-                client.reset()
-                sent += 1
-            }
-            return sent
+        // for one that does, and resetting.
+        let flood = flood(server, from: "127.0.2", addresses: 100, most: 5000, while: flooding) {
+            #"{"type":"login","name":"\#($0 % 3 == 0 ? "bob" : "nobody\($0)")","password":"wrong-password"}"#
         }
         try await Task.sleep(for: .milliseconds(500))
         // Ten real logins, each from a fresh address on a new connection, retrying `busy` as a
