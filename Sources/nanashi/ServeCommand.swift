@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
 import Logging
 import NanashiServer
+import NanashiTerminal
 
 /// `nanashi serve`: runs the online server until the process is stopped.
 struct ServeCommand: AsyncParsableCommand {
@@ -102,9 +102,6 @@ struct ServeCommand: AsyncParsableCommand {
         if let tlsCert, let tlsKey {
             settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
         }
-        try await Server.serve(settings, logLevel: level) {
-            print($0)
-            flushOutput()
-        }
+        try await Server.serve(settings, logLevel: level, announce: StandardOutput.line)
     }
 }
