@@ -52,11 +52,9 @@ final class Transport: Sendable {
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
-    /// For the page connections' request budget.
+    /// The connections' limits, and the page connections' request budget.
     private let settings: ServerSettings
     private let nextID = Atomic<Int>(0)
-    private let maximumQueuedBytes: Int
-    private let maximumWatcherQueuedBytes: Int
     private let caps: ConnectionCaps
     /// The open connections, to sweep the idle ones and to close them all when the server
     /// stops, and how many come from each address.
@@ -111,22 +109,24 @@ final class Transport: Sendable {
         let closing = Atomic<Bool>(false)
         /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
-        private let maximumQueuedBytes: Int
-        private let maximumWatcherQueuedBytes: Int
+        /// Bytes that may wait for the socket when a line is added: `maximumQueuedBytes`, and
+        /// for a watched game's line the smaller of it and `maximumWatcherQueuedBytes`.
+        private let limits: (line: Int, watchedLine: Int)
         private let metrics: ServerMetrics
         private let logger: Logger
 
         init(
-            id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int,
-            maximumWatcherQueuedBytes: Int, metrics: ServerMetrics,
+            id: Int, channel: any Channel, opened: Int64, settings: ServerSettings, metrics: ServerMetrics,
             logger: Logger
         ) {
             self.id = id
             self.channel = channel
             self.address = ClientAddress.key(channel.remoteAddress)
             self.opened = opened
-            self.maximumQueuedBytes = maximumQueuedBytes
-            self.maximumWatcherQueuedBytes = maximumWatcherQueuedBytes
+            limits = (
+                settings.maximumQueuedBytes,
+                min(settings.maximumQueuedBytes, settings.maximumWatcherQueuedBytes)
+            )
             self.metrics = metrics
             self.logger = logger
         }
@@ -156,11 +156,9 @@ final class Transport: Sendable {
             let limit: Int
             switch event {
             case .line(let text):
-                line = text
-                limit = maximumQueuedBytes
+                (line, limit) = (text, limits.line)
             case .watchedLine(let text):
-                line = text
-                limit = min(maximumQueuedBytes, maximumWatcherQueuedBytes)
+                (line, limit) = (text, limits.watchedLine)
             case .close:
                 finish()
                 return
@@ -223,8 +221,6 @@ final class Transport: Sendable {
         self.metricsPort = metricsListener.map { $0.channel.localAddress?.port ?? settings.metricsPort ?? 0 }
         self.metrics = metrics
         self.settings = settings
-        self.maximumQueuedBytes = settings.maximumQueuedBytes
-        self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
         self.caps = caps
         self.clock = settings.clock
         self.epoch = settings.clock.now
@@ -425,9 +421,8 @@ final class Transport: Sendable {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
         let opened = (clock.now - epoch).wholeMilliseconds
         let link = Link(
-            id: id, channel: connection.channel, opened: opened,
-            maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
-            metrics: metrics, logger: logger)
+            id: id, channel: connection.channel, opened: opened, settings: settings, metrics: metrics,
+            logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
         open.withLock { $0.links[id] = link }

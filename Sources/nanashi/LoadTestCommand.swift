@@ -75,22 +75,24 @@ struct LoadTestCommand: AsyncParsableCommand {
         _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
             var settings = QueryTestSettings(server: address)
-            (settings.queries, settings.connections) = (queries, clients ?? 1)
+            settings.queries = queries
+            settings.connections = clients ?? 1
             let report = try await QueryTest.checkedRun(settings)
             return print(json ? Wire.encode(report) : report.text)
         }
         var settings = LoadTestSettings(server: address)
-        (settings.clients, settings.duration, settings.seed) = (clients ?? 100, .seconds(duration), seed)
+        settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
+        settings.duration = .seconds(duration)
+        settings.seed = seed
         settings.sources = try bindRange.map { range throws(InputError) in
             guard let sources = SourceAddresses(cidr: range) else {
                 throw InputError("bad --bind-range '\(range)': use A.B.C.D/N with N from 16 to 32")
             }
             return sources
         }
-        (settings.thinkMilliseconds, settings.control) = (
-            think, TimeControl(initial: initial, increment: increment)
-        )
+        settings.thinkMilliseconds = think
+        settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
         let (report, note) = try await LoadTest.run(settings, accounts: accounts) {

@@ -176,17 +176,13 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let second = try server.client(from: "127.0.0.2")
         try await register(second, "cyd")
         for _ in 0..<3 {
-            #expect(
-                try await first.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
-                    "welcome"))
+            #expect(try await logsIn(first, as: "ann"))
         }
         #expect(
             try await first.exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
                 == #"{"code":"rate_limited","message":"too many logins from your address (at most 3 a minute)","type":"error"}"#
         )
-        #expect(
-            try await second.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(second, as: "ann"))
         await server.stop()
     }
 }
@@ -328,10 +324,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
                 == #"{"code":"rate_limited","message":"too many failed logins for this name; try again later","type":"error"}"#
         )
         // The player, from their own address, logs in; a token works from anywhere.
-        #expect(
-            try await server.client(from: "127.0.0.2").exchange(
-                #"{"type":"login","name":"ann","password":"password1"}"#
-            ).contains("welcome"))
+        #expect(try await logsIn(server.client(from: "127.0.0.2"), as: "ann"))
         #expect(try await stranger.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
         await server.stop()
     }
@@ -416,9 +409,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let first = try server.client()
         let token = try await register(first, "ann")
         let second = try server.client()
-        #expect(
-            try await second.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(second, as: "ann"))
         #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
         let third = try server.client()
         #expect(try await third.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))

@@ -17,6 +17,12 @@ func register(_ client: TestClient, _ name: String, password: String = "password
     return welcome.token
 }
 
+/// Whether `name` logs in on `client` with the tests' password.
+func logsIn(_ client: TestClient, as name: String) async throws -> Bool {
+    try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#).contains(
+        "welcome")
+}
+
 /// Two new players seek and are paired; returns each one's client, token and the game.
 struct PairedGame {
     var clients: [Side: TestClient]
@@ -179,9 +185,7 @@ func greedyMove(_ position: Position) -> Move {
                 == #"{"code":"rate_limited","message":"too many failed logins for this name; try again later","type":"error"}"#
         )
         try await register(client, "bob")
-        #expect(
-            try await client.exchange(#"{"type":"login","name":"bob","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(client, as: "bob"))
         await server.stop()
     }
 
@@ -421,9 +425,7 @@ func greedyMove(_ position: Position) -> Move {
         #expect(try await client.exchange(#"{"type":"profile","name":"ann"}"#) == profileBefore)
         #expect(before.contains(#""total":2"#))
         // And the accounts: logging in works on the new server.
-        #expect(
-            try await client.exchange(#"{"type":"login","name":"bob","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(client, as: "bob"))
         await restarted.stop()
     }
 
