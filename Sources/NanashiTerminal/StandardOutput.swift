@@ -19,6 +19,11 @@ public enum StandardOutput {
         fflush(stdout)
     }
 
+    /// Writes `text` to standard error as it is: progress that rewrites its line (`\r`).
+    @Sendable public static func progress(_ text: String) {
+        fputs(text, stderr)
+    }
+
     /// Writes `line` and a line break to standard error.
     @Sendable public static func error(_ line: String) {
         fputs(line + "\n", stderr)
