@@ -1,3 +1,4 @@
+import NanashiProtocol
 import Synchronization
 
 /// The counters every bot of a run adds to, behind one lock (bots run on several event loops).

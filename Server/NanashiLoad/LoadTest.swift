@@ -7,11 +7,8 @@ import NanashiProtocol
 
 /// How a load test runs: where the server is, how many bots, how many games, for how long.
 public struct LoadTestSettings: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 7878
-    /// Whether to speak TLS, and the PEM certificates to trust instead of the system's.
-    public var tls = false
-    public var trustedCertificates: String?
+    /// The server, with its TLS and the certificates to trust.
+    public var server: ServerAddress
     /// Bots connected at once.
     public var clients = 100
     /// Games to complete in all; bots seek until that many games have started.
@@ -34,7 +31,10 @@ public struct LoadTestSettings: Sendable {
     /// Addresses bots connect from, bot i from the i-th (wrapping); `nil`: the system's choice.
     public var sources: SourceAddresses?
 
-    public init() {}
+    /// The default settings, against the server at `server`.
+    public init(server: ServerAddress = .local) {
+        self.server = server
+    }
 }
 
 /// The load generator: bots on SwiftNIO event loops, all playing against one server.
@@ -48,10 +48,7 @@ public enum LoadTest {
     ) async throws -> (report: LoadReport, registered: [BotAccount]) {
         let stats = LoadStats(games: settings.games)
         let group = MultiThreadedEventLoopGroup.singleton
-        let server = try LineServer(
-            ServerAddress(
-                host: settings.host, port: settings.port, tls: settings.tls,
-                trustedCertificates: settings.trustedCertificates))
+        let server = try LineServer(settings.server)
         let bots = (0..<settings.clients).map { index in
             let account =
                 index < settings.accounts.count

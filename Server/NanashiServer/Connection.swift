@@ -21,7 +21,7 @@ final class Connection: ConnectionHandler {
     private var playing: (player: Int64, game: Game, side: Side)?
     /// The games this connection watches, by id (some may have ended since).
     private var watched: [Int64: Game] = [:]
-    private let opened = ContinuousClock.now
+    private let opened: ContinuousClock.Instant
     private var requests = 0
     /// The message budget: every line costs one (`MessageBudget`).
     private var budget: MessageBudget
@@ -42,6 +42,7 @@ final class Connection: ConnectionHandler {
         self.logger = logger
         self.logger[metadataKey: "connection"] = "\(outbox.id)"
         self.budget = MessageBudget(settings)
+        self.opened = settings.clock.now
     }
 
     func received(_ received: ReceivedLine) async {
@@ -104,7 +105,7 @@ final class Connection: ConnectionHandler {
     func closed() async {
         for game in watched.values { await game.unwatch(outbox) }
         if let player = session?.player.id { await lobby.detach(player, outbox: outbox) }
-        let seconds = Double((ContinuousClock.now - opened).components.seconds)
+        let seconds = (settings.clock.now - opened).inSeconds
         logger.info(
             "connection closed",
             metadata: [
@@ -213,7 +214,7 @@ final class Connection: ConnectionHandler {
         case .move(let gameID, let move):
             let (game, side) = try await game(gameID, of: player)
             try await game.play(move, by: side, requestID: id, readAt: readAt)
-            metrics.moved(latency: .now - readAt)
+            metrics.moved(latency: settings.clock.now - readAt)
         case .resign(let gameID):
             let (game, side) = try await game(gameID, of: player)
             try await game.resign(side, requestID: id)

@@ -47,19 +47,19 @@ actor Lobby {
                 logger.error("game \(id) not resumed: stored move \(error.ply) cannot be replayed: \(error)")
                 continue
             }
-            let initial = Int64(stored.game.initial) * 1000
-            let clocks =
-                stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) } ?? Clocks(x: initial, o: initial)
+            let control = TimeControl(initial: stored.game.initial, increment: stored.game.increment)
+            // Without a stored move, the game begins with both initial clocks.
+            let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
-                id: id, control: TimeControl(initial: stored.game.initial, increment: stored.game.increment),
-                x: stored.x, o: stored.o, position: position, moves: moves, clocks: clocks)
+                id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
+                clocks: clocks)
             await game.resume()
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
-        let interval = settings.pairingInterval
+        let (interval, clock) = (settings.pairingInterval, settings.clock)
         pairingTask = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
                 await self?.pair()
                 await self?.expireRematches()
             }
@@ -134,7 +134,8 @@ actor Lobby {
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
         moveOn(id)
-        try matchmaker.add(.init(playerID: id, rating: seeker.player.rating, control: control, since: .now))
+        try matchmaker.add(
+            .init(playerID: id, rating: seeker.player.rating, control: control, since: settings.clock.now))
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
         outbox.send(.seeking, id: requestID)
@@ -151,7 +152,7 @@ actor Lobby {
     /// Pairs whoever can be paired now and starts their games.
     func pair() async {
         pairingRequested = false
-        for (first, second) in matchmaker.pairs(now: .now) {
+        for (first, second) in matchmaker.pairs(now: settings.clock.now) {
             await startGame(first, second)
         }
     }
@@ -165,14 +166,14 @@ actor Lobby {
         let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id: Int64
-        let (xID, oID, control) = (x.id!, o.id!, first.control)
+        let (xID, oID, control, now) = (x.id!, o.id!, first.control, settings.clock.date)
         starting.formUnion([xID, oID])
         defer { starting.subtract([xID, oID]) }
         moveOn(xID)
         moveOn(oID)
         do {
             id = try await storage.run {
-                try $0.createGame(xID: xID, oID: oID, control: control, now: Date())
+                try $0.createGame(xID: xID, oID: oID, control: control, now: now)
             }
         } catch {
             // Both stay in the pool, as they were (unless they left meanwhile), and hear why
@@ -242,11 +243,11 @@ actor Lobby {
     /// started), at most `limit`. Read at most once per `settings.liveListLifetime`, so that
     /// clients asking often cost one walk over the games between them.
     func live(limit: Int = 50) -> [LiveGame] {
-        if let liveList, ContinuousClock.now - liveList.readAt < settings.liveListLifetime {
+        if let liveList, settings.clock.now - liveList.readAt < settings.liveListLifetime {
             return liveList.games
         }
         let games = games.values.sorted { ($0.rating, $1.id) > ($1.rating, $0.id) }.prefix(limit).map(\.live)
-        liveList = (Array(games), .now)
+        liveList = (Array(games), settings.clock.now)
         return Array(games)
     }
 
@@ -279,7 +280,7 @@ actor Lobby {
         }
         // The `end` may have reached the player before the game told the lobby it ended.
         if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
-        let expires = ContinuousClock.now + settings.rematchOfferLifetime
+        let expires = settings.clock.now + settings.rematchOfferLifetime
         switch rematches.offer(gameID, by: playerID, expires: expires) {
         case .noSuchGame:
             throw ProtocolError(.noSuchGame, "you have no finished game \(gameID) to rematch")
@@ -300,7 +301,7 @@ actor Lobby {
 
     /// Starts the game both players of `ended` asked for, colours swapped, at its time control.
     private func startRematch(of ended: Rematches.Ended) async {
-        let (xID, oID) = (ended.o, ended.x)
+        let (xID, oID, now) = (ended.o, ended.x, settings.clock.date)
         starting.formUnion([xID, oID])
         defer { starting.subtract([xID, oID]) }
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
@@ -309,7 +310,7 @@ actor Lobby {
                 guard let x = try storage.player(id: xID), let o = try storage.player(id: oID) else {
                     return nil
                 }
-                return (x, o, try storage.createGame(xID: xID, oID: oID, control: ended.control, now: Date()))
+                return (x, o, try storage.createGame(xID: xID, oID: oID, control: ended.control, now: now))
             }
         } catch {
             logger.error("starting a rematch failed: \(error)")
@@ -346,7 +347,7 @@ actor Lobby {
     }
 
     private func expireRematches() {
-        for lapse in rematches.expire(now: .now) { tellLapsed(lapse) }
+        for lapse in rematches.expire(now: settings.clock.now) { tellLapsed(lapse) }
     }
 
     // MARK: Playing

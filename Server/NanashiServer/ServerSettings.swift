@@ -102,16 +102,15 @@ public struct ServerSettings: Sendable {
     /// How long a stopping server waits for a client to take its last replies before it closes
     /// the connection anyway.
     public var shutdownGrace = Duration.seconds(5)
-    /// The wall clock for token expiry and stored times; tests move it forward instead of waiting.
-    var wallClock: @Sendable () -> Date = { Date() }
     /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
-    /// (at most 5 s). Tests on a moved `now` make it short.
+    /// (at most 5 s).
     var sweepInterval: Duration?
     /// The file descriptors connections may use; `nil` takes the process's limit less what is
     /// open at start and a reserve (`ConnectionCaps.descriptorBudget`). Tests make it small.
     var descriptorBudget: Int?
-    /// The monotonic clock of budgets, throttles and buckets; tests move it forward instead of waiting.
-    var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// The one clock every timer and every reading of the time goes through; tests hand in one
+    /// they move instead of waiting.
+    public var clock: any ServerClock = SystemClock()
 
     public init() {}
 }

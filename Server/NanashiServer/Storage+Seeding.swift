@@ -10,17 +10,13 @@ public struct SeedSummary: Sendable, Equatable {
     /// Finished games added between them.
     public var games: Int
     /// Bot accounts added, each with a session token to log in with (`auth`).
-    public var bots: [BotCredential]
-}
+    public var bots: [BotAccount]
 
-/// A bot account's name and the session token it logs in with.
-public struct BotCredential: Sendable, Hashable {
-    public var name: String
-    public var token: String
-
-    public init(name: String, token: String) {
-        self.name = name
-        self.token = token
+    /// The line `nanashi seed` prints: what was added, and in how long.
+    public func line(took elapsed: Duration) -> String {
+        let tenths = elapsed.wholeMilliseconds / 100
+        return
+            "seeded \(players) players, \(games) games, \(bots.count) bots in \(tenths / 10).\(tenths % 10) s"
     }
 }
 
@@ -53,7 +49,7 @@ extension Storage {
         var random = SystemRandomNumberGenerator()
         let nowSeconds = now.timeIntervalSince1970
         let day = 24 * 3600.0
-        var credentials: [BotCredential] = []
+        var credentials: [BotAccount] = []
         try pool.write { db in
             let firstID = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM player") ?? 0) + 1
             let insertPlayer = try db.makeStatement(
@@ -130,7 +126,7 @@ extension Storage {
                 try insertToken.execute(arguments: [
                     Data(token.digest), bot.id!, nowSeconds, nowSeconds + 365 * day,
                 ])
-                credentials.append(BotCredential(name: name, token: token.text))
+                credentials.append(BotAccount(name: name, token: token.text))
             }
         }
         return SeedSummary(players: players, games: players >= 2 ? games : 0, bots: credentials)

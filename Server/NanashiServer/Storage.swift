@@ -72,8 +72,7 @@ final class Storage: Sendable {
         var configuration = Configuration()
         // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
         // may hold a lock for a moment: wait for it rather than fail.
-        let (seconds, attoseconds) = busyTimeout.components
-        configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
+        configuration.busyMode = .timeout(busyTimeout.inSeconds)
         configuration.prepareDatabase { db in
             // WAL with NORMAL sync survives a killed process; only a power cut may lose the
             // last commits.

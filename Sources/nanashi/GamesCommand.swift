@@ -34,14 +34,7 @@ struct GamesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address = try serverOptions.address()
-        let archive = try await ServerConnection.ask(
-            .games(name: name, before: before, limit: limit), at: address, for: "a list of games"
-        ) { if case .games(let archive) = $0 { archive } else { nil } }
-        if json {
-            print(Wire.encode(archive))
-        } else {
-            for line in ArchiveTable.games(archive, pageSize: limit) { print(line) }
-        }
+        let query = StandingsQuery.games(name: name, before: before, limit: limit)
+        print(lines: try await query.lines(at: serverOptions.address(), json: json))
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
-import NanashiClient
 import NanashiCore
 import NanashiLoad
 import NanashiProtocol
 import NanashiServer
+import NanashiTerminal
 
 /// `nanashi loadtest`: bot clients against a running server; a benchmark, not a test.
 struct LoadTestCommand: AsyncParsableCommand {
@@ -77,27 +77,28 @@ struct LoadTestCommand: AsyncParsableCommand {
             var settings = QueryTestSettings(server: address)
             settings.queries = queries
             settings.connections = clients ?? 1
-            let report = try await QueryTest.run(settings, against: address)
-            print(json ? Wire.encode(report) : report.text)
-            return
+            let report = try await QueryTest.checkedRun(settings)
+            return print(json ? Wire.encode(report) : report.text)
         }
         var settings = LoadTestSettings(server: address)
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)
         settings.seed = seed
-        if let bindRange {
-            guard let sources = SourceAddresses(cidr: bindRange) else {
-                throw InputError("bad --bind-range '\(bindRange)': use A.B.C.D/N with N from 16 to 32")
+        settings.sources = try bindRange.map { range throws(InputError) in
+            guard let sources = SourceAddresses(cidr: range) else {
+                throw InputError("bad --bind-range '\(range)': use A.B.C.D/N with N from 16 to 32")
             }
-            settings.sources = sources
+            return sources
         }
         settings.thinkMilliseconds = think
         settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
-        let (report, note) = try await LoadTest.run(settings, accounts: accounts) { printError($0.line) }
-        if let note { printError(note) }
+        let (report, note) = try await LoadTest.run(settings, accounts: accounts) {
+            StandardOutput.error($0.line)
+        }
+        if let note { StandardOutput.error(note) }
         print(json ? Wire.encode(report) : report.text)
     }
 }

@@ -14,20 +14,8 @@ struct ServerOptions: ParsableArguments {
 
     /// The server given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
     /// (which only a `tls://` address uses).
-    func address() throws(InputError) -> ServerAddress {
-        var address = ServerAddress.local
-        if let server {
-            do {
-                address = try ServerAddress(parsing: server)
-            } catch {
-                throw InputError(error.description)
-            }
-        }
-        if let ca {
-            guard address.tls else { throw InputError("--ca is for a tls:// server") }
-            address.trustedCertificates = ca
-        }
-        return address
+    func address() throws(ServerAddressError) -> ServerAddress {
+        try ServerAddress(option: server, trusting: ca)
     }
 }
 

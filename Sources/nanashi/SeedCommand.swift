@@ -1,5 +1,5 @@
 import ArgumentParser
-import NanashiLoad
+import NanashiProtocol
 import NanashiServer
 
 /// `nanashi seed`: fills a database with made-up players, games and bot accounts, for benchmarks.
@@ -49,16 +49,11 @@ struct SeedCommand: AsyncParsableCommand {
         }
         if let accounts, !summary.bots.isEmpty {
             do {
-                try BotAccount.write(
-                    summary.bots.map { BotAccount(name: $0.name, token: $0.token) }, to: accounts)
+                try BotAccount.write(summary.bots, to: accounts)
             } catch {
                 throw InputError("cannot write accounts to \(accounts): \(error)")
             }
         }
-        let elapsed = ContinuousClock.now - start
-        print(
-            "seeded \(summary.players) players, \(summary.games) games, \(summary.bots.count) bots "
-                + "in \(elapsed.wholeMilliseconds / 1000).\(elapsed.wholeMilliseconds % 1000 / 100) s"
-        )
+        print(summary.line(took: ContinuousClock.now - start))
     }
 }

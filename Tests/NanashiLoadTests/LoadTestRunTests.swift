@@ -9,7 +9,7 @@ import Testing
     // Two connections per address: the bots must come from addresses of their own.
     let server = try await TestServer { $0.maximumConnectionsPerAddress = 2 }
     var settings = LoadTestSettings()
-    settings.port = server.port
+    settings.server.port = server.port
     settings.clients = 4
     settings.games = 2
     settings.duration = .seconds(120)
@@ -36,7 +36,7 @@ import Testing
     #expect(none.isEmpty)
 
     var queries = QueryTestSettings()
-    queries.port = server.port
+    queries.server.port = server.port
     queries.queries = 10
     queries.connections = 2
     let report = try await QueryTest.run(queries)

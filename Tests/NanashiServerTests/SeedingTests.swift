@@ -29,7 +29,8 @@ import Testing
     #expect(profile.wins + profile.losses + profile.draws == profile.games)
 
     for bot in summary.bots {
-        let digest = try #require(SessionToken.digest(of: bot.token))
+        let token = try #require(bot.token)
+        let digest = try #require(SessionToken.digest(of: token))
         #expect(try storage.player(tokenDigest: digest, now: Date())?.name == bot.name)
     }
 }
