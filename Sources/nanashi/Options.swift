@@ -60,4 +60,12 @@ struct ScreenOption: ParsableArguments {
             : FullScreenConsole.open(
                 color: color, environment: ProcessInfo.processInfo.environment, title: title)
     }
+
+    /// Runs `body` on the full screen (closed after), or line by line with `color`'s choice.
+    func withConsole(_ color: ColorOption, title: String, _ body: (any TerminalConsole) -> Void) {
+        let standard = StandardConsole(noColor: color.noColor)
+        let fullScreen = fullScreen(color: standard.color, title: title)
+        defer { fullScreen?.close() }
+        body(fullScreen ?? standard)
+    }
 }
