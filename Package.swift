@@ -145,7 +145,8 @@ let package = Package(
         ),
         // The AI is here as the opponent of `nanashi play` and the judge of `nanashi replay`'s eval.
         .target(
-            name: "NanashiTerminal", dependencies: ["NanashiCore", "NanashiAI"], path: "Sources/NanashiTerminal"),
+            name: "NanashiTerminal", dependencies: ["NanashiCore", "NanashiAI"],
+            path: "Sources/NanashiTerminal"),
         .testTarget(
             name: "NanashiTerminalTests",
             dependencies: ["NanashiTerminal", "NanashiCore", "NanashiAI", "NanashiTestSupport"],

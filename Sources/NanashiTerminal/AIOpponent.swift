@@ -4,17 +4,17 @@ import NanashiCore
 /// The AI as an opponent in the terminal: thinks at its level, showing its progress on a real
 /// terminal, and answers with a move.
 public final class AIOpponent: MoveSource {
-    /// The engine thinking for this side (`newGame()` between games).
-    public let engine: Engine
+    private let engine = Engine()
     private let level: Level
     private let random: RandomSource
 
     /// - Parameter random: the source of the level's randomness (seeded for repeatable games).
-    public init(engine: Engine, level: Level, random: RandomSource) {
-        self.engine = engine
-        self.level = level
-        self.random = random
+    public init(level: Level, random: RandomSource) {
+        (self.level, self.random) = (level, random)
     }
+
+    /// Forgets what the engine learnt in the game before (its hash table, its history).
+    public func newGame() { engine.newGame() }
 
     public var label: String { "AI level \(level.number)" }
 

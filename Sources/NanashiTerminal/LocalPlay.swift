@@ -28,13 +28,15 @@ public enum LocalPlay {
         from start: Position, level: Level, side: SideChoice, seed: UInt64?, console: any TerminalConsole
     ) {
         let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
-        let opponent = AIOpponent(engine: Engine(), level: level, random: random)
+        let opponent = AIOpponent(level: level, random: random)
         let adviser = Engine(hashMegabytes: 4)
         TerminalGame.playAgain(on: console) {
             let person = side.side(drawingFrom: random)
-            opponent.engine.newGame()
-            console.say("you play \(person) against the AI at level \(level.number); type help for the commands")
-            return game(from: start, person: person, against: opponent, console: console, hint: adviser.hint(for:))
+            opponent.newGame()
+            console.say(
+                "you play \(person) against the AI at level \(level.number); type help for the commands")
+            return game(
+                from: start, person: person, against: opponent, console: console, hint: adviser.hint(for:))
         }
     }
 

@@ -35,7 +35,8 @@ struct PlayCommand: ParsableCommand {
         let start = try fenOption.position()
         try Level.range.check(level, "level")
         let level = Level(level)!
-        screenOption.withConsole(colorOption, title: "nanashi play: against the AI at level \(level.number)") { console in
+        screenOption.withConsole(colorOption, title: "nanashi play: against the AI at level \(level.number)")
+        { console in
             LocalPlay.againstAI(from: start, level: level, side: side, seed: seed, console: console)
         }
     }

@@ -32,13 +32,11 @@ struct SeedCommand: AsyncParsableCommand {
     var accounts: String?
 
     func run() async throws {
-        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
-            throw InputError("bad counts: --players, --games and --bots are 0 or more")
+        if let problem = BenchmarkSeed.problem(
+            players: players, games: games, bots: bots, writesAccounts: accounts != nil)
+        {
+            throw InputError(problem)
         }
-        guard bots == 0 || accounts != nil else {
-            throw InputError("--bots needs --accounts FILE to write their tokens to")
-        }
-        guard players + bots > 0 else { throw InputError("nothing to seed: give --players or --bots") }
         let start = ContinuousClock.now
         let summary: SeedSummary
         do {

@@ -11,7 +11,8 @@ import Testing
     let console = ScriptedConsole(["save g.pgn", "quit"])
     let files = MemoryFiles()
     let terminal = LocalPlay.game(
-        from: .start, person: .o, against: Stubborn(.clone(to: Square("b6")!)), console: console, files: files,
+        from: .start, person: .o, against: Stubborn(.clone(to: Square("b6")!)), console: console,
+        files: files,
         hint: { _ in nil })
     #expect(terminal.run() == .quit)
     #expect(console.transcript.contains(" x 3 pieces (stubborn)   o 2 pieces (you)\n"))
