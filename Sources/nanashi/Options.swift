@@ -19,6 +19,15 @@ struct ServerOptions: ParsableArguments {
     }
 }
 
+/// `--accounts`: the bots' accounts, which `nanashi seed` writes and `nanashi loadtest` logs in with.
+struct AccountsOption: ParsableArguments {
+    @Option(
+        help:
+            "A file of bot accounts, a 'name token' line each: seed writes it; loadtest logs in with it and adds the accounts it registers."
+    )
+    var accounts: String?
+}
+
 /// `--fen`: the position a command starts from.
 struct FENOption: ParsableArguments {
     @Option(

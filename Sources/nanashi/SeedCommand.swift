@@ -28,12 +28,11 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "Bot accounts to add (needs --accounts).")
     var bots = 0
 
-    @Option(help: "Where to write the bots' 'name token' lines.")
-    var accounts: String?
+    @OptionGroup var accountsOption: AccountsOption
 
     func run() async throws {
         if let problem = BenchmarkSeed.problem(
-            players: players, games: games, bots: bots, writesAccounts: accounts != nil)
+            players: players, games: games, bots: bots, writesAccounts: accountsOption.accounts != nil)
         {
             throw InputError(problem)
         }
@@ -45,7 +44,7 @@ struct SeedCommand: AsyncParsableCommand {
         } catch {
             throw InputError("cannot seed \(db): \(error)")
         }
-        if let accounts, !summary.bots.isEmpty {
+        if let accounts = accountsOption.accounts, !summary.bots.isEmpty {
             do {
                 try BotAccount.write(summary.bots, to: accounts)
             } catch {
