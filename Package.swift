@@ -143,10 +143,13 @@ let package = Package(
             dependencies: ["NanashiClient", "NanashiProtocol", "NanashiCore", "NanashiTerminal"],
             path: "Tests/NanashiClientTests"
         ),
-        .target(name: "NanashiTerminal", dependencies: ["NanashiCore"], path: "Sources/NanashiTerminal"),
+        // The AI is here as the opponent of `nanashi play` and the judge of `nanashi replay`'s eval.
+        .target(
+            name: "NanashiTerminal", dependencies: ["NanashiCore", "NanashiAI"],
+            path: "Sources/NanashiTerminal"),
         .testTarget(
             name: "NanashiTerminalTests",
-            dependencies: ["NanashiTerminal", "NanashiCore"],
+            dependencies: ["NanashiTerminal", "NanashiCore", "NanashiAI", "NanashiTestSupport"],
             path: "Tests/NanashiTerminalTests"
         ),
         .executableTarget(

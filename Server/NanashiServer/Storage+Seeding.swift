@@ -38,6 +38,19 @@ public enum BenchmarkSeed {
         return try storage.seed(
             players: players, games: games, bots: bots, prefix: prefix, botPrefix: botPrefix, now: Date())
     }
+
+    /// Why `nanashi seed` cannot run with these counts, or `nil` when it can: no count is below 0,
+    /// bots have a file to write their tokens to, and there is something to add.
+    public static func problem(players: Int, games: Int?, bots: Int, writesAccounts: Bool) -> String? {
+        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
+            return "bad counts: --players, --games and --bots are 0 or more"
+        }
+        guard bots == 0 || writesAccounts else {
+            return "--bots needs --accounts FILE to write their tokens to"
+        }
+        guard players + bots > 0 else { return "nothing to seed: give --players or --bots" }
+        return nil
+    }
 }
 
 extension Storage {

@@ -27,13 +27,8 @@ struct GamesCommand: AsyncParsableCommand {
     @Flag(help: "Print the page as JSON (the protocol's games object).")
     var json = false
 
-    func validate() throws {
-        guard (1...ClientMessage.maximumArchiveLimit).contains(limit) else {
-            throw ValidationError("--limit is 1 to \(ClientMessage.maximumArchiveLimit)")
-        }
-    }
-
     func run() async throws {
+        try (1...ClientMessage.maximumArchiveLimit).check(limit, "--limit")
         let query = StandingsQuery.games(name: name, before: before, limit: limit)
         print(lines: try await query.lines(at: serverOptions.address(), json: json))
     }

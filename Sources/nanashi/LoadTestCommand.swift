@@ -35,8 +35,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds even if games are unfinished.")
     var duration = 600
 
-    @Option(help: "A file of 'name token' lines: bots log in with these; accounts registered are added.")
-    var accounts: String?
+    @OptionGroup var accountsOption: AccountsOption
 
     @Option(help: "The chance per turn that a bot resigns.")
     var resignChance = 0.002
@@ -95,7 +94,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
-        let (report, note) = try await LoadTest.run(settings, accounts: accounts) {
+        let (report, note) = try await LoadTest.run(settings, accounts: accountsOption.accounts) {
             StandardOutput.error($0.line)
         }
         if let note { StandardOutput.error(note) }

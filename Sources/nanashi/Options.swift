@@ -19,6 +19,15 @@ struct ServerOptions: ParsableArguments {
     }
 }
 
+/// `--accounts`: the bots' accounts, which `nanashi seed` writes and `nanashi loadtest` logs in with.
+struct AccountsOption: ParsableArguments {
+    @Option(
+        help:
+            "A file of bot accounts, a 'name token' line each: seed writes it; loadtest logs in with it and adds the accounts it registers."
+    )
+    var accounts: String?
+}
+
 /// `--fen`: the position a command starts from.
 struct FENOption: ParsableArguments {
     @Option(
@@ -59,5 +68,13 @@ struct ScreenOption: ParsableArguments {
             ? nil
             : FullScreenConsole.open(
                 color: color, environment: ProcessInfo.processInfo.environment, title: title)
+    }
+
+    /// Runs `body` on the full screen (closed after), or line by line with `color`'s choice.
+    func withConsole(_ color: ColorOption, title: String, _ body: (any TerminalConsole) -> Void) {
+        let standard = StandardConsole(noColor: color.noColor)
+        let fullScreen = fullScreen(color: standard.color, title: title)
+        defer { fullScreen?.close() }
+        body(fullScreen ?? standard)
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
 import NanashiAI
-import NanashiCore
 import NanashiTerminal
 
 /// `nanashi replay FILE.pgn`: steps through a recorded game at the terminal.
@@ -27,19 +25,12 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var screenOption: ScreenOption
 
-    func validate() throws {
-        guard (1...20).contains(depth) else { throw ValidationError("--depth is 1 to 20") }
-    }
-
     func run() throws {
+        try (1...20).check(depth, "depth")
         let replay = try Replay(file: file)
         let console = StandardConsole(noColor: colorOption.noColor)
         var session = ReplaySession(replay, color: console.color)
-        let engine = Engine(hashMegabytes: 16)
-        let search = { (position: Position) in
-            let result = engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
-            return (result.bestMove, AIOpponent.score(result.score), result.depth)
-        }
+        let search = ReplaySession.search(Engine(hashMegabytes: 16), depth: depth)
         if let fullScreen = screenOption.fullScreen(color: console.color) {
             defer { fullScreen.close() }
             session.run(fullScreen: fullScreen, search: search)

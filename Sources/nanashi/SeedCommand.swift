@@ -28,17 +28,14 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "Bot accounts to add (needs --accounts).")
     var bots = 0
 
-    @Option(help: "Where to write the bots' 'name token' lines.")
-    var accounts: String?
+    @OptionGroup var accountsOption: AccountsOption
 
     func run() async throws {
-        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
-            throw InputError("bad counts: --players, --games and --bots are 0 or more")
+        if let problem = BenchmarkSeed.problem(
+            players: players, games: games, bots: bots, writesAccounts: accountsOption.accounts != nil)
+        {
+            throw InputError(problem)
         }
-        guard bots == 0 || accounts != nil else {
-            throw InputError("--bots needs --accounts FILE to write their tokens to")
-        }
-        guard players + bots > 0 else { throw InputError("nothing to seed: give --players or --bots") }
         let start = ContinuousClock.now
         let summary: SeedSummary
         do {
@@ -47,7 +44,7 @@ struct SeedCommand: AsyncParsableCommand {
         } catch {
             throw InputError("cannot seed \(db): \(error)")
         }
-        if let accounts, !summary.bots.isEmpty {
+        if let accounts = accountsOption.accounts, !summary.bots.isEmpty {
             do {
                 try BotAccount.write(summary.bots, to: accounts)
             } catch {

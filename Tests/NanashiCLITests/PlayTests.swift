@@ -48,15 +48,7 @@ import Testing
         let afterUndo = """
             x> undo
             took back 2 moves
-                a  b  c  d  e  f  g
-             7  x  .  .  .  .  .  o  7
-             6  .  .  .  .  .  .  .  6
-             5  .  .  .  .  .  .  .  5
-             4  .  .  .  .  .  .  .  4
-             3  .  .  .  .  .  .  .  3
-             2  .  .  .  .  .  .  .  2
-             1  o  .  .  .  .  .  x  1
-                a  b  c  d  e  f  g
+            \(startDiagram)
              x 2 pieces (you)   o 2 pieces (AI level 2)
              move 1, x to play
             x> undo

@@ -44,3 +44,17 @@ import Testing
     let storage = try Storage(path: file.path)
     #expect(try storage.leaderboard(limit: 1, offset: 0).total == 10)
 }
+
+@Test func seedingCountsAreCheckedBeforeAnythingIsOpened() {
+    #expect(BenchmarkSeed.problem(players: 10, games: nil, bots: 2, writesAccounts: true) == nil)
+    #expect(BenchmarkSeed.problem(players: 10, games: 0, bots: 0, writesAccounts: false) == nil)
+    #expect(
+        BenchmarkSeed.problem(players: 10, games: -1, bots: 0, writesAccounts: false)
+            == "bad counts: --players, --games and --bots are 0 or more")
+    #expect(
+        BenchmarkSeed.problem(players: 0, games: nil, bots: 2, writesAccounts: false)
+            == "--bots needs --accounts FILE to write their tokens to")
+    #expect(
+        BenchmarkSeed.problem(players: 0, games: nil, bots: 0, writesAccounts: true)
+            == "nothing to seed: give --players or --bots")
+}
