@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "NanashiServer",
             dependencies: [
-                "NanashiCore", "NanashiProtocol", "NanashiWeb", "COpenSSL",
+                "NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
