@@ -205,7 +205,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
             finish()
         case .seeking, .cancelled, .bye, .leaderboard, .profile, .live, .watching, .watchedEnd, .unwatched,
             .games,
-            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined:
+            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis:
             break
         }
     }
