@@ -62,7 +62,8 @@ actor Analyst {
         let (engines, storage, depth) = (engines, storage, settings.analysisDepth)
         let (played, replayed) = (moves, positions)
         let task = Task { @Sendable in
-            let analysis = await Self.analyse(gameID, positions: replayed, moves: played, depth: depth, on: engines)
+            let analysis = await Self.analyse(
+                gameID, positions: replayed, moves: played, depth: depth, on: engines)
             try await storage.run { try $0.storeAnalysis(analysis, now: Date()) }
             return analysis
         }
@@ -70,7 +71,9 @@ actor Analyst {
         defer { running[gameID] = nil }
         let started = ContinuousClock.now
         let analysis = try await task.value
-        logger.info("game \(gameID) analysed: \(moves.count) plies at depth \(depth) in \(ContinuousClock.now - started)")
+        logger.info(
+            "game \(gameID) analysed: \(moves.count) plies at depth \(depth) in \(ContinuousClock.now - started)"
+        )
         return analysis
     }
 
@@ -98,11 +101,13 @@ actor Analyst {
             let mover = positions[index].sideToMove
             let sign = mover == .x ? 1 : -1
             let loss = sign * (evals[index] - evals[index + 1])
-            guard loss >= GameAnalysis.mistakeThreshold, let best = results[index]?.bestMove, best != move else {
+            guard loss >= GameAnalysis.mistakeThreshold, let best = results[index]?.bestMove, best != move
+            else {
                 continue
             }
             mistakes.append(
-                GameAnalysis.Mistake(ply: index + 1, played: move.description, best: best.description, loss: loss))
+                GameAnalysis.Mistake(
+                    ply: index + 1, played: move.description, best: best.description, loss: loss))
         }
         return GameAnalysis(game: gameID, depth: depth, evals: evals, mistakes: mistakes)
     }
@@ -115,7 +120,8 @@ actor Analyst {
             guard let outcome = position.outcome, let winner = outcome.winner else { return 0 }
             return winner == .x ? won : -won
         }
-        let fromMover = abs(result.score) >= Engine.winThreshold ? (result.score > 0 ? won : -won) : result.score
+        let fromMover =
+            abs(result.score) >= Engine.winThreshold ? (result.score > 0 ? won : -won) : result.score
         let clamped = min(max(fromMover, -won), won)
         return position.sideToMove == .x ? clamped : -clamped
     }

@@ -84,7 +84,8 @@ final class EngineSeat: Sendable {
         guard let game else { return }
         let clock = SearchLimits.Clock(
             own: .milliseconds(clocks[side]), opponent: .milliseconds(clocks[side.opponent]),
-            ownIncrement: .milliseconds(increments[side]), opponentIncrement: .milliseconds(increments[side.opponent]))
+            ownIncrement: .milliseconds(increments[side]),
+            opponentIncrement: .milliseconds(increments[side.opponent]))
         let (pool, level, side, now, logger) = (pool, level, side, now, logger)
         Task {
             let move = await pool.move(for: position, level: level, clock: clock)

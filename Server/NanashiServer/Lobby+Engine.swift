@@ -40,7 +40,8 @@ extension Lobby {
         let stored: (engine: PlayerRow, game: Int64)
         do {
             stored = try await storage.run {
-                try $0.createEngineGame(playerID: id, side: side, level: level.number, control: control, now: Date())
+                try $0.createEngineGame(
+                    playerID: id, side: side, level: level.number, control: control, now: Date())
             }
         } catch {
             logger.error("starting a game against the engine failed: \(error)")
@@ -51,7 +52,8 @@ extension Lobby {
         guard let engineID = stored.engine.id else { return }
         engineLevels[engineID] = level
         let seat = EngineSeat(
-            level: level, side: side.opponent, game: stored.game, pool: engines, now: settings.now, logger: logger)
+            level: level, side: side.opponent, game: stored.game, pool: engines, now: settings.now,
+            logger: logger)
         var outboxes = [side.opponent: seat.outbox]
         outboxes[side] = connections[id]?.outbox
         let (x, o) = side == .x ? (player, stored.engine) : (stored.engine, player)
@@ -92,7 +94,9 @@ extension Lobby {
 
     /// A rematch of the player's last game against the engine starts at once, colours swapped;
     /// returns false (doing nothing) when `gameID` is not that game.
-    func rematchEngine(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?) async -> Bool {
+    func rematchEngine(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?) async
+        -> Bool
+    {
         guard let ended = engineRematches[playerID], ended.game == gameID else { return false }
         let engine = ended.opponent(of: playerID)
         guard let level = engineLevels[engine] else { return false }

@@ -32,7 +32,8 @@ public final class Server: Sendable {
     private let logger: Logger
 
     private init(
-        transport: Transport, lobby: Lobby, engines: EnginePool, accepting: Task<Void, Never>, sweeping: Task<Void, Never>,
+        transport: Transport, lobby: Lobby, engines: EnginePool, accepting: Task<Void, Never>,
+        sweeping: Task<Void, Never>,
         settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
@@ -69,7 +70,8 @@ public final class Server: Sendable {
             await transport.run(logger: logger, sites: sites) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
-                    outbox: outbox, peer: peer, address: address, lobby: lobby, analyst: analyst, accounts: accounts,
+                    outbox: outbox, peer: peer, address: address, lobby: lobby, analyst: analyst,
+                    accounts: accounts,
                     storage: storage, settings: settings, metrics: metrics, logger: logger)
             }
         }
@@ -89,7 +91,8 @@ public final class Server: Sendable {
             logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
-            transport: transport, lobby: lobby, engines: engines, accepting: accepting, sweeping: sweeping, settings: settings,
+            transport: transport, lobby: lobby, engines: engines, accepting: accepting, sweeping: sweeping,
+            settings: settings,
             logger: logger)
     }
 

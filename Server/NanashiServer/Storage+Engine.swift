@@ -29,9 +29,11 @@ extension Storage {
 
     /// Stores a new game of `playerID` against the engine at `level`, the player on `side`, and
     /// returns the engine's player (made on its first game) and the game's id.
-    func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date) throws -> (
-        engine: PlayerRow, game: Int64
-    ) {
+    func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date) throws
+        -> (
+            engine: PlayerRow, game: Int64
+        )
+    {
         try pool.write { db in
             let name = Self.enginePlayerName(level: level)
             var engine: PlayerRow
@@ -41,7 +43,8 @@ extension Storage {
                 engine = PlayerRow(
                     id: nil, name: name, nameKey: name.lowercased(), passwordHash: "engine",
                     rating: Rating.initial.rating, rd: Rating.initial.deviation,
-                    volatility: Rating.initial.volatility, games: 0, wins: 0, losses: 0, draws: 0, ratedAt: nil,
+                    volatility: Rating.initial.volatility, games: 0, wins: 0, losses: 0, draws: 0,
+                    ratedAt: nil,
                     createdAt: now.timeIntervalSince1970)
                 try engine.insert(db)
             }
@@ -60,7 +63,8 @@ extension Storage {
     func unfinishedEngineLevels() throws -> [Int64: Int] {
         try pool.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT id, engine_level FROM game WHERE result IS NULL AND engine_level IS NOT NULL")
+                db, sql: "SELECT id, engine_level FROM game WHERE result IS NULL AND engine_level IS NOT NULL"
+            )
             return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
         }
     }

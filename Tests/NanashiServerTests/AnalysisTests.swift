@@ -23,7 +23,9 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         moves.append(moved.move)
     }
     ann.send(#"{"type":"resign","game":\#(start.game)}"#)
-    guard case .end = try await ann.reply().message else { throw TestClient.Failure(description: "expected end") }
+    guard case .end = try await ann.reply().message else {
+        throw TestClient.Failure(description: "expected end")
+    }
     return (start.game, moves)
 }
 
@@ -39,9 +41,11 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         guard case .analysis(let analysis) = try Wire.reply(fromLine: Array(line.utf8)).message else {
             throw TestClient.Failure(description: line)
         }
-        let positions = try [Position.start] + moves.indices.map {
-            try Position.start.replaying(moves[...$0]).position
-        }
+        let positions =
+            try [Position.start]
+            + moves.indices.map {
+                try Position.start.replaying(moves[...$0]).position
+            }
         let engine = Engine()
         let expected = positions.map { position in
             engine.newGame()
@@ -82,14 +86,18 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         #expect(
             try await ann.exchange(#"{"type":"analyse","game":\#(rematch.game)}"#)
                 == #"{"code":"no_such_game","message":"no finished game \#(rematch.game)","type":"error"}"#)
-        #expect(try await ann.exchange(#"{"type":"analyse","game":\#(first)}"#).contains(#""type":"analysis""#))
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(first)}"#).contains(#""type":"analysis""#))
         ann.send(#"{"type":"resign","game":\#(rematch.game)}"#)
-        guard case .end = try await ann.reply().message else { throw TestClient.Failure(description: "no end") }
+        guard case .end = try await ann.reply().message else {
+            throw TestClient.Failure(description: "no end")
+        }
         #expect(
             try await ann.exchange(#"{"type":"analyse","game":\#(rematch.game)}"#)
                 == #"{"code":"rate_limited","message":"too many analyses from your address (at most 1 an hour)","type":"error"}"#
         )
-        #expect(try await ann.exchange(#"{"type":"analyse","game":\#(first)}"#).contains(#""type":"analysis""#))
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(first)}"#).contains(#""type":"analysis""#))
         let analyses = try await DatabaseQueue(path: server.database.path).read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM analysis")
         }
@@ -101,7 +109,9 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
     /// with the move the search preferred; a finished position scores its result.
     @Test func mistakesAreTheMovesThatLoseMuch() throws {
         let moves = [Move.clone(to: Square("g2")!), .clone(to: Square("b2")!)]
-        let positions = try [Position.start, Position.start.play(moves[0]), Position.start.play(moves[0]).play(moves[1])]
+        let positions = try [
+            Position.start, Position.start.play(moves[0]), Position.start.play(moves[0]).play(moves[1]),
+        ]
         func result(_ best: String, _ score: Int) throws -> SearchResult {
             SearchResult(bestMove: try Move(notation: best), score: score, depth: 3, nodes: 1, pv: [])
         }

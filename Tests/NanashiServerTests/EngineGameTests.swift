@@ -56,7 +56,9 @@ private func storedGames(_ server: TestServer) throws -> Int {
         }
         // Watchable and in the live list like any game.
         let watcher = try server.client()
-        #expect(try await watcher.exchange(#"{"type":"live"}"#).contains(#""o":{"name":"AI level 1","rating":1500}"#))
+        #expect(
+            try await watcher.exchange(#"{"type":"live"}"#).contains(
+                #""o":{"name":"AI level 1","rating":1500}"#))
         ann.send(#"{"type":"resign","game":\#(game),"id":2}"#)
         #expect(
             try await ann.line()
@@ -89,11 +91,13 @@ private func storedGames(_ server: TestServer) throws -> Int {
         for level in ["0", "20", "-3"] {
             #expect(
                 try await ann.exchange(#"{"type":"seek","ai":\#(level),"id":1}"#)
-                    == #"{"code":"bad_request","id":1,"message":"ai is a level from 1 to 19","type":"error"}"#)
+                    == #"{"code":"bad_request","id":1,"message":"ai is a level from 1 to 19","type":"error"}"#
+            )
         }
         #expect(try await ann.exchange(#"{"type":"seek","ai":"top"}"#).hasPrefix(#"{"code":"bad_request""#))
         #expect(
-            try await ann.exchange(#"{"type":"seek","ai":3,"color":"y"}"#).hasPrefix(#"{"code":"bad_request""#))
+            try await ann.exchange(#"{"type":"seek","ai":3,"color":"y"}"#).hasPrefix(
+                #"{"code":"bad_request""#))
         #expect(
             try await ann.exchange(#"{"type":"seek","ai":3,"initial":1}"#)
                 == #"{"code":"bad_request","message":"initial is 15 to 10800 seconds, increment 0 to 600","type":"error"}"#
@@ -107,7 +111,10 @@ private func storedGames(_ server: TestServer) throws -> Int {
         #expect(lines.filter { $0.contains(#""type":"start""#) }.count == 1)
         let refused = lines.filter { $0.contains(#""type":"error""#) }
         #expect(refused.count == 5)
-        #expect(refused.allSatisfy { $0.contains(#""code":"in_game""#) || $0.contains(#""code":"already_seeking""#) })
+        #expect(
+            refused.allSatisfy {
+                $0.contains(#""code":"in_game""#) || $0.contains(#""code":"already_seeking""#)
+            })
         #expect(try storedGames(server) == 1)
         await server.stop()
     }
@@ -143,7 +150,8 @@ private func storedGames(_ server: TestServer) throws -> Int {
 
         server = try await TestServer(database: database)
         ann = try server.client()
-        #expect(try await ann.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains(#""type":"welcome""#))
+        #expect(
+            try await ann.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains(#""type":"welcome""#))
         guard case .game(let state) = try await ann.reply().message else {
             throw TestClient.Failure(description: "expected game")
         }
