@@ -84,7 +84,18 @@ actor Analyst {
     ) async -> GameAnalysis {
         var results: [SearchResult?] = []
         for position in positions {
-            results.append(position.isGameOver ? nil : await engines.evaluate(position, depth: depth))
+            if position.isGameOver {
+                results.append(nil)
+            } else if !position.hasMove, let passed = try? position.play(.pass) {
+                // A forced pass: the engine scores such a root 0, so the position after it is
+                // searched instead, from the other side.
+                var result = await engines.evaluate(passed, depth: depth)
+                result.score = -result.score
+                result.bestMove = .pass
+                results.append(result)
+            } else {
+                results.append(await engines.evaluate(position, depth: depth))
+            }
         }
         return analysis(gameID, positions: positions, moves: moves, results: results, depth: depth)
     }

@@ -38,8 +38,8 @@ public struct GameAnalysis: Hashable, Sendable, Codable {
     public static let unit = "centipieces"
     /// The evaluation of a position won by force: `won` for x, `-won` for o.
     public static let won = 10_000
-    /// A move that loses at least this much, in `unit`, is a mistake.
-    public static let mistakeThreshold = 200
+    /// A move that loses at least this much (3 pieces), in `unit`, is a mistake.
+    public static let mistakeThreshold = 300
 
     public var game: Int64
     /// Always `GameAnalysis.unit`.

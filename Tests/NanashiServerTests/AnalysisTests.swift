@@ -105,7 +105,7 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         await server.stop()
     }
 
-    /// Evaluations turn to x's point of view; a move that loses 2 pieces or more is a mistake,
+    /// Evaluations turn to x's point of view; a move that loses 3 pieces or more is a mistake,
     /// with the move the search preferred; a finished position scores its result.
     @Test func mistakesAreTheMovesThatLoseMuch() throws {
         let moves = [Move.clone(to: Square("g2")!), .clone(to: Square("b2")!)]
@@ -130,5 +130,19 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
             6, positions: [Position.start, try Position(fen: "7/7/7/7/7/7/x6 o 0 1")], moves: [moves[0]],
             results: [try result("f1", Engine.winScore - 3), nil], depth: 3)
         #expect(won.evals == [GameAnalysis.won, GameAnalysis.won] && won.mistakes.isEmpty)
+    }
+
+    /// A side that must pass is scored by the position after its pass (the engine scores a
+    /// forced-pass root 0, which would draw a level game where x is far ahead).
+    @Test func aForcedPassIsScoredByThePositionAfterIt() async throws {
+        // o's one piece on a1 is walled in: o must pass, x is 7 pieces up (not level, as 0 would say).
+        let walled = try Position(fen: "7/7/7/7/xxx4/xxx4/oxx4 o 0 1")
+        #expect(!walled.hasMove && !walled.isGameOver)
+        let engines = EnginePool(threads: 1, maximumWaiting: 4)
+        let analysis = await Analyst.analyse(1, positions: [walled], moves: [], depth: 2, on: engines)
+        let engine = Engine()
+        let afterPass = engine.search(try walled.play(.pass), limits: .depth(2)).score
+        #expect(analysis.evals == [min(afterPass, GameAnalysis.won)] && afterPass > 100, "\(afterPass)")
+        engines.stop()
     }
 }
