@@ -35,7 +35,8 @@ public struct LoadTestSettings: Sendable {
     public var sources: SourceAddresses?
     /// Games against the server's engine kept running throughout the run, each by a bot of its
     /// own that answers at once and seeks the engine again when a game ends; their moves are
-    /// not in the report's latencies (the engine's are counted apart).
+    /// not in the report's latencies (the engine's are counted apart). They log in with the
+    /// known accounts after the people's bots' (`accounts[clients...]`), else register.
     public var engineGames = 0
     /// The engine's level in those games.
     public var engineLevel = 19
@@ -69,8 +70,11 @@ public enum LoadTest {
                 server: server, source: settings.sources?.address(index), on: group.next())
         }
         let engineBots = (0..<settings.engineGames).map { index in
+            // Known accounts past the people's bots' go to these bots first.
             Bot(
-                account: BotAccount(name: "\(settings.namePrefix)ai\(index + 1)"),
+                account: settings.clients + index < settings.accounts.count
+                    ? settings.accounts[settings.clients + index]
+                    : BotAccount(name: "\(settings.namePrefix)ai\(index + 1)"),
                 seed: settings.seed &+ UInt64(settings.clients + index), settings: settings, stats: stats,
                 server: server, on: group.next(), engineLevel: settings.engineLevel)
         }

@@ -18,7 +18,8 @@ enum PlayPage {
     static var html: String {
         let levelOptions = levels.map { level in
             let selected = level == defaultLevel ? " selected" : ""
-            let note = level == levels.lowerBound ? " (easiest)" : level == levels.upperBound ? " (strongest)" : ""
+            let note =
+                level == levels.lowerBound ? " (easiest)" : level == levels.upperBound ? " (strongest)" : ""
             return "<option value=\"\(level)\"\(selected)>\(level)\(note)</option>"
         }
         let options = controls.map { control in

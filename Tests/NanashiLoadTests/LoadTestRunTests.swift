@@ -45,3 +45,28 @@ import Testing
     #expect(report.errors == [:])
     await server.stop()
 }
+
+/// Bots playing the engine keep their games going while two people's games are measured: their
+/// moves are not the people's round trips, and the engine's moves are counted apart.
+@Test func engineGamesRunBesideThePeoplesGames() async throws {
+    let server = try await TestServer()
+    var settings = LoadTestSettings()
+    settings.port = server.port
+    settings.clients = 4
+    settings.games = 2
+    settings.duration = .seconds(120)
+    settings.policy = BotPolicy(resignChance: 0, dropChance: 0)
+    settings.namePrefix = "pe"
+    settings.engineGames = 2
+    settings.engineLevel = 1
+    let (report, registered) = try await LoadTest.run(settings)
+    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    #expect(report.errors == [:])
+    #expect(report.latency.count == report.moves)
+    let engine = try #require(report.engine)
+    #expect(engine.gamesPlaying + engine.gamesEnded >= 2 && engine.moves > 0)
+    #expect(report.text.contains("engine games \(engine.gamesPlaying) playing"))
+    // The people's games were between the four people's bots: none of them is the engine.
+    #expect(Set(registered.map(\.name)).isSuperset(of: ["pe1", "pe2", "pe3", "pe4"]))
+    await server.stop()
+}
