@@ -7,18 +7,22 @@ import Synchronization
 /// the threads that serve sockets and clocks.
 ///
 /// At most `threads` searches run at once (one per core but one, by default), each on its own
-/// `Engine`; the others wait in a queue, in the order they came. The queue is not bounded for
+/// `Engine`, made on the pool's thread when first needed (an engine's tables and network take a
+/// moment to set up: a server that never plays the engine never pays it, and the threads that
+/// serve sockets never wait for it); the others wait in a queue, in the order they came. The queue is not bounded for
 /// searches of games in progress (a game is never dropped): the bound, `maximumWaiting`, is
 /// what `hasRoom` tells those about to start a new engine game or analysis.
 final class EnginePool: Sendable {
     private let threads: WorkerThreads
-    private let engines: [Engine]
+    private let hashMegabytes: Int
     private let maximumWaiting: Int
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state: Mutex<State>
 
     private struct State: Sendable {
-        var idle: [Engine]
+        /// Every engine made so far, and those not searching now.
+        var engines: [Engine] = []
+        var idle: [Engine] = []
         var waiting = 0
         var searches = 0
         var stopped = false
@@ -30,10 +34,10 @@ final class EnginePool: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         let count = max(1, threads)
-        engines = (0..<count).map { _ in Engine(hashMegabytes: hashMegabytes) }
+        self.hashMegabytes = hashMegabytes
         self.maximumWaiting = max(0, maximumWaiting)
         self.now = now
-        state = Mutex(State(idle: engines))
+        state = Mutex(State())
         self.threads = WorkerThreads(count: count, name: "nanashi.engine", prepare: Self.yieldToOthers)
     }
 
@@ -71,33 +75,59 @@ final class EnginePool: Sendable {
 
     /// Stops the searches running (they answer at once) and those waiting (they do not search).
     func stop() {
-        state.withLock { $0.stopped = true }
+        let engines = state.withLock { state in
+            state.stopped = true
+            return state.engines
+        }
         for engine in engines { engine.stop() }
         threads.stop()
     }
 
     private func search(_ work: @escaping @Sendable (Engine) -> SearchResult) async -> SearchResult {
-        state.withLock { $0.waiting += 1 }
-        return await withCheckedContinuation { continuation in
-            threads.submit {
-                let engine = self.state.withLock { state -> Engine? in
-                    state.waiting -= 1
-                    return state.stopped ? nil : state.idle.popLast()
-                }
-                // Stopped (or, impossibly, no engine free): the game is halted; answer at once.
-                guard let engine else {
-                    continuation.resume(
-                        returning: SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: []))
-                    return
-                }
-                let result = work(engine)
-                self.state.withLock {
-                    $0.idle.append(engine)
-                    $0.searches += 1
-                }
-                continuation.resume(returning: result)
+        await withCheckedContinuation { continuation in
+            // Submitted under the lock that `stop()` sets `stopped` under: a search either goes
+            // in before the threads are told to stop (and is run) or answers at once.
+            let submitted = state.withLock { state in
+                guard !state.stopped else { return false }
+                state.waiting += 1
+                threads.submit { self.run(work, continuation) }
+                return true
             }
+            if !submitted { continuation.resume(returning: Self.nothing) }
         }
+    }
+
+    /// One search on this worker thread, on an idle engine (or a new one).
+    private func run(
+        _ work: @Sendable (Engine) -> SearchResult, _ continuation: CheckedContinuation<SearchResult, Never>
+    ) {
+        let (idle, stopped) = state.withLock { state in
+            state.waiting -= 1
+            return (state.idle.popLast(), state.stopped)
+        }
+        // Stopped while it waited: the game is halted; answer at once.
+        guard !stopped else {
+            continuation.resume(returning: Self.nothing)
+            return
+        }
+        // At most `threads` searches run at once, so at most that many engines are made.
+        let engine = idle ?? made()
+        let result = work(engine)
+        state.withLock {
+            $0.idle.append(engine)
+            $0.searches += 1
+        }
+        continuation.resume(returning: result)
+    }
+
+    /// The answer of a stopped pool: no search.
+    private static let nothing = SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: [])
+
+    /// A new engine, counted so that `stop()` reaches it.
+    private func made() -> Engine {
+        let engine = Engine(hashMegabytes: hashMegabytes)
+        state.withLock { $0.engines.append(engine) }
+        return engine
     }
 
     /// Lowers the calling thread's scheduling priority, so that the threads serving sockets and

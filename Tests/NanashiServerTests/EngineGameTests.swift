@@ -103,8 +103,9 @@ private func storedGames(_ server: TestServer) throws -> Int {
                 == #"{"code":"bad_request","message":"initial is 15 to 10800 seconds, increment 0 to 600","type":"error"}"#
         )
         #expect(try storedGames(server) == 0)
-        // A flood: the first starts a game, each of the others is refused.
-        for id in 1...6 { ann.send(#"{"type":"seek","ai":2,"color":"o","id":\#(id)}"#) }
+        // A flood: the first starts a game (ann has x: the engine waits for her), each of the
+        // others is refused.
+        for id in 1...6 { ann.send(#"{"type":"seek","ai":2,"color":"x","id":\#(id)}"#) }
         var lines: [String] = []
         for _ in 0..<7 { lines.append(try await ann.line()) }
         #expect(lines.filter { $0 == #"{"id":1,"type":"seeking"}"# }.count == 1)
