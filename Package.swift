@@ -83,7 +83,7 @@ let package = Package(
         ),
         .target(
             name: "NanashiServer",
-            dependencies: ["NanashiCore", "NanashiProtocol", "NanashiWeb", "COpenSSL"]
+            dependencies: ["NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL"]
                 + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
                 + [.product(name: "Prometheus", package: "swift-prometheus"), nioSSL, grdb, logging],
             path: "Server/NanashiServer"

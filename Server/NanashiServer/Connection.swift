@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 
@@ -11,6 +12,7 @@ final class Connection: ConnectionHandler {
     /// The client's IP address, which per-address limits count by.
     private let address: String
     private let lobby: Lobby
+    private let analyst: Analyst
     private let accounts: Accounts
     private let storage: Storage
     private let settings: ServerSettings
@@ -28,13 +30,14 @@ final class Connection: ConnectionHandler {
     private var cutOff = false
 
     init(
-        outbox: Outbox, peer: String, address: String, lobby: Lobby, accounts: Accounts, storage: Storage,
-        settings: ServerSettings, metrics: ServerMetrics, logger: Logger
+        outbox: Outbox, peer: String, address: String, lobby: Lobby, analyst: Analyst, accounts: Accounts,
+        storage: Storage, settings: ServerSettings, metrics: ServerMetrics, logger: Logger
     ) {
         self.outbox = outbox
         self.peer = peer
         self.address = address
         self.lobby = lobby
+        self.analyst = analyst
         self.accounts = accounts
         self.storage = storage
         self.settings = settings
@@ -174,7 +177,9 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
             }
             outbox.send(.pgn(GamePGN(game: gameID, pgn: try game.pgn())), id: id)
-        case .logout, .seek, .cancel, .move, .resign, .rematch:
+        case .analyse(let gameID):
+            outbox.send(.analysis(try await analyst.analysis(of: gameID, from: address)), id: id)
+        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
@@ -195,19 +200,22 @@ final class Connection: ConnectionHandler {
             outbox.markLoggedIn(false)
             outbox.send(.bye, id: id)
         case .seek(let control):
-            guard settings.initialClockRange.contains(control.initial),
-                (0...settings.maximumIncrement).contains(control.increment)
-            else {
-                throw ProtocolError(
-                    .badRequest,
-                    "initial is \(settings.initialClockRange.lowerBound) to \(settings.initialClockRange.upperBound) "
-                        + "seconds, increment 0 to \(settings.maximumIncrement)")
-            }
+            try checkTimeControl(control)
             // Seek with the rating as stored now, not as it was at login.
             let seeker =
                 try await storage.read { try $0.seeker(id: player) }
                 ?? Seeker(player: session.player, colourBalance: 0)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
+        case .seekEngine(let seek):
+            try checkTimeControl(seek.control)
+            guard let level = Level(seek.level) else {
+                throw ProtocolError(
+                    .badRequest, "ai is a level from \(Level.range.lowerBound) to \(Level.range.upperBound)")
+            }
+            let seeker =
+                try await storage.read { try $0.seeker(id: player) }
+                ?? Seeker(player: session.player, colourBalance: 0)
+            try await lobby.seekEngine(seeker, seek: seek, level: level, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)
@@ -222,6 +230,18 @@ final class Connection: ConnectionHandler {
             try await lobby.rematch(gameID, by: player, outbox: outbox, requestID: id)
         default:
             break
+        }
+    }
+
+    /// Refuses a time control outside the server's limits.
+    private func checkTimeControl(_ control: TimeControl) throws(ProtocolError) {
+        guard settings.initialClockRange.contains(control.initial),
+            (0...settings.maximumIncrement).contains(control.increment)
+        else {
+            throw ProtocolError(
+                .badRequest,
+                "initial is \(settings.initialClockRange.lowerBound) to \(settings.initialClockRange.upperBound) "
+                    + "seconds, increment 0 to \(settings.maximumIncrement)")
         }
     }
 

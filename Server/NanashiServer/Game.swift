@@ -25,6 +25,8 @@ actor Game {
     let id: Int64
     let control: TimeControl
     let players: [Side: Player]
+    /// Whether the result may change ratings (games against the engine never do).
+    let isRated: Bool
 
     private let storage: Storage
     private let settings: ServerSettings
@@ -73,13 +75,14 @@ actor Game {
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
         moves: [Move] = [],
-        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], storage: Storage, settings: ServerSettings,
-        logger: Logger,
+        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], isRated: Bool = true, storage: Storage,
+        settings: ServerSettings, logger: Logger,
         onEnd: @escaping @Sendable (Game) async -> Void
     ) {
         self.id = id
         self.control = control
         self.players = players
+        self.isRated = isRated
         self.position = position
         self.moves = moves
         let initial = control.initialMilliseconds
@@ -413,7 +416,7 @@ actor Game {
         // Resigning, leaving or flagging before both sides have played a little, or never
         // starting, rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
-        let rated = reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
+        let rated = isRated && reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
         let period = settings.ratingPeriod.inSeconds
         let now = settings.clock.date
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)

@@ -1,34 +1,43 @@
 import Foundation
 import Logging
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 
 /// Who is connected, who is seeking, and which games are in progress: the server's shared
 /// state outside the games themselves.
 actor Lobby {
-    private let storage: Storage
-    private let settings: ServerSettings
-    private let logger: Logger
+    let storage: Storage
+    let settings: ServerSettings
+    let logger: Logger
+    /// Where the engine searches, for games against it and analyses.
+    let engines: EnginePool
+    /// The level of each of the engine's players (one per level), by player id.
+    var engineLevels: [Int64: Level] = [:]
     /// Each logged-in player's one live connection, and the digest of the token it is on.
-    private var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
-    private var matchmaker: Matchmaker
+    var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
+    var matchmaker: Matchmaker
     /// Each seeking player as read when they sought.
-    private var seekers: [Int64: Seeker] = [:]
+    var seekers: [Int64: Seeker] = [:]
     /// Games in progress by id, and each playing player's game.
     private var games: [Int64: Game] = [:]
-    private var gameOf: [Int64: Game] = [:]
+    var gameOf: [Int64: Game] = [:]
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
     /// Players paired whose game is being stored: they may not seek meanwhile.
-    private var starting: Set<Int64> = []
+    var starting: Set<Int64> = []
     /// Finished games that may be rematched, and the offers standing.
-    private var rematches = Rematches()
+    var rematches = Rematches()
+    /// Each connected player's last game against the engine, which they may rematch until they
+    /// move on (the engine always accepts).
+    var engineRematches: [Int64: Rematches.Ended] = [:]
     /// The `live` list as last read, and when.
     private var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
-    init(storage: Storage, settings: ServerSettings, logger: Logger) {
+    init(storage: Storage, settings: ServerSettings, logger: Logger, engines: EnginePool) {
         self.storage = storage
+        self.engines = engines
         self.settings = settings
         self.logger = logger
         self.matchmaker = Matchmaker(gap: settings.pairingGap, widening: settings.pairingWidening)
@@ -36,6 +45,7 @@ actor Lobby {
 
     /// Resumes the games left unfinished in storage and starts looking at waiting seeks.
     func start() async throws {
+        let engineGames = try storage.unfinishedEngineLevels()
         for stored in try storage.unfinishedGames() {
             guard let id = stored.game.id else { continue }
             let position: Position
@@ -52,8 +62,9 @@ actor Lobby {
             let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
-                clocks: clocks)
+                clocks: clocks, isRated: engineGames[id] == nil)
             await game.resume()
+            if let level = engineGames[id] { await seatEngine(level: level, in: game) }
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
         let (interval, clock) = (settings.pairingInterval, settings.clock)
@@ -201,9 +212,9 @@ actor Lobby {
         Task { await game.begin() }
     }
 
-    private func makeGame(
+    func makeGame(
         id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, position: Position, moves: [Move],
-        clocks: Clocks?, outboxes: [Side: Outbox] = [:]
+        clocks: Clocks?, outboxes: [Side: Outbox] = [:], isRated: Bool = true
     ) -> Game {
         let players: [Side: Game.Player] = [
             .x: .init(id: x.id!, name: x.name, rating: x.rating),
@@ -211,7 +222,7 @@ actor Lobby {
         ]
         let game = Game(
             id: id, control: control, players: players, position: position, moves: moves, clocks: clocks,
-            outboxes: outboxes,
+            outboxes: outboxes, isRated: isRated,
             storage: storage, settings: settings, logger: logger
         ) { [weak self] game in
             await self?.ended(game)
@@ -231,6 +242,7 @@ actor Lobby {
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil
         }
+        guard !endedEngineGame(game) else { return }
         rematches.ended(
             Rematches.Ended(
                 game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control),
@@ -280,6 +292,7 @@ actor Lobby {
         }
         // The `end` may have reached the player before the game told the lobby it ended.
         if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
+        if await rematchEngine(gameID, by: playerID, outbox: outbox, requestID: requestID) { return }
         let expires = settings.clock.now + settings.rematchOfferLifetime
         switch rematches.offer(gameID, by: playerID, expires: expires) {
         case .noSuchGame:
@@ -334,7 +347,8 @@ actor Lobby {
     }
 
     /// Lapses the rematch of a player's last game, telling whoever had offered it.
-    private func moveOn(_ playerID: Int64) {
+    func moveOn(_ playerID: Int64) {
+        engineRematches[playerID] = nil
         tellLapsed(rematches.moveOn(playerID))
     }
 

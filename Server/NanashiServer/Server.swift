@@ -25,17 +25,20 @@ public final class Server: Sendable {
 
     private let transport: Transport
     private let lobby: Lobby
+    private let engines: EnginePool
     private let accepting: Task<Void, Never>
     private let sweeping: Task<Void, Never>
     private let settings: ServerSettings
     private let logger: Logger
 
     private init(
-        transport: Transport, lobby: Lobby, accepting: Task<Void, Never>, sweeping: Task<Void, Never>,
+        transport: Transport, lobby: Lobby, engines: EnginePool, accepting: Task<Void, Never>,
+        sweeping: Task<Void, Never>,
         settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
+        self.engines = engines
         self.accepting = accepting
         self.sweeping = sweeping
         self.settings = settings
@@ -53,8 +56,12 @@ public final class Server: Sendable {
     /// Opens the database (resuming unfinished games), binds the port and starts serving.
     public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
         let storage = try Storage(path: settings.databasePath, busyTimeout: settings.databaseBusyTimeout)
-        let lobby = Lobby(storage: storage, settings: settings, logger: logger)
+        let engines = EnginePool(
+            threads: settings.engineThreads, maximumWaiting: settings.engineQueue,
+            now: { [clock = settings.clock] in clock.now })
+        let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines)
         try await lobby.start()
+        let analyst = Analyst(storage: storage, engines: engines, settings: settings, logger: logger)
         let accounts = Accounts(storage: storage, settings: settings)
         let metrics = ServerMetrics()
         let transport = try await Transport.bind(settings, metrics: metrics)
@@ -64,7 +71,8 @@ public final class Server: Sendable {
             await transport.run(logger: logger, sites: sites) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
-                    outbox: outbox, peer: peer, address: address, lobby: lobby, accounts: accounts,
+                    outbox: outbox, peer: peer, address: address, lobby: lobby, analyst: analyst,
+                    accounts: accounts,
                     storage: storage, settings: settings, metrics: metrics, logger: logger)
             }
         }
@@ -84,7 +92,8 @@ public final class Server: Sendable {
             logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
-            transport: transport, lobby: lobby, accepting: accepting, sweeping: sweeping, settings: settings,
+            transport: transport, lobby: lobby, engines: engines, accepting: accepting, sweeping: sweeping,
+            settings: settings,
             logger: logger)
     }
 
@@ -97,6 +106,7 @@ public final class Server: Sendable {
         logger.info("stopping")
         sweeping.cancel()
         await lobby.stop()
+        engines.stop()
         await transport.close(grace: settings.shutdownGrace)
     }
 

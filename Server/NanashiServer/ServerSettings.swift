@@ -102,6 +102,19 @@ public struct ServerSettings: Sendable {
     /// How long a stopping server waits for a client to take its last replies before it closes
     /// the connection anyway.
     public var shutdownGrace = Duration.seconds(5)
+    /// Searches of the built-in engine run at once (games against it and analyses), on threads
+    /// of their own: one per core but one, at least one.
+    public var engineThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// Searches that may wait for an engine thread before a new game against the engine, or a
+    /// new analysis, is refused with `busy` (games in progress always get their searches).
+    public var engineQueue = 16
+    /// The depth of every search of an analysis, in plies.
+    public var analysisDepth = 6
+    /// Analyses computed at once; more are refused with `busy`.
+    public var concurrentAnalyses = 1
+    /// `analyse` requests that need computing one address may make per hour (a token bucket);
+    /// analyses already stored are served without counting.
+    public var analysesPerHour = 20.0
     /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
     /// (at most 5 s).
     var sweepInterval: Duration?

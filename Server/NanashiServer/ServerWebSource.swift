@@ -39,6 +39,10 @@ struct ServerWebSource: WebSource {
         await lobby.isInProgress(game)
     }
 
+    func storedAnalysis(game: Int64) async throws -> GameAnalysis? {
+        try await storage.read { try $0.analysis(gameID: game) }
+    }
+
     func metrics() async -> String {
         serverMetrics.gamesInProgress.set(Double(await lobby.gamesInProgress))
         return serverMetrics.text()

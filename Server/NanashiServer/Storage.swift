@@ -192,6 +192,7 @@ final class Storage: Sendable {
                     CREATE INDEX game_o_ended ON game (o_id, ended_at, id) WHERE result IS NOT NULL;
                     """)
         }
+        registerEngineMigrations(&migrator)
         return migrator
     }
 
@@ -505,7 +506,8 @@ final class Storage: Sendable {
         }
         return Profile(
             name: player.name, rating: rounded(player.rating), rd: rounded(player.rd), rank: rank,
-            games: player.games, wins: player.wins, losses: player.losses, draws: player.draws, recent: games)
+            games: player.games, wins: player.wins, losses: player.losses, draws: player.draws, recent: games,
+            computer: try recentEngineGames(db, playerID: id, recent: recent))
     }
 }
 
@@ -525,11 +527,11 @@ extension Storage {
                change.rating_before, change.rating_after
         FROM (
             SELECT * FROM (
-                SELECT id, ended_at FROM game WHERE x_id = ? AND result IS NOT NULL
+                SELECT id, ended_at FROM game WHERE x_id = ? AND result IS NOT NULL AND engine_level IS NULL
                 ORDER BY ended_at DESC, id DESC LIMIT ?)
             UNION ALL
             SELECT * FROM (
-                SELECT id, ended_at FROM game WHERE o_id = ? AND result IS NOT NULL
+                SELECT id, ended_at FROM game WHERE o_id = ? AND result IS NOT NULL AND engine_level IS NULL
                 ORDER BY ended_at DESC, id DESC LIMIT ?)
         ) AS latest
         JOIN game ON game.id = latest.id

@@ -20,7 +20,9 @@ struct LoadTestCommand: AsyncParsableCommand {
             code) to standard output. Registering costs the server an scrypt \
             hash per bot: seed bot accounts with 'nanashi seed --bots N --accounts FILE' and pass \
             the same --accounts FILE here. With --queries, measures leaderboard and profile round \
-            trips instead of playing.
+            trips instead of playing. With --engine-games N, N more bots each keep a game against the \
+            server's engine (at --engine-level) going throughout, answering at once; the report \
+            adds the engine's moves per second, and the round trips stay the people's.
             """
     )
 
@@ -61,6 +63,12 @@ struct LoadTestCommand: AsyncParsableCommand {
             valueName: "cidr"))
     var bindRange: String?
 
+    @Option(help: "Games against the server's engine kept running meanwhile (each by a bot of its own).")
+    var engineGames = 0
+
+    @Option(help: "The engine's level in those games (1 to 19).")
+    var engineLevel = 19
+
     @Option(help: "Seed of the bots' random choices.")
     var seed: UInt64 = 1
 
@@ -91,6 +99,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             return sources
         }
         settings.thinkMilliseconds = think
+        settings.engineGames = max(0, engineGames)
+        settings.engineLevel = engineLevel
         settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"

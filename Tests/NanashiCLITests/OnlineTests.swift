@@ -147,7 +147,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     let profileJSON = try runNanashi(["profile", oName, "--server", server.address, "--json"])
     #expect(
         profileJSON.stdout
-            == #"{"draws":0,"games":1,"losses":0,"name":"\#(oName)","rank":1,"rating":1662,"rd":290,"recent":[{"#
+            == #"{"computer":[],"draws":0,"games":1,"losses":0,"name":"\#(oName)","rank":1,"rating":1662,"rd":290,"recent":[{"#
             + #""color":"o","game":1,"opponent":"\#(xName)","outcome":{"reason":"pieces","winner":"o"},"rating_change":162}],"#
             + #""wins":1}"# + "\n")
     let nobody = try runNanashi(["profile", "nobody", "--server", server.address])
