@@ -12,6 +12,16 @@ let bitCountingSettings: [SwiftSetting] = {
     #endif
 }()
 
+/// SwiftNIO's modules, by name.
+func nio(_ modules: String...) -> [Target.Dependency] {
+    modules.map { .product(name: $0, package: "swift-nio") }
+}
+
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let postgres = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
+
 let package = Package(
     name: "Nanashi",
     platforms: [.macOS(.v15)],
@@ -75,18 +85,12 @@ let package = Package(
         ),
         .target(
             name: "NanashiServer",
-            dependencies: [
-                "NanashiCore", "NanashiProtocol", "NanashiWeb", "COpenSSL",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL"]
+                + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
+                + [
+                    .product(name: "Prometheus", package: "swift-prometheus"), nioSSL, grdb, postgres,
+                    logging,
+                ],
             path: "Server/NanashiServer"
         ),
         .testTarget(
@@ -95,15 +99,12 @@ let package = Package(
                 "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiTestSupport",
                 "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.
-                .product(name: "GRDB", package: "GRDB.swift"),
+                grdb,
+            ]
                 // To test channel handlers on an event loop whose clock the test moves.
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                + nio("NIOCore", "NIOEmbedded", "NIOHTTP1")
                 // To watch a shared PostgreSQL from outside: who waits for whose lock.
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+                + [postgres, logging],
             path: "Tests/NanashiServerTests"
         ),
 
@@ -125,11 +126,7 @@ let package = Package(
         // MARK: Load — bot clients that benchmark a running server.
         .target(
             name: "NanashiLoad",
-            dependencies: [
-                "NanashiCore", "NanashiProtocol", "NanashiClient",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            dependencies: ["NanashiCore", "NanashiProtocol", "NanashiClient"] + nio("NIOCore", "NIOPosix"),
             path: "Server/NanashiLoad"
         ),
         .testTarget(
@@ -144,12 +141,8 @@ let package = Package(
         // MARK: Client — the server connection, terminal rendering and input, and the one executable.
         .target(
             name: "NanashiClient",
-            dependencies: [
-                "NanashiCore", "NanashiProtocol", "NanashiTerminal",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
+            dependencies: ["NanashiCore", "NanashiProtocol", "NanashiTerminal", nioSSL]
+                + nio("NIOCore", "NIOPosix"),
             path: "Sources/NanashiClient"
         ),
         .testTarget(
@@ -157,10 +150,13 @@ let package = Package(
             dependencies: ["NanashiClient", "NanashiProtocol", "NanashiCore", "NanashiTerminal"],
             path: "Tests/NanashiClientTests"
         ),
-        .target(name: "NanashiTerminal", dependencies: ["NanashiCore"], path: "Sources/NanashiTerminal"),
+        // The AI is here as the opponent of `nanashi play` and the judge of `nanashi replay`'s eval.
+        .target(
+            name: "NanashiTerminal", dependencies: ["NanashiCore", "NanashiAI"],
+            path: "Sources/NanashiTerminal"),
         .testTarget(
             name: "NanashiTerminalTests",
-            dependencies: ["NanashiTerminal", "NanashiCore"],
+            dependencies: ["NanashiTerminal", "NanashiCore", "NanashiAI", "NanashiTestSupport"],
             path: "Tests/NanashiTerminalTests"
         ),
         .executableTarget(
@@ -168,8 +164,7 @@ let package = Package(
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
                 "NanashiClient", "NanashiLoad", "NanashiMatch", "NanashiTuning",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],
             path: "Sources/nanashi"
         ),
@@ -181,8 +176,7 @@ let package = Package(
         .target(
             name: "NanashiServerTestSupport",
             dependencies: [
-                "NanashiServer", "NanashiProtocol", "NanashiTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "NanashiServer", "NanashiProtocol", "NanashiTestSupport", logging,
             ],
             path: "Tests/NanashiServerTestSupport"
         ),
@@ -195,7 +189,7 @@ let package = Package(
                 // To add players to a server's database before it starts.
                 "NanashiServer",
                 // To read a server's database file as it was left by a killed process.
-                .product(name: "GRDB", package: "GRDB.swift"),
+                grdb,
             ],
             path: "Tests/NanashiCLITests"
         ),

@@ -3,7 +3,8 @@
 
 Starts `nanashi serve --http`, registers a player in the browser at /play, seeks, and plays a
 whole game by clicking squares against a scripted opponent that speaks the protocol over TCP;
-then finds the result on the leaderboard, the player's page and the game's page. Screenshots of
+then finds the result on the leaderboard, the player's page and the game's page; then plays a
+whole game against the computer and has the engine analyse it on the game's page. Screenshots of
 each page go to the folder given by --shots (default browser-shots/, not committed).
 
     python3 tools/browser_test.py [--nanashi .build/debug/nanashi] [--shots browser-shots]
@@ -138,6 +139,81 @@ class Opponent(threading.Thread):
                     self.send({"type": "move", "game": game, "move": bot_move(legal)})
         except Exception as error:  # reported by the main thread
             self.error = error
+
+
+def play_the_computer(driver, base, wait, shot, status, result):
+    """From /play (logged in), a whole game against the computer at level 1, clicking as a person
+    would; then its page, where the analysis is asked for, drawn, and its mistakes step the board.
+    Returns the game's plies."""
+    driver.get(base + "/play")
+    wait.until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    Select(driver.find_element(By.ID, "control")).select_by_value("180+2")
+    Select(driver.find_element(By.ID, "ai-level")).select_by_value("1")
+    Select(driver.find_element(By.ID, "ai-color")).select_by_value("x")
+    shot("11-play-computer-lobby.png")
+    driver.find_element(By.ID, "ai-button").click()
+    wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+    assert driver.find_element(By.ID, "name-top").text == "AI level 1 1500", driver.find_element(By.ID, "name-top").text
+    assert driver.find_element(By.ID, "disc-bottom").get_attribute("class").split()[-1] == "x"
+    long_wait = WebDriverWait(driver, 60)
+    moves = 0
+    while True:
+        long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
+        if result().startswith("Game over"):
+            break
+        for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.x"):
+            square = piece.find_element(By.XPATH, "..")
+            square.click()
+            targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
+                driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
+            if targets:
+                before = driver.find_element(By.ID, "counts").text
+                targets[0].click()
+                moves += 1
+                long_wait.until(lambda d: d.find_element(By.ID, "counts").text != before
+                                or result().startswith("Game over"))
+                break
+            square.click()
+        else:
+            time.sleep(0.5)  # no move: the page passes by itself
+        if moves == 6:
+            shot("12-play-computer-midgame.png")
+    print("against the computer:", result())
+    assert "(unrated)" in result(), result()
+    shot("13-play-computer-over.png")
+
+    # Its page: no analysis yet, a button asks for it; the graph and the mistakes appear.
+    driver.find_element(By.ID, "review-link").click()
+    wait.until(lambda d: d.find_element(By.ID, "analyse-button").is_displayed())
+    total = int(driver.find_element(By.ID, "ply").text.split()[-1])
+    shot("14-game-before-analysis.png")
+    driver.find_element(By.ID, "analyse-button").click()
+    WebDriverWait(driver, 120).until(lambda d: d.find_element(By.ID, "eval-graph").is_displayed())
+    assert "Evaluation after ply %d" % total in driver.find_element(By.ID, "analysis-status").text
+    mistakes = driver.find_elements(By.CSS_SELECTOR, "#mistakes .mistake-step")
+    dots = driver.find_elements(By.CSS_SELECTOR, "#eval-graph circle.mistake")
+    assert len(mistakes) == len(dots), (len(mistakes), len(dots))
+    print("analysis: %d plies, %d mistakes" % (total, len(mistakes)))
+    if mistakes:
+        ply = int(mistakes[0].get_attribute("data-ply"))
+        dots[0].click()
+        assert driver.find_element(By.ID, "ply").text == "ply %d of %d" % (ply, total)
+        assert "was a mistake" in driver.find_element(By.ID, "analysis-status").text
+        mistakes[-1].click()
+        assert driver.find_element(By.ID, "ply").text == "ply %s of %d" % (
+            mistakes[-1].get_attribute("data-ply"), total)
+    driver.execute_script("window.scrollTo(0, document.getElementById('board').getBoundingClientRect().top"
+                          " + window.scrollY - 10)")
+    shot("15-game-analysis.png")
+    # Stored: a reload shows it at once, without the button; and on a phone-sized screen.
+    driver.set_window_size(412, 915)
+    driver.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "eval-graph").is_displayed())
+    assert not driver.find_element(By.ID, "analyse-button").is_displayed()
+    driver.execute_script("document.getElementById('analysis').scrollIntoView()")
+    shot("16-game-analysis-phone.png")
+    driver.set_window_size(1200, 1000)
+    return total
 
 
 def main():
@@ -318,8 +394,11 @@ def main():
         assert driver.find_element(By.ID, "ply").text == "ply 0 of %d" % total
         href = driver.find_element(By.LINK_TEXT, "Download PGN").get_attribute("href")
         assert href.endswith("/pgn"), href
-        print("ok: %d clicks, the targets drawn matched the server's legal moves %d times, %s; screenshots in %s"
-              % (clicks, checked, final, args.shots))
+
+        engine_plies = play_the_computer(driver, base, wait, shot, status, result)
+        print("ok: %d clicks, the targets drawn matched the server's legal moves %d times, %s; "
+              "a %d-ply game against the computer analysed; screenshots in %s"
+              % (clicks, checked, final, engine_plies, args.shots))
         return 0
     except Exception:
         if driver is not None:

@@ -3,8 +3,9 @@ import NanashiCore
 
 /// One search: negamax alpha-beta with principal variation search, iterative deepening,
 /// aspiration windows, the transposition table, move ordering (table move, captures, killers,
-/// history), reverse futility pruning, and late move reductions and pruning; positions are scored
-/// by the network, its accumulator updated move by move, or by the classic evaluation.
+/// history with a malus for the moves that failed), reverse futility pruning, and late move
+/// reductions and pruning; positions are scored by the network, its accumulator updated move by
+/// move, or by the classic evaluation.
 ///
 /// A value type working on the engine's buffers, so that its counters live in registers and the
 /// recursion pays no reference counting or exclusivity checks.
@@ -272,7 +273,8 @@ struct Search {
                     alpha = score
                     if isPV { updatePV(ply: ply, move: packed) }
                     if score >= beta {
-                        if packed != tableMove { rememberCutoff(packed, ply: ply, depth: depth) }
+                        rememberCutoff(
+                            packed, tried: moves, count: index, ply: ply, depth: depth, tableMove: tableMove)
                         break
                     }
                 }
@@ -398,16 +400,29 @@ struct Search {
         }
     }
 
+    /// The most a history entry can hold, either way.
+    static let historyLimit: Int32 = 16_384
+
+    /// Rewards the move that cut off and punishes the moves tried before it (the first `count` of
+    /// `tried`, but the table move), with gravity: an entry moves by the bonus scaled down the
+    /// nearer it already is to `historyLimit`, so it stays within it and recent cutoffs count most.
     @inline(__always)
-    func rememberCutoff(_ packed: PackedMove, ply: Int, depth: Int) {
-        if killers[ply * 2] != packed {
+    func rememberCutoff(
+        _ packed: PackedMove, tried: UnsafeMutablePointer<UInt16>, count: Int, ply: Int, depth: Int,
+        tableMove: PackedMove
+    ) {
+        if packed != tableMove && killers[ply * 2] != packed {
             killers[ply * 2 + 1] = killers[ply * 2]
             killers[ply * 2] = packed
         }
-        let slot = history + Int(packed & 4095)
-        slot.pointee += Int32(depth * depth)
-        if slot.pointee > 1 << 18 {
-            for index in 0..<4096 { history[index] /= 2 }
+        let bonus = Int32(min(16 * depth * depth + 32 * depth, 1_200))
+        func add(_ amount: Int32, to move: PackedMove) {
+            let slot = history + Int(move & 4095)
+            slot.pointee += amount - slot.pointee * abs(amount) / Self.historyLimit
+        }
+        add(bonus, to: packed)
+        for index in 0..<count where tried[index] != tableMove {
+            add(-bonus, to: tried[index])
         }
     }
 

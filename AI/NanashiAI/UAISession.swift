@@ -87,6 +87,15 @@ public final class UAISession: @unchecked Sendable {
         return true
     }
 
+    /// Takes lines from `nextLine` (standard input's `readLine()` for `nanashi uai`) until
+    /// `quit` or the end of input, then finishes as `finishInput` says.
+    public func serve(_ nextLine: () -> String?) async {
+        while let line = nextLine() {
+            if await !receive(line) { return }
+        }
+        await finishInput()
+    }
+
     /// Stops the search under way, if any, and waits for its `bestmove`.
     public func stopSearch() async {
         engine.stop()

@@ -25,6 +25,27 @@ extension Match {
     }
 }
 
+extension Match {
+    /// What `nanashi match` does: prints the header, a line per game as it ends (appending the
+    /// game to the PGN file at `pgnPath`, if any), then the closing lines.
+    ///
+    /// - Throws: `AppendingFile.Problem` when the PGN file cannot be written, or the match's
+    ///   errors.
+    public func play(appendingPGNTo pgnPath: String?, line: @escaping @Sendable (String) -> Void) throws {
+        let pgnFile = try pgnPath.map { path throws(AppendingFile.Problem) in try AppendingFile(path: path) }
+        defer { pgnFile?.close() }
+        line(header)
+        let tally = try run { report in
+            line(report.line(of: self))
+            pgnFile?.append(
+                report.played.pgn(
+                    event: "nanashi match", round: report.game.round, xName: report.xName, oName: report.oName
+                ))
+        }
+        for closing in closingLines(tally) { line(closing) }
+    }
+}
+
 extension Match.Report {
     /// `game K/N: A (x) vs B (o) RESULT ENDING, P plies; SCORE`, then the SPRT's progress.
     public func line(of match: Match) -> String {

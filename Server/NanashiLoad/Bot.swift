@@ -40,11 +40,14 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private var failedConnects = 0
     /// The turn a thinking delay is running for, if any.
     private var scheduledTurn: (game: Int64, ply: Int)?
+    /// The level of the server's engine this bot plays, game after game; `nil` plays people.
+    private let engineLevel: Int?
 
     init(
         account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
-        server: LineServer, source: String? = nil, on eventLoop: any EventLoop
+        server: LineServer, source: String? = nil, on eventLoop: any EventLoop, engineLevel: Int? = nil
     ) {
+        self.engineLevel = engineLevel
         self.account = account
         self.source = source
         self.server = server
@@ -125,6 +128,10 @@ final class Bot: LineReceiver, @unchecked Sendable {
     /// Seeks one more game if the run still wants one, else is done.
     private func seekOrFinish() {
         guard !finished else { return }
+        if let engineLevel {
+            _ = send(.seekEngine(EngineSeek(level: engineLevel, control: settings.engineControl)))
+            return
+        }
         // A fair share each: otherwise the first bots to log in would take every game and the
         // last ones, arriving later, would find none.
         let share = (2 * settings.games + settings.clients - 1) / settings.clients
@@ -151,13 +158,20 @@ final class Bot: LineReceiver, @unchecked Sendable {
             if game == nil { seekOrFinish() }
         case .start(let start):
             holdingTicket = false
-            stats.started(start.game)
+            if engineLevel == nil {
+                stats.started(start.game)
+            } else {
+                stats.engineGameStarted()
+            }
             begin(start.game, side: start.color, fen: start.fen, ply: 0)
         case .game(let state):
             begin(state.game, side: state.color, fen: state.fen, ply: state.moves.count)
         case .moved(let moved):
             guard moved.game == game else { return }
-            if let pending = pendingMove, reply.id == .integer(pending.id) {
+            if engineLevel != nil {
+                if reply.id == nil { stats.engineMoved() }
+                pendingMove = nil
+            } else if let pending = pendingMove, reply.id == .integer(pending.id) {
                 let nanoseconds = (NIODeadline.now() - pending.sent).nanoseconds
                 stats.moved(microseconds: UInt32(clamping: nanoseconds / 1000))
                 pendingMove = nil
@@ -179,7 +193,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
             playIfMyTurn()
         case .end(let end):
             guard end.game == game else { return }
-            stats.ended(end.game)
+            if engineLevel == nil { stats.ended(end.game) } else { stats.engineGameEnded() }
             game = nil
             pendingMove = nil
             seekOrFinish()
@@ -205,7 +219,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
             finish()
         case .seeking, .cancelled, .bye, .leaderboard, .profile, .live, .watching, .watchedEnd, .unwatched,
             .games,
-            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined:
+            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis:
             break
         }
     }
@@ -244,7 +258,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     private func playIfMyTurn() {
         guard let game, position.sideToMove == side, !position.isGameOver, pendingMove == nil else { return }
-        let thinking = Int64(settings.thinkMilliseconds)
+        let thinking = engineLevel == nil ? Int64(settings.thinkMilliseconds) : 0
         guard thinking > 0 else { return act(in: game) }
         let turn = (game: game, ply: ply)
         if let scheduledTurn, scheduledTurn == turn { return }
@@ -260,7 +274,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
     }
 
     private func act(in game: Int64) {
-        switch settings.policy.decide(position, ply: ply, using: &random) {
+        // A bot playing the engine moves at once and never resigns or drops: its game goes on.
+        let policy = engineLevel == nil ? settings.policy : BotPolicy(resignChance: 0, dropChance: 0)
+        switch policy.decide(position, ply: ply, using: &random) {
         case .move(let move):
             let id = send(.move(game: game, move: move.description))
             pendingMove = (id, NIODeadline.now())

@@ -21,11 +21,13 @@ public struct LoadReport: Hashable, Sendable, Codable {
     public var reconnects: Int
     /// Every `error` reply and every failure of the client's own, by code.
     public var errors: [String: Int]
+    /// The games against the server's engine kept running meanwhile, if any.
+    public var engine: EngineLoad?
 
     public init(
         clients: Int, peakConnected: Int, gamesTarget: Int, gamesCompleted: Int, gamesUnfinished: Int,
         peakGamesPlaying: Int, moves: Int, seconds: Double, latency: LatencySummary, resigns: Int,
-        reconnects: Int, errors: [String: Int]
+        reconnects: Int, errors: [String: Int], engine: EngineLoad? = nil
     ) {
         self.clients = clients
         self.peakConnected = peakConnected
@@ -39,6 +41,7 @@ public struct LoadReport: Hashable, Sendable, Codable {
         self.resigns = resigns
         self.reconnects = reconnects
         self.errors = errors
+        self.engine = engine
     }
 
     public var errorCount: Int { errors.values.reduce(0, +) }
@@ -55,7 +58,7 @@ public struct LoadReport: Hashable, Sendable, Codable {
         move round trip: \(latency.text)
         resigned \(resigns), dropped and reconnected \(reconnects)
         \(Self.errorsLine(errors))
-        """
+        """ + (engine.map { "\n" + $0.text(seconds: seconds) } ?? "")
     }
 
     /// `errors 0`, or `errors 3: illegal_move 2, connection_closed 1` (most frequent first).
@@ -69,6 +72,29 @@ public struct LoadReport: Hashable, Sendable, Codable {
     static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// The games against the server's engine during a load test: how many, and the engine's moves
+/// (from when the people's games began).
+public struct EngineLoad: Hashable, Sendable, Codable {
+    /// Games against the engine still under way when the run stopped.
+    public var gamesPlaying: Int
+    /// Games against the engine that ended during the run (each bot then started another).
+    public var gamesEnded: Int
+    public var moves: Int
+
+    public init(gamesPlaying: Int, gamesEnded: Int, moves: Int) {
+        self.gamesPlaying = gamesPlaying
+        self.gamesEnded = gamesEnded
+        self.moves = moves
+    }
+
+    /// `engine games 12 playing (3 ended), engine moves 240: 0.8/s`.
+    func text(seconds: Double) -> String {
+        let perSecond = seconds > 0 ? Double(moves) / seconds : 0
+        return "engine games \(gamesPlaying) playing (\(gamesEnded) ended), engine moves \(moves): "
+            + "\(LoadReport.oneDecimal(perSecond))/s"
     }
 }
 

@@ -1,3 +1,4 @@
+import NanashiProtocol
 import Synchronization
 
 /// The counters every bot of a run adds to, behind one lock (bots run on several event loops).
@@ -19,6 +20,12 @@ final class LoadStats: Sendable {
         var registered: [BotAccount] = []
         /// Where the previous progress line stopped reading the samples.
         var progressMark = 0
+        /// Games against the engine under way now, and the engine's moves since the people's
+        /// run began.
+        var engineGamesPlaying = 0
+        var engineGamesEnded = 0
+        var engineMoves = 0
+        var peopleStarted = false
     }
 
     private let state: Mutex<State>
@@ -61,6 +68,17 @@ final class LoadStats: Sendable {
     func reconnected() { state.withLock { $0.reconnects += 1 } }
     func error(_ code: String) { state.withLock { $0.errors[code, default: 0] += 1 } }
     func botFinished() { state.withLock { $0.finishedBots += 1 } }
+    func engineGameStarted() { state.withLock { $0.engineGamesPlaying += 1 } }
+    func engineGameEnded() {
+        state.withLock { state in
+            state.engineGamesPlaying -= 1
+            if state.peopleStarted { state.engineGamesEnded += 1 }
+        }
+    }
+    func engineMoved() { state.withLock { state in if state.peopleStarted { state.engineMoves += 1 } } }
+    /// The people's run begins: the engine's moves count from now.
+    func peopleStarted() { state.withLock { $0.peopleStarted = true } }
+    var engineGamesPlaying: Int { state.withLock { $0.engineGamesPlaying } }
     func registered(_ account: BotAccount) { state.withLock { $0.registered.append(account) } }
 
     var finishedBots: Int { state.withLock { $0.finishedBots } }
@@ -89,7 +107,12 @@ final class LoadStats: Sendable {
                 peakGamesPlaying: state.peakPlaying,
                 moves: state.moveMicroseconds.count, seconds: seconds,
                 latency: LatencySummary(microseconds: state.moveMicroseconds), resigns: state.resigns,
-                reconnects: state.reconnects, errors: state.errors)
+                reconnects: state.reconnects, errors: state.errors,
+                engine: state.engineGamesPlaying + state.engineGamesEnded > 0
+                    ? EngineLoad(
+                        gamesPlaying: state.engineGamesPlaying, gamesEnded: state.engineGamesEnded,
+                        moves: state.engineMoves)
+                    : nil)
         }
     }
 }

@@ -1,4 +1,5 @@
 import NanashiClient
+import NanashiProtocol
 
 extension LoadTest {
     /// Why a run could not start: bad settings or an unreadable accounts file. One line.
@@ -36,17 +37,16 @@ extension LoadTest {
 }
 
 extension QueryTest {
-    /// Checks `settings`, then runs them against the server at `address`.
+    /// Checks `settings`, then runs them.
     ///
     /// - Throws: `LoadTest.Problem`, one line: settings out of range, or the run's failure.
-    public static func run(_ settings: QueryTestSettings, against address: ServerAddress)
-        async throws(LoadTest.Problem) -> QueryReport
+    public static func checkedRun(_ settings: QueryTestSettings) async throws(LoadTest.Problem) -> QueryReport
     {
         if let problem = settings.problem { throw LoadTest.Problem(description: problem) }
         do {
             return try await run(settings)
         } catch {
-            throw LoadTest.Problem(description: "query run against \(address) failed: \(error)")
+            throw LoadTest.Problem(description: "query run against \(settings.server) failed: \(error)")
         }
     }
 }

@@ -7,11 +7,8 @@ import NanashiProtocol
 
 /// How a load test runs: where the server is, how many bots, how many games, for how long.
 public struct LoadTestSettings: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 7878
-    /// Whether to speak TLS, and the PEM certificates to trust instead of the system's.
-    public var tls = false
-    public var trustedCertificates: String?
+    /// The server, with its TLS and the certificates to trust.
+    public var server: ServerAddress
     /// Bots connected at once.
     public var clients = 100
     /// Games to complete in all; bots seek until that many games have started.
@@ -33,8 +30,20 @@ public struct LoadTestSettings: Sendable {
     public var seed: UInt64 = 1
     /// Addresses bots connect from, bot i from the i-th (wrapping); `nil`: the system's choice.
     public var sources: SourceAddresses?
+    /// Games against the server's engine kept running throughout the run, each by a bot of its
+    /// own that answers at once and seeks the engine again when a game ends; their moves are
+    /// not in the report's latencies (the engine's are counted apart). They log in with the
+    /// known accounts after the people's bots' (`accounts[clients...]`), else register.
+    public var engineGames = 0
+    /// The engine's level in those games.
+    public var engineLevel = 19
+    /// The time control of those games.
+    public var engineControl = TimeControl(initial: 3600, increment: 10)
 
-    public init() {}
+    /// The default settings, against the server at `server`.
+    public init(server: ServerAddress = .local) {
+        self.server = server
+    }
 }
 
 /// The load generator: bots on SwiftNIO event loops, all playing against one server.
@@ -48,10 +57,7 @@ public enum LoadTest {
     ) async throws -> (report: LoadReport, registered: [BotAccount]) {
         let stats = LoadStats(games: settings.games)
         let group = MultiThreadedEventLoopGroup.singleton
-        let server = try LineServer(
-            ServerAddress(
-                host: settings.host, port: settings.port, tls: settings.tls,
-                trustedCertificates: settings.trustedCertificates))
+        let server = try LineServer(settings.server)
         let bots = (0..<settings.clients).map { index in
             let account =
                 index < settings.accounts.count
@@ -60,7 +66,23 @@ public enum LoadTest {
                 account: account, seed: settings.seed &+ UInt64(index), settings: settings, stats: stats,
                 server: server, source: settings.sources?.address(index), on: group.next())
         }
+        let engineBots = (0..<settings.engineGames).map { index in
+            // Known accounts past the people's bots' go to these bots first.
+            Bot(
+                account: settings.clients + index < settings.accounts.count
+                    ? settings.accounts[settings.clients + index]
+                    : BotAccount(name: "\(settings.namePrefix)ai\(index + 1)"),
+                seed: settings.seed &+ UInt64(settings.clients + index), settings: settings, stats: stats,
+                server: server, on: group.next(), engineLevel: settings.engineLevel)
+        }
+        // The engine's games first: the people's run starts once they are all under way.
+        for bot in engineBots { bot.eventLoop.execute { bot.start() } }
+        let engineDeadline = ContinuousClock.now + .seconds(30)
+        while stats.engineGamesPlaying < settings.engineGames && ContinuousClock.now < engineDeadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let began = ContinuousClock.now
+        stats.peopleStarted()
         let deadline = began + settings.duration
         // Connect in batches so the server's accept backlog is not overrun all at once.
         for batch in stride(from: 0, to: bots.count, by: 50) {
@@ -79,7 +101,7 @@ public enum LoadTest {
             }
         }
         let elapsed = (ContinuousClock.now - began).inSeconds
-        for bot in bots { bot.eventLoop.execute { bot.stop() } }
+        for bot in bots + engineBots { bot.eventLoop.execute { bot.stop() } }
         return (
             stats.report(clients: settings.clients, games: settings.games, seconds: elapsed),
             stats.registeredAccounts

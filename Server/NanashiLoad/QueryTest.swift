@@ -7,11 +7,8 @@ import NanashiProtocol
 /// How a query-latency run goes: `queries` leaderboard pages at random offsets (deep pages
 /// included) and as many profiles of random ranked players, over `connections` connections.
 public struct QueryTestSettings: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 7878
-    /// Whether to speak TLS, and the PEM certificates to trust instead of the system's.
-    public var tls = false
-    public var trustedCertificates: String?
+    /// The server, with its TLS and the certificates to trust.
+    public var server: ServerAddress
     public var connections = 1
     /// Queries of each kind, in all.
     public var queries = 1000
@@ -19,17 +16,17 @@ public struct QueryTestSettings: Sendable {
     public var limit = 20
     public var seed: UInt64 = 1
 
-    public init() {}
+    /// The default settings, against the server at `server`.
+    public init(server: ServerAddress = .local) {
+        self.server = server
+    }
 }
 
 /// Measures `leaderboard` and `profile` round trips against a running server.
 public enum QueryTest {
     public static func run(_ settings: QueryTestSettings) async throws -> QueryReport {
         let group = MultiThreadedEventLoopGroup.singleton
-        let server = try LineServer(
-            ServerAddress(
-                host: settings.host, port: settings.port, tls: settings.tls,
-                trustedCertificates: settings.trustedCertificates))
+        let server = try LineServer(settings.server)
         var clients: [QueryClient] = []
         for _ in 0..<settings.connections {
             let client = QueryClient(eventLoop: group.next())

@@ -24,13 +24,14 @@ struct Accounts: Sendable {
         throttle = LoginThrottle(settings)
         hashing = HashingPool(concurrency: settings.concurrentHashes, queueLimit: settings.queuedHashes)
         logins = KeyedBuckets(
-            capacity: settings.loginsPerMinute, perSecond: settings.loginsPerMinute / 60, now: settings.now)
+            capacity: settings.loginsPerMinute, perSecond: settings.loginsPerMinute / 60,
+            clock: settings.clock)
         registrations = KeyedBuckets(
             capacity: settings.registrationsPerHour, perSecond: settings.registrationsPerHour / 3600,
-            now: settings.now)
+            clock: settings.clock)
         decoys = KeyedBuckets(
             capacity: settings.decoyHashesPerSecond, perSecond: settings.decoyHashesPerSecond, maximumKeys: 2,
-            now: settings.now)
+            clock: settings.clock)
     }
 
     /// Who asks: the client's address, and whether its connection is still open (work for a
@@ -83,7 +84,7 @@ struct Accounts: Sendable {
         }
         // The player and their first token are stored together: a failure leaves neither.
         let token = SessionToken.generate()
-        let now = settings.wallClock()
+        let now = settings.clock.date
         let player: PlayerRow
         do {
             let expires = now.addingTimeInterval(tokenLifetime)
@@ -116,7 +117,7 @@ struct Accounts: Sendable {
             do {
                 taken = try await shared.takeGuess(
                     address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle,
-                    refill: settings.failedLoginRefill, now: settings.wallClock())
+                    refill: settings.failedLoginRefill, now: settings.clock.date)
             } catch {
                 throttle.withdrawn(name: name, address: client.address)
                 throw error
@@ -141,6 +142,7 @@ struct Accounts: Sendable {
                     decoy.verify(password)
                 }
             } else {
+                // Real time, not the server's clock: it stands for a real hash's cost.
                 try? await Task.sleep(for: hashing.typicalDuration)
                 matches = false
             }
@@ -160,7 +162,7 @@ struct Accounts: Sendable {
 
     /// The session of a token, if it is known and has not expired.
     func resume(token: String) async throws -> Session {
-        let now = settings.wallClock()
+        let now = settings.clock.date
         guard let digest = SessionToken.digest(of: token),
             let player = try await storage.player(tokenDigest: digest, now: now)
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
@@ -174,7 +176,7 @@ struct Accounts: Sendable {
 
     private func startSession(for player: PlayerRow) async throws -> Session {
         let token = SessionToken.generate()
-        let now = settings.wallClock()
+        let now = settings.clock.date
         let expires = now.addingTimeInterval(tokenLifetime)
         let playerID = player.id!
         try await storage.addToken(digest: token.digest, playerID: playerID, now: now, expires: expires)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 
@@ -11,6 +12,7 @@ final class Connection: ConnectionHandler {
     /// The client's IP address, which per-address limits count by.
     private let address: String
     private let lobby: Lobby
+    private let analyst: Analyst
     private let accounts: Accounts
     private let storage: any Storage
     private let settings: ServerSettings
@@ -21,20 +23,21 @@ final class Connection: ConnectionHandler {
     private var playing: (player: Int64, game: Game, side: Side)?
     /// The games this connection watches, by id (some may have ended since).
     private var watched: [Int64: Game] = [:]
-    private let opened = ContinuousClock.now
+    private let opened: ContinuousClock.Instant
     private var requests = 0
     /// The message budget: every line costs one (`MessageBudget`).
     private var budget: MessageBudget
     private var cutOff = false
 
     init(
-        outbox: Outbox, peer: String, address: String, lobby: Lobby, accounts: Accounts, storage: any Storage,
-        settings: ServerSettings, metrics: ServerMetrics, logger: Logger
+        outbox: Outbox, peer: String, address: String, lobby: Lobby, analyst: Analyst, accounts: Accounts,
+        storage: any Storage, settings: ServerSettings, metrics: ServerMetrics, logger: Logger
     ) {
         self.outbox = outbox
         self.peer = peer
         self.address = address
         self.lobby = lobby
+        self.analyst = analyst
         self.accounts = accounts
         self.storage = storage
         self.settings = settings
@@ -42,6 +45,7 @@ final class Connection: ConnectionHandler {
         self.logger = logger
         self.logger[metadataKey: "connection"] = "\(outbox.id)"
         self.budget = MessageBudget(settings)
+        self.opened = settings.clock.now
     }
 
     func received(_ received: ReceivedLine) async {
@@ -104,7 +108,7 @@ final class Connection: ConnectionHandler {
     func closed() async {
         for game in watched.values { await game.unwatch(outbox) }
         if let player = session?.player.id { await lobby.detach(player, outbox: outbox) }
-        let seconds = Double((ContinuousClock.now - opened).components.seconds)
+        let seconds = (settings.clock.now - opened).inSeconds
         logger.info(
             "connection closed",
             metadata: [
@@ -171,7 +175,9 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
             }
             outbox.send(.pgn(GamePGN(game: gameID, pgn: try game.pgn())), id: id)
-        case .logout, .seek, .cancel, .move, .resign, .rematch:
+        case .analyse(let gameID):
+            outbox.send(.analysis(try await analyst.analysis(of: gameID, from: address)), id: id)
+        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
@@ -192,26 +198,29 @@ final class Connection: ConnectionHandler {
             outbox.markLoggedIn(false)
             outbox.send(.bye, id: id)
         case .seek(let control):
-            guard settings.initialClockRange.contains(control.initial),
-                (0...settings.maximumIncrement).contains(control.increment)
-            else {
-                throw ProtocolError(
-                    .badRequest,
-                    "initial is \(settings.initialClockRange.lowerBound) to \(settings.initialClockRange.upperBound) "
-                        + "seconds, increment 0 to \(settings.maximumIncrement)")
-            }
+            try checkTimeControl(control)
             // Seek with the rating as stored now, not as it was at login.
             let seeker =
                 try await storage.seeker(id: player)
                 ?? Seeker(player: session.player, colourBalance: 0)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
+        case .seekEngine(let seek):
+            try checkTimeControl(seek.control)
+            guard let level = Level(seek.level) else {
+                throw ProtocolError(
+                    .badRequest, "ai is a level from \(Level.range.lowerBound) to \(Level.range.upperBound)")
+            }
+            let seeker =
+                try await storage.seeker(id: player)
+                ?? Seeker(player: session.player, colourBalance: 0)
+            try await lobby.seekEngine(seeker, seek: seek, level: level, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)
         case .move(let gameID, let move):
             let (game, side) = try await game(gameID, of: player)
             try await game.play(move, by: side, requestID: id, readAt: readAt)
-            metrics.moved(latency: .now - readAt)
+            metrics.moved(latency: settings.clock.now - readAt)
         case .resign(let gameID):
             let (game, side) = try await game(gameID, of: player)
             try await game.resign(side, requestID: id)
@@ -219,6 +228,18 @@ final class Connection: ConnectionHandler {
             try await lobby.rematch(gameID, by: player, outbox: outbox, requestID: id)
         default:
             break
+        }
+    }
+
+    /// Refuses a time control outside the server's limits.
+    private func checkTimeControl(_ control: TimeControl) throws(ProtocolError) {
+        guard settings.initialClockRange.contains(control.initial),
+            (0...settings.maximumIncrement).contains(control.increment)
+        else {
+            throw ProtocolError(
+                .badRequest,
+                "initial is \(settings.initialClockRange.lowerBound) to \(settings.initialClockRange.upperBound) "
+                    + "seconds, increment 0 to \(settings.maximumIncrement)")
         }
     }
 

@@ -10,7 +10,7 @@ struct ReceivedLine: Sendable, Equatable {
     var event: LineEvent
     /// When the line was read from the socket: a move's time is taken from here, so neither
     /// the wait in line nor storing the move is charged to anyone's clock.
-    var readAt = ContinuousClock.now
+    var readAt: ContinuousClock.Instant
 }
 
 /// The server's side of one connection: it receives each line in turn, then hears of the close.

@@ -25,6 +25,8 @@ actor Game {
     let id: Int64
     let control: TimeControl
     let players: [Side: Player]
+    /// Whether the result may change ratings (games against the engine never do).
+    let isRated: Bool
 
     private let storage: any Storage
     private let settings: ServerSettings
@@ -33,7 +35,8 @@ actor Game {
 
     private var position: Position
     private var moves: [Move]
-    /// Both clocks: the side to move's runs, unless the game is paused.
+    /// Both clocks: the side to move's runs, unless the game is paused, not begun, or a move
+    /// is being stored. They read the time from `settings.clock`, as every timer here does.
     private var clock: GameClock
     private var outboxes: [Side: Outbox] = [:]
     /// The connections watching, by outbox id. They get each line after the players, and
@@ -43,7 +46,7 @@ actor Game {
     private let plyCount = Atomic<Int>(0)
     private var flagTimer: Task<Void, Never>?
     /// When `flagTimer` wakes.
-    private var flagTimerWakes = ContinuousClock.now
+    private var flagTimerWakes: ContinuousClock.Instant
     private var absenceTimers: [Side: Task<Void, Never>] = [:]
     /// When each absent side's grace period ends.
     private var absenceDeadlines: [Side: ContinuousClock.Instant] = [:]
@@ -72,18 +75,20 @@ actor Game {
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
         moves: [Move] = [],
-        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], storage: any Storage, settings: ServerSettings,
-        logger: Logger,
+        clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], isRated: Bool = true, storage: any Storage,
+        settings: ServerSettings, logger: Logger,
         onEnd: @escaping @Sendable (Game) async -> Void
     ) {
         self.id = id
         self.control = control
         self.players = players
+        self.isRated = isRated
         self.position = position
         self.moves = moves
-        let initial = Int64(control.initial) * 1000
-        self.clock = GameClock(
-            clocks ?? Clocks(x: initial, o: initial), running: position.sideToMove, since: .now)
+        let initial = control.initialMilliseconds
+        let now = settings.clock.now
+        self.clock = GameClock(clocks ?? Clocks(x: initial, o: initial), running: nil, since: now)
+        self.flagTimerWakes = now
         self.outboxes = outboxes
         self.plyCount.store(moves.count, ordering: .relaxed)
         self.storage = storage
@@ -112,7 +117,9 @@ actor Game {
 
     /// Starts the clock of the side to move and tells both players (those connected).
     func begin() {
-        clock = GameClock(clock.atTurnStart, running: position.sideToMove, since: .now)
+        // Read before anyone is told, so that a timer is armed from the instant the game began.
+        let now = settings.clock.now
+        clock.start(position.sideToMove, at: now)
         let fen = position.fen
         for side in Side.allCases {
             outboxes[side]?.send(
@@ -123,16 +130,16 @@ actor Game {
             )
         }
         armFlag()
-        armAbort()
+        armAbort(from: now)
     }
 
-    /// Aborts the game `settings.firstMoveLimit` from now unless both sides have moved by then.
-    private func armAbort() {
+    /// Aborts the game `settings.firstMoveLimit` after `start` unless both sides have moved by then.
+    private func armAbort(from start: ContinuousClock.Instant) {
         guard moves.count < 2 else { return }
-        let limit = settings.firstMoveLimit
+        let (deadline, clock) = (start + settings.firstMoveLimit, settings.clock)
         abortTimer?.cancel()
         abortTimer = Task { [weak self] in
-            try? await Task.sleep(for: limit, tolerance: .milliseconds(5), clock: .continuous)
+            try? await clock.sleep(until: deadline)
             guard !Task.isCancelled else { return }
             await self?.abortIfUnstarted()
         }
@@ -160,14 +167,14 @@ actor Game {
     /// whose players never return still ends.
     func resume() {
         paused = true
-        let now = ContinuousClock.now
-        clock = GameClock(clock.atTurnStart, running: nil, since: now)
+        let now = settings.clock.now
+        clock.stop(at: now)
         for side in Side.allCases where outboxes[side] == nil { startAbsence(side, from: now) }
     }
 
-    /// Plays a move for `side`, read from the socket at `readAt`. The mover's `moved` carries
-    /// the request's id.
-    func play(_ text: String, by side: Side, requestID: RequestID?, readAt: ContinuousClock.Instant = .now)
+    /// Plays a move for `side`, read from the socket at `readAt` (`nil`: now). The mover's
+    /// `moved` carries the request's id.
+    func play(_ text: String, by side: Side, requestID: RequestID?, readAt: ContinuousClock.Instant? = nil)
         async throws(ProtocolError)
     {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
@@ -189,19 +196,21 @@ actor Game {
         }
         let converted = position.captures(by: move)
         // A line read before the turn began (sent ahead) costs nothing.
-        let left = clock.left(side, at: max(readAt, clock.since))
-        if left <= 0 {
+        let stoppedAt = max(readAt ?? settings.clock.now, clock.since)
+        if clock.left(side, at: stoppedAt) <= 0 {
             await finish(winner: side.opponent, reason: .timeout)
             return
         }
-        var newClocks = clock.atTurnStart
-        newClocks[side] = left + Int64(control.increment) * 1000
+        // The mover's clock stops when the line was read; neither runs while the move is stored.
+        var afterMove = clock
+        afterMove.stop(afterMoveBy: side, at: stoppedAt, increment: control.incrementMilliseconds)
+        let newClocks = afterMove.atTurnStart
         let ply = moves.count + 1
         storing = true
         let stored: Bool
         do {
-            let (id, clocks) = (id, newClocks)
-            try await storage.recordMove(gameID: id, ply: ply, move: move, clocks: clocks, now: Date())
+            let (id, clocks, date) = (id, newClocks, settings.clock.date)
+            try await storage.recordMove(gameID: id, ply: ply, move: move, clocks: clocks, now: date)
             stored = true
         } catch {
             logger.error("game \(id): storing move \(ply) failed: \(error)")
@@ -219,18 +228,19 @@ actor Game {
         guard stored else {
             // The mover is not charged for the store that failed (it may have waited seconds for
             // a locked database): their clock stood still from the moment the move was read.
-            var standing = clock.atTurnStart
-            standing[side] = left
-            clock = GameClock(standing, running: paused ? nil : side, since: .now)
-            if !paused { armFlag() }
+            clock.stop(at: stoppedAt)
+            if !paused {
+                clock.start(side, at: settings.clock.now)
+                armFlag()
+            }
             throw ProtocolError(.internalError, "the move could not be stored; play it again")
         }
         position = next
         moves.append(move)
         plyCount.store(moves.count, ordering: .relaxed)
-        // The mover's clock stopped when the line was read; the opponent's starts now that
-        // the move is stored and about to be sent.
-        clock = GameClock(newClocks, running: paused ? nil : side.opponent, since: .now)
+        // The opponent's clock starts now that the move is stored and about to be sent.
+        clock = afterMove
+        if !paused { clock.start(side.opponent, at: settings.clock.now) }
         if moves.count >= 2 {
             abortTimer?.cancel()
             abortTimer = nil
@@ -277,9 +287,10 @@ actor Game {
             // Both are back after a restart: the side to move's clock runs from now, and a
             // side that has not made its first move has the first-move limit from now.
             paused = false
-            clock = GameClock(clock.atTurnStart, running: position.sideToMove, since: .now)
+            let now = settings.clock.now
+            clock.start(position.sideToMove, at: now)
             armFlag()
-            armAbort()
+            armAbort(from: now)
         }
     }
 
@@ -315,11 +326,11 @@ actor Game {
     func left(_ side: Side, outbox: Outbox) {
         guard !isOver, outboxes[side] == outbox else { return }
         outboxes[side] = nil
-        startAbsence(side, from: .now)
+        startAbsence(side, from: settings.clock.now)
     }
 
     /// Both clocks as they stand this instant.
-    func clocksNow() -> Clocks { clock.reading(at: .now) }
+    func clocksNow() -> Clocks { clock.reading(at: settings.clock.now) }
 
     /// Stops the game's timers without ending it, as when the server shuts down: it stays
     /// unfinished in storage and resumes at the next start.
@@ -349,8 +360,8 @@ actor Game {
         if flagTimer != nil, flagTimerWakes <= deadline { return }
         flagTimer?.cancel()
         flagTimerWakes = deadline
-        flagTimer = Task { [weak self] in
-            try? await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
+        flagTimer = Task { [weak self, clock = settings.clock] in
+            try? await clock.sleep(until: deadline)
             guard !Task.isCancelled else { return }
             await self?.flagTimerWoke()
         }
@@ -361,7 +372,7 @@ actor Game {
         // A move being stored was read in time; the flag is armed again once it is stored.
         guard !isOver, !paused, !storing else { return }
         let mover = position.sideToMove
-        if clock.left(mover, at: .now) <= 0 {
+        if clock.left(mover, at: settings.clock.now) <= 0 {
             await finish(winner: mover.opponent, reason: .timeout)
         } else {
             armFlag()
@@ -372,8 +383,8 @@ actor Game {
         absenceTimers[side]?.cancel()
         let deadline = start + settings.abandonGrace
         absenceDeadlines[side] = deadline
-        absenceTimers[side] = Task { [weak self] in
-            try? await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
+        absenceTimers[side] = Task { [weak self, clock = settings.clock] in
+            try? await clock.sleep(until: deadline)
             guard !Task.isCancelled else { return }
             await self?.abandoned(side)
         }
@@ -385,7 +396,8 @@ actor Game {
     private func abandoned(_ side: Side) async {
         guard !isOver, outboxes[side] == nil else { return }
         let bothGone =
-            outboxes[side.opponent] == nil && absenceDeadlines[side.opponent].map { $0 <= .now } == true
+            outboxes[side.opponent] == nil
+            && absenceDeadlines[side.opponent].map { $0 <= settings.clock.now } == true
         let loser = bothGone ? position.sideToMove : side
         await finish(winner: loser.opponent, reason: .abandonment)
     }
@@ -402,9 +414,9 @@ actor Game {
         // Resigning, leaving or flagging before both sides have played a little, or never
         // starting, rates nothing: otherwise throwaway accounts could hand out rating for free.
         let early = moves.count < 2 * Self.movesBeforeRated
-        let rated = reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
-        let period = Double(settings.ratingPeriod.components.seconds)
-        let now = Date()
+        let rated = isRated && reason != .aborted && !(early && Self.unratedWhenEarly.contains(reason))
+        let period = settings.ratingPeriod.inSeconds
+        let now = settings.clock.date
         let score: Double = winner == nil ? 0.5 : (winner == .x ? 1 : 0)
         var changes: [Side: RatingChange] = [:]
         do {
@@ -454,8 +466,8 @@ actor Game {
             }
             // Backing off: 1 s, 2 s, 4 s... between attempts.
             let wait = Duration.seconds(1 << min(finishAttempts - 1, 6))
-            finishRetry = Task { [weak self] in
-                try? await Task.sleep(for: wait)
+            finishRetry = Task { [weak self, clock = settings.clock] in
+                try? await clock.sleep(for: wait)
                 guard !Task.isCancelled else { return }
                 await self?.retryFinish(winner: winner, reason: reason, requestIDs: requestIDs)
             }

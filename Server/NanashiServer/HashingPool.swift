@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 import Synchronization
 
@@ -116,10 +117,7 @@ final class HashingPool: Sendable {
         threads.submit {
             let started = ContinuousClock.now
             job.run()
-            let took = ContinuousClock.now - started
-            self.lastDuration.store(
-                took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000,
-                ordering: .relaxed)
+            self.lastDuration.store((ContinuousClock.now - started).wholeMilliseconds, ordering: .relaxed)
             self.finished()
         }
     }

@@ -14,7 +14,7 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
     let refill: Double
     private let window: Duration
     private let maximumKeys: Int
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: any ServerClock
     private let state: Mutex<State>
 
     private struct State: Sendable {
@@ -25,14 +25,14 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
 
     init(
         capacity: Double, perSecond refill: Double, maximumKeys: Int = 100_000,
-        now: @escaping @Sendable () -> ContinuousClock.Instant
+        clock: any ServerClock
     ) {
         self.capacity = max(1, capacity)
         self.refill = max(0, refill)
         self.maximumKeys = max(1, maximumKeys)
-        self.now = now
+        self.clock = clock
         window = refill > 0 ? .seconds(self.capacity / self.refill) : .seconds(24 * 3600)
-        state = Mutex(State(rotatedAt: now()))
+        state = Mutex(State(rotatedAt: clock.now))
     }
 
     /// Takes a token from `key`'s bucket; returns false, taking nothing, when it is empty.
@@ -50,7 +50,7 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
 
     /// The tokens in `key`'s bucket now (a new one is full), taking nothing.
     func tokens(_ key: Key) -> Double {
-        let now = self.now()
+        let now = clock.now
         return state.withLock { state in
             guard var bucket = state.current[key] ?? state.previous[key] else { return capacity }
             return bucket.spend(now: now) + 1
@@ -66,7 +66,7 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
     var count: Int { state.withLock { $0.current.count + $0.previous.count } }
 
     private func update<T>(_ key: Key, _ change: (inout TokenBucket, ContinuousClock.Instant) -> T) -> T {
-        let now = self.now()
+        let now = clock.now
         let (result, dropped) = state.withLock { state -> (T, [Key: TokenBucket]) in
             var dropped: [Key: TokenBucket] = [:]
             if now - state.rotatedAt >= window || state.current.count >= maximumKeys {

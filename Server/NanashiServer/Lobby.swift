@@ -1,34 +1,43 @@
 import Foundation
 import Logging
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 
 /// Who is connected, who is seeking, and which games are in progress: the server's shared
 /// state outside the games themselves.
 actor Lobby {
-    private let storage: any Storage
-    private let settings: ServerSettings
-    private let logger: Logger
+    let storage: any Storage
+    let settings: ServerSettings
+    let logger: Logger
+    /// Where the engine searches, for games against it and analyses.
+    let engines: EnginePool
+    /// The level of each of the engine's players (one per level), by player id.
+    var engineLevels: [Int64: Level] = [:]
     /// Each logged-in player's one live connection, and the digest of the token it is on.
-    private var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
-    private var matchmaker: Matchmaker
+    var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
+    var matchmaker: Matchmaker
     /// Each seeking player as read when they sought.
-    private var seekers: [Int64: Seeker] = [:]
+    var seekers: [Int64: Seeker] = [:]
     /// Games in progress by id, and each playing player's game.
     private var games: [Int64: Game] = [:]
-    private var gameOf: [Int64: Game] = [:]
+    var gameOf: [Int64: Game] = [:]
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
     /// Players paired whose game is being stored: they may not seek meanwhile.
-    private var starting: Set<Int64> = []
+    var starting: Set<Int64> = []
     /// Finished games that may be rematched, and the offers standing.
-    private var rematches = Rematches()
+    var rematches = Rematches()
+    /// Each connected player's last game against the engine, which they may rematch until they
+    /// move on (the engine always accepts).
+    var engineRematches: [Int64: Rematches.Ended] = [:]
     /// The `live` list as last read, and when.
     private var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
-    init(storage: any Storage, settings: ServerSettings, logger: Logger) {
+    init(storage: any Storage, settings: ServerSettings, logger: Logger, engines: EnginePool) {
         self.storage = storage
+        self.engines = engines
         self.settings = settings
         self.logger = logger
         self.matchmaker = Matchmaker(gap: settings.pairingGap, widening: settings.pairingWidening)
@@ -36,6 +45,7 @@ actor Lobby {
 
     /// Resumes the games left unfinished in storage and starts looking at waiting seeks.
     func start() async throws {
+        let engineGames = try await storage.unfinishedEngineLevels()
         for stored in try await storage.unfinishedGames() {
             guard let id = stored.game.id else { continue }
             let position: Position
@@ -47,19 +57,20 @@ actor Lobby {
                 logger.error("game \(id) not resumed: stored move \(error.ply) cannot be replayed: \(error)")
                 continue
             }
-            let initial = Int64(stored.game.initial) * 1000
-            let clocks =
-                stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) } ?? Clocks(x: initial, o: initial)
+            let control = TimeControl(initial: stored.game.initial, increment: stored.game.increment)
+            // Without a stored move, the game begins with both initial clocks.
+            let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
-                id: id, control: TimeControl(initial: stored.game.initial, increment: stored.game.increment),
-                x: stored.x, o: stored.o, position: position, moves: moves, clocks: clocks)
+                id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
+                clocks: clocks, isRated: engineGames[id] == nil)
             await game.resume()
+            if let level = engineGames[id] { await seatEngine(level: level, in: game) }
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
-        let interval = settings.pairingInterval
+        let (interval, clock) = (settings.pairingInterval, settings.clock)
         pairingTask = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
                 await self?.pair()
                 await self?.expireRematches()
             }
@@ -134,7 +145,8 @@ actor Lobby {
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
         moveOn(id)
-        try matchmaker.add(.init(playerID: id, rating: seeker.player.rating, control: control, since: .now))
+        try matchmaker.add(
+            .init(playerID: id, rating: seeker.player.rating, control: control, since: settings.clock.now))
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
         outbox.send(.seeking, id: requestID)
@@ -151,7 +163,7 @@ actor Lobby {
     /// Pairs whoever can be paired now and starts their games.
     func pair() async {
         pairingRequested = false
-        for (first, second) in matchmaker.pairs(now: .now) {
+        for (first, second) in matchmaker.pairs(now: settings.clock.now) {
             await startGame(first, second)
         }
     }
@@ -165,13 +177,13 @@ actor Lobby {
         let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id: Int64
-        let (xID, oID, control) = (x.id!, o.id!, first.control)
+        let (xID, oID, control, now) = (x.id!, o.id!, first.control, settings.clock.date)
         starting.formUnion([xID, oID])
         defer { starting.subtract([xID, oID]) }
         moveOn(xID)
         moveOn(oID)
         do {
-            id = try await storage.createGame(xID: xID, oID: oID, control: control, now: Date())
+            id = try await storage.createGame(xID: xID, oID: oID, control: control, now: now)
         } catch {
             // Both stay in the pool, as they were (unless they left meanwhile), and hear why
             // nothing started yet.
@@ -198,9 +210,9 @@ actor Lobby {
         Task { await game.begin() }
     }
 
-    private func makeGame(
+    func makeGame(
         id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, position: Position, moves: [Move],
-        clocks: Clocks?, outboxes: [Side: Outbox] = [:]
+        clocks: Clocks?, outboxes: [Side: Outbox] = [:], isRated: Bool = true
     ) -> Game {
         let players: [Side: Game.Player] = [
             .x: .init(id: x.id!, name: x.name, rating: x.rating),
@@ -208,7 +220,7 @@ actor Lobby {
         ]
         let game = Game(
             id: id, control: control, players: players, position: position, moves: moves, clocks: clocks,
-            outboxes: outboxes,
+            outboxes: outboxes, isRated: isRated,
             storage: storage, settings: settings, logger: logger
         ) { [weak self] game in
             await self?.ended(game)
@@ -228,6 +240,7 @@ actor Lobby {
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil
         }
+        guard !endedEngineGame(game) else { return }
         rematches.ended(
             Rematches.Ended(
                 game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control),
@@ -240,11 +253,11 @@ actor Lobby {
     /// started), at most `limit`. Read at most once per `settings.liveListLifetime`, so that
     /// clients asking often cost one walk over the games between them.
     func live(limit: Int = 50) -> [LiveGame] {
-        if let liveList, ContinuousClock.now - liveList.readAt < settings.liveListLifetime {
+        if let liveList, settings.clock.now - liveList.readAt < settings.liveListLifetime {
             return liveList.games
         }
         let games = games.values.sorted { ($0.rating, $1.id) > ($1.rating, $0.id) }.prefix(limit).map(\.live)
-        liveList = (Array(games), .now)
+        liveList = (Array(games), settings.clock.now)
         return Array(games)
     }
 
@@ -277,7 +290,8 @@ actor Lobby {
         }
         // The `end` may have reached the player before the game told the lobby it ended.
         if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
-        let expires = ContinuousClock.now + settings.rematchOfferLifetime
+        if await rematchEngine(gameID, by: playerID, outbox: outbox, requestID: requestID) { return }
+        let expires = settings.clock.now + settings.rematchOfferLifetime
         switch rematches.offer(gameID, by: playerID, expires: expires) {
         case .noSuchGame:
             throw ProtocolError(.noSuchGame, "you have no finished game \(gameID) to rematch")
@@ -298,7 +312,7 @@ actor Lobby {
 
     /// Starts the game both players of `ended` asked for, colours swapped, at its time control.
     private func startRematch(of ended: Rematches.Ended) async {
-        let (xID, oID) = (ended.o, ended.x)
+        let (xID, oID, now) = (ended.o, ended.x, settings.clock.date)
         starting.formUnion([xID, oID])
         defer { starting.subtract([xID, oID]) }
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
@@ -306,7 +320,7 @@ actor Lobby {
             if let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) {
                 stored = (
                     x, o,
-                    try await storage.createGame(xID: xID, oID: oID, control: ended.control, now: Date())
+                    try await storage.createGame(xID: xID, oID: oID, control: ended.control, now: now)
                 )
             } else {
                 stored = nil
@@ -333,7 +347,8 @@ actor Lobby {
     }
 
     /// Lapses the rematch of a player's last game, telling whoever had offered it.
-    private func moveOn(_ playerID: Int64) {
+    func moveOn(_ playerID: Int64) {
+        engineRematches[playerID] = nil
         tellLapsed(rematches.moveOn(playerID))
     }
 
@@ -346,7 +361,7 @@ actor Lobby {
     }
 
     private func expireRematches() {
-        for lapse in rematches.expire(now: .now) { tellLapsed(lapse) }
+        for lapse in rematches.expire(now: settings.clock.now) { tellLapsed(lapse) }
     }
 
     // MARK: Playing

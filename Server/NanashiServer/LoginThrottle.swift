@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// Counts failed logins in token buckets (`KeyedBuckets`), one per (address, name) and one per
@@ -23,12 +24,13 @@ struct LoginThrottle: Sendable {
     private let perAddress: KeyedBuckets<String>
 
     init(_ settings: ServerSettings) {
-        let perSecond = 1 / max(0.001, Self.seconds(settings.failedLoginRefill))
+        let perSecond = 1 / max(0.001, settings.failedLoginRefill.inSeconds)
         perName = KeyedBuckets(
-            capacity: Double(settings.failedLoginsBeforeThrottle), perSecond: perSecond, now: settings.now)
+            capacity: Double(settings.failedLoginsBeforeThrottle), perSecond: perSecond, clock: settings.clock
+        )
         perAddress = KeyedBuckets(
             capacity: Double(settings.failedLoginsPerAddressBeforeThrottle), perSecond: perSecond,
-            now: settings.now)
+            clock: settings.clock)
     }
 
     /// Counts an attempt to log in as `name` from `address` before its password is checked;
@@ -59,9 +61,5 @@ struct LoginThrottle: Sendable {
     func withdrawn(name: String, address: String) {
         perName.giveBack(Pair(address: address, name: name.lowercased()))
         perAddress.giveBack(address)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -6,17 +6,17 @@ struct MessageBudget {
     enum Verdict { case within, over, cutOff }
 
     private var bucket: TokenBucket
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: any ServerClock
 
     init(_ settings: ServerSettings) {
-        now = settings.now
+        clock = settings.clock
         bucket = TokenBucket(
-            capacity: Double(settings.messageBurst), perSecond: settings.messageRate, now: settings.now())
+            capacity: Double(settings.messageBurst), perSecond: settings.messageRate, now: clock.now)
     }
 
     /// Spends one message: within the budget, over it, or so far over that the connection is cut off.
     mutating func spend() -> Verdict {
-        let left = bucket.spend(now: now())
+        let left = bucket.spend(now: clock.now)
         if left >= 0 { return .within }
         return left < -bucket.capacity ? .cutOff : .over
     }

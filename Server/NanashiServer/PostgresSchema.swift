@@ -106,6 +106,18 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX login_guess_updated ON login_guess (updated_at)",
             ]),
+        Migration(
+            name: "games against the engine, analyses",
+            statements: [
+                "ALTER TABLE game ADD COLUMN engine_level BIGINT",
+                """
+                CREATE TABLE analysis (
+                    game_id BIGINT PRIMARY KEY REFERENCES game(id),
+                    body TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// The schema version this build writes.

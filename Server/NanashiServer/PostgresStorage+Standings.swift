@@ -56,10 +56,10 @@ extension PostgresStorage {
             """
             SELECT game.id, game.x_id, game.result, game.reason, x.name, o.name, rc.rating_before, rc.rating_after
             FROM (
-                (SELECT id, ended_at FROM game WHERE x_id = \(id) AND result IS NOT NULL
+                (SELECT id, ended_at FROM game WHERE x_id = \(id) AND result IS NOT NULL AND engine_level IS NULL
                  ORDER BY ended_at DESC, id DESC LIMIT \(recent))
                 UNION ALL
-                (SELECT id, ended_at FROM game WHERE o_id = \(id) AND result IS NOT NULL
+                (SELECT id, ended_at FROM game WHERE o_id = \(id) AND result IS NOT NULL AND engine_level IS NULL
                  ORDER BY ended_at DESC, id DESC LIMIT \(recent))
             ) AS latest
             JOIN game ON game.id = latest.id
@@ -79,7 +79,8 @@ extension PostgresStorage {
                     ?? Outcome(winner: nil, reason: .resignation),
                 ratingChange: rounded(after ?? player.rating) - rounded(before ?? player.rating))
         }
-        return player.profile(rank: rank, recent: games)
+        return player.profile(
+            rank: rank, recent: games, computer: try await recentEngineGames(playerID: id, recent: recent))
     }
 
     func finishedGames(name: String, before: Int64?, limit: Int) async throws -> (

@@ -79,9 +79,10 @@ final class PostgresStorage: Storage {
 
     var sharedLoginGuesses: (any SharedLoginGuesses)? { self }
 
-    /// Runs `work` in one transaction on a connection of the pool: committed if it returns,
+    /// Runs `work` in one transaction on a connection of the pool (internal, for the extensions
+    /// beside this file): committed if it returns,
     /// rolled back if it throws (and its error rethrown as it was).
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         _ work: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in

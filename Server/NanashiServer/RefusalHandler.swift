@@ -4,7 +4,7 @@ import NIOCore
 /// HTTP 503), closes its side, throws away whatever the client sends, and closes the socket
 /// once the client closes too or after `limit`, whichever comes first; with no message, it
 /// closes the socket at once. No request is parsed and nothing waits on the client.
-final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class RefusalHandler: StartsWhenActive, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
     private let message: [UInt8]?
@@ -15,15 +15,6 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.limit = limit
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { refuse(context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        refuse(context)
-        context.fireChannelActive()
-    }
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -32,13 +23,12 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private var refused = false
 
-    private func refuse(_ context: ChannelHandlerContext) {
+    func start(_ context: ChannelHandlerContext) {
         guard !refused else { return }
         refused = true
         guard let message else { return context.close(promise: nil) }
-        let channel = context.channel
-        let cut = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
-        channel.closeFuture.whenComplete { _ in cut.cancel() }
+        let cut = context.closeChannel(in: limit)
+        context.channel.closeFuture.whenComplete { _ in cut.cancel() }
         context.writeAndFlush(NIOAny(ByteBuffer(bytes: message)), promise: nil)
         context.close(mode: .output, promise: nil)
     }

@@ -9,7 +9,7 @@ import NIOHTTP1
 /// Sits right after the HTTP request decoder, so whatever it reads is a decoded request part (a
 /// head first); it never unwraps what it reads, since after an upgrade raw bytes pass it. Its
 /// timer is the event loop's, so a test moves an `EmbeddedEventLoop` instead of waiting.
-final class RequestHeadDeadline: ChannelDuplexHandler {
+final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
@@ -21,15 +21,6 @@ final class RequestHeadDeadline: ChannelDuplexHandler {
 
     init(limit: TimeAmount) {
         self.limit = limit
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        arm(context)
-        context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -55,18 +46,18 @@ final class RequestHeadDeadline: ChannelDuplexHandler {
             disarm()
         case .end:
             // The response is done: the next request's head has `limit` from now.
-            arm(context)
+            start(context)
         default:
             break
         }
         context.write(data, promise: promise)
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
+    /// Arms the deadline: `limit` from now (a running one is put off), unless upgraded.
+    func start(_ context: ChannelHandlerContext) {
         disarm()
         guard !upgraded else { return }
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+        deadline = context.closeChannel(in: limit)
     }
 
     private func disarm() {

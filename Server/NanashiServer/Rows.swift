@@ -76,11 +76,12 @@ extension PlayerRow {
             losses: losses, draws: draws, provisional: glicko.isProvisional)
     }
 
-    /// The player's profile, with their rank (`nil` if unranked) and latest games.
-    func profile(rank: Int?, recent: [RecentGame]) -> Profile {
+    /// The player's profile, with their rank (`nil` if unranked), latest games between people
+    /// and latest games against the engine.
+    func profile(rank: Int?, recent: [RecentGame], computer: [RecentGame]) -> Profile {
         Profile(
             name: name, rating: rounded(rating), rd: rounded(rd), rank: rank, games: games, wins: wins,
-            losses: losses, draws: draws, recent: recent)
+            losses: losses, draws: draws, recent: recent, computer: computer)
     }
 }
 

@@ -10,17 +10,13 @@ public struct SeedSummary: Sendable, Equatable {
     /// Finished games added between them.
     public var games: Int
     /// Bot accounts added, each with a session token to log in with (`auth`).
-    public var bots: [BotCredential]
-}
+    public var bots: [BotAccount]
 
-/// A bot account's name and the session token it logs in with.
-public struct BotCredential: Sendable, Hashable {
-    public var name: String
-    public var token: String
-
-    public init(name: String, token: String) {
-        self.name = name
-        self.token = token
+    /// The line `nanashi seed` prints: what was added, and in how long.
+    public func line(took elapsed: Duration) -> String {
+        let tenths = elapsed.wholeMilliseconds / 100
+        return
+            "seeded \(players) players, \(games) games, \(bots.count) bots in \(tenths / 10).\(tenths % 10) s"
     }
 }
 
@@ -42,6 +38,19 @@ public enum BenchmarkSeed {
         return try storage.seed(
             players: players, games: games, bots: bots, prefix: prefix, botPrefix: botPrefix, now: Date())
     }
+
+    /// Why `nanashi seed` cannot run with these counts, or `nil` when it can: no count is below 0,
+    /// bots have a file to write their tokens to, and there is something to add.
+    public static func problem(players: Int, games: Int?, bots: Int, writesAccounts: Bool) -> String? {
+        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
+            return "bad counts: --players, --games and --bots are 0 or more"
+        }
+        guard bots == 0 || writesAccounts else {
+            return "--bots needs --accounts FILE to write their tokens to"
+        }
+        guard players + bots > 0 else { return "nothing to seed: give --players or --bots" }
+        return nil
+    }
 }
 
 extension SQLiteStorage {
@@ -53,7 +62,7 @@ extension SQLiteStorage {
         var random = SystemRandomNumberGenerator()
         let nowSeconds = now.timeIntervalSince1970
         let day = 24 * 3600.0
-        var credentials: [BotCredential] = []
+        var credentials: [BotAccount] = []
         try pool.write { db in
             let firstID = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM player") ?? 0) + 1
             let insertPlayer = try db.makeStatement(
@@ -130,7 +139,7 @@ extension SQLiteStorage {
                 try insertToken.execute(arguments: [
                     Data(token.digest), bot.id!, nowSeconds, nowSeconds + 365 * day,
                 ])
-                credentials.append(BotCredential(name: name, token: token.text))
+                credentials.append(BotAccount(name: name, token: token.text))
             }
         }
         return SeedSummary(players: players, games: players >= 2 ? games : 0, bots: credentials)

@@ -54,8 +54,7 @@ final class SQLiteStorage: Storage {
         var configuration = Configuration()
         // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
         // may hold a lock for a moment: wait for it rather than fail.
-        let (seconds, attoseconds) = busyTimeout.components
-        configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
+        configuration.busyMode = .timeout(busyTimeout.inSeconds)
         configuration.prepareDatabase { db in
             // WAL with NORMAL sync survives a killed process; only a power cut may lose the
             // last commits.
@@ -185,6 +184,7 @@ final class SQLiteStorage: Storage {
                     CREATE INDEX game_o_ended ON game (o_id, ended_at, id) WHERE result IS NOT NULL;
                     """)
         }
+        registerEngineMigrations(&migrator)
         return migrator
     }
 
@@ -488,7 +488,8 @@ final class SQLiteStorage: Storage {
                     ?? Outcome(winner: nil, reason: .resignation),
                 ratingChange: rounded(after) - rounded(before))
         }
-        return player.profile(rank: rank, recent: games)
+        return player.profile(
+            rank: rank, recent: games, computer: try recentEngineGames(db, playerID: id, recent: recent))
     }
 }
 
@@ -508,11 +509,11 @@ extension SQLiteStorage {
                change.rating_before, change.rating_after
         FROM (
             SELECT * FROM (
-                SELECT id, ended_at FROM game WHERE x_id = ? AND result IS NOT NULL
+                SELECT id, ended_at FROM game WHERE x_id = ? AND result IS NOT NULL AND engine_level IS NULL
                 ORDER BY ended_at DESC, id DESC LIMIT ?)
             UNION ALL
             SELECT * FROM (
-                SELECT id, ended_at FROM game WHERE o_id = ? AND result IS NOT NULL
+                SELECT id, ended_at FROM game WHERE o_id = ? AND result IS NOT NULL AND engine_level IS NULL
                 ORDER BY ended_at DESC, id DESC LIMIT ?)
         ) AS latest
         JOIN game ON game.id = latest.id

@@ -27,18 +27,21 @@ public final class Server: Sendable {
     private let transport: Transport
     private let lobby: Lobby
     private let storage: any Storage
+    private let engines: EnginePool
     private let accepting: Task<Void, Never>
     private let sweeping: Task<Void, Never>
     private let settings: ServerSettings
     private let logger: Logger
 
     private init(
-        transport: Transport, lobby: Lobby, storage: any Storage, accepting: Task<Void, Never>,
+        transport: Transport, lobby: Lobby, storage: any Storage, engines: EnginePool,
+        accepting: Task<Void, Never>,
         sweeping: Task<Void, Never>, settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
         self.storage = storage
+        self.engines = engines
         self.accepting = accepting
         self.sweeping = sweeping
         self.settings = settings
@@ -61,8 +64,12 @@ public final class Server: Sendable {
             case .sqlite(let path): try SQLiteStorage(path: path, busyTimeout: settings.databaseBusyTimeout)
             case .postgres(let address): try await PostgresStorage.open(address, logger: logger)
             }
-        let lobby = Lobby(storage: storage, settings: settings, logger: logger)
+        let engines = EnginePool(
+            threads: settings.engineThreads, maximumWaiting: settings.engineQueue,
+            now: { [clock = settings.clock] in clock.now })
+        let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines)
         try await lobby.start()
+        let analyst = Analyst(storage: storage, engines: engines, settings: settings, logger: logger)
         let accounts = Accounts(storage: storage, settings: settings)
         let metrics = ServerMetrics()
         let transport = try await Transport.bind(settings, metrics: metrics)
@@ -72,7 +79,8 @@ public final class Server: Sendable {
             await transport.run(logger: logger, sites: sites) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
-                    outbox: outbox, peer: peer, address: address, lobby: lobby, accounts: accounts,
+                    outbox: outbox, peer: peer, address: address, lobby: lobby, analyst: analyst,
+                    accounts: accounts,
                     storage: storage, settings: settings, metrics: metrics, logger: logger)
             }
         }
@@ -92,8 +100,8 @@ public final class Server: Sendable {
             logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
-            transport: transport, lobby: lobby, storage: storage, accepting: accepting, sweeping: sweeping,
-            settings: settings, logger: logger)
+            transport: transport, lobby: lobby, storage: storage, engines: engines, accepting: accepting,
+            sweeping: sweeping, settings: settings, logger: logger)
     }
 
     /// Stops accepting connections and pairing seeks, halts the games in progress where they
@@ -105,6 +113,7 @@ public final class Server: Sendable {
         logger.info("stopping")
         sweeping.cancel()
         await lobby.stop()
+        engines.stop()
         await transport.close(grace: settings.shutdownGrace)
         await storage.close()
     }

@@ -103,16 +103,28 @@ public struct ServerSettings: Sendable {
     /// How long a stopping server waits for a client to take its last replies before it closes
     /// the connection anyway.
     public var shutdownGrace = Duration.seconds(5)
-    /// The wall clock for token expiry and stored times; tests move it forward instead of waiting.
-    var wallClock: @Sendable () -> Date = { Date() }
+    /// Searches of the built-in engine run at once (games against it and analyses), on threads
+    /// of their own: one per core but one, at least one.
+    public var engineThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// Searches that may wait for an engine thread before a new game against the engine, or a
+    /// new analysis, is refused with `busy` (games in progress always get their searches).
+    public var engineQueue = 16
+    /// The depth of every search of an analysis, in plies.
+    public var analysisDepth = 6
+    /// Analyses computed at once; more are refused with `busy`.
+    public var concurrentAnalyses = 1
+    /// `analyse` requests that need computing one address may make per hour (a token bucket);
+    /// analyses already stored are served without counting.
+    public var analysesPerHour = 20.0
     /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
-    /// (at most 5 s). Tests on a moved `now` make it short.
+    /// (at most 5 s).
     var sweepInterval: Duration?
     /// The file descriptors connections may use; `nil` takes the process's limit less what is
     /// open at start and a reserve (`ConnectionCaps.descriptorBudget`). Tests make it small.
     var descriptorBudget: Int?
-    /// The monotonic clock of budgets, throttles and buckets; tests move it forward instead of waiting.
-    var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// The one clock every timer and every reading of the time goes through; tests hand in one
+    /// they move instead of waiting.
+    public var clock: any ServerClock = SystemClock()
 
     public init() {}
 }

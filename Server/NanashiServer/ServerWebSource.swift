@@ -37,6 +37,10 @@ struct ServerWebSource: WebSource {
         await lobby.isInProgress(game)
     }
 
+    func storedAnalysis(game: Int64) async throws -> GameAnalysis? {
+        try await storage.analysis(gameID: game)
+    }
+
     func metrics() async -> String {
         serverMetrics.gamesInProgress.set(Double(await lobby.gamesInProgress))
         return serverMetrics.text()

@@ -72,6 +72,24 @@ protocol Storage: Sendable {
     /// A finished game with its moves, or `nil` if there is no game with that id or it is not over.
     func finishedGame(id: Int64) async throws -> FinishedGame?
 
+    /// Stores a new game of `playerID` against the engine at `level`, the player on `side`, and
+    /// returns the engine's player (made on its first game, see `EnginePlayer`) and the game's id.
+    /// The game is marked with its level and is never rated.
+    func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
+        async throws
+        -> (engine: PlayerRow, game: Int64)
+
+    /// The level of every unfinished game against the engine, by game id.
+    func unfinishedEngineLevels() async throws -> [Int64: Int]
+
+    /// The stored analysis of a game, if any.
+    ///
+    /// - Throws: `StorageError.damaged` if the stored analysis cannot be read.
+    func analysis(gameID: Int64) async throws -> GameAnalysis?
+
+    /// Stores a game's analysis (once: a second one for the same game is ignored).
+    func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws
+
     /// Lets go of the database (its connections); nothing may be called after.
     func close() async
 
@@ -90,6 +108,37 @@ extension Storage {
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult? {
         try await finishGame(id: id, outcome: outcome, rated: true, now: now, rate: rate)
+    }
+}
+
+/// The engine plays as one player per level, named `AI level N`: a name no person can take (names
+/// have no spaces) and a password hash no password matches, so nobody logs in as it.
+enum EnginePlayer {
+    /// The name of the engine's player at `level`.
+    static func name(level: Int) -> String { "AI level \(level)" }
+
+    /// The engine's player at `level`, to insert on its first game.
+    static func new(level: Int, now: Date) -> PlayerRow {
+        PlayerRow.new(name: name(level: level), passwordHash: "engine", now: now)
+    }
+}
+
+/// An analysis as stored: its JSON text.
+extension GameAnalysis {
+    /// The analysis as the JSON text storage keeps.
+    func storedBody() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    /// An analysis read back from storage.
+    ///
+    /// - Throws: `StorageError.damaged` if the text is not an analysis.
+    init(storedBody body: String, gameID: Int64) throws {
+        do {
+            self = try JSONDecoder().decode(GameAnalysis.self, from: Data(body.utf8))
+        } catch {
+            throw StorageError.damaged("game \(gameID)'s analysis cannot be read: \(error)")
+        }
     }
 }
 

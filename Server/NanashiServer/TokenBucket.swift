@@ -1,3 +1,5 @@
+import NanashiCore
+
 /// A token bucket: it holds at most `capacity` tokens, each request takes one, and tokens come
 /// back at `refill` a second. The one rate limit of the server: a connection's message budget,
 /// logins and registrations per address, failed logins per address and per name, decoy hashes.
@@ -49,9 +51,7 @@ struct TokenBucket: Sendable {
 
     private mutating func refill(to now: ContinuousClock.Instant) {
         guard now > checked else { return }
-        let elapsed = now - checked
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        tokens = min(capacity, tokens + seconds * refill)
+        tokens = min(capacity, tokens + (now - checked).inSeconds * refill)
         checked = now
     }
 }

@@ -24,7 +24,7 @@ extension Transport {
         _ settings: ServerSettings, host: String, port: Int, webSockets: Bool, caps: ConnectionCaps,
         metrics: ServerMetrics
     ) async throws -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never> {
-        let maximumLineLength = settings.maximumLineLength
+        let (maximumLineLength, clock) = (settings.maximumLineLength, settings.clock)
         // Past the idle timeout, so that the sweep closes a quiet WebSocket first, with its
         // `idle_timeout` message; this one closes what the sweep does not see (pages, and
         // handshakes never finished).
@@ -62,7 +62,7 @@ extension Transport {
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(
-                                    WebSocketLineCodec(maximumLength: maximumLineLength))
+                                    WebSocketLineCodec(maximumLength: maximumLineLength, clock: clock))
                                 return WebConnection.socket(
                                     try NIOAsyncChannel<ReceivedLine, Never>(
                                         wrappingChannelSynchronously: channel))

@@ -52,11 +52,9 @@ final class Transport: Sendable {
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metrics: ServerMetrics
-    /// For the page connections' request budget.
+    /// The connections' limits, and the page connections' request budget.
     private let settings: ServerSettings
     private let nextID = Atomic<Int>(0)
-    private let maximumQueuedBytes: Int
-    private let maximumWatcherQueuedBytes: Int
     private let caps: ConnectionCaps
     /// The open connections, to sweep the idle ones and to close them all when the server
     /// stops, and how many come from each address.
@@ -65,8 +63,8 @@ final class Transport: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The origin of `Link.lastHeard`.
     private let epoch: ContinuousClock.Instant
-    /// The time connections are judged by (`ServerSettings.now`).
-    private let now: @Sendable () -> ContinuousClock.Instant
+    /// The time connections are judged by.
+    private let clock: any ServerClock
 
     private struct Registry {
         var links: [Int: Link] = [:]
@@ -111,22 +109,24 @@ final class Transport: Sendable {
         let closing = Atomic<Bool>(false)
         /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
-        private let maximumQueuedBytes: Int
-        private let maximumWatcherQueuedBytes: Int
+        /// Bytes that may wait for the socket when a line is added: `maximumQueuedBytes`, and
+        /// for a watched game's line the smaller of it and `maximumWatcherQueuedBytes`.
+        private let limits: (line: Int, watchedLine: Int)
         private let metrics: ServerMetrics
         private let logger: Logger
 
         init(
-            id: Int, channel: any Channel, opened: Int64, maximumQueuedBytes: Int,
-            maximumWatcherQueuedBytes: Int, metrics: ServerMetrics,
+            id: Int, channel: any Channel, opened: Int64, settings: ServerSettings, metrics: ServerMetrics,
             logger: Logger
         ) {
             self.id = id
             self.channel = channel
             self.address = ClientAddress.key(channel.remoteAddress)
             self.opened = opened
-            self.maximumQueuedBytes = maximumQueuedBytes
-            self.maximumWatcherQueuedBytes = maximumWatcherQueuedBytes
+            limits = (
+                settings.maximumQueuedBytes,
+                min(settings.maximumQueuedBytes, settings.maximumWatcherQueuedBytes)
+            )
             self.metrics = metrics
             self.logger = logger
         }
@@ -156,11 +156,9 @@ final class Transport: Sendable {
             let limit: Int
             switch event {
             case .line(let text):
-                line = text
-                limit = maximumQueuedBytes
+                (line, limit) = (text, limits.line)
             case .watchedLine(let text):
-                line = text
-                limit = min(maximumQueuedBytes, maximumWatcherQueuedBytes)
+                (line, limit) = (text, limits.watchedLine)
             case .close:
                 finish()
                 return
@@ -223,17 +221,15 @@ final class Transport: Sendable {
         self.metricsPort = metricsListener.map { $0.channel.localAddress?.port ?? settings.metricsPort ?? 0 }
         self.metrics = metrics
         self.settings = settings
-        self.maximumQueuedBytes = settings.maximumQueuedBytes
-        self.maximumWatcherQueuedBytes = settings.maximumWatcherQueuedBytes
         self.caps = caps
-        self.now = settings.now
-        self.epoch = settings.now()
+        self.clock = settings.clock
+        self.epoch = settings.clock.now
     }
 
     /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
     /// have its files. A client that does not speak TLS there fails the handshake and is closed.
     static func bind(_ settings: ServerSettings, metrics: ServerMetrics) async throws -> Transport {
-        let maximumLineLength = settings.maximumLineLength
+        let (maximumLineLength, clock) = (settings.maximumLineLength, settings.clock)
         let tls = try settings.tls?.serverContext()
         let descriptors =
             settings.descriptorBudget
@@ -258,7 +254,7 @@ final class Transport: Sendable {
                     try pipeline.addHandler(BackPressureHandler())
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(
-                        ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
+                        ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength, clock: clock)))
                     return .admitted(
                         try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel))
                 }
@@ -372,8 +368,8 @@ final class Transport: Sendable {
         let limit = timeout.wholeMilliseconds
         let loginLimit = loginTimeout.wholeMilliseconds
         while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            let now = (self.now() - epoch).wholeMilliseconds
+            try? await clock.sleep(for: interval)
+            let now = (clock.now - epoch).wholeMilliseconds
             let idle = open.withLock { registry in
                 registry.links.values.compactMap { link -> (Link, String)? in
                     if now - link.lastHeard.load(ordering: .relaxed) >= limit {
@@ -411,8 +407,9 @@ final class Transport: Sendable {
             link.outbox.close()
         }
         guard !links.isEmpty else { return }
-        Task {
-            try? await Task.sleep(for: grace)
+        let deadline = clock.now + grace
+        Task { [clock] in
+            try? await clock.sleep(until: deadline)
             for link in links { link.channel.close(promise: nil) }
         }
     }
@@ -422,11 +419,10 @@ final class Transport: Sendable {
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let peer = connection.channel.remoteAddress?.description ?? "unknown"
-        let opened = (now() - epoch).wholeMilliseconds
+        let opened = (clock.now - epoch).wholeMilliseconds
         let link = Link(
-            id: id, channel: connection.channel, opened: opened,
-            maximumQueuedBytes: maximumQueuedBytes, maximumWatcherQueuedBytes: maximumWatcherQueuedBytes,
-            metrics: metrics, logger: logger)
+            id: id, channel: connection.channel, opened: opened, settings: settings, metrics: metrics,
+            logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
         open.withLock { $0.links[id] = link }
@@ -449,7 +445,8 @@ final class Transport: Sendable {
                         // Closing (the client stopped reading, went idle or flooded, or the
                         // server is stopping): lines still buffered are not handled.
                         guard !link.isFinished else { break }
-                        link.lastHeard.store((self.now() - self.epoch).wholeMilliseconds, ordering: .relaxed)
+                        link.lastHeard.store(
+                            (self.clock.now - self.epoch).wholeMilliseconds, ordering: .relaxed)
                         await handler.received(received)
                     }
                 } catch {
@@ -509,11 +506,14 @@ struct LineDecoder: ByteToMessageDecoder {
     typealias InboundOut = ReceivedLine
 
     let maximumLength: Int
+    /// What stamps each line with the time it was read.
+    let clock: any ServerClock
     /// Inside a line already reported as too long, skipping up to its end.
     private var skipping = false
 
-    init(maximumLength: Int) {
+    init(maximumLength: Int, clock: any ServerClock) {
         self.maximumLength = maximumLength
+        self.clock = clock
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
@@ -542,7 +542,7 @@ struct LineDecoder: ByteToMessageDecoder {
     }
 
     private func emit(_ event: LineEvent, context: ChannelHandlerContext) {
-        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event)))
+        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event, readAt: clock.now)))
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws

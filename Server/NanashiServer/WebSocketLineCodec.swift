@@ -26,12 +26,15 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     static let maximumFrameSize = 16 * 1024
 
     private let maximumLength: Int
+    /// What stamps each line with the time it was read.
+    private let clock: any ServerClock
     /// The fragments of a text message so far, or `nil` between messages.
     private var fragments: ByteBuffer?
     private var closeSent = false
 
-    init(maximumLength: Int) {
+    init(maximumLength: Int, clock: any ServerClock) {
         self.maximumLength = maximumLength
+        self.clock = clock
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -67,7 +70,7 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
             fragments = nil
             // One frame: a line too long, as TCP reports it. Fragments: the client means to go on.
             guard frame.fin, frame.opcode == .text else { return close(context, code: .messageTooLarge) }
-            context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .tooLong)))
+            context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .tooLong, readAt: clock.now)))
             return
         }
         message.writeBuffer(&data)
@@ -76,7 +79,8 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
             return
         }
         fragments = nil
-        context.fireChannelRead(wrapInboundOut(ReceivedLine(event: .line(Array(message.readableBytesView)))))
+        context.fireChannelRead(
+            wrapInboundOut(ReceivedLine(event: .line(Array(message.readableBytesView)), readAt: clock.now)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

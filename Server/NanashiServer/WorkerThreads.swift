@@ -12,9 +12,13 @@ final class WorkerThreads: @unchecked Sendable {
     private var head = 0
     private var stopping = false
 
-    init(count: Int, name: String) {
+    /// `count` threads (at least one) named `name.1`, `name.2`...; each calls `prepare` first.
+    init(count: Int, name: String, prepare: @escaping @Sendable () -> Void = {}) {
         for index in 0..<max(1, count) {
-            let thread = Thread { self.work() }
+            let thread = Thread {
+                prepare()
+                self.work()
+            }
             thread.name = "\(name).\(index + 1)"
             thread.start()
         }

@@ -36,6 +36,7 @@ enum GamePage {
             <button type="button" id="forward" aria-label="forward" title="forward (→)">›</button>
             <button type="button" id="last" aria-label="end" title="end (End)">»</button>
             </div>
+            \(analysisArea)
             <p class="download"><a href="/game/\(game.game)/pgn" download="nanashi-\(game.game).pgn">Download PGN</a></p>
             <ol class="moves">\(moveList.joined())</ol>
             </section>
@@ -67,6 +68,18 @@ enum GamePage {
         · \(TimeControl(initial: initial, increment: increment))</p>
         """
     }
+
+    /// Where the script shows the engine's analysis: a graph of the evaluation (x up, o down)
+    /// whose marked mistakes step the board there, the list of mistakes, and the button that
+    /// asks for the analysis when none is stored yet.
+    static let analysisArea = """
+        <section class="analysis" id="analysis" aria-label="the engine's analysis">
+        <svg class="eval-graph" id="eval-graph" viewBox="0 0 300 100" preserveAspectRatio="none" role="img" aria-label="evaluation graph" hidden></svg>
+        <p class="quiet" id="analysis-status">Looking for the engine's analysis…</p>
+        <div class="buttons"><button type="button" id="analyse-button" hidden>Analyse with the engine</button></div>
+        <ol class="mistakes" id="mistakes"></ol>
+        </section>
+        """
 
     /// The board the script draws into, with the line under it that tells the counts and the last move.
     static let boardArea = """

@@ -1,6 +1,7 @@
 import NanashiCore
 
-/// `/play`: log in or register, pick a time control, seek, and play; the script does the rest
+/// `/play`: log in or register, pick a time control, seek a person or play the computer at a
+/// level and colour, and play; the script does the rest
 /// over `/ws`. The password goes only over that socket, never in a form submission.
 enum PlayPage {
     /// The time controls offered.
@@ -10,7 +11,17 @@ enum PlayPage {
         TimeControl(initial: 900, increment: 10),
     ]
 
+    /// The engine's levels offered, and the one selected at first.
+    static let levels = 1...17
+    static let defaultLevel = 6
+
     static var html: String {
+        let levelOptions = levels.map { level in
+            let selected = level == defaultLevel ? " selected" : ""
+            let note =
+                level == levels.lowerBound ? " (easiest)" : level == levels.upperBound ? " (strongest)" : ""
+            return "<option value=\"\(level)\"\(selected)>\(level)\(note)</option>"
+        }
         let options = controls.map { control in
             let selected = control == TimeControl(initial: 300, increment: 3) ? " selected" : ""
             return "<option value=\"\(control.initial)+\(control.increment)\"\(selected)>\(control)</option>"
@@ -24,7 +35,7 @@ enum PlayPage {
             <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>
             \(GamePage.boardArea)
             <div class="clocks"><div class="clock" id="clock-bottom"><span class="disc" id="disc-bottom"></span> <span class="name" id="name-bottom"></span> <span class="time" id="time-bottom"></span></div></div>
-            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button></div>
+            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button> <a id="review-link" class="review" hidden>Review the game</a></div>
             </div>
             <div class="side">
             <form id="login" class="panel" method="post" action="/play" hidden>
@@ -41,6 +52,15 @@ enum PlayPage {
             <label for="control">Time control (minutes + seconds a move)</label>
             <select id="control">\(options.joined())</select>
             <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" class="secondary" id="cancel-button" hidden>Cancel</button></div>
+            <h2>Play the computer</h2>
+            <p class="quiet">Unrated, at once, at the time control above.</p>
+            <div class="pair">
+            <div><label for="ai-level">Level</label>
+            <select id="ai-level">\(levelOptions.joined())</select></div>
+            <div><label for="ai-color">Your side</label>
+            <select id="ai-color"><option value="">random</option><option value="x">x (moves first)</option><option value="o">o</option></select></div>
+            </div>
+            <div class="buttons"><button type="button" id="ai-button">Play the computer</button></div>
             </div>
             </div>
             </div>

@@ -62,6 +62,8 @@ public struct WebSite: Sendable {
             return try await game(segments[1])
         case ("game", 3) where segments[2] == "pgn":
             return try await pgn(segments[1])
+        case ("game", 3) where segments[2] == "analysis":
+            return try await analysis(segments[1])
         case ("static", 2) where segments[1] == "nanashi.js":
             return Self.asset(Assets.script, type: "text/javascript; charset=utf-8")
         case ("static", 2) where segments[1] == "nanashi.css":
@@ -123,6 +125,15 @@ public struct WebSite: Sendable {
         response.headers.append(
             (name: "Content-Disposition", value: "attachment; filename=\"nanashi-\(id).pgn\""))
         return response
+    }
+
+    /// `/game/G/analysis`: the stored analysis as the protocol's `analysis` message, or 404 when
+    /// there is none yet (the page then offers to ask for it over `/ws`). Never computes one.
+    private func analysis(_ text: String) async throws -> WebResponse {
+        guard let id = Int64(text), id > 0, let analysis = try await source.storedAnalysis(game: id) else {
+            return .text("no analysis of this game yet\n", status: 404)
+        }
+        return .text(Wire.line(Reply(.analysis(analysis))), contentType: "application/json")
     }
 
     /// `message` is HTML, its strings already escaped.

@@ -16,6 +16,13 @@ public protocol WebSource: Sendable {
     func isInProgress(game: Int64) async -> Bool
     /// The server's metrics in Prometheus' text format.
     func metrics() async -> String
+    /// The stored analysis of a finished game, or `nil` when none has been asked for yet.
+    func storedAnalysis(game: Int64) async throws -> GameAnalysis?
+}
+
+extension WebSource {
+    /// No analyses: a source without an engine.
+    public func storedAnalysis(game: Int64) async throws -> GameAnalysis? { nil }
 }
 
 /// A finished game as its page shows it.

@@ -8,11 +8,20 @@ public struct OnlineRunner {
     let login: OnlineLogin
     let console: StandardConsole
     private let inbox = SessionInbox()
+    /// Opens the full screen once logged in (`nil`: line by line), and the screen once open.
+    private let openFullScreen: (() -> FullScreenConsole?)?
+    private let screen = ScreenHolder()
 
-    public init(address: ServerAddress, login: OnlineLogin, console: StandardConsole) {
+    /// - Parameter fullScreen: opens the full screen for the game, once the login's prompts are
+    ///   answered; `nil` (or a `nil` screen) plays line by line.
+    public init(
+        address: ServerAddress, login: OnlineLogin, console: StandardConsole,
+        fullScreen: (() -> FullScreenConsole?)? = nil
+    ) {
         self.address = address
         self.login = login
         self.console = console
+        openFullScreen = fullScreen
     }
 
     /// Runs the session to its end.
@@ -20,6 +29,7 @@ public struct OnlineRunner {
     /// - Throws: `OnlineFailure` when the server cannot be reached at first or refuses to log in.
     public func run(_ session: OnlineSession) async throws -> OnlineSession.Ending {
         var session = session
+        defer { screen.console?.close() }
         var actions = session.start()
         while true {
             for action in actions {
@@ -28,7 +38,15 @@ public struct OnlineRunner {
                     return ending
                 }
             }
+            if let fullScreen = screen.console {
+                let (table, prompt) = session.screen(at: .now)
+                fullScreen.update { state in
+                    state.show(table)
+                    state.prompt = prompt
+                }
+            }
             guard let event = await inbox.next() else { return .left }
+            session.settings.fullScreen = screen.console != nil
             actions = session.handle(event, at: .now)
         }
     }
@@ -52,18 +70,33 @@ public struct OnlineRunner {
         case .forgetSavedSession: try? login.store?.remove(for: address)
         case .startInput:
             // Standard input is read on a thread of its own, so a move can arrive while the player types.
-            inbox.readLines { readLine(strippingNewline: true) }
+            if let fullScreen = openFullScreen?() {
+                screen.console = fullScreen
+                inbox.readLines { fullScreen.readLine() }
+            } else {
+                inbox.readLines { readLine(strippingNewline: true) }
+            }
             if console.isInteractive { inbox.tick(every: .milliseconds(100)) }
-        case .write(let text): console.write(text)
-        case .say(let line): console.say(line)
-        case .status(let text): console.status(text)
-        case .clearStatus: console.clearStatus()
+        case .write(let text): output.write(text)
+        case .say(let line): output.say(line)
+        case .status(let text): output.status(text)
+        case .clearStatus: screen.console == nil ? console.clearStatus() : ()
         case .rewriteLineAbove(let text): console.rewriteLineAbove(text)
         case .finish(let ending): return ending
         case .fail(let message): throw OnlineFailure(message)
         }
         return nil
     }
+}
+
+extension OnlineRunner {
+    /// Where lines go: the full screen once it is open, else the console.
+    private var output: any TerminalConsole { screen.console ?? console }
+}
+
+/// The full screen, once `.startInput` opened it.
+private final class ScreenHolder: @unchecked Sendable {
+    var console: FullScreenConsole?
 }
 
 /// Why an online session could not go on, in one line for the player.

@@ -4,7 +4,7 @@ import NanashiTerminal
 extension OnlineSession {
     /// The board with the last move and the selection, then both clocks.
     mutating func draw(at now: ContinuousClock.Instant) {
-        guard let table else { return }
+        guard let table, !settings.fullScreen else { return }
         actions.append(.write(table.loop.screen))
         let toMove = table.position.isGameOver ? nil : table.position.sideToMove
         actions.append(.say(" " + ClockText.line(table.clocks(at: now), toMove: toMove)))
@@ -15,13 +15,15 @@ extension OnlineSession {
     /// On a terminal, keeps a clock line just above the prompt, so the clocks go on ticking
     /// after a message.
     mutating func showClocks(at now: ContinuousClock.Instant) {
-        guard !clockLineAbove, case .playing = phase, let table, !table.position.isGameOver else { return }
+        guard !clockLineAbove, !settings.fullScreen, case .playing = phase, let table,
+            !table.position.isGameOver
+        else { return }
         actions.append(.say(" " + ClockText.line(table.clocks(at: now), toMove: table.position.sideToMove)))
         clockLineAbove = true
         promptShown = false
     }
 
-    private var prompt: String {
+    var prompt: String {
         if confirmingQuit { return "leave? (y/n)> " }
         guard case .playing = phase, let table, table.isOurTurn, !awaitingAnswer else { return "" }
         return table.loop.prompt
@@ -30,7 +32,7 @@ extension OnlineSession {
     /// On a terminal, the prompt is shown whenever the loop waits; piped, only before a line
     /// is used (so the transcript reads like a session).
     mutating func showPrompt() {
-        guard !promptShown, case .playing = phase else { return }
+        guard !promptShown, !settings.fullScreen, case .playing = phase else { return }
         let text = prompt
         if !text.isEmpty { actions.append(.write(text)) }
         promptShown = true
@@ -48,7 +50,7 @@ extension OnlineSession {
                     "waiting for an opponent at \(settings.control): \(ClockText.waited(seconds: waited))"
                 ))
         case .playing:
-            guard clockLineAbove, let table, !table.position.isGameOver else { return }
+            guard clockLineAbove, !settings.fullScreen, let table, !table.position.isGameOver else { return }
             actions.append(
                 .rewriteLineAbove(
                     " " + ClockText.line(table.clocks(at: now), toMove: table.position.sideToMove)))

@@ -30,7 +30,11 @@ extension OnlineSession {
         case .seeking:
             if case .seeking = phase { break }
             phase = .seeking(since: now)
-            say("waiting for an opponent at \(settings.control)...")
+            if let engine = settings.engine {
+                say("starting a game against the engine at level \(engine.level) at \(settings.control)...")
+            } else {
+                say("waiting for an opponent at \(settings.control)...")
+            }
         case .start(let start):
             var waited = 0
             if case .seeking(let since) = phase { waited = Int(since.duration(to: now).components.seconds) }
@@ -94,7 +98,7 @@ extension OnlineSession {
             actions.append(send(.profile(name: name), id: "away"))
         } else {
             syncing = false
-            actions.append(send(.seek(settings.control), id: "seek"))
+            actions.append(send(settings.seek, id: "seek"))
         }
     }
 
@@ -151,6 +155,11 @@ extension OnlineSession {
 
     private mutating func finish(_ end: GameEnd, table: OnlineTable) {
         actions.append(.write(end.outcome.summary(final: table.position)))
+        guard settings.engine == nil else {
+            let winner = end.outcome.winner
+            say((winner == nil ? "a draw" : winner == table.side ? "you win" : "you lose") + " (unrated)")
+            return
+        }
         say(
             Self.verdict(
                 winner: end.outcome.winner, side: table.side, before: end.rating.before,

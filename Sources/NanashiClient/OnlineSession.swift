@@ -88,10 +88,15 @@ public struct OnlineSession {
         public var isInteractive: Bool
         /// Whether the board is drawn in color.
         public var color: Bool
+        /// The game is shown full screen: the runner draws `screen(at:)` after every event, so
+        /// the board, the clocks and the prompt are not written as actions.
+        public var fullScreen = false
+        /// The built-in engine's level to play (`--ai`), with the side wanted; `nil` seeks a person.
+        public var engine: (level: Int, side: Side?)?
 
         public init(
             address: ServerAddress, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
-            isInteractive: Bool, color: Bool
+            isInteractive: Bool, color: Bool, engine: (level: Int, side: Side?)? = nil
         ) {
             self.address = address
             self.control = control
@@ -99,6 +104,13 @@ public struct OnlineSession {
             self.savedSession = savedSession
             self.isInteractive = isInteractive
             self.color = color
+            self.engine = engine
+        }
+
+        /// What the session sends to look for a game: a person at the time control, or the engine.
+        var seek: ClientMessage {
+            guard let engine else { return .seek(control) }
+            return .seekEngine(EngineSeek(level: engine.level, color: engine.side, control: control))
         }
     }
 
@@ -131,7 +143,7 @@ public struct OnlineSession {
         case askingToRegister(ClientMessage.Credentials)
     }
 
-    let settings: Settings
+    var settings: Settings
     var phase = Phase.loggingIn(.connecting)
     var actions: [Action] = []
 

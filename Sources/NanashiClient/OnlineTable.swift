@@ -15,19 +15,16 @@ struct OnlineTable {
     /// The clocks the server last sent, running for the side to move since they arrived.
     private(set) var clock: GameClock
 
-    /// The table for a game just started.
+    /// The table for a game just started: one in progress with no moves, both clocks full.
     ///
     /// - Throws: `FENError` when the server's position cannot be read.
     init(_ start: GameStart, now: ContinuousClock.Instant, view: View) throws(FENError) {
-        id = start.game
-        side = start.color
-        opponent = start.opponent
-        control = TimeControl(initial: start.initial, increment: start.increment)
-        loop = Self.loop(
-            Game(start: try Position(fen: start.fen)), side: side, opponent: opponent, view: view)
-        let initial = Int64(start.initial) * 1000
-        clock = GameClock(
-            Clocks(x: initial, o: initial), running: Self.running(in: loop.game.current), since: now)
+        let initial = TimeControl(initial: start.initial, increment: start.increment).initialMilliseconds
+        try self.init(
+            GameState(
+                game: start.game, color: start.color, opponent: start.opponent, fen: start.fen, moves: [],
+                clock: Clocks(x: initial, o: initial), initial: start.initial, increment: start.increment),
+            now: now, view: view)
     }
 
     /// The table for a game in progress, from the server's whole account of it. The moves are

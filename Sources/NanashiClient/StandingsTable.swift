@@ -38,7 +38,8 @@ public enum StandingsTable {
         return lines
     }
 
-    /// One player's record, then their recent games, newest first:
+    /// One player's record, then their recent games against people, newest first (then those
+    /// against the computer, if any, apart and without rating changes):
     ///
     ///     ann
     ///     rating  1662 ± 290 ? (provisional)
@@ -56,22 +57,36 @@ public enum StandingsTable {
             "rank    " + (profile.rank.map(String.init) ?? "none yet (no rated games)"),
             "games   \(profile.games): \(profile.wins) won, \(profile.losses) lost, \(profile.draws) drawn",
         ]
-        guard !profile.recent.isEmpty else { return lines }
-        lines.append("")
-        lines.append(
-            [
-                pad("game", 5), pad("side", 4, right: false), pad("opponent", 20, right: false),
-                pad("result", 6, right: false), pad("reason", 7, right: false), pad("rating", 6),
-            ].joined(separator: "  "))
-        for game in profile.recent {
-            lines.append(
-                [
-                    pad(String(game.game), 5), pad(game.color.rawValue, 4, right: false),
-                    pad(game.opponent, 20, right: false), pad(game.result.rawValue, 6, right: false),
-                    pad(game.outcome.reason.rawValue, 7, right: false), pad(signed(game.ratingChange), 6),
-                ].joined(separator: "  "))
+        if !profile.recent.isEmpty {
+            lines.append("")
+            lines += games(profile.recent, rated: true)
+        }
+        if !profile.computer.isEmpty {
+            lines.append("")
+            lines.append("against the computer (unrated):")
+            lines += games(profile.computer, rated: false)
         }
         return lines
+    }
+
+    /// A heading, then a line per game; the rating change only for rated games.
+    private static func games(_ games: [RecentGame], rated: Bool) -> [String] {
+        let heading = [
+            pad("game", 5), pad("side", 4, right: false), pad("opponent", 20, right: false),
+            pad("result", 6, right: false), pad("reason", 7, right: false),
+        ]
+        let rows = games.map { game in
+            [
+                pad(String(game.game), 5), pad(game.color.rawValue, 4, right: false),
+                pad(game.opponent, 20, right: false), pad(game.result.rawValue, 6, right: false),
+                pad(game.outcome.reason.rawValue, 7, right: false),
+            ] + (rated ? [pad(signed(game.ratingChange), 6)] : [])
+        }
+        // Without the rating column, the reason ends the line: no padding after it.
+        return ([heading + (rated ? [pad("rating", 6)] : [])] + rows).map { columns in
+            let line = columns.joined(separator: "  ")
+            return rated ? line : String(line.reversed().drop { $0 == " " }.reversed())
+        }
     }
 
     /// `1662 ± 290`, with ` ?` when provisional.

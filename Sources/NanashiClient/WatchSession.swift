@@ -22,15 +22,15 @@ public struct WatchSession {
     /// What the runner prompts with when there are games to pick from.
     static let pickPrompt = "watch which? (number, or # and a game id)> "
 
-    private enum Phase {
+    enum Phase {
         case listing
         case picking([LiveGame])
         case watching
     }
 
-    private var phase = Phase.listing
+    var phase = Phase.listing
     private var game: Int64?
-    private var screen: WatchScreen
+    var screen: WatchScreen
 
     /// - Parameter game: the game to watch, or `nil` to pick one from the games in progress.
     public init(game: Int64?, screen: WatchScreen) {
@@ -113,26 +113,6 @@ extension WatchSession {
     /// - Throws: `ConnectionError` when the server cannot be reached; `OnlineFailure` when the
     ///   watch cannot go on.
     public static func run(game: Int64?, at address: ServerAddress, console: StandardConsole) async throws {
-        let connection = try await ServerConnection.connect(to: address)
-        defer { connection.close() }
-        var session = WatchSession(
-            game: game, screen: WatchScreen(color: console.color, isInteractive: console.isInteractive))
-        var actions = session.start()
-        var inputs = WatchInput.merging(connection.events, tick: .milliseconds(200)).makeAsyncIterator()
-        while true {
-            while !actions.isEmpty {
-                switch actions.removeFirst() {
-                case .send(let request): connection.send(request)
-                case .show(.write(let text)): console.write(text)
-                case .show(.say(let line)): console.say(line)
-                case .show(.status(let text)): console.status(text)
-                case .ask(let prompt): actions += session.typed(console.ask(prompt))
-                case .finish: return
-                case .fail(let message): throw OnlineFailure(message)
-                }
-            }
-            guard let input = await inputs.next() else { return }
-            actions = session.handle(input, at: .now)
-        }
+        try await run(game: game, at: address, console: console, openFullScreen: { nil })
     }
 }

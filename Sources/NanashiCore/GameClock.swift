@@ -42,6 +42,14 @@ public struct GameClock: Hashable, Sendable {
         since = now
     }
 
+    /// `mover` has moved at `now`: both clocks stop, keeping the time left, and `increment`
+    /// milliseconds are added to the mover's. The server starts the other side's clock (`start`)
+    /// only once the move is stored, so that storing it is charged to no one.
+    public mutating func stop(afterMoveBy mover: Side, at now: ContinuousClock.Instant, increment: Int64) {
+        stop(at: now)
+        atTurnStart[mover] += increment
+    }
+
     /// Stops both clocks at `now`, keeping the time left.
     public mutating func stop(at now: ContinuousClock.Instant) {
         atTurnStart = reading(at: now)

@@ -70,3 +70,21 @@ extension Position {
         }
     }
 }
+
+extension Position {
+    /// What `nanashi perft` prints, a line at a time: with `divide`, each legal move with the
+    /// count of its subtree at `depth`; then for each depth from 1 to `depth`, the count and how
+    /// long it took, `depth D nodes N time T ms nps R`.
+    public func perftReport(to depth: Int, divide: Bool, line: (String) -> Void) {
+        if divide {
+            for (move, nodes) in self.divide(depth) { line("\(move): \(nodes)") }
+        }
+        for depth in 1...max(depth, 1) {
+            let start = ContinuousClock.now
+            let nodes = perft(depth)
+            let milliseconds = (ContinuousClock.now - start).inSeconds * 1000
+            let nps = milliseconds > 0 ? UInt64(Double(nodes) / milliseconds * 1000) : nodes
+            line("depth \(depth) nodes \(nodes) time \(Int(milliseconds.rounded())) ms nps \(nps)")
+        }
+    }
+}

@@ -12,6 +12,8 @@ public enum ClientMessage: Hashable, Sendable {
     case logout
     /// `seek`: look for an opponent at a time control.
     case seek(TimeControl)
+    /// `seek` with `ai`: play the built-in engine at once (unrated).
+    case seekEngine(EngineSeek)
     /// `cancel`: stop seeking.
     case cancel
     /// `move`: play a move (`f2`, `a7c5`, or `0000` when forced to pass) in a game.
@@ -36,6 +38,8 @@ public enum ClientMessage: Hashable, Sendable {
     case pgn(game: Int64)
     /// `rematch`: offer (or accept) a new game against the opponent of a game that has ended.
     case rematch(game: Int64)
+    /// `analyse`: the engine's evaluation of every position of a finished game.
+    case analyse(game: Int64)
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -64,7 +68,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .login: "login"
         case .auth: "auth"
         case .logout: "logout"
-        case .seek: "seek"
+        case .seek, .seekEngine: "seek"
         case .cancel: "cancel"
         case .move: "move"
         case .resign: "resign"
@@ -77,6 +81,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .games: "games"
         case .pgn: "pgn"
         case .rematch: "rematch"
+        case .analyse: "analyse"
         }
     }
 }
@@ -94,7 +99,7 @@ public struct Request: Hashable, Sendable {
 
 extension Request: Codable {
     private enum Keys: String, CodingKey {
-        case type, id, token, game, move, limit, offset, name, before
+        case type, id, token, game, move, limit, offset, name, before, ai, color
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,7 +111,16 @@ extension Request: Codable {
         case "login": message = .login(try ClientMessage.Credentials(from: decoder))
         case "auth": message = .auth(token: try container.decode(String.self, forKey: .token))
         case "logout": message = .logout
-        case "seek": message = .seek(try TimeControl(from: decoder))
+        case "seek":
+            let control = try TimeControl(from: decoder)
+            if let level = try container.decodeIfPresent(Int.self, forKey: .ai) {
+                message = .seekEngine(
+                    EngineSeek(
+                        level: level, color: try container.decodeIfPresent(Side.self, forKey: .color),
+                        control: control))
+            } else {
+                message = .seek(control)
+            }
         case "cancel": message = .cancel
         case "move":
             message = .move(
@@ -131,6 +145,7 @@ extension Request: Codable {
                     ?? ClientMessage.defaultArchiveLimit)
         case "pgn": message = .pgn(game: try container.decode(Int64.self, forKey: .game))
         case "rematch": message = .rematch(game: try container.decode(Int64.self, forKey: .game))
+        case "analyse": message = .analyse(game: try container.decode(Int64.self, forKey: .game))
         default:
             throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
@@ -144,10 +159,15 @@ extension Request: Codable {
         case .register(let credentials), .login(let credentials): try credentials.encode(to: encoder)
         case .auth(let token): try container.encode(token, forKey: .token)
         case .seek(let control): try control.encode(to: encoder)
+        case .seekEngine(let seek):
+            try seek.control.encode(to: encoder)
+            try container.encode(seek.level, forKey: .ai)
+            try container.encodeIfPresent(seek.color, forKey: .color)
         case .move(let game, let move):
             try container.encode(game, forKey: .game)
             try container.encode(move, forKey: .move)
-        case .resign(let game), .watch(let game), .unwatch(let game), .pgn(let game), .rematch(let game):
+        case .resign(let game), .watch(let game), .unwatch(let game), .pgn(let game), .rematch(let game),
+            .analyse(let game):
             try container.encode(game, forKey: .game)
         case .games(let name, let before, let limit):
             try container.encode(name, forKey: .name)

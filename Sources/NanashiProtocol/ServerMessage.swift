@@ -51,6 +51,8 @@ public enum ServerMessage: Hashable, Sendable {
     /// `rematch_declined`: the rematch offer lapsed (after 60 s, or because either player
     /// sought, watched or left); no game starts.
     case rematchDeclined(game: Int64)
+    /// `analysis`: the engine's evaluation of every position of a finished game.
+    case analysis(GameAnalysis)
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -78,6 +80,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .rematchOffered: "rematch_offered"
         case .rematchOffer: "rematch_offer"
         case .rematchDeclined: "rematch_declined"
+        case .analysis: "analysis"
         }
     }
 }
@@ -149,6 +152,7 @@ extension Reply: Codable {
         case "rematch_offer": message = .rematchOffer(game: try container.decode(Int64.self, forKey: .game))
         case "rematch_declined":
             message = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
+        case "analysis": message = .analysis(try GameAnalysis(from: decoder))
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
@@ -171,6 +175,7 @@ extension Reply: Codable {
         case .watchedEnd(let end): try end.encode(to: encoder)
         case .games(let archive): try archive.encode(to: encoder)
         case .pgn(let pgn): try pgn.encode(to: encoder)
+        case .analysis(let analysis): try analysis.encode(to: encoder)
         case .unwatched(let game), .rematchOffered(let game), .rematchOffer(let game),
             .rematchDeclined(let game):
             try container.encode(game, forKey: .game)

@@ -51,12 +51,15 @@ public struct Profile: Hashable, Sendable {
     public var wins: Int
     public var losses: Int
     public var draws: Int
-    /// The latest finished games, newest first.
+    /// The latest finished games against people, newest first.
     public var recent: [RecentGame]
+    /// The latest finished games against the built-in engine (unrated), newest first: apart from
+    /// `recent`, and counted in none of the figures above.
+    public var computer: [RecentGame]
 
     public init(
         name: String, rating: Int, rd: Int, rank: Int?, games: Int, wins: Int, losses: Int, draws: Int,
-        recent: [RecentGame]
+        recent: [RecentGame], computer: [RecentGame] = []
     ) {
         self.name = name
         self.rating = rating
@@ -67,12 +70,13 @@ public struct Profile: Hashable, Sendable {
         self.losses = losses
         self.draws = draws
         self.recent = recent
+        self.computer = computer
     }
 }
 
 extension Profile: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, rating, rd, rank, games, wins, losses, draws, recent
+        case name, rating, rd, rank, games, wins, losses, draws, recent, computer
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +90,7 @@ extension Profile: Codable {
         losses = try container.decode(Int.self, forKey: .losses)
         draws = try container.decode(Int.self, forKey: .draws)
         recent = try container.decode([RecentGame].self, forKey: .recent)
+        computer = try container.decodeIfPresent([RecentGame].self, forKey: .computer) ?? []
     }
 
     /// Writes `"rank":null` rather than leaving the key out, as the protocol shows it.
@@ -104,6 +109,7 @@ extension Profile: Codable {
         try container.encode(losses, forKey: .losses)
         try container.encode(draws, forKey: .draws)
         try container.encode(recent, forKey: .recent)
+        try container.encode(computer, forKey: .computer)
     }
 }
 

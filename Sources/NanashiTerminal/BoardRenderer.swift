@@ -54,7 +54,7 @@ public struct BoardRenderer: Sendable {
     }
 
     /// The lines under the board: counts, turn, last move, selection.
-    private func status(
+    func status(
         _ position: Position, lastMove: PlayedMove?, selected: Square?, labels: [Side: String]
     ) -> [String] {
         let counts = Side.allCases.map { side in
@@ -90,7 +90,7 @@ public struct BoardRenderer: Sendable {
     }
 
     /// One square, three characters wide: a mark, the glyph, a mark.
-    private func cell(
+    func cell(
         _ square: Square, in position: Position, lastMove: PlayedMove?, selected: Square?, clones: Bitboard,
         jumps: Bitboard
     ) -> String {
@@ -123,7 +123,7 @@ public struct BoardRenderer: Sendable {
         Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(file)))
     }
 
-    private func paint(_ text: String, _ style: Style) -> String {
+    func paint(_ text: String, _ style: Style) -> String {
         color ? "\u{1B}[\(style.rawValue)m" + text + "\u{1B}[0m" : text
     }
 }

@@ -22,15 +22,18 @@ public struct ReplaySession {
     /// The game and the position shown.
     public private(set) var replay: Replay
     private let renderer: BoardRenderer
+    /// The engine's stored analysis of the game, shown under each position, if there is one.
+    private let analysis: ReplayAnalysis?
 
-    public init(_ replay: Replay, color: Bool) {
+    public init(_ replay: Replay, color: Bool, analysis: ReplayAnalysis? = nil) {
         self.replay = replay
         renderer = BoardRenderer(color: color)
+        self.analysis = analysis
     }
 
     /// The heading and the first board.
     public func start() -> [Action] {
-        [.say(replay.heading)] + board
+        [.say(replay.heading)] + (analysis.map { [.say($0.summary)] } ?? []) + board
     }
 
     /// What a typed line does; `nil` is the end of input, which leaves.
@@ -62,7 +65,7 @@ public struct ReplaySession {
         [
             .write(renderer.render(replay.position, lastMove: replay.lastMove, labels: replay.labels)),
             .say(" " + replay.progress),
-        ]
+        ] + (analysis?.lines(at: replay.ply).map(Action.say) ?? [])
     }
 }
 

@@ -11,4 +11,8 @@ public protocol TerminalConsole: AnyObject {
     func ask(_ prompt: String) -> String?
     /// Replaces the transient status line (where there is one).
     func status(_ text: String)
+    /// Shows the game: the board and the lines under it written out, or redrawn in place.
+    func show(_ table: TableView)
+    /// Waits, where boards are redrawn in place, until the last one has been seen a moment.
+    func pace()
 }

@@ -53,7 +53,9 @@ public final class TerminalGame {
             case .forcedPass:
                 effects = loop.forcedPass()
             case .source(let side):
-                effects = loop.receive(opponents[side]!.move(in: game, console: console))
+                let move = opponents[side]!.move(in: game, console: console)
+                console.pace()
+                effects = loop.receive(move)
             case .keyboard:
                 guard let line = console.ask(loop.prompt) else { return .quit }
                 do {
@@ -143,7 +145,7 @@ public final class TerminalGame {
     }
 
     private func draw() {
-        console.write(loop.screen)
+        console.show(loop.view)
     }
 }
 

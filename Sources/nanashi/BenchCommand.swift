@@ -1,6 +1,7 @@
 import ArgumentParser
 import NanashiAI
 import NanashiCore
+import NanashiTerminal
 
 /// `nanashi bench`: searches fixed positions to a fixed depth on a fresh engine. The total node
 /// count is a signature of the search (it changes exactly when the search's behaviour does); the
@@ -29,9 +30,6 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         try check()
-        Bench.run(depth: depth, hashMegabytes: hash, evaluation: eval) {
-            print($0)
-            flushOutput()
-        }
+        Bench.run(depth: depth, hashMegabytes: hash, evaluation: eval, line: StandardOutput.line)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import NanashiAI
+import NanashiTerminal
 import NanashiTuning
 
 /// `nanashi datagen`: self-play positions with the search's scores and their games' results, for
@@ -59,11 +59,9 @@ struct DatagenCommand: ParsableCommand {
         if everyPosition { selfPlay.quietMargin = nil }
         selfPlay.evaluation = eval
         try Datagen.run(
-            selfPlay, games: games, seed: seed, concurrency: concurrency, out: out, format: format
-        ) {
-            FileHandle.standardError.write(Data($0.utf8))
-        }
-        FileHandle.standardError.write(Data("\n".utf8))
+            selfPlay, games: games, seed: seed, concurrency: concurrency, out: out, format: format,
+            report: StandardOutput.progress)
+        StandardOutput.progress("\n")
     }
 }
 

@@ -27,21 +27,9 @@ struct GamesCommand: AsyncParsableCommand {
     @Flag(help: "Print the page as JSON (the protocol's games object).")
     var json = false
 
-    func validate() throws {
-        guard (1...ClientMessage.maximumArchiveLimit).contains(limit) else {
-            throw ValidationError("--limit is 1 to \(ClientMessage.maximumArchiveLimit)")
-        }
-    }
-
     func run() async throws {
-        let address = try serverOptions.address()
-        let archive = try await ServerConnection.ask(
-            .games(name: name, before: before, limit: limit), at: address, for: "a list of games"
-        ) { if case .games(let archive) = $0 { archive } else { nil } }
-        if json {
-            print(Wire.encode(archive))
-        } else {
-            for line in ArchiveTable.games(archive, pageSize: limit) { print(line) }
-        }
+        try (1...ClientMessage.maximumArchiveLimit).check(limit, "--limit")
+        let query = StandingsQuery.games(name: name, before: before, limit: limit)
+        print(lines: try await query.lines(at: serverOptions.address(), json: json))
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
-import NanashiClient
 import NanashiCore
 import NanashiLoad
 import NanashiProtocol
 import NanashiServer
+import NanashiTerminal
 
 /// `nanashi loadtest`: bot clients against a running server; a benchmark, not a test.
 struct LoadTestCommand: AsyncParsableCommand {
@@ -20,7 +20,9 @@ struct LoadTestCommand: AsyncParsableCommand {
             code) to standard output. Registering costs the server an scrypt \
             hash per bot: seed bot accounts with 'nanashi seed --bots N --accounts FILE' and pass \
             the same --accounts FILE here. With --queries, measures leaderboard and profile round \
-            trips instead of playing.
+            trips instead of playing. With --engine-games N, N more bots each keep a game against the \
+            server's engine (at --engine-level) going throughout, answering at once; the report \
+            adds the engine's moves per second, and the round trips stay the people's.
             """
     )
 
@@ -35,8 +37,7 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds even if games are unfinished.")
     var duration = 600
 
-    @Option(help: "A file of 'name token' lines: bots log in with these; accounts registered are added.")
-    var accounts: String?
+    @OptionGroup var accountsOption: AccountsOption
 
     @Option(help: "The chance per turn that a bot resigns.")
     var resignChance = 0.002
@@ -62,6 +63,12 @@ struct LoadTestCommand: AsyncParsableCommand {
             valueName: "cidr"))
     var bindRange: String?
 
+    @Option(help: "Games against the server's engine kept running meanwhile (each by a bot of its own).")
+    var engineGames = 0
+
+    @Option(help: "The engine's level in those games (1 to 19).")
+    var engineLevel = 19
+
     @Option(help: "Seed of the bots' random choices.")
     var seed: UInt64 = 1
 
@@ -77,27 +84,30 @@ struct LoadTestCommand: AsyncParsableCommand {
             var settings = QueryTestSettings(server: address)
             settings.queries = queries
             settings.connections = clients ?? 1
-            let report = try await QueryTest.run(settings, against: address)
-            print(json ? Wire.encode(report) : report.text)
-            return
+            let report = try await QueryTest.checkedRun(settings)
+            return print(json ? Wire.encode(report) : report.text)
         }
         var settings = LoadTestSettings(server: address)
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)
         settings.seed = seed
-        if let bindRange {
-            guard let sources = SourceAddresses(cidr: bindRange) else {
-                throw InputError("bad --bind-range '\(bindRange)': use A.B.C.D/N with N from 16 to 32")
+        settings.sources = try bindRange.map { range throws(InputError) in
+            guard let sources = SourceAddresses(cidr: range) else {
+                throw InputError("bad --bind-range '\(range)': use A.B.C.D/N with N from 16 to 32")
             }
-            settings.sources = sources
+            return sources
         }
         settings.thinkMilliseconds = think
+        settings.engineGames = max(0, engineGames)
+        settings.engineLevel = engineLevel
         settings.control = TimeControl(initial: initial, increment: increment)
         settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
         settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
-        let (report, note) = try await LoadTest.run(settings, accounts: accounts) { printError($0.line) }
-        if let note { printError(note) }
+        let (report, note) = try await LoadTest.run(settings, accounts: accountsOption.accounts) {
+            StandardOutput.error($0.line)
+        }
+        if let note { StandardOutput.error(note) }
         print(json ? Wire.encode(report) : report.text)
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
-import Foundation
-import NanashiAI
-import NanashiCore
 import NanashiMatch
+import NanashiTerminal
 
 /// `nanashi match`: games between two engines (built-in levels or external UAI programs), each
 /// opening once with each colour, with the score, the Elo difference and, on request, an SPRT.
@@ -65,18 +63,6 @@ struct MatchCommand: ParsableCommand {
             first: first, second: second, games: games, depth: depth, nodes: nodes, movetime: movetime,
             tc: tc,
             maxPlies: maxPlies, concurrency: concurrency, sprt: sprt, openings: openings, seed: seed)
-        let pgnFile = try pgn.map { path throws(AppendingFile.Problem) in try AppendingFile(path: path) }
-        print(match.header)
-        flushOutput()
-        let tally = try match.run { report in
-            print(report.line(of: match))
-            flushOutput()
-            pgnFile?.append(
-                report.played.pgn(
-                    event: "nanashi match", round: report.game.round, xName: report.xName, oName: report.oName
-                ))
-        }
-        pgnFile?.close()
-        for line in match.closingLines(tally) { print(line) }
+        try match.play(appendingPGNTo: pgn, line: StandardOutput.line)
     }
 }

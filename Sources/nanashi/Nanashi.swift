@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import NanashiCore
 import NanashiServer
+import NanashiTerminal
 
 /// The one executable. Each subcommand lives in its own file and is listed here.
 @main
@@ -54,7 +54,7 @@ struct Nanashi: AsyncParsableCommand {
     }
 
     private static func fail(_ message: String) -> Never {
-        printError("nanashi: " + message.split(separator: "\n").joined(separator: " "))
+        StandardOutput.error("nanashi: " + message.split(separator: "\n").joined(separator: " "))
         Foundation.exit(2)
     }
 }
@@ -66,7 +66,7 @@ struct InputError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Writes one line to standard error.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+/// Writes each line to standard output.
+func print(lines: [String]) {
+    for line in lines { print(line) }
 }

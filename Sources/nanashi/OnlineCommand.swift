@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import NanashiAI
 import NanashiClient
 import NanashiCore
 import NanashiProtocol
 import NanashiTerminal
 
-/// `nanashi online`: rated games against other people through a server.
+/// `nanashi online`: rated games against other people through a server, or unrated ones against
+/// the server's engine (`--ai LEVEL`).
 struct OnlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "online",
@@ -20,6 +22,10 @@ struct OnlineCommand: AsyncParsableCommand {
             (else ~/.config/nanashi/), readable only by you, and used next time. --register creates \
             the account (or logs in if it is yours already); at a terminal, a failed login offers \
             to register the name.
+
+            With --ai LEVEL (1 to 17, as in 'nanashi play') the game is against the server's own \
+            engine at that level, starting at once, unrated, in the same account and archive; \
+            --side picks your side (random by default).
 
             With piped input, one move or command per line; each line waits for your turn, and the \
             end of input leaves. A dropped connection is retried by itself, and the game resumes.
@@ -40,7 +46,19 @@ struct OnlineCommand: AsyncParsableCommand {
     @Flag(help: "Create the account (logs in instead when the name and password are yours already).")
     var register = false
 
+    @Option(help: "Play the server's engine at this level (1 to 17) instead of a person, unrated.")
+    var ai: Int?
+
+    @Option(help: "With --ai, your side: x (moves first), o, or random.")
+    var side: LocalPlay.SideChoice = .random
+
     @OptionGroup var colorOption: ColorOption
+
+    @OptionGroup var screenOption: ScreenOption
+
+    func validate() throws {
+        if let ai { try Level.range.check(ai, "--ai") }
+    }
 
     func run() async throws {
         let address = try serverOptions.address()
@@ -53,7 +71,14 @@ struct OnlineCommand: AsyncParsableCommand {
             OnlineSession.Settings(
                 address: address, control: control, register: register,
                 savedSession: login.savedSession(for: address),
-                isInteractive: console.isInteractive, color: console.color))
-        _ = try await OnlineRunner(address: address, login: login, console: console).run(session)
+                isInteractive: console.isInteractive, color: console.color,
+                engine: ai.map { level in (level, side == .x ? .x : side == .o ? .o : nil) }))
+        let fullScreen = { [screenOption] in
+            screenOption.fullScreen(color: console.color, title: "nanashi online: \(address)")
+        }
+        _ = try await OnlineRunner(
+            address: address, login: login, console: console,
+            fullScreen: console.isInteractive && !screenOption.lineMode ? fullScreen : nil
+        ).run(session)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import NanashiClient
 import NanashiCore
+import NanashiTerminal
 
 /// `--server` and `--ca`: the server a command talks to.
 struct ServerOptions: ParsableArguments {
@@ -12,21 +14,18 @@ struct ServerOptions: ParsableArguments {
 
     /// The server given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
     /// (which only a `tls://` address uses).
-    func address() throws(InputError) -> ServerAddress {
-        var address = ServerAddress.local
-        if let server {
-            do {
-                address = try ServerAddress(parsing: server)
-            } catch {
-                throw InputError(error.description)
-            }
-        }
-        if let ca {
-            guard address.tls else { throw InputError("--ca is for a tls:// server") }
-            address.trustedCertificates = ca
-        }
-        return address
+    func address() throws(ServerAddressError) -> ServerAddress {
+        try ServerAddress(option: server, trusting: ca)
     }
+}
+
+/// `--accounts`: the bots' accounts, which `nanashi seed` writes and `nanashi loadtest` logs in with.
+struct AccountsOption: ParsableArguments {
+    @Option(
+        help:
+            "A file of bot accounts, a 'name token' line each: seed writes it; loadtest logs in with it and adds the accounts it registers."
+    )
+    var accounts: String?
 }
 
 /// `--fen`: the position a command starts from.
@@ -52,4 +51,30 @@ struct ColorOption: ParsableArguments {
         name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
     var noColor = false
+}
+
+/// `--line`.
+struct ScreenOption: ParsableArguments {
+    @Flag(
+        name: .customLong("line"),
+        help:
+            "Line by line even at a terminal: no full screen (piped input or output is always line by line)."
+    )
+    var lineMode = false
+
+    /// The full screen at a terminal, unless `--line` says no (then, or when piped, `nil`).
+    func fullScreen(color: Bool, title: String = "nanashi") -> FullScreenConsole? {
+        lineMode
+            ? nil
+            : FullScreenConsole.open(
+                color: color, environment: ProcessInfo.processInfo.environment, title: title)
+    }
+
+    /// Runs `body` on the full screen (closed after), or line by line with `color`'s choice.
+    func withConsole(_ color: ColorOption, title: String, _ body: (any TerminalConsole) -> Void) {
+        let standard = StandardConsole(noColor: color.noColor)
+        let fullScreen = fullScreen(color: standard.color, title: title)
+        defer { fullScreen?.close() }
+        body(fullScreen ?? standard)
+    }
 }

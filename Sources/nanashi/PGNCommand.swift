@@ -1,6 +1,5 @@
 import ArgumentParser
 import NanashiClient
-import NanashiProtocol
 
 /// `nanashi pgn GAME`: one finished game's PGN, from a server.
 struct PGNCommand: AsyncParsableCommand {
@@ -20,10 +19,6 @@ struct PGNCommand: AsyncParsableCommand {
     @OptionGroup var serverOptions: ServerOptions
 
     func run() async throws {
-        let address = try serverOptions.address()
-        let pgn = try await ServerConnection.ask(.pgn(game: game), at: address, for: "a PGN") {
-            if case .pgn(let pgn) = $0 { pgn } else { nil }
-        }
-        print(pgn.pgn, terminator: pgn.pgn.hasSuffix("\n") ? "" : "\n")
+        print(lines: try await StandingsQuery.pgn(game: game).lines(at: serverOptions.address(), json: false))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiCore
+import NanashiTerminal
 
 /// `nanashi perft`: counts move sequences to each depth, the standard move generator check.
 struct PerftCommand: ParsableCommand {
@@ -20,19 +21,6 @@ struct PerftCommand: ParsableCommand {
     func run() throws {
         let position = try fenOption.position()
         try (1...12).check(depth, "depth")
-        if divide {
-            for (move, nodes) in position.divide(depth) {
-                print("\(move): \(nodes)")
-            }
-        }
-        for depth in 1...depth {
-            let start = ContinuousClock.now
-            let nodes = position.perft(depth)
-            let elapsed = ContinuousClock.now - start
-            let milliseconds = elapsed.inSeconds * 1000
-            let nps = milliseconds > 0 ? UInt64(Double(nodes) / milliseconds * 1000) : nodes
-            print("depth \(depth) nodes \(nodes) time \(Int(milliseconds.rounded())) ms nps \(nps)")
-            flushOutput()
-        }
+        position.perftReport(to: depth, divide: divide, line: StandardOutput.line)
     }
 }

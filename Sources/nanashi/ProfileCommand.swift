@@ -1,6 +1,5 @@
 import ArgumentParser
 import NanashiClient
-import NanashiProtocol
 
 /// `nanashi profile NAME`: one player's rating, record and recent games, from a server.
 struct ProfileCommand: AsyncParsableCommand {
@@ -23,14 +22,8 @@ struct ProfileCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try serverOptions.address()
-        let profile = try await ServerConnection.ask(.profile(name: name), at: address, for: "a profile") {
-            if case .profile(let profile) = $0 { profile } else { nil }
-        }
-        if json {
-            print(Wire.encode(profile))
-        } else {
-            for line in StandingsTable.profile(profile) { print(line) }
-        }
+        print(
+            lines: try await StandingsQuery.profile(name: name).lines(at: serverOptions.address(), json: json)
+        )
     }
 }

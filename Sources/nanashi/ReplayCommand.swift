@@ -1,11 +1,13 @@
 import ArgumentParser
-import Foundation
 import NanashiAI
+import NanashiClient
 import NanashiCore
+import NanashiProtocol
 import NanashiTerminal
 
-/// `nanashi replay FILE.pgn`: steps through a recorded game at the terminal.
-struct ReplayCommand: ParsableCommand {
+/// `nanashi replay FILE.pgn`: steps through a recorded game at the terminal; `--game G` steps
+/// through a server's finished game with the engine's analysis.
+struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Step through a PGN game at the terminal.",
@@ -14,29 +16,78 @@ struct ReplayCommand: ParsableCommand {
             Type n (or just Enter) for the next move, b back, s the start, e the end, a number \
             for the position after that many moves, eval for the engine's evaluation and best \
             move of the position shown, q to leave.
+
+            With --game G instead of a file, the finished game G of a server (--server, \
+            127.0.0.1:7878 by default) is replayed with the server's analysis of it (computed \
+            once, then stored): under each position its evaluation, and after each mistake the \
+            move the engine preferred.
             """
     )
 
     @Argument(help: "The PGN file.")
-    var file: String
+    var file: String?
+
+    @Option(help: "A finished game on the server to replay with its analysis, instead of a file.")
+    var game: Int64?
+
+    @OptionGroup var serverOptions: ServerOptions
 
     @Option(help: "How deep the engine searches for eval, in plies.")
     var depth = 6
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var screenOption: ScreenOption
+
     func validate() throws {
-        guard (1...20).contains(depth) else { throw ValidationError("--depth is 1 to 20") }
+        guard (file == nil) != (game == nil) else {
+            throw ValidationError("give a PGN file or --game, not both")
+        }
     }
 
-    func run() throws {
-        let replay = try Replay(file: file)
-        let console = StandardConsole(noColor: colorOption.noColor)
-        var session = ReplaySession(replay, color: console.color)
-        let engine = Engine(hashMegabytes: 16)
-        session.run(on: console) { position in
-            let result = engine.search(position, limits: SearchLimits(depth: depth, movetime: .seconds(10)))
-            return (result.bestMove, AIOpponent.score(result.score), result.depth)
+    func run() async throws {
+        try (1...20).check(depth, "depth")
+        let replay: Replay
+        var analysis: ReplayAnalysis?
+        if let game {
+            (replay, analysis) = try await Self.fetch(game, at: try serverOptions.address())
+        } else {
+            replay = try Replay(file: file ?? "")
         }
+        let console = StandardConsole(noColor: colorOption.noColor)
+        var session = ReplaySession(replay, color: console.color, analysis: analysis)
+        let search = ReplaySession.search(Engine(hashMegabytes: 16), depth: depth)
+        if let fullScreen = screenOption.fullScreen(color: console.color) {
+            defer { fullScreen.close() }
+            session.run(fullScreen: fullScreen, search: search)
+        } else {
+            session.run(on: console, search: search)
+        }
+    }
+
+    /// A server's finished game and its analysis.
+    private static func fetch(_ game: Int64, at address: ServerAddress) async throws -> (
+        Replay, ReplayAnalysis
+    ) {
+        let pgn = try await ServerConnection.ask(.pgn(game: game), at: address, for: "a PGN") {
+            if case .pgn(let pgn) = $0 { pgn } else { nil }
+        }
+        let analysis = try await ServerConnection.ask(.analyse(game: game), at: address, for: "an analysis") {
+            if case .analysis(let analysis) = $0 { analysis } else { nil }
+        }
+        let record: GameRecord
+        do {
+            record = try GameRecord(pgn: pgn.pgn)
+        } catch {
+            throw ValidationError("the server's PGN of game \(game) cannot be read: \(error)")
+        }
+        return (
+            Replay(record),
+            ReplayAnalysis(
+                depth: analysis.depth, evals: analysis.evals,
+                mistakes: analysis.mistakes.map {
+                    ReplayAnalysis.Mistake(ply: $0.ply, played: $0.played, best: $0.best, loss: $0.loss)
+                })
+        )
     }
 }

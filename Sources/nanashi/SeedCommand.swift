@@ -1,5 +1,5 @@
 import ArgumentParser
-import NanashiLoad
+import NanashiProtocol
 import NanashiServer
 
 /// `nanashi seed`: fills a database with made-up players, games and bot accounts, for benchmarks.
@@ -28,17 +28,14 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "Bot accounts to add (needs --accounts).")
     var bots = 0
 
-    @Option(help: "Where to write the bots' 'name token' lines.")
-    var accounts: String?
+    @OptionGroup var accountsOption: AccountsOption
 
     func run() async throws {
-        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
-            throw InputError("bad counts: --players, --games and --bots are 0 or more")
+        if let problem = BenchmarkSeed.problem(
+            players: players, games: games, bots: bots, writesAccounts: accountsOption.accounts != nil)
+        {
+            throw InputError(problem)
         }
-        guard bots == 0 || accounts != nil else {
-            throw InputError("--bots needs --accounts FILE to write their tokens to")
-        }
-        guard players + bots > 0 else { throw InputError("nothing to seed: give --players or --bots") }
         let start = ContinuousClock.now
         let summary: SeedSummary
         do {
@@ -47,18 +44,13 @@ struct SeedCommand: AsyncParsableCommand {
         } catch {
             throw InputError("cannot seed \(db): \(error)")
         }
-        if let accounts, !summary.bots.isEmpty {
+        if let accounts = accountsOption.accounts, !summary.bots.isEmpty {
             do {
-                try BotAccount.write(
-                    summary.bots.map { BotAccount(name: $0.name, token: $0.token) }, to: accounts)
+                try BotAccount.write(summary.bots, to: accounts)
             } catch {
                 throw InputError("cannot write accounts to \(accounts): \(error)")
             }
         }
-        let elapsed = ContinuousClock.now - start
-        print(
-            "seeded \(summary.players) players, \(summary.games) games, \(summary.bots.count) bots "
-                + "in \(elapsed.wholeMilliseconds / 1000).\(elapsed.wholeMilliseconds % 1000 / 100) s"
-        )
+        print(summary.line(took: ContinuousClock.now - start))
     }
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
 import Logging
+import NanashiCore
 import NanashiServer
+import NanashiTerminal
+
+/// The server's own defaults, which the options show and start from.
+private let defaults = ServerSettings()
 
 /// `nanashi serve`: runs the online server until the process is stopped.
 struct ServeCommand: AsyncParsableCommand {
@@ -15,22 +19,22 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    var host = defaults.host
 
     @Option(help: "The TCP port (0 lets the system choose).")
-    var port = 7878
+    var port = defaults.port
 
     @Option(help: "Serve the web pages and the WebSocket at /ws on this HTTP port (off unless given).")
     var http: Int?
 
     @Option(help: "The address the HTTP port listens on.")
-    var httpHost = "127.0.0.1"
+    var httpHost = defaults.httpHost
 
     @Option(help: "Serve Prometheus /metrics on this port, apart from the pages (off unless given).")
     var metricsPort: Int?
 
     @Option(help: "The address the metrics port listens on (keep it private).")
-    var metricsHost = "127.0.0.1"
+    var metricsHost = defaults.metricsHost
 
     @Option(
         help: ArgumentHelp(
@@ -42,19 +46,19 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "The SQLite database file (created if missing), or a PostgreSQL database that several servers share.",
             discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]"))
-    var db = "nanashi.sqlite"
+    var db = defaults.databasePath
 
     @Option(help: "Seconds a player may be away from a game in progress before losing it.")
-    var grace = 60
+    var grace = Int(defaults.abandonGrace.inSeconds)
 
     @Option(help: "Seconds a connection may send nothing before it is closed.")
-    var idleTimeout = 120
+    var idleTimeout = Int(defaults.idleTimeout.inSeconds)
 
     @Option(help: "Messages a connection may send at once before it is rate limited.")
-    var messageBurst = 50
+    var messageBurst = defaults.messageBurst
 
     @Option(help: "Messages per second that budget refills by.")
-    var messageRate = 20.0
+    var messageRate = defaults.messageRate
 
     @Option(help: "A PEM certificate chain (Let's Encrypt's fullchain.pem): serve TLS; needs --tls-key.")
     var tlsCert: String?
@@ -63,16 +67,16 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsKey: String?
 
     @Option(help: "Open connections at most; more are refused with 'busy'.")
-    var maxConnections = 20_000
+    var maxConnections = defaults.maximumConnections
 
     @Option(help: "Open connections from one address at most; more are refused with 'rate_limited'.")
-    var maxPerAddress = 64
+    var maxPerAddress = defaults.maximumConnectionsPerAddress
 
     @Option(help: "Logins one address may make per minute.")
-    var loginsPerMinute = 10.0
+    var loginsPerMinute = defaults.loginsPerMinute
 
     @Option(help: "Registrations one address may make per hour.")
-    var registrationsPerHour = 5.0
+    var registrationsPerHour = defaults.registrationsPerHour
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
@@ -105,9 +109,6 @@ struct ServeCommand: AsyncParsableCommand {
         if let tlsCert, let tlsKey {
             settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
         }
-        try await Server.serve(settings, logLevel: level) {
-            print($0)
-            flushOutput()
-        }
+        try await Server.serve(settings, logLevel: level, announce: StandardOutput.line)
     }
 }

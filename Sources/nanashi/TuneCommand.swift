@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiTuning
 
 /// `nanashi tune`: fits the evaluation's weights to the results of `nanashi datagen` positions.
@@ -21,18 +20,6 @@ struct TuneCommand: ParsableCommand {
 
     func run() throws {
         try (1...100_000).check(epochs, "epochs")
-        let positions = try TrainingPosition.read(fromFile: file)
-        var tuner = Tuner(positions: positions)
-        tuner.fitScale()
-        print("positions \(positions.count), loss \(tuner.loss()) with the compiled-in weights")
-        tuner.train(passes: epochs) { number, loss in print("pass \(number) loss \(loss)") }
-        print("loss \(tuner.loss()), scale \(tuner.scale)")
-        let source = tuner.source(command: "nanashi tune \(file) --epochs \(epochs)")
-        do {
-            try source.write(toFile: out, atomically: true, encoding: .utf8)
-        } catch {
-            throw InputError("cannot write '\(out)': \(error.localizedDescription)")
-        }
-        print("wrote \(out)")
+        try Tuner.run(positionsFile: file, epochs: epochs, out: out) { print($0) }
     }
 }

@@ -23,9 +23,6 @@ struct UAICommand: AsyncParsableCommand {
             output: { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             })
-        while let line = readLine() {
-            if await !session.receive(line) { return }
-        }
-        await session.finishInput()
+        await session.serve { readLine() }
     }
 }

@@ -21,9 +21,12 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var colorOption: ColorOption
 
+    @OptionGroup var screenOption: ScreenOption
+
     func run() async throws {
+        let console = StandardConsole(noColor: colorOption.noColor)
         try await WatchSession.run(
-            game: game, at: try serverOptions.address(),
-            console: StandardConsole(noColor: colorOption.noColor))
+            game: game, at: try serverOptions.address(), console: console,
+            openFullScreen: { screenOption.fullScreen(color: console.color) })
     }
 }

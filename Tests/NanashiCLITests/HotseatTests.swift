@@ -167,7 +167,8 @@ import Testing
             bad.stderr == "nanashi: bad FEN 'x5o/7 x': the board must have 7 ranks separated by '/', not 2\n")
     }
 
-    /// Through a pseudo-terminal (`script`), the board is colored unless NO_COLOR or --no-color.
+    /// Through a pseudo-terminal (`script`), line by line (`--line`; the full screen's colors are
+    /// FullScreenTests'), the board is colored unless NO_COLOR or --no-color.
     @Test(
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")),
         arguments: [
@@ -176,7 +177,7 @@ import Testing
             ([], ["NO_COLOR": "1"], false),
         ])
     func colorOnlyOnARealTerminal(flags: [String], environment: [String: String], colored: Bool) throws {
-        let command = ([NanashiExecutable.url.path, "hotseat"] + flags).joined(separator: " ")
+        let command = ([NanashiExecutable.url.path, "hotseat", "--line"] + flags).joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", command, "/dev/null"]

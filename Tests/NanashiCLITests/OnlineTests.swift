@@ -28,18 +28,49 @@ private func pair(
     return annSide == "x" ? (ann, bob, "ann", "bob") : (bob, ann, "bob", "ann")
 }
 
+/// A game between ann and bob on a server of their own; with `relayed`, ann's connection goes
+/// through a relay the test can break. `stop()` stops all of it.
+private struct ServedPair {
+    let server: ServerUnderTest
+    let relay: Relay?
+    let x: OnlineClient
+    let o: OnlineClient
+    let xName: String
+    let oName: String
+
+    init(grace: Int = 60, relayed: Bool = false) throws {
+        server = try ServerUnderTest(grace: grace)
+        do {
+            relay = relayed ? try Relay(to: server.port) : nil
+        } catch {
+            server.stop()
+            throw error
+        }
+        do {
+            (x, o, xName, oName) = try pair(on: server, annServer: relay.map { "127.0.0.1:\($0.port)" })
+        } catch {
+            relay?.stop()
+            server.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        x.stop()
+        o.stop()
+        relay?.stop()
+        server.stop()
+    }
+}
+
 private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     try NanashiProcess.run(arguments)
 }
 
 @Test(.blocking) func twoScriptedClientsPlayAWholeGameAndTheStandingsShowIt() throws {
-    let server = try ServerUnderTest()
-    defer { server.stop() }
-    let (x, o, xName, oName) = try pair(on: server)
-    defer {
-        x.stop()
-        o.stop()
-    }
+    let game = try ServedPair()
+    defer { game.stop() }
+    let (server, x, o, xName, oName) = (game.server, game.x, game.o, game.xName, game.oName)
     x.send(xMoves)
     o.send(oMoves)
     #expect(try x.finish() == 0)
@@ -116,7 +147,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     let profileJSON = try runNanashi(["profile", oName, "--server", server.address, "--json"])
     #expect(
         profileJSON.stdout
-            == #"{"draws":0,"games":1,"losses":0,"name":"\#(oName)","rank":1,"rating":1662,"rd":290,"recent":[{"#
+            == #"{"computer":[],"draws":0,"games":1,"losses":0,"name":"\#(oName)","rank":1,"rating":1662,"rd":290,"recent":[{"#
             + #""color":"o","game":1,"opponent":"\#(xName)","outcome":{"reason":"pieces","winner":"o"},"rating_change":162}],"#
             + #""wins":1}"# + "\n")
     let nobody = try runNanashi(["profile", "nobody", "--server", server.address])
@@ -184,16 +215,10 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
 }
 
 @Test(.blocking) func aDroppedConnectionIsReconnectedAndTheGameResumes() throws {
-    let server = try ServerUnderTest()
-    defer { server.stop() }
-    let relay = try Relay(to: server.port)
-    defer { relay.stop() }
     // ann goes through the relay, which the test uses to break her connection twice.
-    let (x, o, xName, _) = try pair(on: server, annServer: "127.0.0.1:\(relay.port)")
-    defer {
-        x.stop()
-        o.stop()
-    }
+    let game = try ServedPair(relayed: true)
+    defer { game.stop() }
+    let (x, o, xName, relay) = (game.x, game.o, game.xName, game.relay!)
     let ann = xName == "ann" ? x : o
     let lost = "the connection to 127.0.0.1:\(relay.port) was lost; reconnecting in 0.5 s\nreconnected\n"
 
@@ -234,15 +259,9 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
 
 @Test(.blocking) func aGameLostWhileAwayIsReportedOnReturn() throws {
     // A short grace period: ann is away longer than that, and loses by abandonment.
-    let server = try ServerUnderTest(grace: 2)
-    defer { server.stop() }
-    let relay = try Relay(to: server.port)
-    defer { relay.stop() }
-    let (x, o, xName, _) = try pair(on: server, annServer: "127.0.0.1:\(relay.port)")
-    defer {
-        x.stop()
-        o.stop()
-    }
+    let game = try ServedPair(grace: 2, relayed: true)
+    defer { game.stop() }
+    let (x, o, xName, relay) = (game.x, game.o, game.xName, game.relay!)
     let (ann, bob) = xName == "ann" ? (x, o) : (o, x)
     let annSide = xName == "ann" ? "x" : "o"
     let bobSide = annSide == "x" ? "o" : "x"
@@ -283,13 +302,9 @@ func badOnlineCommandsFailWithOneLine(arguments: [String], message: String) thro
 }
 
 @Test(.blocking) func aWatcherFollowsAGameToItsEnd() throws {
-    let server = try ServerUnderTest()
-    defer { server.stop() }
-    let (x, o, xName, oName) = try pair(on: server)
-    defer {
-        x.stop()
-        o.stop()
-    }
+    let game = try ServedPair()
+    defer { game.stop() }
+    let (server, x, xName, oName) = (game.server, game.x, game.xName, game.oName)
     // The game by its id: the list of games in progress may lag a second behind a new game.
     let watcher = try OnlineClient(
         ["1", "--server", server.address, "--no-color"], command: "watch",

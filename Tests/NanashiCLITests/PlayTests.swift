@@ -48,15 +48,7 @@ import Testing
         let afterUndo = """
             x> undo
             took back 2 moves
-                a  b  c  d  e  f  g
-             7  x  .  .  .  .  .  o  7
-             6  .  .  .  .  .  .  .  6
-             5  .  .  .  .  .  .  .  5
-             4  .  .  .  .  .  .  .  4
-             3  .  .  .  .  .  .  .  3
-             2  .  .  .  .  .  .  .  2
-             1  o  .  .  .  .  .  x  1
-                a  b  c  d  e  f  g
+            \(startDiagram)
              x 2 pieces (you)   o 2 pieces (AI level 2)
              move 1, x to play
             x> undo
@@ -96,8 +88,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--level", "0"], "nanashi: bad level 0: use 1 to 19\n"),
-        (["--level", "20"], "nanashi: bad level 20: use 1 to 19\n"),
+        (["--level", "0"], "nanashi: bad level 0: use 1 to 17\n"),
+        (["--level", "20"], "nanashi: bad level 20: use 1 to 17\n"),
         (
             ["--fen", "x5o x"],
             "nanashi: bad FEN 'x5o x': the board must have 7 ranks separated by '/', not 1\n"

@@ -348,3 +348,32 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
             .say("x has no move and passes"), send(.move(game: 7, move: "0000"), id: "move"),
         ])
 }
+
+@Test func withAnEngineLevelTheSessionSeeksTheEngineAndSaysTheGameIsUnrated() {
+    var online = OnlineSession(
+        OnlineSession.Settings(
+            address: address, control: control, register: false,
+            savedSession: .init(name: "ann", token: "tok1"),
+            isInteractive: false, color: false, engine: (level: 7, side: .o)))
+    _ = online.start()
+    _ = online.at(0, .connected)
+    _ = online.at(0, reply(.welcome(welcome), id: "auth"))
+    #expect(
+        online.at(0, reply(.pong, id: "sync"))
+            == [send(.seekEngine(EngineSeek(level: 7, color: .o, control: control)), id: "seek")])
+    #expect(
+        online.at(0, reply(.seeking, id: "seek"))
+            == [.say("starting a game against the engine at level 7 at 10+0...")])
+    var start = gameStart
+    start.opponent = Opponent(name: "AI level 7", rating: 1500)
+    _ = online.at(0, reply(.start(start)))
+    let ended = text(
+        online.at(
+            1,
+            reply(
+                .end(
+                    GameEnd(
+                        game: 7, outcome: Outcome(winner: .o, reason: .resignation),
+                        rating: RatingChange(before: 1500, after: 1500))))))
+    #expect(ended.hasSuffix("you lose (unrated)\n"))
+}

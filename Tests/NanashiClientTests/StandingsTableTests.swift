@@ -54,6 +54,25 @@ import Testing
         ])
 }
 
+@Test func gamesAgainstTheComputerAreListedApartWithoutRatings() {
+    let profile = Profile(
+        name: "ann", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0, recent: [],
+        computer: [
+            RecentGame(
+                game: 4, opponent: "AI level 3", color: .x, outcome: Outcome(winner: .x, reason: .noPieces),
+                ratingChange: 0)
+        ])
+    #expect(
+        StandingsTable.profile(profile) == [
+            "ann", "rating  1500 ± 350 ? (provisional)", "rank    none yet (no rated games)",
+            "games   0: 0 won, 0 lost, 0 drawn",
+            "",
+            "against the computer (unrated):",
+            " game  side  opponent              result  reason",
+            "    4  x     AI level 3            win     pieces",
+        ])
+}
+
 @Test func aNewPlayerHasNoRankAndNoGames() {
     let profile = Profile(
         name: "newbie", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0, recent: [])

@@ -32,3 +32,18 @@ private func at(_ milliseconds: Int64) -> ContinuousClock.Instant { epoch + .mil
     clock.start(.o, at: at(70_000))
     #expect(clock.reading(at: at(71_000)) == Clocks(x: 10_000, o: 5_000))
 }
+
+@Test func aMoveStopsBothClocksWithTheIncrementUntilTheOtherSideStarts() {
+    var clock = GameClock(Clocks(x: 10_000, o: 10_000), running: .x, since: at(0))
+    // A quarter-second increment counts to the millisecond.
+    clock.stop(afterMoveBy: .x, at: at(1_500), increment: 250)
+    #expect(clock.running == nil && clock.atTurnStart == Clocks(x: 8_750, o: 10_000))
+    // Neither runs while the move is stored; o's starts once it is.
+    #expect(clock.reading(at: at(3_000)) == Clocks(x: 8_750, o: 10_000))
+    clock.start(.o, at: at(3_000))
+    #expect(clock.reading(at: at(4_000)) == Clocks(x: 8_750, o: 9_000))
+    // A move made while both stand (a resumed game, one player away) still earns the increment.
+    clock.stop(at: at(4_000))
+    clock.stop(afterMoveBy: .o, at: at(9_000), increment: 250)
+    #expect(clock.atTurnStart == Clocks(x: 8_750, o: 9_250))
+}

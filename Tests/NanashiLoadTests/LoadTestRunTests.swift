@@ -9,7 +9,7 @@ import Testing
     // Two connections per address: the bots must come from addresses of their own.
     let server = try await TestServer { $0.maximumConnectionsPerAddress = 2 }
     var settings = LoadTestSettings()
-    settings.port = server.port
+    settings.server.port = server.port
     settings.clients = 4
     settings.games = 2
     settings.duration = .seconds(120)
@@ -36,12 +36,44 @@ import Testing
     #expect(none.isEmpty)
 
     var queries = QueryTestSettings()
-    queries.port = server.port
+    queries.server.port = server.port
     queries.queries = 10
     queries.connections = 2
     let report = try await QueryTest.run(queries)
     #expect(report.rankedPlayers == 4)
     #expect(report.leaderboard.count == 10 && report.profile.count == 10)
     #expect(report.errors == [:])
+    await server.stop()
+}
+
+/// Bots playing the engine keep their games going while two people's games are measured: their
+/// moves are not the people's round trips, and the engine's moves are counted apart.
+@Test func engineGamesRunBesideThePeoplesGames() async throws {
+    // Six bots from one address, on a test clock that does not move: their registrations and
+    // logins must fit the address's budgets without waiting for a refill.
+    let server = try await TestServer {
+        $0.registrationsPerHour = 20
+        $0.loginsPerMinute = 20
+    }
+    var settings = LoadTestSettings()
+    settings.server.port = server.port
+    settings.clients = 4
+    settings.games = 2
+    settings.duration = .seconds(120)
+    settings.policy = BotPolicy(resignChance: 0, dropChance: 0)
+    settings.namePrefix = "pe"
+    settings.engineGames = 2
+    settings.engineLevel = 1
+    let (report, registered) = try await LoadTest.run(settings)
+    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    #expect(report.errors == [:])
+    #expect(report.latency.count == report.moves)
+    let engine = try #require(report.engine)
+    // How many moves the engine made depends on how long the people's games lasted; that its
+    // games were going is what this run can count on.
+    #expect(engine.gamesPlaying + engine.gamesEnded >= 2)
+    #expect(report.text.contains("engine games \(engine.gamesPlaying) playing"))
+    // The people's games were between the four people's bots: none of them is the engine.
+    #expect(Set(registered.map(\.name)).isSuperset(of: ["pe1", "pe2", "pe3", "pe4"]))
     await server.stop()
 }

@@ -42,7 +42,7 @@ func aQueryRunAgainstAServerThatHangsUpIsAnErrorNotAWait() async throws {
     let listener = try HangingUpListener()
     defer { listener.stop() }
     var settings = QueryTestSettings()
-    settings.port = listener.port
+    settings.server.port = listener.port
     settings.queries = 1
     // Connected, then closed before the first question: the question fails instead of waiting
     // for an answer on a connection that is gone.

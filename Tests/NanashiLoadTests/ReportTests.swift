@@ -1,4 +1,5 @@
 import Foundation
+import NanashiProtocol
 import Testing
 
 @testable import NanashiLoad

@@ -46,9 +46,9 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
     var settings = LoadTestSettings()
-    settings.port = server.port
-    settings.tls = true
-    settings.trustedCertificates = certificate.certificate
+    settings.server.port = server.port
+    settings.server.tls = true
+    settings.server.trustedCertificates = certificate.certificate
     settings.clients = 2
     settings.games = 1
     settings.duration = .seconds(60)
@@ -60,9 +60,9 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
 
     // The same over TLS for the queries.
     var queries = QueryTestSettings()
-    queries.port = server.port
-    queries.tls = true
-    queries.trustedCertificates = certificate.certificate
+    queries.server.port = server.port
+    queries.server.tls = true
+    queries.server.trustedCertificates = certificate.certificate
     queries.queries = 2
     #expect(try await QueryTest.run(queries).rankedPlayers == 2)
     await server.stop()
@@ -73,15 +73,15 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
     var queries = QueryTestSettings()
-    queries.port = server.port
+    queries.server.port = server.port
     queries.queries = 1
     // Plain text: the server reads no line, and closes the connection.
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     // TLS, trusting only the system's store: a self-signed certificate is refused.
-    queries.tls = true
+    queries.server.tls = true
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     // A certificate file that does not exist is an error at once.
-    queries.trustedCertificates = "/nonexistent/ca.pem"
+    queries.server.trustedCertificates = "/nonexistent/ca.pem"
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     await server.stop()
 }

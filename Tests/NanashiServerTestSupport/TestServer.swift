@@ -1,9 +1,12 @@
 import Logging
 import NanashiServer
 
-/// A server on an OS-assigned port over a temporary database, with test-sized costs and timers.
+/// A server on an OS-assigned port over a temporary database, with test-sized costs, on a
+/// clock that stands still until the test moves it: no timer fires unless the test says so.
 public final class TestServer {
     public let database: TemporaryDatabase
+    /// The server's clock (`settings.clock`).
+    public let clock = TestClock()
     public var settings: ServerSettings
     public private(set) var server: Server?
 
@@ -17,7 +20,7 @@ public final class TestServer {
         settings.port = 0
         settings.databasePath = self.database.path
         settings.passwordCost = .testing
-        settings.pairingInterval = .milliseconds(50)
+        settings.clock = clock
         settings.abandonGrace = .seconds(30)
         // Every test comes from 127.0.0.1: the per-address limits are tested on their own.
         settings.loginsPerMinute = 10_000

@@ -180,31 +180,30 @@ import Testing
         client.sendBytes(Array(String(repeating: "{\"type\":\"ping\"}\n", count: 4).utf8))
         for _ in 0..<2 { #expect(try await client.line() == #"{"type":"pong"}"#) }
         for _ in 0..<2 { #expect(try await client.line().hasPrefix(#"{"code":"rate_limited","#)) }
-        // A second refills the budget.
-        try await Task.sleep(for: .seconds(1))
+        // Four refused and granted at 4 a second leave it at minus two: a second refills two.
+        server.clock.advance(by: .seconds(1))
         client.sendBytes(twice)
         for _ in 0..<2 { #expect(try await client.line() == #"{"type":"pong"}"#) }
         await server.stop()
     }
 
     @Test func anIdleConnectionIsClosedWithAReasonAndABusyOneIsNot() async throws {
-        // Two seconds, not less: the other tests share the machine.
+        // Looked at every half second of the server's clock (a quarter of the timeout).
         let server = try await TestServer { $0.idleTimeout = .seconds(2) }
-        let idle = try server.client()
-        let trickle = try server.client()
-        let busy = try server.client()
+        let clients = try (0..<3).map { _ in try server.client() }
+        for client in clients {
+            #expect(try await client.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        }
+        let (idle, trickle, busy) = (clients[0], clients[1], clients[2])
         // A line that never ends counts as nothing: one byte at a time is idle too.
-        let pinger = Task {
-            for _ in 0..<10 {
-                #expect(try await busy.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
-                trickle.sendBytes([UInt8(ascii: " ")])
-                try await Task.sleep(for: .milliseconds(300))
-            }
+        for _ in 0..<4 {
+            #expect(try await busy.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+            trickle.sendBytes([UInt8(ascii: " ")])
+            try await server.clock.advanceWhenArmed(by: .milliseconds(500))
         }
         let closing = #"{"code":"idle_timeout","message":"no message for 2 s; closing","type":"error"}"#
         #expect(try await idle.linesUntilClosed() == [closing])
         #expect(try await trickle.linesUntilClosed() == [closing])
-        try await pinger.value
         #expect(try await busy.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         await server.stop()
     }
@@ -254,7 +253,7 @@ import Testing
         let o = try restarted.client()
         #expect(try await auth(o, paired.tokens[.o]!).clock == stored)
         // o is to move but x is not back: o's clock does not run.
-        try await Task.sleep(for: .milliseconds(200))
+        restarted.clock.advance(by: .milliseconds(200))
         let again = try restarted.client()
         #expect(try await auth(again, paired.tokens[.o]!).clock == stored)
         // o may move meanwhile; it costs no time.
@@ -266,23 +265,27 @@ import Testing
         let x = try restarted.client()
         #expect(try await auth(x, paired.tokens[.x]!).clock == moved.clock)
         // Both back: x's clock runs now.
-        try await Task.sleep(for: .milliseconds(50))
+        restarted.clock.advance(by: .milliseconds(50))
         let third = try restarted.client()
-        #expect(try await auth(third, paired.tokens[.x]!).clock.x < moved.clock.x)
+        #expect(
+            try await auth(third, paired.tokens[.x]!).clock == Clocks(x: moved.clock.x - 50, o: moved.clock.o)
+        )
         await restarted.stop()
     }
 
     @Test func aResumedGameWithoutBothFirstMovesIsAbortedOnceBothAreBack() async throws {
         let server = try await TestServer()
         let (paired, _) = try await gameLeftAfterOneMove(server)
-        let restarted = try await TestServer(database: server.database) {
-            $0.firstMoveLimit = .milliseconds(500)
-        }
+        let restarted = try await TestServer(database: server.database) { $0.firstMoveLimit = .seconds(10) }
         let x = try restarted.client()
         _ = try await auth(x, paired.tokens[.x]!)
+        restarted.clock.advance(by: .seconds(5))
         let o = try restarted.client()
         _ = try await auth(o, paired.tokens[.o]!)
         // o never makes its first move: the limit counts from when both were back.
+        restarted.clock.advance(by: .milliseconds(9_999))
+        #expect(try await x.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try await restarted.clock.advanceWhenArmed(by: .milliseconds(1))
         for client in [x, o] {
             guard case .end(let end) = try await client.reply().message else {
                 throw TestClient.Failure(description: "expected end")
@@ -297,11 +300,13 @@ import Testing
     @Test func aPlayerWhoDoesNotComeBackLosesByAbandon() async throws {
         let server = try await TestServer()
         let (paired, _) = try await gameLeftAfterOneMove(server)
-        let restarted = try await TestServer(database: server.database) {
-            $0.abandonGrace = .seconds(1)
-        }
+        let restarted = try await TestServer(database: server.database) { $0.abandonGrace = .seconds(10) }
         let x = try restarted.client()
         _ = try await auth(x, paired.tokens[.x]!)
+        // o's grace period began at the restart.
+        restarted.clock.advance(by: .milliseconds(9_999))
+        #expect(try await x.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        restarted.clock.advance(by: .milliseconds(1))
         guard case .end(let end) = try await x.reply().message else {
             throw TestClient.Failure(description: "expected end")
         }
@@ -315,16 +320,11 @@ import Testing
     @Test func whenNeitherComesBackTheSideToMoveLoses() async throws {
         let server = try await TestServer()
         let (paired, _) = try await gameLeftAfterOneMove(server)
-        let restarted = try await TestServer(database: server.database) {
-            $0.abandonGrace = .milliseconds(100)
-        }
-        let watcher = try restarted.client()
-        var profile = ""
-        for _ in 0..<100 where !profile.contains(#""reason":"abandon""#) {
-            try await Task.sleep(for: .milliseconds(50))
-            profile = try await watcher.exchange(#"{"type":"profile","name":"\#(paired.names[.o]!)"}"#)
-        }
-        #expect(profile.contains(#""outcome":{"reason":"abandon","winner":"x"}"#))
+        let restarted = try await TestServer(database: server.database)
+        // Both grace periods began at the restart, and end together.
+        restarted.clock.advance(by: ServerSettings().abandonGrace)
+        let profile = try await profile(of: paired.names[.o]!, on: restarted, once: #""reason":"abandon""#)
+        #expect(profile.contains(#""outcome":{"reason":"abandon","winner":"x"}"#), "\(profile)")
         await restarted.stop()
     }
 
@@ -355,7 +355,9 @@ import Testing
         #expect(await deaf.sendRepeatedly(ping, times: 3000) == 3000)
         #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         let running = try #require(server.server)
+        let clock = server.clock
         await server.stop()
+        try await clock.advanceWhenArmed(by: .milliseconds(200))
         // Waited for in a task of its own, so a failure shows as `false`, not as a hung test.
         let stopped = StopFlag()
         Task {
@@ -503,11 +505,10 @@ final class CapturedLog: Sendable {
     @Test func aMoveThatWaitsForALockedDatabaseCostsTheMoverNoTime() async throws {
         let server = try await TestServer { $0.databaseBusyTimeout = .seconds(1) }
         let paired = try await pairedGame(server)
-        let started = ContinuousClock.now
         // Another process holds the write lock: the move waits for it, a second, then fails.
         let lock = try WriteLockHolder(path: server.database.path)
         // x's clock has run since the start, as it should: until the move is read.
-        let used = ContinuousClock.now - started
+        server.clock.advance(by: .milliseconds(1_234))
         #expect(
             try await paired.clients[.x]!.exchange(
                 #"{"type":"move","game":\#(paired.game),"move":"b6","id":1}"#)
@@ -518,12 +519,9 @@ final class CapturedLog: Sendable {
         guard case .moved(let moved) = try await paired.clients[.x]!.reply().message else {
             throw TestClient.Failure(description: "expected moved")
         }
-        // 300 s and 3 s of increment, less the time x took to move: the second spent waiting
-        // for the lock is not charged (half a second of room for the messages on their way).
-        let usedMilliseconds = used.wholeMilliseconds
-        #expect(
-            moved.clock.x > 303_000 - usedMilliseconds - 500,
-            "x was charged for the wait: \(moved.clock.x) ms left after using \(usedMilliseconds) ms")
+        // 300 s and 3 s of increment, less the time x took to move: the wait for the lock is
+        // not charged.
+        #expect(moved.clock == Clocks(x: 303_000 - 1_234, o: 300_000))
         await server.stop()
     }
 
@@ -558,8 +556,10 @@ final class CapturedLog: Sendable {
         #expect(
             try await paired.clients[.x]!.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
                 .contains(#""recent":[]"#))
-        // Once storing works again, the result is stored and announced, with the request's id.
+        // Once storing works again, the result is stored (tried again after a second) and
+        // announced, with the request's id.
         try execute("DROP TRIGGER hold", on: server)
+        try await server.clock.advanceWhenArmed(by: .seconds(1))
         let end = try await paired.clients[.o]!.reply()
         guard case .end(let mine) = end.message,
             case .end(let theirs) = try await paired.clients[.x]!.reply().message

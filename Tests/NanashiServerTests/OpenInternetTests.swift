@@ -41,6 +41,42 @@ extension Thread {
     }
 }
 
+/// `name`'s profile once it contains `text`: for what the server does on its own time, which no
+/// client is told of. Each look is a new connection, so that no message budget runs dry.
+func profile(of name: String, on server: TestServer, once text: String) async throws -> String {
+    var profile = ""
+    for _ in 0..<1000 where !profile.contains(text) {
+        let client = try server.client()
+        profile = try await client.exchange(#"{"type":"profile","name":"\#(name)"}"#)
+        client.close()
+        if !profile.contains(text) { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    return profile
+}
+
+/// Connections to `server` from the addresses `prefix.1` to `prefix.addresses` in turn, each
+/// sending `line(n)` (n counts from 0) and resetting, until `flooding` is cleared or `most` are
+/// sent; waiting for it gives how many were. On a thread of its own: its blocking calls must not
+/// take the concurrency pool's threads.
+private func flood(
+    _ server: TestServer, from prefix: String, addresses: Int, most: Int, while flooding: Flag,
+    _ line: @escaping @Sendable (Int) -> String
+) -> () async -> Int {
+    let port = server.port
+    return Thread.run {
+        var sent = 0
+        while flooding.isSet && sent < most {
+            guard let client = try? TestClient(port: port, from: "\(prefix).\(1 + sent % addresses)") else {
+                continue
+            }
+            client.send(line(sent))
+            client.reset()
+            sent += 1
+        }
+        return sent
+    }
+}
+
 /// The next message of the given type, skipping others.
 private func next(_ type: String, from client: TestClient) async throws -> Reply {
     while true {
@@ -97,19 +133,9 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         }
         try await register(server.client(from: "127.0.0.2"), "ann")
         let flooding = Flag(true)
-        let port = server.port
         // Hundreds of connections from 200 addresses, each sending `login` and resetting.
-        // On a thread of its own: its blocking calls must not take the concurrency pool's threads.
-        let flood = Thread.run {
-            var sent = 0
-            while flooding.isSet && sent < 400 {
-                let source = "127.0.1.\(1 + sent % 200)"
-                guard let client = try? TestClient(port: port, from: source) else { continue }
-                client.send(#"{"type":"login","name":"user\#(sent)","password":"password1"}"#)
-                client.reset()
-                sent += 1
-            }
-            return sent
+        let flood = flood(server, from: "127.0.1", addresses: 200, most: 400, while: flooding) {
+            #"{"type":"login","name":"user\#($0)","password":"password1"}"#
         }
         try await Task.sleep(for: .milliseconds(200))
         // Three logins one after the other, each on a new connection; the other tests share the
@@ -150,17 +176,13 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let second = try server.client(from: "127.0.0.2")
         try await register(second, "cyd")
         for _ in 0..<3 {
-            #expect(
-                try await first.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
-                    "welcome"))
+            #expect(try await logsIn(first, as: "ann"))
         }
         #expect(
             try await first.exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
                 == #"{"code":"rate_limited","message":"too many logins from your address (at most 3 a minute)","type":"error"}"#
         )
-        #expect(
-            try await second.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(second, as: "ann"))
         await server.stop()
     }
 }
@@ -180,20 +202,10 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let token = try await register(server.client(from: "127.0.0.2"), "ann")
         try await register(server.client(from: "127.0.0.2"), "bob")
         let flooding = Flag(true)
-        let port = server.port
         // 100 addresses, each sending `login` for names that do not exist and wrong passwords
-        // for one that does, and resetting; on a thread of its own.
-        let flood = Thread.run {
-            var sent = 0
-            while flooding.isSet && sent < 5000 {
-                let source = "127.0.2.\(1 + sent % 100)"
-                guard let client = try? TestClient(port: port, from: source) else { continue }
-                let name = sent % 3 == 0 ? "bob" : "nobody\(sent)"
-                client.send(#"{"type":"login","name":"\#(name)","password":"wrong-password"}"#)
-                client.reset()
-                sent += 1
-            }
-            return sent
+        // for one that does, and resetting.
+        let flood = flood(server, from: "127.0.2", addresses: 100, most: 5000, while: flooding) {
+            #"{"type":"login","name":"\#($0 % 3 == 0 ? "bob" : "nobody\($0)")","password":"wrong-password"}"#
         }
         try await Task.sleep(for: .milliseconds(500))
         // Ten real logins, each from a fresh address on a new connection, retrying `busy` as a
@@ -259,24 +271,22 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
     @Test func aConnectionThatDoesNotLogInIsClosedEvenIfItPings() async throws {
         #expect(ServerSettings().loginTimeout == .seconds(30))
-        // Seconds, not less: the other tests share the machine, and the player must log in in time.
-        let server = try await TestServer { $0.loginTimeout = .seconds(3) }
+        let server = try await TestServer()
         let player = try server.client()
         try await register(player, "ann")
         let stranger = try server.client()
-        let pinger = Task {
-            for _ in 0..<15 {
-                stranger.send(#"{"type":"ping"}"#)
-                #expect(try await player.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
-                try await Task.sleep(for: .milliseconds(300))
-            }
+        // Both ping every 5 s of the server's clock, as often as it looks (a quarter of the 30 s).
+        for _ in 0..<5 {
+            #expect(try await stranger.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+            #expect(try await player.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+            try await server.clock.advanceWhenArmed(by: .seconds(5))
         }
-        let lines = try await stranger.linesUntilClosed()
+        #expect(try await stranger.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try await server.clock.advanceWhenArmed(by: .seconds(5))
         #expect(
-            lines.filter { $0 != #"{"type":"pong"}"# } == [
-                #"{"code":"idle_timeout","message":"not logged in after 3 s; closing","type":"error"}"#
+            try await stranger.linesUntilClosed() == [
+                #"{"code":"idle_timeout","message":"not logged in after 30 s; closing","type":"error"}"#
             ])
-        try await pinger.value
         #expect(try await player.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         await server.stop()
     }
@@ -314,10 +324,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
                 == #"{"code":"rate_limited","message":"too many failed logins for this name; try again later","type":"error"}"#
         )
         // The player, from their own address, logs in; a token works from anywhere.
-        #expect(
-            try await server.client(from: "127.0.0.2").exchange(
-                #"{"type":"login","name":"ann","password":"password1"}"#
-            ).contains("welcome"))
+        #expect(try await logsIn(server.client(from: "127.0.0.2"), as: "ann"))
         #expect(try await stranger.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
         await server.stop()
     }
@@ -348,11 +355,13 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 @Suite struct FailureDecayTests {
     @Test func failedLoginsAreForgottenWithTime() async throws {
         #expect(ServerSettings().failedLoginRefill == .seconds(180))
-        let clock = ManualClock()
         let server = try await TestServer {
-            $0.now = { clock.now() }
             $0.failedLoginsPerAddressBeforeThrottle = 3
+            // The guesser never logs in, and the clock moves by minutes.
+            $0.loginTimeout = .seconds(86_400)
+            $0.idleTimeout = .seconds(86_400)
         }
+        let clock = server.clock
         let refused =
             #"{"code":"rate_limited","message":"too many failed logins from your address; try again later","type":"error"}"#
         let wrong = #"{"code":"bad_credentials","message":"wrong name or password","type":"error"}"#
@@ -400,9 +409,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let first = try server.client()
         let token = try await register(first, "ann")
         let second = try server.client()
-        #expect(
-            try await second.exchange(#"{"type":"login","name":"ann","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(second, as: "ann"))
         #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
         let third = try server.client()
         #expect(try await third.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
@@ -431,11 +438,16 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
     @Test(arguments: [0, 1])
     func aGameWithoutBothFirstMovesIsAbortedUnrated(movesPlayed: Int) async throws {
         #expect(ServerSettings().firstMoveLimit == .seconds(30))
-        let server = try await TestServer { $0.firstMoveLimit = .milliseconds(500) }
+        let server = try await TestServer()
         let paired = try await pairedGame(server)
         if movesPlayed == 1 {
             paired.clients[.x]!.send(#"{"type":"move","game":\#(paired.game),"move":"b6"}"#)
+            for side in Side.allCases { _ = try await next("moved", from: paired.clients[side]!) }
         }
+        // The limit counts from the start: a moment before it, the game goes on.
+        server.clock.advance(by: .milliseconds(29_999))
+        #expect(try await paired.clients[.o]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try await server.clock.advanceWhenArmed(by: .milliseconds(1))
         for side in Side.allCases {
             guard case .end(let end) = try await next("end", from: paired.clients[side]!).message else {
                 throw TestClient.Failure(description: "expected end")
@@ -486,21 +498,18 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         await server.stop()
         // x, to move, comes back and leaves again; o never comes back. o's grace period, which
         // began at the restart, ends first: o loses, not the side to move.
-        let restarted = try await TestServer(database: server.database) { $0.abandonGrace = .seconds(1) }
+        let restarted = try await TestServer(database: server.database)
         let x = try restarted.client()
         #expect(
             try await x.exchange(#"{"type":"auth","token":"\#(paired.tokens[.x]!)"}"#).contains("welcome"))
         _ = try await next("game", from: x)
-        try await Task.sleep(for: .milliseconds(500))
+        restarted.clock.advance(by: .seconds(15))
         x.close()
-        let watcher = try restarted.client()
-        var profile = ""
-        for _ in 0..<100 where !profile.contains(#""reason":"abandon""#) {
-            try await Task.sleep(for: .milliseconds(50))
-            profile = try await watcher.exchange(#"{"type":"profile","name":"\#(paired.names[.x]!)"}"#)
-        }
-        #expect(
-            profile.contains(#""outcome":{"reason":"abandon","winner":"x"}"#), "\(profile)")
+        // x's grace period runs from now; o's ends 15 s from now, long before.
+        try await restarted.clock.waitForTimer(until: restarted.clock.now + .seconds(30))
+        restarted.clock.advance(by: .seconds(15))
+        let profile = try await profile(of: paired.names[.x]!, on: restarted, once: #""reason":"abandon""#)
+        #expect(profile.contains(#""outcome":{"reason":"abandon","winner":"x"}"#), "\(profile)")
         await restarted.stop()
     }
 
@@ -525,6 +534,8 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             )
         }
         try await queue.write { db in try db.execute(sql: "DROP TRIGGER hold") }
+        // The next pairing pass, a second on, pairs them.
+        try await server.clock.advanceWhenArmed(by: .seconds(1))
         for client in [ann, bob] {
             #expect(try await next("start", from: client).message.type == "start")
         }
@@ -542,24 +553,27 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         let outbox = Outbox(id: 1) { event in
             if case .line(let line) = event { lines.withLock { $0.append(line) } }
         }
+        var settings = ServerSettings()
+        let clock = TestClock()
+        settings.clock = clock
         let game = Game(
             id: id, control: control,
             players: [
                 .x: .init(id: ann.id!, name: "ann", rating: 1500),
                 .o: .init(id: bob.id!, name: "bob", rating: 1500),
             ],
-            outboxes: [.x: outbox], storage: storage, settings: ServerSettings(),
+            outboxes: [.x: outbox], storage: storage, settings: settings,
             logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() }
         ) { _ in }
         await game.begin()
-        let read = ContinuousClock.now
+        clock.advance(by: .milliseconds(1_234))
+        let read = clock.now
         // Handled (as if stored) 300 ms after it was read: x is charged only up to the read.
-        try await Task.sleep(for: .milliseconds(300))
+        clock.advance(by: .milliseconds(300))
         try await game.play("b6", by: .x, requestID: nil, readAt: read)
         let moved = try Wire.reply(fromLine: Array(lines.withLock { $0.last! }.utf8))
         guard case .moved(let move) = moved.message else { throw TestClient.Failure(description: "\(moved)") }
-        #expect(move.clock.o == 60_000)
-        #expect(move.clock.x > 61_700 && move.clock.x <= 62_000, "\(move.clock.x)")
+        #expect(move.clock == Clocks(x: 60_000 - 1_234 + 2_000, o: 60_000))
         await game.halt()
     }
 }

@@ -32,11 +32,10 @@ import Testing
     #expect(
         try await elsewhere.exchange(#"{"type":"auth","token":"\#(paired.tokens[ann]!)"}"#).contains(
             "welcome"))
-    guard
-        case .profile(let profile) = try await Wire.reply(
-            fromLine: Array(try await elsewhere.exchange(#"{"type":"profile","name":"bob"}"#).utf8)
-        ).message
-    else { throw TestClient.Failure(description: "expected a profile") }
+    let profileLine = try await elsewhere.exchange(#"{"type":"profile","name":"bob"}"#)
+    guard case .profile(let profile) = try Wire.reply(fromLine: Array(profileLine.utf8)).message else {
+        throw TestClient.Failure(description: "expected a profile")
+    }
     #expect(profile.games == 1 && profile.wins == 1 && profile.rank == 1 && profile.rating > 1500)
     #expect(profile.recent.map(\.game) == [paired.game])
 

@@ -29,7 +29,8 @@ import Testing
     #expect(profile.wins + profile.losses + profile.draws == profile.games)
 
     for bot in summary.bots {
-        let digest = try #require(SessionToken.digest(of: bot.token))
+        let token = try #require(bot.token)
+        let digest = try #require(SessionToken.digest(of: token))
         #expect(try await storage.player(tokenDigest: digest, now: Date())?.name == bot.name)
     }
 }
@@ -42,4 +43,18 @@ import Testing
     }
     let storage = try SQLiteStorage(path: file.path)
     #expect(try await storage.leaderboard(limit: 1, offset: 0).total == 10)
+}
+
+@Test func seedingCountsAreCheckedBeforeAnythingIsOpened() {
+    #expect(BenchmarkSeed.problem(players: 10, games: nil, bots: 2, writesAccounts: true) == nil)
+    #expect(BenchmarkSeed.problem(players: 10, games: 0, bots: 0, writesAccounts: false) == nil)
+    #expect(
+        BenchmarkSeed.problem(players: 10, games: -1, bots: 0, writesAccounts: false)
+            == "bad counts: --players, --games and --bots are 0 or more")
+    #expect(
+        BenchmarkSeed.problem(players: 0, games: nil, bots: 2, writesAccounts: false)
+            == "--bots needs --accounts FILE to write their tokens to")
+    #expect(
+        BenchmarkSeed.problem(players: 0, games: nil, bots: 0, writesAccounts: true)
+            == "nothing to seed: give --players or --bots")
 }

@@ -17,6 +17,12 @@ func register(_ client: TestClient, _ name: String, password: String = "password
     return welcome.token
 }
 
+/// Whether `name` logs in on `client` with the tests' password.
+func logsIn(_ client: TestClient, as name: String) async throws -> Bool {
+    try await client.exchange(#"{"type":"login","name":"\#(name)","password":"password1"}"#).contains(
+        "welcome")
+}
+
 /// Two new players seek and are paired; returns each one's client, token and the game.
 struct PairedGame {
     var clients: [Side: TestClient]
@@ -181,9 +187,7 @@ func greedyMove(_ position: Position) -> Move {
                 == #"{"code":"rate_limited","message":"too many failed logins for this name; try again later","type":"error"}"#
         )
         try await register(client, "bob")
-        #expect(
-            try await client.exchange(#"{"type":"login","name":"bob","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(client, as: "bob"))
         await server.stop()
     }
 
@@ -325,6 +329,9 @@ func greedyMove(_ position: Position) -> Move {
         let paired = try await pairedGame(server, initial: 1, increment: 0)
         // Nobody sends anything: the server's own clock ends the game, and a loss on time
         // before both sides made two moves rates nothing (no farming with a 1-second clock).
+        server.clock.advance(by: .milliseconds(999))
+        #expect(try await paired.clients[.x]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        try await server.clock.advanceWhenArmed(by: .milliseconds(1))
         for side in Side.allCases {
             guard case .end(let end) = try await paired.clients[side]!.reply().message else {
                 throw TestClient.Failure(description: "expected end")
@@ -373,8 +380,8 @@ func greedyMove(_ position: Position) -> Move {
         #expect(state.game == game && state.color == .o && state.moves == ["b6"])
         #expect(state.opponent == Opponent(name: paired.names[.x]!, rating: 1500))
         #expect(state.fen == (try Position.start.play(Move(notation: "b6"))).fen)
-        #expect((290_000...303_000).contains(state.clock.x))
-        #expect(state.clock.o <= 300_000 && state.clock.o > 250_000)
+        // The server's clock stood still: x has its increment, and o's clock has not moved.
+        #expect(state.clock == Clocks(x: 303_000, o: 300_000))
 
         back.send(#"{"type":"move","game":\#(game),"move":"f6"}"#)
         for client in [back, x] {
@@ -390,6 +397,8 @@ func greedyMove(_ position: Position) -> Move {
         let server = try await TestServer { $0.abandonGrace = .milliseconds(300) }
         let paired = try await pairedGame(server)
         paired.clients[.x]!.close()
+        // The grace period counts from when the server saw x go.
+        try await server.clock.advanceWhenArmed(by: .milliseconds(300))
         guard case .end(let end) = try await paired.clients[.o]!.reply().message else {
             throw TestClient.Failure(description: "expected end")
         }
@@ -418,9 +427,7 @@ func greedyMove(_ position: Position) -> Move {
         #expect(try await client.exchange(#"{"type":"profile","name":"ann"}"#) == profileBefore)
         #expect(before.contains(#""total":2"#))
         // And the accounts: logging in works on the new server.
-        #expect(
-            try await client.exchange(#"{"type":"login","name":"bob","password":"password1"}"#).contains(
-                "welcome"))
+        #expect(try await logsIn(client, as: "bob"))
         await restarted.stop()
     }
 
@@ -506,16 +513,13 @@ func greedyMove(_ position: Position) -> Move {
     }
 
     @Test func anExpiredTokenLetsNoOneIn() async throws {
-        let clock = ManualWallClock()
-        let server = try await TestServer {
-            $0.tokenLifetime = .seconds(60)
-            $0.wallClock = { clock.read() }
-        }
+        let server = try await TestServer { $0.tokenLifetime = .seconds(60) }
+        let clock = server.clock
         let client = try server.client()
         let token = try await register(client, "ann")
-        clock.advance(by: 59)
+        clock.advance(by: .seconds(59))
         #expect(try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         #expect(
             try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#)
                 == #"{"code":"bad_credentials","message":"unknown or expired token; log in again","type":"error"}"#

@@ -150,6 +150,74 @@ import Testing
         await storage.close()
     }
 
+    /// Games against the engine: one player per level, made once; never rated; listed apart in
+    /// the profile; resumed with their level; and an analysis stored once.
+    @Test(arguments: StorageBackend.allCases)
+    func engineGamesAndAnalysesRoundTrip(_ backend: StorageBackend) async throws {
+        let opened = try await backend.open()
+        let storage = opened.storage
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
+        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let started = Date(timeIntervalSince1970: 1_700_000_000)
+        let first = try await storage.createEngineGame(
+            playerID: ann.id!, side: .x, level: 3, control: .standard, now: started)
+        #expect(first.engine.name == "AI level 3" && first.engine.id != nil && first.engine.games == 0)
+        // A second server makes no second player for the same level.
+        let secondServer = try await opened.another()
+        let second = try await secondServer.createEngineGame(
+            playerID: ann.id!, side: .o, level: 3, control: .standard, now: started)
+        await secondServer.close()
+        #expect(second.engine == first.engine && second.game != first.game)
+        let other = try await storage.createEngineGame(
+            playerID: bob.id!, side: .x, level: 7, control: .standard, now: started)
+        #expect(other.engine.name == "AI level 7" && other.engine.id != first.engine.id)
+        #expect(
+            try await storage.unfinishedEngineLevels() == [first.game: 3, second.game: 3, other.game: 7])
+        let unfinished = try await storage.unfinishedGames()
+        #expect(
+            unfinished.first { $0.game.id == second.game }.map { [$0.x.name, $0.o.name] } == [
+                "AI level 3", "ann",
+            ])
+
+        try await storage.recordMove(
+            gameID: first.game, ply: 1, move: .clone(to: Square("f2")!), clocks: Clocks(x: 1, o: 2),
+            now: started)
+        let rated = try await storage.finishGame(
+            id: first.game, outcome: Outcome(winner: .x, reason: .resignation), rated: false,
+            now: started.addingTimeInterval(60), rate: xWins)
+        #expect(rated == nil)
+        #expect(try await storage.unfinishedEngineLevels() == [second.game: 3, other.game: 7])
+        let people = try await storage.createGame(
+            xID: bob.id!, oID: ann.id!, control: .standard, now: started)
+        _ = try await storage.finishGame(
+            id: people, outcome: Outcome(winner: .x, reason: .resignation),
+            now: started.addingTimeInterval(120),
+            rate: xWins)
+        let profile = try #require(try await storage.profile(name: "ann"))
+        #expect(profile.games == 1 && profile.losses == 1)
+        #expect(profile.recent.map(\.game) == [people])
+        #expect(
+            profile.computer == [
+                RecentGame(
+                    game: first.game, opponent: "AI level 3", color: .x,
+                    outcome: Outcome(winner: .x, reason: .resignation), ratingChange: 0)
+            ])
+        #expect(try await storage.player(id: first.engine.id!) == first.engine)
+
+        #expect(try await storage.analysis(gameID: first.game) == nil)
+        let analysis = GameAnalysis(
+            game: first.game, depth: 4, evals: [0, 120, -10_000],
+            mistakes: [.init(ply: 2, played: "a1b3", best: "g7f6", loss: 350)])
+        try await storage.storeAnalysis(analysis, now: started)
+        #expect(try await storage.analysis(gameID: first.game) == analysis)
+        // A second analysis of the same game is ignored.
+        try await storage.storeAnalysis(
+            GameAnalysis(game: first.game, depth: 9, evals: [], mistakes: []), now: started)
+        #expect(try await storage.analysis(gameID: first.game) == analysis)
+        #expect(try await storage.analysis(gameID: people) == nil)
+        await storage.close()
+    }
+
     @Test(arguments: StorageBackend.allCases)
     func aNewPlayerHasNoRank(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage

@@ -40,15 +40,15 @@ import Testing
 @Test func aFileAtANewerSchemaIsRefused() throws {
     let database = try TemporaryDatabase()
     let storage = try SQLiteStorage(path: database.path)
-    #expect(SQLiteStorage.schemaVersion == 3)
+    #expect(SQLiteStorage.schemaVersion == 4)
     try storage.pool.write { db in
-        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v4 from a newer server')")
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v5 from a newer server')")
     }
-    #expect(throws: StorageError.newerSchema(database: 4, node: 3)) {
+    #expect(throws: StorageError.newerSchema(database: 5, node: 4)) {
         try SQLiteStorage(path: database.path)
     }
     #expect(
-        "\(StorageError.newerSchema(database: 4, node: 3))"
-            == "the database's schema is at version 4, newer than this server's 3: "
+        "\(StorageError.newerSchema(database: 5, node: 4))"
+            == "the database's schema is at version 5, newer than this server's 4: "
             + "upgrade this server before starting it on that database")
 }

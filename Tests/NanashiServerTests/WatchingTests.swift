@@ -109,12 +109,14 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
     }
 
     @Test func onlyWatchingAGameSparesTheLoginTimeoutAndOnlyWhileItWatches() async throws {
-        // The connections' clock is moved by hand, and looked at every 10 ms.
-        let clock = ManualClock()
+        // The connections are looked at every 10 ms of the server's clock, which the test moves;
+        // the game is not aborted meanwhile.
         let server = try await TestServer {
-            $0.now = { clock.now() }
             $0.sweepInterval = .milliseconds(10)
+            $0.firstMoveLimit = .seconds(60)
         }
+        let clock = server.clock
+        try await clock.waitForTimer(until: clock.now + .milliseconds(10))
         let paired = try await pairedGame(server)
         let lister = try server.client()
         let watcher = try server.client()
@@ -134,6 +136,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         #expect(
             try await watcher.exchange(#"{"type":"unwatch","game":\#(paired.game)}"#)
                 == #"{"game":\#(paired.game),"type":"unwatched"}"#)
+        try await clock.advanceWhenArmed(by: .milliseconds(10))
         #expect(try await watcher.linesUntilClosed() == [closing])
         await server.stop()
     }
@@ -336,13 +339,17 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
     }
 
     @Test func anOfferLapsesAfterItsTimeAndTheOffererIsTold() async throws {
-        let server = try await TestServer { $0.rematchOfferLifetime = .milliseconds(200) }
+        #expect(ServerSettings().rematchOfferLifetime == .seconds(60))
+        let server = try await TestServer()
         let paired = try await resignedGame(server)
         let (x, o, game) = (paired.clients[.x]!, paired.clients[.o]!, paired.game)
         #expect(
             try await x.exchange(#"{"type":"rematch","game":\#(game)}"#)
                 == #"{"game":\#(game),"type":"rematch_offered"}"#)
         #expect(try await o.line() == #"{"game":\#(game),"type":"rematch_offer"}"#)
+        // Offers lapse as the pairing pass (every second) finds them past their time.
+        try await server.clock.waitForTimer(until: server.clock.now + .seconds(1))
+        server.clock.advance(by: .seconds(60))
         #expect(try await x.line() == #"{"game":\#(game),"type":"rematch_declined"}"#)
         #expect(
             try await o.exchange(#"{"type":"rematch","game":\#(game)}"#)

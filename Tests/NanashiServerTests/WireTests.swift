@@ -88,7 +88,15 @@ import Testing
                 Profile(
                     name: "ann", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0,
                     recent: []))),
-        #"{"draws":0,"games":0,"losses":0,"name":"ann","rank":null,"rating":1500,"rd":350,"recent":[],"type":"profile","wins":0}"#
+        #"{"computer":[],"draws":0,"games":0,"losses":0,"name":"ann","rank":null,"rating":1500,"rd":350,"recent":[],"type":"profile","wins":0}"#
+    ),
+    (
+        Reply(
+            .analysis(
+                GameAnalysis(
+                    game: 9, depth: 6, evals: [0, -40, 310],
+                    mistakes: [.init(ply: 2, played: "a1c3", best: "b2", loss: 350)]))),
+        #"{"depth":6,"evals":[0,-40,310],"game":9,"mistakes":[{"best":"b2","loss":350,"played":"a1c3","ply":2}],"type":"analysis","unit":"centipieces"}"#
     ),
 ])
 func repliesAreWrittenByteForByte(reply: Reply, line: String) throws {
@@ -244,6 +252,12 @@ func listsOutsideTheCanonicalLayoutGoToTheDecoder(middle: String, decodes: Bool)
     ),
     (#"{"type":"seek","id":"s"}"#, Request(.seek(TimeControl(initial: 300, increment: 3)), id: .string("s"))),
     (#"{"type":"seek","initial":60,"increment":0}"#, Request(.seek(TimeControl(initial: 60, increment: 0)))),
+    (#"{"type":"seek","ai":19}"#, Request(.seekEngine(EngineSeek(level: 19)))),
+    (
+        #"{"type":"seek","ai":4,"color":"o","initial":60,"increment":1}"#,
+        Request(.seekEngine(EngineSeek(level: 4, color: .o, control: TimeControl(initial: 60, increment: 1))))
+    ),
+    (#"{"type":"analyse","game":12}"#, Request(.analyse(game: 12))),
     (
         #"{"type":"move","game":4,"move":"a7c5","id":2.5}"#,
         Request(.move(game: 4, move: "a7c5"), id: .number(2.5))
@@ -271,6 +285,9 @@ func requestsAreRead(line: String, request: Request) throws {
     (#"{"type":"move","game":"one","move":"f2"}"#, .badRequest),
     (#"{"type":"move","game":1}"#, .badRequest),
     (#"{"type":"seek","initial":1e300}"#, .badRequest),
+    (#"{"type":"seek","ai":2.5}"#, .badRequest),
+    (#"{"type":"seek","ai":1,"color":"white"}"#, .badRequest),
+    (#"{"type":"analyse"}"#, .badRequest),
     (#"{"type":"login","name":null,"password":"x"}"#, .badRequest),
 ])
 func malformedRequestsGetTheirCode(line: String, code: ErrorCode) {

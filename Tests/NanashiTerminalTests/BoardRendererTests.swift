@@ -1,4 +1,5 @@
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiTerminal
@@ -6,15 +7,7 @@ import Testing
 @Suite struct BoardRendererTests {
     @Test func startPosition() {
         let expected = """
-                a  b  c  d  e  f  g
-             7  x  .  .  .  .  .  o  7
-             6  .  .  .  .  .  .  .  6
-             5  .  .  .  .  .  .  .  5
-             4  .  .  .  .  .  .  .  4
-             3  .  .  .  .  .  .  .  3
-             2  .  .  .  .  .  .  .  2
-             1  o  .  .  .  .  .  x  1
-                a  b  c  d  e  f  g
+            \(startDiagram)
              x 2 pieces   o 2 pieces
              move 1, x to play
 

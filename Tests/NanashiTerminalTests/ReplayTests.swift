@@ -96,3 +96,23 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
     var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false)
     #expect(session.typed(line) == [.quit])
 }
+
+@Test func aStoredAnalysisIsShownUnderEachPosition() throws {
+    let analysis = ReplayAnalysis(
+        depth: 6, evals: [12, 10, -340, 10_000],
+        mistakes: [ReplayAnalysis.Mistake(ply: 2, played: "f6", best: "g6", loss: 350)])
+    var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false, analysis: analysis)
+    let start = session.start()
+    #expect(
+        start.prefix(2) == [
+            .say("ann (x) v bob (o), 300+3, 0-1 (resign)"),
+            .say("analysis at depth 6: mistakes at plies 2 (type a number to go there)"),
+        ])
+    #expect(start.last == .say(" eval +0.12 (x is ahead)"))
+    #expect(
+        session.typed("2").suffix(2) == [
+            .say(" eval -3.40 (o is ahead)"),
+            .say(" f6 was a mistake (lost 3.50 pieces): the engine preferred g6"),
+        ])
+    #expect(session.typed("e").last == .say(" eval x wins by force"))
+}

@@ -6,7 +6,7 @@ import Testing
 // The offline game loop with a scripted console, files in memory and a scripted opponent: no
 // process, no terminal.
 
-private final class ScriptedConsole: TerminalConsole {
+final class ScriptedConsole: TerminalConsole {
     var lines: [String]
     var transcript = ""
     let color = false
@@ -25,7 +25,7 @@ private final class ScriptedConsole: TerminalConsole {
     }
 }
 
-private final class MemoryFiles: GameFiles {
+final class MemoryFiles: GameFiles {
     var files: [String: String] = [:]
     struct Missing: Error, CustomStringConvertible { let description = "no such file" }
 
@@ -38,7 +38,7 @@ private final class MemoryFiles: GameFiles {
 }
 
 /// Always answers the same move, legal or not.
-private final class Stubborn: MoveSource {
+final class Stubborn: MoveSource {
     let answer: Move
     init(_ answer: Move) { self.answer = answer }
     let label = "stubborn"

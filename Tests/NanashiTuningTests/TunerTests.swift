@@ -86,3 +86,26 @@ import Testing
         #expect(try TrainingPosition(line: "x5o/7/7/7/7/7/o5x o 0 1 -40 0-1").result == 1)
     }
 }
+
+@Test func aTuningRunTellsEachStepAndWritesTheWeights() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tune-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (positions, out) = (
+        folder.appendingPathComponent("positions.txt").path, folder.appendingPathComponent("w.swift").path
+    )
+    try "x5o/7/7/7/7/7/o5x x 0 1 0 1/2-1/2\nxxxxxxo/7/7/7/7/7/o5x o 0 1 -80 1-0\n".write(
+        toFile: positions, atomically: true, encoding: .utf8)
+    var lines: [String] = []
+    try Tuner.run(positionsFile: positions, epochs: 2, out: out) { lines.append($0) }
+    #expect(lines.count == 5 && lines[0].hasPrefix("positions 2, loss ") && lines[3].hasPrefix("loss "))
+    #expect(
+        lines[1].hasPrefix("pass 1 loss ") && lines[2].hasPrefix("pass 2 loss ") && lines[4] == "wrote \(out)"
+    )
+    #expect(try String(contentsOfFile: out, encoding: .utf8).contains("nanashi tune \(positions) --epochs 2"))
+    #expect(throws: Tuner.WriteError.self) {
+        try Tuner.run(
+            positionsFile: positions, epochs: 1, out: folder.appendingPathComponent("no/such/dir.swift").path
+        ) { _ in }
+    }
+}

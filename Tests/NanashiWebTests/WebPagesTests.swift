@@ -21,6 +21,7 @@ final class Asked: Sendable {
 struct FakeSource: WebSource {
     var finished: [Int64: FinishedGameRecord] = [:]
     var inProgress: Set<Int64> = []
+    var analyses: [Int64: GameAnalysis] = [:]
     /// How many times a finished game was read.
     var finishedReads = Asked()
 
@@ -73,6 +74,8 @@ struct FakeSource: WebSource {
     func isInProgress(game: Int64) async -> Bool { inProgress.contains(game) }
 
     func metrics() async -> String { "nanashi_moves_total 3\n" }
+
+    func storedAnalysis(game: Int64) async throws -> GameAnalysis? { analyses[game] }
 }
 
 @Suite struct WebPagesTests {
@@ -180,6 +183,35 @@ struct FakeSource: WebSource {
         #expect(pgn.text == "[Event \"x\"]\n")
     }
 
+    /// A stored analysis is served as the protocol's `analysis` line; none yet is a 404 (the page
+    /// then offers its button), never a computation. The page has the graph and the button.
+    @Test func aStoredAnalysisIsServedAndAMissingOneIsNotFound() async throws {
+        let analysis = GameAnalysis(
+            game: 3, depth: 6, evals: [10, -320, -300],
+            mistakes: [.init(ply: 1, played: "a7c5", best: "f2", loss: 330)])
+        let site = WebSite(source: FakeSource(analyses: [3: analysis]))
+        let stored = await get("/game/3/analysis", on: site)
+        #expect(stored.status == 200 && stored.header("content-type") == "application/json")
+        #expect(
+            stored.text
+                == #"{"depth":6,"evals":[10,-320,-300],"game":3,"mistakes":[{"best":"f2","loss":330,"played":"a7c5","ply":1}],"type":"analysis","unit":"centipieces"}"#
+        )
+        for target in ["/game/4/analysis", "/game/x/analysis", "/game/0/analysis"] {
+            #expect(await get(target, on: site).status == 404, "\(target)")
+        }
+        let record = FinishedGameRecord(
+            summary: ArchivedGame(
+                game: 3, x: GamePlayer(name: "ann", rating: 1500),
+                o: GamePlayer(name: "AI level 4", rating: 1500),
+                outcome: Outcome(winner: .o, reason: .resignation), plies: 1, ended: "2026-11-23T18:31:05Z"),
+            initial: 180, increment: 2, moves: ["a7c5"], pgn: "")
+        let page = await get("/game/3", on: WebSite(source: FakeSource(finished: [3: record]))).text
+        #expect(page.contains(#"<svg class="eval-graph" id="eval-graph" viewBox="0 0 300 100""#))
+        #expect(
+            page.contains(
+                #"<button type="button" id="analyse-button" hidden>Analyse with the engine</button>"#))
+    }
+
     @Test func aGameInProgressIsWatchedAndOthersAreNotFound() async {
         let site = WebSite(source: FakeSource(inProgress: [9]))
         let live = await get("/game/9", on: site)
@@ -204,6 +236,13 @@ struct FakeSource: WebSource {
         // Inputs without a name are never submitted by the form.
         #expect(html.contains(#"<input id="login-password" type="password""#))
         #expect(!html.contains("name=\"password\""))
+        // Playing the computer: the 17 levels (6 chosen), the side, and the button.
+        #expect(html.contains(#"<option value="1">1 (easiest)</option>"#))
+        #expect(html.contains(#"<option value="6" selected>6</option>"#))
+        #expect(html.contains(#"<option value="17">17 (strongest)</option>"#))
+        #expect(!html.contains(#"<option value="18""#))
+        #expect(html.contains(#"<select id="ai-color"><option value="">random</option>"#))
+        #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
     }
 
     /// A file of `Server/NanashiWeb/Resources`, as the repository has it.

@@ -242,7 +242,9 @@ def main():
     parser.add_argument("--out", default="AI/NanashiAI/NetworkWeights+Trained.swift")
     parser.add_argument("--binary", help="also write the quantised network to this file")
     parser.add_argument("--checkpoint", default="data/train.ckpt", help="written after every epoch")
-    parser.add_argument("--resume", action="store_true", help="go on from --checkpoint")
+    parser.add_argument(
+        "--resume", action="store_true", help="go on from --checkpoint (to --epochs, which may differ from the first run's)"
+    )
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -272,6 +274,8 @@ def main():
         network.load_state_dict(state["network"])
         optimiser.load_state_dict(state["optimiser"])
         schedule.load_state_dict(state["schedule"])
+        # A different --epochs on resuming stretches or shortens the rest of the cosine schedule.
+        schedule.T_max = args.epochs
         first_epoch = state["epoch"] + 1
         scale = state["scale"]
         generator = np.random.default_rng(args.seed + first_epoch)

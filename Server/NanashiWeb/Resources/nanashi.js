@@ -217,7 +217,121 @@
       for (var i = 0; i < buttons.length; i++) {
         buttons[i].classList.toggle('current', i === ply - 1);
       }
+      if (analysis) { showEval(); }
     }
+
+    // The engine's analysis: a graph of the evaluation under the board, x's advantage up and o's
+    // down, the mistakes marked on it and listed; each steps the board to the position after it.
+    var analysis = null;
+    var graph = document.getElementById('eval-graph');
+    var analyseButton = document.getElementById('analyse-button');
+    var SVG = 'http://www.w3.org/2000/svg';
+    var WIDTH = 300, HEIGHT = 100;
+    function pointX(n) { return fens.length > 1 ? n * WIDTH / (fens.length - 1) : 0; }
+    // Evaluations are squashed into the graph: a piece or two moves it well, a won game nears the edge.
+    function pointY(e) { return HEIGHT / 2 - (HEIGHT / 2 - 4) * e / (Math.abs(e) + 500); }
+    function svg(name, attributes) {
+      var node = document.createElementNS(SVG, name);
+      Object.keys(attributes).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+      return node;
+    }
+    function pieces(centipieces) {
+      if (centipieces >= 10000) { return 'x wins by force'; }
+      if (centipieces <= -10000) { return 'o wins by force'; }
+      var text = (Math.abs(centipieces) / 100).toFixed(2);
+      return centipieces > 0 ? '+' + text + ' for x' : centipieces < 0 ? '−' + text + ' for o' : '0.00, level';
+    }
+    function showEval() {
+      var marker = document.getElementById('eval-now');
+      if (marker) { marker.setAttribute('x1', pointX(ply)); marker.setAttribute('x2', pointX(ply)); }
+      var text = 'Evaluation after ply ' + ply + ': ' + pieces(analysis.evals[ply]) + ' (depth ' + analysis.depth + ')';
+      analysis.mistakes.forEach(function (mistake) {
+        if (mistake.ply === ply) {
+          text += '. ' + mistake.played + ' was a mistake; the engine preferred ' + mistake.best;
+        }
+      });
+      setText('analysis-status', text);
+      document.querySelectorAll('.mistakes button').forEach(function (button) {
+        button.classList.toggle('current', parseInt(button.dataset.ply, 10) === ply);
+      });
+    }
+    function showAnalysis(found) {
+      analysis = found;
+      analyseButton.hidden = true;
+      while (graph.firstChild) { graph.removeChild(graph.firstChild); }
+      var points = found.evals.map(function (e, n) { return pointX(n) + ',' + pointY(e); });
+      graph.appendChild(svg('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT / 2, class: 'x-half' }));
+      graph.appendChild(svg('rect', { x: 0, y: HEIGHT / 2, width: WIDTH, height: HEIGHT / 2, class: 'o-half' }));
+      graph.appendChild(svg('line', { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: 'axis' }));
+      graph.appendChild(svg('polyline', { points: points.join(' '), class: 'eval-line' }));
+      graph.appendChild(svg('line', { id: 'eval-now', x1: 0, y1: 0, x2: 0, y2: HEIGHT, class: 'now' }));
+      var list = document.getElementById('mistakes');
+      list.textContent = '';
+      found.mistakes.forEach(function (mistake) {
+        var mover = mistake.ply % 2 ? 'x' : 'o';
+        var dot = svg('circle', { cx: pointX(mistake.ply), cy: pointY(found.evals[mistake.ply]), r: 4,
+                                  class: 'mistake ' + mover, tabindex: 0, role: 'button' });
+        var title = svg('title', {});
+        title.textContent = 'ply ' + mistake.ply + ': ' + mistake.played + '; the engine preferred ' + mistake.best;
+        dot.appendChild(title);
+        dot.addEventListener('click', function (event) { event.stopPropagation(); show(mistake.ply); });
+        dot.addEventListener('keydown', function (event) { if (event.key === 'Enter') { show(mistake.ply); } });
+        graph.appendChild(dot);
+        var item = document.createElement('li');
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'mistake-step';
+        button.dataset.ply = mistake.ply;
+        button.innerHTML = '<span class="disc ' + mover + '"></span> ';
+        button.title = mistake.played + ' lost ' + (mistake.loss / 100).toFixed(2) + ' pieces; the engine preferred ' +
+          mistake.best;
+        button.appendChild(document.createTextNode(mistake.ply + '. ' + mistake.played + ' → ' + mistake.best));
+        button.onclick = function () { show(mistake.ply); };
+        item.appendChild(button);
+        list.appendChild(item);
+      });
+      if (!found.mistakes.length) {
+        var none = document.createElement('li');
+        none.className = 'quiet';
+        none.textContent = 'No mistakes found at this depth.';
+        list.appendChild(none);
+      }
+      graph.removeAttribute('hidden');
+      showEval();
+    }
+    graph.addEventListener('click', function (event) {
+      var box = graph.getBoundingClientRect();
+      if (box.width > 0) { show(Math.round((event.clientX - box.left) / box.width * (fens.length - 1))); }
+    });
+    function offerAnalysis(text) {
+      setText('analysis-status', text);
+      analyseButton.hidden = false;
+      analyseButton.disabled = false;
+    }
+    analyseButton.onclick = function () {
+      analyseButton.disabled = true;
+      setText('analysis-status', 'The engine is analysing the game…');
+      var link = new Link({
+        open: function () { link.send({ type: 'analyse', game: data.game }); },
+        closed: function () {},
+        message: function (message) {
+          if (message.type === 'analysis' && message.game === data.game) {
+            link.stop();
+            showAnalysis(message);
+          } else if (message.type === 'error') {
+            link.stop();
+            offerAnalysis(message.message);
+          }
+        }
+      });
+      link.connect();
+    };
+    fetch('/game/' + data.game + '/analysis')
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (found) {
+        if (found) { showAnalysis(found); } else { offerAnalysis('The engine has not analysed this game yet.'); }
+      })
+      .catch(function () { offerAnalysis('The engine has not analysed this game yet.'); });
     document.getElementById('first').onclick = function () { show(0); };
     document.getElementById('back').onclick = function () { show(ply - 1); };
     document.getElementById('forward').onclick = function () { show(ply + 1); };
@@ -312,6 +426,8 @@
     var me = null;
     var game = null;
     var seeking = false;
+    // A seek for the computer is on its way: its `seeking` is followed at once by `start`.
+    var seekingEngine = false;
     var superseded = false;
     var show = function (id, visible) { document.getElementById(id).hidden = !visible; };
     var status = function (text) { setText('status', text); };
@@ -366,7 +482,10 @@
       localStorage.removeItem(TOKEN);
     };
     document.getElementById('seek-button').onclick = seek;
-    document.getElementById('again-button').onclick = seek;
+    document.getElementById('again-button').onclick = function () {
+      if (game && game.engine) { seekEngine(); } else { seek(); }
+    };
+    document.getElementById('ai-button').onclick = seekEngine;
     document.getElementById('cancel-button').onclick = function () { link.send({ type: 'cancel' }); };
     document.getElementById('resign-button').onclick = function () {
       if (game && !game.over && confirm('Resign this game?')) { link.send({ type: 'resign', game: game.id }); }
@@ -380,11 +499,21 @@
       link.send({ type: 'seek', initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) });
     }
 
+    function seekEngine() {
+      var parts = document.getElementById('control').value.split('+');
+      var message = { type: 'seek', ai: parseInt(document.getElementById('ai-level').value, 10),
+                      initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
+      var color = document.getElementById('ai-color').value;
+      if (color) { message.color = color; }
+      if (link.send(message)) { seekingEngine = true; }
+    }
+
     function lobby() {
       show('login', false);
       show('lobby', !game || game.over);
       show('seek-button', !seeking);
       show('cancel-button', seeking);
+      show('ai-button', !seeking);
       document.getElementById('control').disabled = seeking;
     }
 
@@ -407,7 +536,7 @@
           break;
         case 'seeking':
           seeking = true;
-          status('Waiting for an opponent…');
+          status(seekingEngine ? 'Starting a game against the computer…' : 'Waiting for an opponent…');
           lobby();
           break;
         case 'cancelled':
@@ -417,6 +546,7 @@
           break;
         case 'start':
           seeking = false;
+          seekingEngine = false;
           begin(message.game, message.color, message.opponent, message.fen, [],
                 { x: message.initial * 1000, o: message.initial * 1000 }, message.legal);
           break;
@@ -447,7 +577,9 @@
             if (message.outcome.reason !== 'aborted' && message.outcome.winner !== null) {
               text += message.outcome.winner === game.color ? ' — you win' : ' — you lose';
             }
-            if (message.rating) {
+            if (game.engine) {
+              text += ' (unrated)';
+            } else if (message.rating) {
               var change = Math.round(message.rating.after - message.rating.before);
               text += '; rating ' + Math.round(message.rating.before) + ' → ' + Math.round(message.rating.after) +
                 ' (' + (change >= 0 ? '+' : '') + change + ')';
@@ -483,6 +615,7 @@
             localStorage.removeItem(TOKEN);
             show('login', true);
           }
+          if (seekingEngine && !game) { seekingEngine = false; }
           if (message.code === 'not_your_turn' || message.code === 'illegal_move') {
             if (game) { game.sent = false; game.selected = -1; turn(); }
           }
@@ -496,7 +629,8 @@
       var board = parseFen(fen);
       var lastMove = moves.length ? moves[moves.length - 1] : null;
       game = { id: id, color: color, opponent: opponent, board: board, marks: landing(lastMove), last: lastMove,
-               legal: legal || null, selected: -1, sent: false, over: false };
+               legal: legal || null, selected: -1, sent: false, over: false,
+               engine: /^AI level \d+$/.test(opponent.name) };
       clocks.set(clock, board.side);
       var other = color === 'x' ? 'o' : 'x';
       document.getElementById('disc-top').className = 'disc ' + other;
@@ -509,6 +643,7 @@
       show('resign-button', true);
       show('rematch-button', false);
       show('again-button', false);
+      show('review-link', false);
       lobby();
       turn();
     }
@@ -517,6 +652,10 @@
       show('resign-button', false);
       show('rematch-button', true);
       show('again-button', true);
+      setText('again-button', game.engine ? 'New game' : 'New opponent');
+      var review = document.getElementById('review-link');
+      review.href = '/game/' + game.id;
+      show('review-link', true);
       lobby();
       redraw();
     }

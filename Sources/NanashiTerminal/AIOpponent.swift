@@ -1,24 +1,24 @@
 import NanashiAI
 import NanashiCore
-import NanashiTerminal
 
 /// The AI as an opponent in the terminal: thinks at its level, showing its progress on a real
 /// terminal, and answers with a move.
-final class AIOpponent: MoveSource {
-    let engine: Engine
+public final class AIOpponent: MoveSource {
+    private let engine = Engine()
     private let level: Level
     private let random: RandomSource
 
     /// - Parameter random: the source of the level's randomness (seeded for repeatable games).
-    init(engine: Engine, level: Level, random: RandomSource) {
-        self.engine = engine
-        self.level = level
-        self.random = random
+    public init(level: Level, random: RandomSource) {
+        (self.level, self.random) = (level, random)
     }
 
-    var label: String { "AI level \(level.number)" }
+    /// Forgets what the engine learnt in the game before (its hash table, its history).
+    public func newGame() { engine.newGame() }
 
-    func move(in game: Game, console: any TerminalConsole) -> Move {
+    public var label: String { "AI level \(level.number)" }
+
+    public func move(in game: Game, console: any TerminalConsole) -> Move {
         let side = game.current.sideToMove
         console.status(ThinkingLine.started(by: side))
         let result = engine.bestMove(for: game.current, level: level, random: random) { info in
@@ -31,7 +31,7 @@ final class AIOpponent: MoveSource {
     }
 
     /// The engine's score, with wins and losses told apart from material.
-    static func score(_ value: Int) -> ThinkingLine.Score {
+    public static func score(_ value: Int) -> ThinkingLine.Score {
         if value > Engine.winThreshold { return .win(plies: Engine.winScore - value) }
         if value < -Engine.winThreshold { return .loss(plies: Engine.winScore + value) }
         return .centipieces(value)

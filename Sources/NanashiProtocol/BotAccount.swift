@@ -1,4 +1,6 @@
-/// A bot's account: its name, and once logged in, the session token it reconnects with.
+/// A bot's account: its name, and once logged in, the session token it reconnects with. The
+/// server's benchmark seeding makes them and the load test's bots log in with them, through an
+/// accounts file.
 public struct BotAccount: Hashable, Sendable {
     public var name: String
     public var token: String?
@@ -31,6 +33,8 @@ public struct BotAccount: Hashable, Sendable {
     /// A line of an accounts file that is not `name token`.
     public struct FileError: Error, Equatable, CustomStringConvertible {
         public var line: Int
+
+        public init(line: Int) { self.line = line }
 
         public var description: String { "line \(line) is not 'name token'" }
     }

@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import NanashiAI
+import NanashiCore
+import NanashiProtocol
+
+/// Analyses of finished games: each computed once, at a fixed depth, on the engine pool, then
+/// stored and served from storage.
+///
+/// An analysis searches the game's positions one after another, each a search of its own in the
+/// pool's queue, so games against the engine go on meanwhile. Requests for a game being analysed
+/// wait for the same analysis.
+actor Analyst {
+    private let storage: any Storage
+    private let engines: EnginePool
+    private let settings: ServerSettings
+    private let logger: Logger
+    /// Requests that need computing, per client address.
+    private let requests: KeyedBuckets<String>
+    private var running: [Int64: Task<GameAnalysis, any Error>] = [:]
+
+    init(storage: any Storage, engines: EnginePool, settings: ServerSettings, logger: Logger) {
+        self.storage = storage
+        self.engines = engines
+        self.settings = settings
+        self.logger = logger
+        requests = KeyedBuckets(
+            capacity: settings.analysesPerHour, perSecond: settings.analysesPerHour / 3600,
+            clock: settings.clock)
+    }
+
+    /// The analysis of finished game `gameID`, asked from `address`: from storage if it is
+    /// there, else computed now (and stored).
+    ///
+    /// - Throws: `no_such_game` for a game unknown or in progress, `rate_limited` when the address
+    ///   has asked for too many analyses, `busy` when the pool is full; none of them queues anything.
+    func analysis(of gameID: Int64, from address: String) async throws -> GameAnalysis {
+        if let stored = try await storage.analysis(gameID: gameID) { return stored }
+        if let task = running[gameID] { return try await task.value }
+        guard let game = try await storage.finishedGame(id: gameID) else {
+            throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
+        }
+        if let task = running[gameID] { return try await task.value }
+        guard running.count < settings.concurrentAnalyses, engines.hasRoom else {
+            throw ProtocolError(.busy, "the engine is busy; ask again in a minute")
+        }
+        guard requests.take(address) else {
+            throw ProtocolError(
+                .rateLimited,
+                "too many analyses from your address (at most \(Int(settings.analysesPerHour)) an hour)")
+        }
+        var moves: [Move] = []
+        var positions = [Position.start]
+        do {
+            for text in game.moves {
+                let move = try Move(notation: text)
+                positions.append(try positions[positions.count - 1].play(move))
+                moves.append(move)
+            }
+        } catch {
+            throw ProtocolError(.internalError, "game \(gameID)'s moves cannot be replayed")
+        }
+        let (engines, storage, depth) = (engines, storage, settings.analysisDepth)
+        let (played, replayed) = (moves, positions)
+        let task = Task { @Sendable in
+            let analysis = await Self.analyse(
+                gameID, positions: replayed, moves: played, depth: depth, on: engines)
+            try await storage.storeAnalysis(analysis, now: self.settings.clock.date)
+            return analysis
+        }
+        running[gameID] = task
+        defer { running[gameID] = nil }
+        let started = ContinuousClock.now
+        let analysis = try await task.value
+        logger.info(
+            "game \(gameID) analysed: \(moves.count) plies at depth \(depth) in \(ContinuousClock.now - started)"
+        )
+        return analysis
+    }
+
+    /// Searches every position of the game to `depth` and reads the evaluations and mistakes off
+    /// the results.
+    static func analyse(
+        _ gameID: Int64, positions: [Position], moves: [Move], depth: Int, on engines: EnginePool
+    ) async -> GameAnalysis {
+        var results: [SearchResult?] = []
+        for position in positions {
+            if position.isGameOver {
+                results.append(nil)
+            } else if !position.hasMove, let passed = try? position.play(.pass) {
+                // A forced pass: the engine scores such a root 0, so the position after it is
+                // searched instead, from the other side.
+                var result = await engines.evaluate(passed, depth: depth)
+                result.score = -result.score
+                result.bestMove = .pass
+                results.append(result)
+            } else {
+                results.append(await engines.evaluate(position, depth: depth))
+            }
+        }
+        return analysis(gameID, positions: positions, moves: moves, results: results, depth: depth)
+    }
+
+    /// The analysis from each position's search (`nil` for a position where the game is over).
+    static func analysis(
+        _ gameID: Int64, positions: [Position], moves: [Move], results: [SearchResult?], depth: Int
+    ) -> GameAnalysis {
+        let evals = zip(positions, results).map { position, result in
+            whiteEval(position, result)
+        }
+        var mistakes: [GameAnalysis.Mistake] = []
+        for (index, move) in moves.enumerated() {
+            let mover = positions[index].sideToMove
+            let sign = mover == .x ? 1 : -1
+            let loss = sign * (evals[index] - evals[index + 1])
+            guard loss >= GameAnalysis.mistakeThreshold, let best = results[index]?.bestMove, best != move
+            else {
+                continue
+            }
+            mistakes.append(
+                GameAnalysis.Mistake(
+                    ply: index + 1, played: move.description, best: best.description, loss: loss))
+        }
+        return GameAnalysis(game: gameID, depth: depth, evals: evals, mistakes: mistakes)
+    }
+
+    /// A position's evaluation from x's point of view, in centi-pieces, clamped: a game over is
+    /// scored by its result.
+    private static func whiteEval(_ position: Position, _ result: SearchResult?) -> Int {
+        let won = GameAnalysis.won
+        guard let result else {
+            guard let outcome = position.outcome, let winner = outcome.winner else { return 0 }
+            return winner == .x ? won : -won
+        }
+        let fromMover =
+            abs(result.score) >= Engine.winThreshold ? (result.score > 0 ? won : -won) : result.score
+        let clamped = min(max(fromMover, -won), won)
+        return position.sideToMove == .x ? clamped : -clamped
+    }
+}

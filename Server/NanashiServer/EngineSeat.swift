@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import NanashiAI
+import NanashiCore
+import NanashiProtocol
+import Synchronization
+
+/// The built-in engine as a player of one game: it sits where a player's connection would, so the
+/// game treats it as any player (the same `start`, `moved` and `game` lines, the same clocks, the
+/// same checks of its moves), and answers each turn with a search on the engine pool.
+///
+/// Its outbox reads the lines the game sends it: one with `legal` moves is its turn. The search
+/// runs on the pool's threads; the move is then played like a player's, read at the moment the
+/// search ended, so the engine's clock counts its time in the queue and in the search.
+final class EngineSeat: Sendable {
+    let level: Level
+    let side: Side
+    /// Never a connection's id (those count up from 0).
+    let id: Int
+    private let pool: EnginePool
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State: Sendable {
+        var game: Game?
+        /// The ply of the last turn a search was started for (0 for the first move).
+        var searchedPly = -1
+        var increments = Clocks(x: 0, o: 0)
+    }
+
+    init(
+        level: Level, side: Side, game: Int64, pool: EnginePool,
+        now: @escaping @Sendable () -> ContinuousClock.Instant, logger: Logger
+    ) {
+        self.level = level
+        self.side = side
+        self.id = -Int(truncatingIfNeeded: game) - 1
+        self.pool = pool
+        self.now = now
+        self.logger = logger
+    }
+
+    /// What the game sends the engine to.
+    var outbox: Outbox { Outbox(id: id) { [self] event in received(event) } }
+
+    /// Takes its seat in `game`, before the game begins or is rejoined.
+    func seat(in game: Game) {
+        state.withLock { $0.game = game }
+    }
+
+    private func received(_ event: Outbox.Event) {
+        guard case .line(let line) = event, let reply = try? Wire.reply(fromLine: Array(line.utf8)) else {
+            return
+        }
+        switch reply.message {
+        case .start(let start):
+            let initial = Int64(start.initial) * 1000
+            let increment = Int64(start.increment) * 1000
+            state.withLock { $0.increments = Clocks(x: increment, o: increment) }
+            turn(ply: 0, fen: start.fen, legal: start.legal, clocks: Clocks(x: initial, o: initial))
+        case .moved(let moved):
+            turn(ply: moved.ply, fen: moved.fen, legal: moved.legal, clocks: moved.clock)
+        case .game(let game):
+            let increment = Int64(game.increment) * 1000
+            state.withLock { $0.increments = Clocks(x: increment, o: increment) }
+            turn(ply: game.moves.count, fen: game.fen, legal: game.legal, clocks: game.clock)
+        case .end:
+            // The game is over: let it go.
+            state.withLock { $0.game = nil }
+        default:
+            break
+        }
+    }
+
+    /// The engine's turn, if `legal` says so and no search for this ply has started yet.
+    private func turn(ply: Int, fen: String, legal: [Move]?, clocks: Clocks) {
+        guard let legal, !legal.isEmpty, let position = try? Position(fen: fen) else { return }
+        let (game, increments) = state.withLock { state -> (Game?, Clocks) in
+            guard ply > state.searchedPly else { return (nil, state.increments) }
+            state.searchedPly = ply
+            return (state.game, state.increments)
+        }
+        guard let game else { return }
+        let clock = SearchLimits.Clock(
+            own: .milliseconds(clocks[side]), opponent: .milliseconds(clocks[side.opponent]),
+            ownIncrement: .milliseconds(increments[side]),
+            opponentIncrement: .milliseconds(increments[side.opponent]))
+        let (pool, level, side, now, logger) = (pool, level, side, now, logger)
+        Task {
+            let move = await pool.move(for: position, level: level, clock: clock)
+            // A store that failed is tried again, as a person would play the move again.
+            for attempt in 1...3 {
+                do {
+                    try await game.play(move.description, by: side, requestID: nil, readAt: now())
+                    return
+                } catch let error as ProtocolError where error.code == .internalError && attempt < 3 {
+                    try? await Task.sleep(for: .seconds(attempt))
+                } catch {
+                    // Over meanwhile (resigned, abandoned, the server stopping): nothing to do.
+                    logger.debug("game \(game.id): the engine's move \(move) was not played: \(error)")
+                    return
+                }
+            }
+        }
+    }
+}

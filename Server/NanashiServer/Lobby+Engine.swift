@@ -1,0 +1,113 @@
+import Foundation
+import NanashiAI
+import NanashiCore
+import NanashiProtocol
+
+/// Games against the built-in engine: started at once on a `seek` with `ai`, never rated, played
+/// by an `EngineSeat` on the engine pool.
+extension Lobby {
+    /// Starts a game against the engine at `level` for the seeker, who plays `seek.color` (or a
+    /// side chosen at random). Refused when the player has a game, or one starting, or when the
+    /// engine pool's queue is full (`busy`).
+    func seekEngine(_ seeker: Seeker, seek: EngineSeek, level: Level, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError)
+    {
+        guard let id = seeker.player.id else { return }
+        guard connections[id]?.outbox == outbox else {
+            throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
+        }
+        if let game = gameOf[id], await !game.isOver {
+            throw ProtocolError(.inGame, "you have a game in progress")
+        }
+        guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
+        guard engines.hasRoom else {
+            throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
+        }
+        // A seek for a person lapses: the player is about to play.
+        matchmaker.remove(id)
+        seekers[id] = nil
+        moveOn(id)
+        outbox.send(.seeking, id: requestID)
+        let side = seek.color ?? (Bool.random() ? .x : .o)
+        await startEngineGame(seeker.player, side: side, level: level, control: seek.control)
+    }
+
+    /// Stores and begins a game of `player`, on `side`, against the engine at `level`.
+    private func startEngineGame(_ player: PlayerRow, side: Side, level: Level, control: TimeControl) async {
+        guard let id = player.id else { return }
+        starting.insert(id)
+        defer { starting.remove(id) }
+        let stored: (engine: PlayerRow, game: Int64)
+        do {
+            stored = try await storage.createEngineGame(
+                playerID: id, side: side, level: level.number, control: control, now: settings.clock.date)
+        } catch {
+            logger.error("starting a game against the engine failed: \(error)")
+            connections[id]?.outbox.send(
+                .error(ProtocolError(.internalError, "the game could not be started; nothing changed")))
+            return
+        }
+        guard let engineID = stored.engine.id else { return }
+        engineLevels[engineID] = level
+        let seat = EngineSeat(
+            level: level, side: side.opponent, game: stored.game, pool: engines,
+            now: { [clock = settings.clock] in clock.now },
+            logger: logger)
+        var outboxes = [side.opponent: seat.outbox]
+        outboxes[side] = connections[id]?.outbox
+        let (x, o) = side == .x ? (player, stored.engine) : (stored.engine, player)
+        let game = makeGame(
+            id: stored.game, control: control, x: x, o: o, position: .start, moves: [], clocks: nil,
+            outboxes: outboxes, isRated: false)
+        seat.seat(in: game)
+        logger.info("game \(stored.game) started: \(x.name) (x) v \(o.name) (o) at \(control), unrated")
+        await game.begin()
+    }
+
+    /// Seats the engine again in a game resumed after a restart: it gets the game as it stands,
+    /// and moves if it is its turn.
+    func seatEngine(level number: Int, in game: Game) async {
+        guard let level = Level(number) else { return }
+        let name = EnginePlayer.name(level: number)
+        guard let side = Side.allCases.first(where: { game.players[$0]?.name == name }),
+            let engineID = game.players[side]?.id
+        else { return }
+        engineLevels[engineID] = level
+        let seat = EngineSeat(
+            level: level, side: side, game: game.id, pool: engines,
+            now: { [clock = settings.clock] in clock.now }, logger: logger)
+        seat.seat(in: game)
+        await game.rejoin(side, outbox: seat.outbox)
+    }
+
+    /// Books a game against the engine that ended: its player, if connected, may rematch it.
+    /// Returns false for a game between people.
+    func endedEngineGame(_ game: Game) -> Bool {
+        guard !game.isRated else { return false }
+        let ended = Rematches.Ended(
+            game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control)
+        for player in game.players.values where connections[player.id] != nil {
+            engineRematches[player.id] = ended
+        }
+        return true
+    }
+
+    /// A rematch of the player's last game against the engine starts at once, colours swapped;
+    /// returns false (doing nothing) when `gameID` is not that game.
+    func rematchEngine(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?) async
+        -> Bool
+    {
+        guard let ended = engineRematches[playerID], ended.game == gameID else { return false }
+        let engine = ended.opponent(of: playerID)
+        guard let level = engineLevels[engine] else { return false }
+        engineRematches[playerID] = nil
+        outbox.send(.rematchOffered(game: gameID), id: requestID)
+        let side: Side = ended.x == engine ? .x : .o
+        guard let player = try? await storage.player(id: playerID) else {
+            outbox.send(.error(ProtocolError(.internalError, "the rematch could not be started")))
+            return true
+        }
+        await startEngineGame(player, side: side, level: level, control: ended.control)
+        return true
+    }
+}

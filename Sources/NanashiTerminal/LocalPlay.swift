@@ -1,0 +1,78 @@
+import NanashiAI
+import NanashiCore
+
+/// The games played at one keyboard, one after another while the person wants another: against
+/// the AI (`nanashi play`), or two people taking turns (`nanashi hotseat`).
+public enum LocalPlay {
+    /// How moves are typed, for the help of the commands that play at the keyboard.
+    public static let howToMove =
+        "Type a square with your piece to see its moves, then the destination; or a full move (c3, a1c3)."
+
+    /// Which side the person plays against the AI.
+    public enum SideChoice: String, CaseIterable, Sendable {
+        case x, o, random
+
+        /// The side for the next game: `random` draws it from `random`, a fresh draw each game.
+        public func side(drawingFrom random: RandomSource) -> Side {
+            switch self {
+            case .x: .x
+            case .o: .o
+            case .random: random.next() & 1 == 0 ? .x : .o
+            }
+        }
+    }
+
+    /// Plays against the AI at `level` from `start`, the person on `side`; `seed` makes the AI's
+    /// choices and the random side repeatable.
+    public static func againstAI(
+        from start: Position, level: Level, side: SideChoice, seed: UInt64?, console: any TerminalConsole
+    ) {
+        let random = seed.map { RandomSource(seed: $0) } ?? RandomSource()
+        let opponent = AIOpponent(level: level, random: random)
+        let adviser = Engine(hashMegabytes: 4)
+        TerminalGame.playAgain(on: console) {
+            let person = side.side(drawingFrom: random)
+            opponent.newGame()
+            console.say(
+                "you play \(person) against the AI at level \(level.number); type help for the commands")
+            return game(
+                from: start, person: person, against: opponent, console: console, hint: adviser.hint(for:))
+        }
+    }
+
+    /// One game of the person on `person` against `opponent`: the labels and PGN tags name them.
+    static func game(
+        from start: Position, person: Side, against opponent: any MoveSource, console: any TerminalConsole,
+        files: any GameFiles = LocalFiles(), hint: @escaping (Position) -> Move?
+    ) -> TerminalGame {
+        TerminalGame(
+            game: Game(start: start), console: console, files: files,
+            opponents: [person.opponent: opponent],
+            labels: [person: "you", person.opponent: opponent.label], flipped: false,
+            tags: [
+                "Event": "nanashi play",
+                person == .x ? "White" : "Black": "you",
+                person == .x ? "Black" : "White": "nanashi \(opponent.label)",
+            ],
+            hint: hint)
+    }
+
+    /// Two people take turns at the keyboard, from `start`.
+    public static func hotseat(from start: Position, console: any TerminalConsole) {
+        let adviser = Engine(hashMegabytes: 4)
+        console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
+        TerminalGame.playAgain(on: console) {
+            hotseatGame(from: start, console: console, hint: adviser.hint(for:))
+        }
+    }
+
+    /// One game of two people at the keyboard.
+    static func hotseatGame(
+        from start: Position, console: any TerminalConsole, files: any GameFiles = LocalFiles(),
+        hint: @escaping (Position) -> Move?
+    ) -> TerminalGame {
+        TerminalGame(
+            game: Game(start: start), console: console, files: files, opponents: [:], labels: [:],
+            flipped: false, tags: ["Event": "nanashi hotseat", "White": "x", "Black": "o"], hint: hint)
+    }
+}

@@ -1,0 +1,67 @@
+/// The engine's analysis of a replayed game, as a server stores it: shown under each position.
+public struct ReplayAnalysis: Hashable, Sendable {
+    /// A move that lost much, and the move the engine preferred.
+    public struct Mistake: Hashable, Sendable {
+        public var ply: Int
+        public var played: String
+        public var best: String
+        /// What the mover lost by it, in centipieces.
+        public var loss: Int
+
+        public init(ply: Int, played: String, best: String, loss: Int) {
+            self.ply = ply
+            self.played = played
+            self.best = best
+            self.loss = loss
+        }
+    }
+
+    /// The depth of the searches, in plies.
+    public var depth: Int
+    /// One per position, the start first: from x's point of view, in centipieces.
+    public var evals: [Int]
+    public var mistakes: [Mistake]
+
+    public init(depth: Int, evals: [Int], mistakes: [Mistake]) {
+        self.depth = depth
+        self.evals = evals
+        self.mistakes = mistakes
+    }
+
+    /// The evaluations at least this large are wins by force.
+    static let won = 10_000
+
+    /// One line for the heading: the depth and where the mistakes are.
+    var summary: String {
+        let plies = mistakes.map { String($0.ply) }.joined(separator: ", ")
+        return "analysis at depth \(depth): "
+            + (mistakes.isEmpty ? "no mistakes" : "mistakes at plies \(plies) (type a number to go there)")
+    }
+
+    /// What to show under the position after `ply` moves: its evaluation and, if the move that
+    /// led there was a mistake, the move the engine preferred.
+    func lines(at ply: Int) -> [String] {
+        guard evals.indices.contains(ply) else { return [] }
+        var lines = [" eval " + Self.text(evals[ply])]
+        if let mistake = mistakes.first(where: { $0.ply == ply }) {
+            lines.append(
+                " \(mistake.played) was a mistake (lost \(Self.pieces(mistake.loss)) pieces): the engine preferred \(mistake.best)"
+            )
+        }
+        return lines
+    }
+
+    /// `+1.25 (x is ahead)`, `x wins by force`, `0.00 (level)`.
+    static func text(_ eval: Int) -> String {
+        if eval >= won { return "x wins by force" }
+        if eval <= -won { return "o wins by force" }
+        let side = eval > 0 ? " (x is ahead)" : eval < 0 ? " (o is ahead)" : " (level)"
+        return (eval > 0 ? "+" : eval < 0 ? "-" : "") + pieces(abs(eval)) + side
+    }
+
+    /// Centipieces as pieces with two decimals: `125` is `1.25`.
+    static func pieces(_ centipieces: Int) -> String {
+        let hundredths = abs(centipieces) % 100
+        return "\(abs(centipieces) / 100).\(hundredths < 10 ? "0" : "")\(hundredths)"
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import NanashiAI
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+@testable import NanashiServer
+
+/// A finished game of ann (x) against the engine at level 1: ann plays `f2`, the engine answers,
+/// ann resigns. Returns the game's id and its moves.
+private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64, moves: [String]) {
+    #expect(try await ann.exchange(#"{"type":"seek","ai":1,"color":"x"}"#) == #"{"type":"seeking"}"#)
+    guard case .start(let start) = try await ann.reply().message else {
+        throw TestClient.Failure(description: "expected start")
+    }
+    ann.send(#"{"type":"move","game":\#(start.game),"move":"f2"}"#)
+    var moves: [String] = []
+    for _ in 0..<2 {
+        guard case .moved(let moved) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected moved")
+        }
+        moves.append(moved.move)
+    }
+    ann.send(#"{"type":"resign","game":\#(start.game)}"#)
+    guard case .end = try await ann.reply().message else {
+        throw TestClient.Failure(description: "expected end")
+    }
+    return (start.game, moves)
+}
+
+@Suite struct AnalysisTests {
+    /// Each position is searched at the server's depth on a cleared table, so a fresh engine
+    /// gives the same evaluations; the answer is stored and served again from storage.
+    @Test func aFinishedGameIsAnalysedOnceAndServedFromStorage() async throws {
+        let server = try await TestServer { $0.analysisDepth = 2 }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        let (game, moves) = try await finishedEngineGame(ann)
+        let line = try await ann.exchange(#"{"type":"analyse","game":\#(game),"id":7}"#)
+        guard case .analysis(let analysis) = try Wire.reply(fromLine: Array(line.utf8)).message else {
+            throw TestClient.Failure(description: line)
+        }
+        let positions =
+            try [Position.start]
+            + moves.indices.map {
+                try Position.start.replaying(moves[...$0]).position
+            }
+        let engine = Engine()
+        let expected = positions.map { position in
+            engine.newGame()
+            let score = engine.search(position, limits: .depth(2)).score
+            return position.sideToMove == .x ? score : -score
+        }
+        #expect(analysis == GameAnalysis(game: game, depth: 2, evals: expected, mistakes: analysis.mistakes))
+        #expect(line.hasPrefix(#"{"depth":2,"evals":["#) && line.contains(#""unit":"centipieces""#))
+        let stored = try await DatabaseQueue(path: server.database.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM analysis WHERE game_id = ?", arguments: [game])
+        }
+        #expect(stored == 1)
+        // Asked again (by anyone), the same answer comes from storage.
+        let watcher = try server.client()
+        #expect(try await watcher.exchange(#"{"type":"analyse","game":\#(game),"id":7}"#) == line)
+        await server.stop()
+    }
+
+    /// An unknown game and one in progress get `no_such_game` and queue nothing; past its quota
+    /// an address is refused, while analyses already stored are still served.
+    @Test func unknownGamesGamesInProgressAndFloodsAreRefused() async throws {
+        let server = try await TestServer {
+            $0.analysisDepth = 1
+            $0.analysesPerHour = 1
+        }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":99,"id":1}"#)
+                == #"{"code":"no_such_game","id":1,"message":"no finished game 99","type":"error"}"#)
+        let (first, _) = try await finishedEngineGame(ann)
+        // A game in progress: the rematch.
+        #expect(try await ann.exchange(#"{"type":"rematch","game":\#(first)}"#).contains("rematch_offered"))
+        guard case .start(let rematch) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        _ = try await ann.reply()  // the engine's first move
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(rematch.game)}"#)
+                == #"{"code":"no_such_game","message":"no finished game \#(rematch.game)","type":"error"}"#)
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(first)}"#).contains(#""type":"analysis""#))
+        ann.send(#"{"type":"resign","game":\#(rematch.game)}"#)
+        guard case .end = try await ann.reply().message else {
+            throw TestClient.Failure(description: "no end")
+        }
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(rematch.game)}"#)
+                == #"{"code":"rate_limited","message":"too many analyses from your address (at most 1 an hour)","type":"error"}"#
+        )
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(first)}"#).contains(#""type":"analysis""#))
+        let analyses = try await DatabaseQueue(path: server.database.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM analysis")
+        }
+        #expect(analyses == 1)
+        await server.stop()
+    }
+
+    /// Evaluations turn to x's point of view; a move that loses 3 pieces or more is a mistake,
+    /// with the move the search preferred; a finished position scores its result.
+    @Test func mistakesAreTheMovesThatLoseMuch() throws {
+        let moves = [Move.clone(to: Square("g2")!), .clone(to: Square("b2")!)]
+        let positions = try [
+            Position.start, Position.start.play(moves[0]), Position.start.play(moves[0]).play(moves[1]),
+        ]
+        func result(_ best: String, _ score: Int) throws -> SearchResult {
+            SearchResult(bestMove: try Move(notation: best), score: score, depth: 3, nodes: 1, pv: [])
+        }
+        // x to move: level; o to move: o is 3 pieces up (x lost 300 by g2 rather than f1); x to
+        // move: x is 2.5 pieces down (o lost only 50).
+        let analysis = Analyst.analysis(
+            5, positions: positions, moves: moves,
+            results: [try result("f1", 0), try result("a2", 300), try result("f1", -250)], depth: 3)
+        #expect(
+            analysis
+                == GameAnalysis(
+                    game: 5, depth: 3, evals: [0, -300, -250],
+                    mistakes: [GameAnalysis.Mistake(ply: 1, played: "g2", best: "f1", loss: 300)]))
+        // A win found by the search, and a game over, score `won`.
+        let won = Analyst.analysis(
+            6, positions: [Position.start, try Position(fen: "7/7/7/7/7/7/x6 o 0 1")], moves: [moves[0]],
+            results: [try result("f1", Engine.winScore - 3), nil], depth: 3)
+        #expect(won.evals == [GameAnalysis.won, GameAnalysis.won] && won.mistakes.isEmpty)
+    }
+
+    /// A side that must pass is scored by the position after its pass (the engine scores a
+    /// forced-pass root 0, which would draw a level game where x is far ahead).
+    @Test func aForcedPassIsScoredByThePositionAfterIt() async throws {
+        // o's one piece on a1 is walled in: o must pass, x is 7 pieces up (not level, as 0 would say).
+        let walled = try Position(fen: "7/7/7/7/xxx4/xxx4/oxx4 o 0 1")
+        #expect(!walled.hasMove && !walled.isGameOver)
+        let engines = EnginePool(threads: 1, maximumWaiting: 4)
+        let analysis = await Analyst.analyse(1, positions: [walled], moves: [], depth: 2, on: engines)
+        let engine = Engine()
+        let afterPass = engine.search(try walled.play(.pass), limits: .depth(2)).score
+        #expect(analysis.evals == [min(afterPass, GameAnalysis.won)] && afterPass > 100, "\(afterPass)")
+        engines.stop()
+    }
+}

@@ -1,0 +1,40 @@
+import NanashiAI
+import NanashiCore
+import Testing
+
+@testable import NanashiServer
+
+@Suite struct EnginePoolTests {
+    /// An evaluation searches on a cleared table: the same answer as a fresh engine's, whatever
+    /// the pool searched before.
+    @Test func anEvaluationIsAFreshEnginesSearch() async throws {
+        let pool = EnginePool(threads: 1, maximumWaiting: 4)
+        let position = try Position.start.replaying(["f2", "b2", "g1e3"]).position
+        _ = await pool.move(for: .start, level: Level(12)!, clock: nil)
+        let evaluated = await pool.evaluate(position, depth: 3)
+        let fresh = Engine().search(position, limits: .depth(3))
+        #expect(evaluated == fresh)
+        #expect(pool.searches == 2)
+        pool.stop()
+    }
+
+    /// The engine's move at a level is legal; a stopped pool searches nothing, answers at once,
+    /// and has no room for new games.
+    @Test func aStoppedPoolAnswersAtOnceAndHasNoRoom() async throws {
+        let pool = EnginePool(threads: 2, maximumWaiting: 1)
+        #expect(pool.hasRoom)
+        let move = await pool.move(for: .start, level: Level(3)!, clock: nil)
+        #expect(Position.start.legalMoves().contains(move))
+        pool.stop()
+        #expect(!pool.hasRoom)
+        #expect(await pool.evaluate(.start, depth: 30).depth == 0)
+        #expect(pool.searches == 1)
+    }
+
+    /// No room once `maximumWaiting` searches wait: with none allowed to wait, never room.
+    @Test func aPoolThatMayQueueNothingHasNoRoom() {
+        let pool = EnginePool(threads: 1, maximumWaiting: 0)
+        #expect(!pool.hasRoom)
+        pool.stop()
+    }
+}
