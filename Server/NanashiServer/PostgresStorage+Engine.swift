@@ -10,20 +10,20 @@ extension PostgresStorage {
         async throws
         -> (engine: PlayerRow, game: Int64)
     {
-        let new = EnginePlayer.new(level: level, now: now)
+        let fresh = EnginePlayer.new(level: level, now: now)
         let logger = logger
         return try await transaction { connection in
             // Two servers may make the engine's player at once: the second finds the first's.
             try await connection.query(
                 """
                 INSERT INTO player (name, name_key, password_hash, rating, rd, volatility, created_at)
-                VALUES (\(new.name), \(new.nameKey), \(new.passwordHash), \(new.rating), \(new.rd),
-                        \(new.volatility), \(new.createdAt))
+                VALUES (\(fresh.name), \(fresh.nameKey), \(fresh.passwordHash), \(fresh.rating), \(fresh.rd),
+                        \(fresh.volatility), \(fresh.createdAt))
                 ON CONFLICT (name_key) DO NOTHING
                 """, logger: logger)
             guard
                 let row = try await connection.query(
-                    "SELECT \(unescaped: Self.playerColumns) FROM player WHERE name_key = \(new.nameKey)",
+                    "SELECT \(unescaped: Self.playerColumns) FROM player WHERE name_key = \(fresh.nameKey)",
                     logger: logger
                 ).collect().first
             else { throw StorageError.damaged("the engine's player at level \(level) is missing") }
