@@ -50,10 +50,13 @@ import Testing
 /// moves are not the people's round trips, and the engine's moves are counted apart.
 @Test func engineGamesRunBesideThePeoplesGames() async throws {
     // Six bots from one address, on a test clock that does not move: their registrations and
-    // logins must fit the address's budgets without waiting for a refill.
+    // logins must fit the address's budgets without waiting for a refill. So must every message
+    // of a bot playing the engine, which plays on for as long as the people's games last in real
+    // time (on a busy machine, long enough to spend the default burst of 50).
     let server = try await TestServer {
         $0.registrationsPerHour = 20
         $0.loginsPerMinute = 20
+        $0.messageBurst = 100_000
     }
     var settings = LoadTestSettings()
     settings.server.port = server.port
