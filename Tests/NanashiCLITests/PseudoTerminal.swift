@@ -13,6 +13,8 @@ final class PseudoTerminal: @unchecked Sendable {
     private let controller: Int32
     private let device: Int32
     private let reader: Thread
+    /// The terminal's modes before the program started, to compare with what it leaves.
+    let initialModes: termios
 
     /// - Parameter environment: added to the test's own, without its `NO_COLOR`.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -24,6 +26,9 @@ final class PseudoTerminal: @unchecked Sendable {
         }
         self.controller = controller
         self.device = device
+        var initial = termios()
+        tcgetattr(device, &initial)
+        initialModes = initial
         process.executableURL = NanashiExecutable.url
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
