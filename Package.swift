@@ -152,11 +152,13 @@ let package = Package(
         ),
         // The AI is here as the opponent of `nanashi play` and the judge of `nanashi replay`'s eval.
         .target(
-            name: "NanashiTerminal", dependencies: ["NanashiCore", "NanashiAI"],
+            name: "NanashiTerminal", dependencies: ["NanashiCore", "NanashiAI", "NanashiProtocol"],
             path: "Sources/NanashiTerminal"),
         .testTarget(
             name: "NanashiTerminalTests",
-            dependencies: ["NanashiTerminal", "NanashiCore", "NanashiAI", "NanashiTestSupport"],
+            dependencies: [
+                "NanashiTerminal", "NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiTestSupport",
+            ],
             path: "Tests/NanashiTerminalTests"
         ),
         .executableTarget(

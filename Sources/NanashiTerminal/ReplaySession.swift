@@ -1,4 +1,5 @@
 import NanashiCore
+import NanashiProtocol
 
 /// `nanashi replay` as a state machine: lines typed in, what to show out. It owns no terminal and
 /// no engine: for `eval` it asks for a search of the position shown (`.evaluate`), and the
@@ -23,9 +24,9 @@ public struct ReplaySession {
     public private(set) var replay: Replay
     private let renderer: BoardRenderer
     /// The engine's stored analysis of the game, shown under each position, if there is one.
-    private let analysis: ReplayAnalysis?
+    private let analysis: GameAnalysis?
 
-    public init(_ replay: Replay, color: Bool, analysis: ReplayAnalysis? = nil) {
+    public init(_ replay: Replay, color: Bool, analysis: GameAnalysis? = nil) {
         self.replay = replay
         renderer = BoardRenderer(color: color)
         self.analysis = analysis

@@ -48,9 +48,12 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         try (1...20).check(depth, "depth")
         let replay: Replay
-        var analysis: ReplayAnalysis?
+        var analysis: GameAnalysis?
         if let game {
-            (replay, analysis) = try await Self.fetch(game, at: try serverOptions.address())
+            let record: GameRecord
+            (record, analysis) = try await ServerConnection.finishedGame(
+                game, at: try serverOptions.address())
+            replay = Replay(record)
         } else {
             replay = try Replay(file: file ?? "")
         }
@@ -63,31 +66,5 @@ struct ReplayCommand: AsyncParsableCommand {
         } else {
             session.run(on: console, search: search)
         }
-    }
-
-    /// A server's finished game and its analysis.
-    private static func fetch(_ game: Int64, at address: ServerAddress) async throws -> (
-        Replay, ReplayAnalysis
-    ) {
-        let pgn = try await ServerConnection.ask(.pgn(game: game), at: address, for: "a PGN") {
-            if case .pgn(let pgn) = $0 { pgn } else { nil }
-        }
-        let analysis = try await ServerConnection.ask(.analyse(game: game), at: address, for: "an analysis") {
-            if case .analysis(let analysis) = $0 { analysis } else { nil }
-        }
-        let record: GameRecord
-        do {
-            record = try GameRecord(pgn: pgn.pgn)
-        } catch {
-            throw ValidationError("the server's PGN of game \(game) cannot be read: \(error)")
-        }
-        return (
-            Replay(record),
-            ReplayAnalysis(
-                depth: analysis.depth, evals: analysis.evals,
-                mistakes: analysis.mistakes.map {
-                    ReplayAnalysis.Mistake(ply: $0.ply, played: $0.played, best: $0.best, loss: $0.loss)
-                })
-        )
     }
 }

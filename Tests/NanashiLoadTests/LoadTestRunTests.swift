@@ -49,14 +49,13 @@ import Testing
 /// Bots playing the engine keep their games going while two people's games are measured: their
 /// moves are not the people's round trips, and the engine's moves are counted apart.
 @Test func engineGamesRunBesideThePeoplesGames() async throws {
-    // Six bots from one address, on a test clock that does not move: their registrations and
-    // logins must fit the address's budgets without waiting for a refill. So must every message
-    // of a bot playing the engine, which plays on for as long as the people's games last in real
-    // time (on a busy machine, long enough to spend the default burst of 50).
+    // Six bots from one address, on a test clock that does not move: their registrations,
+    // logins and messages must fit the budgets without waiting for a refill (the engine's bots
+    // play as many moves as the people's games leave them time for).
     let server = try await TestServer {
         $0.registrationsPerHour = 20
         $0.loginsPerMinute = 20
-        $0.messageBurst = 100_000
+        $0.messageBurst = 1_000_000
     }
     var settings = LoadTestSettings()
     settings.server.port = server.port

@@ -1,4 +1,5 @@
 import NanashiCore
+import NanashiProtocol
 import NanashiTerminal
 import Testing
 
@@ -98,9 +99,9 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
 }
 
 @Test func aStoredAnalysisIsShownUnderEachPosition() throws {
-    let analysis = ReplayAnalysis(
-        depth: 6, evals: [12, 10, -340, 10_000],
-        mistakes: [ReplayAnalysis.Mistake(ply: 2, played: "f6", best: "g6", loss: 350)])
+    let analysis = GameAnalysis(
+        game: 1, depth: 6, evals: [12, 10, -340, 10_000],
+        mistakes: [GameAnalysis.Mistake(ply: 2, played: "f6", best: "g6", loss: 350)])
     var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false, analysis: analysis)
     let start = session.start()
     #expect(

@@ -1,36 +1,7 @@
-/// The engine's analysis of a replayed game, as a server stores it: shown under each position.
-public struct ReplayAnalysis: Hashable, Sendable {
-    /// A move that lost much, and the move the engine preferred.
-    public struct Mistake: Hashable, Sendable {
-        public var ply: Int
-        public var played: String
-        public var best: String
-        /// What the mover lost by it, in centipieces.
-        public var loss: Int
+import NanashiProtocol
 
-        public init(ply: Int, played: String, best: String, loss: Int) {
-            self.ply = ply
-            self.played = played
-            self.best = best
-            self.loss = loss
-        }
-    }
-
-    /// The depth of the searches, in plies.
-    public var depth: Int
-    /// One per position, the start first: from x's point of view, in centipieces.
-    public var evals: [Int]
-    public var mistakes: [Mistake]
-
-    public init(depth: Int, evals: [Int], mistakes: [Mistake]) {
-        self.depth = depth
-        self.evals = evals
-        self.mistakes = mistakes
-    }
-
-    /// The evaluations at least this large are wins by force.
-    static let won = 10_000
-
+/// The engine's analysis of a replayed game, as the server stores it, shown under each position.
+extension GameAnalysis {
     /// One line for the heading: the depth and where the mistakes are.
     var summary: String {
         let plies = mistakes.map { String($0.ply) }.joined(separator: ", ")
