@@ -13,13 +13,7 @@ extension Lobby {
         async throws(ProtocolError)
     {
         guard let id = seeker.player.id else { return }
-        guard connections[id]?.outbox == outbox else {
-            throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
-        }
-        if let game = gameOf[id], await !game.isOver {
-            throw ProtocolError(.inGame, "you have a game in progress")
-        }
-        guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
+        try await checkMayStartAGame(id, outbox: outbox)
         guard engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }

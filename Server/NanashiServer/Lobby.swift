@@ -129,12 +129,9 @@ actor Lobby {
 
     // MARK: Seeking
 
-    /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.
-    /// Seeks that arrive together share one pass, and none waits for it.
-    func seek(_ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?)
-        async throws(ProtocolError)
-    {
-        guard let id = seeker.player.id else { return }
+    /// Refuses a seek from a connection that is no longer the player's, or from a player with a
+    /// game in progress or starting.
+    func checkMayStartAGame(_ id: Int64, outbox: Outbox) async throws(ProtocolError) {
         guard connections[id]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
@@ -144,6 +141,15 @@ actor Lobby {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
+    }
+
+    /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.
+    /// Seeks that arrive together share one pass, and none waits for it.
+    func seek(_ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError)
+    {
+        guard let id = seeker.player.id else { return }
+        try await checkMayStartAGame(id, outbox: outbox)
         moveOn(id)
         try matchmaker.add(
             .init(playerID: id, rating: seeker.player.rating, control: control, since: settings.clock.now))
