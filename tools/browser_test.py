@@ -141,6 +141,24 @@ class Opponent(threading.Thread):
             self.error = error
 
 
+def click_a_move(driver, color, wait, result):
+    """Clicks the first of `color`'s pieces that has a target, then that target, and waits for the
+    counts to change or the game to end; False when no piece has a move (the page passes itself)."""
+    for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color):
+        square = piece.find_element(By.XPATH, "..")
+        square.click()
+        targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
+            driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
+        if targets:
+            before = driver.find_element(By.ID, "counts").text
+            targets[0].click()
+            wait.until(lambda d: d.find_element(By.ID, "counts").text != before
+                       or result().startswith("Game over"))
+            return True
+        square.click()  # deselect
+    return False
+
+
 def play_the_computer(driver, base, wait, shot, status, result):
     """From /play (logged in), a whole game against the computer at level 1, clicking as a person
     would; then its page, where the analysis is asked for, drawn, and its mistakes step the board.
@@ -161,19 +179,8 @@ def play_the_computer(driver, base, wait, shot, status, result):
         long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
         if result().startswith("Game over"):
             break
-        for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.x"):
-            square = piece.find_element(By.XPATH, "..")
-            square.click()
-            targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
-                driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
-            if targets:
-                before = driver.find_element(By.ID, "counts").text
-                targets[0].click()
-                moves += 1
-                long_wait.until(lambda d: d.find_element(By.ID, "counts").text != before
-                                or result().startswith("Game over"))
-                break
-            square.click()
+        if click_a_move(driver, "x", long_wait, result):
+            moves += 1
         else:
             time.sleep(0.5)  # no move: the page passes by itself
         if moves == 6:
@@ -300,23 +307,9 @@ def main():
                 drawn = drawn_moves(driver, color)
                 assert told and drawn == set(told), (sorted(drawn), told)
                 checked += 1
-            pieces = driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color)
-            moved = False
-            for piece in pieces:
-                square = piece.find_element(By.XPATH, "..")
-                square.click()
-                targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
-                    driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
-                if targets:
-                    before = driver.find_element(By.ID, "counts").text
-                    targets[0].click()
-                    clicks += 2
-                    moved = True
-                    long_wait.until(lambda d: d.find_element(By.ID, "counts").text != before
-                                    or result().startswith("Game over"))
-                    break
-                square.click()  # deselect
-            if not moved:
+            if click_a_move(driver, color, long_wait, result):
+                clicks += 2
+            else:
                 # No move at all: the page passes by itself.
                 time.sleep(0.5)
             if clicks == 4:

@@ -18,7 +18,7 @@ final class EngineSeat: Sendable {
     /// Never a connection's id (those count up from 0).
     let id: Int
     private let pool: EnginePool
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: any ServerClock
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -31,13 +31,13 @@ final class EngineSeat: Sendable {
 
     init(
         level: Level, side: Side, game: Int64, pool: EnginePool,
-        now: @escaping @Sendable () -> ContinuousClock.Instant, logger: Logger
+        clock: any ServerClock, logger: Logger
     ) {
         self.level = level
         self.side = side
         self.id = -Int(truncatingIfNeeded: game) - 1
         self.pool = pool
-        self.now = now
+        self.clock = clock
         self.logger = logger
     }
 
@@ -82,20 +82,20 @@ final class EngineSeat: Sendable {
             return (state.game, state.increments)
         }
         guard let game else { return }
-        let clock = SearchLimits.Clock(
+        let gameClock = SearchLimits.Clock(
             own: .milliseconds(clocks[side]), opponent: .milliseconds(clocks[side.opponent]),
             ownIncrement: .milliseconds(increments[side]),
             opponentIncrement: .milliseconds(increments[side.opponent]))
-        let (pool, level, side, now, logger) = (pool, level, side, now, logger)
+        let (pool, level, side, clock, logger) = (pool, level, side, clock, logger)
         Task {
-            let move = await pool.move(for: position, level: level, clock: clock)
+            let move = await pool.move(for: position, level: level, clock: gameClock)
             // A store that failed is tried again, as a person would play the move again.
             for attempt in 1...3 {
                 do {
-                    try await game.play(move.description, by: side, requestID: nil, readAt: now())
+                    try await game.play(move.description, by: side, requestID: nil, readAt: clock.now)
                     return
                 } catch let error as ProtocolError where error.code == .internalError && attempt < 3 {
-                    try? await Task.sleep(for: .seconds(attempt))
+                    try? await clock.sleep(for: .seconds(attempt))
                 } catch {
                     // Over meanwhile (resigned, abandoned, the server stopping): nothing to do.
                     logger.debug("game \(game.id): the engine's move \(move) was not played: \(error)")

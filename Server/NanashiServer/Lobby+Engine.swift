@@ -45,7 +45,7 @@ extension Lobby {
         engineLevels[engineID] = level
         let seat = EngineSeat(
             level: level, side: side.opponent, game: stored.game, pool: engines,
-            now: { [clock = settings.clock] in clock.now },
+            clock: settings.clock,
             logger: logger)
         var outboxes = [side.opponent: seat.outbox]
         outboxes[side] = connections[id]?.outbox
@@ -69,7 +69,7 @@ extension Lobby {
         engineLevels[engineID] = level
         let seat = EngineSeat(
             level: level, side: side, game: game.id, pool: engines,
-            now: { [clock = settings.clock] in clock.now }, logger: logger)
+            clock: settings.clock, logger: logger)
         seat.seat(in: game)
         await game.rejoin(side, outbox: seat.outbox)
     }

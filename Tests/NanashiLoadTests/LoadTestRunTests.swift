@@ -8,13 +8,8 @@ import Testing
 @Test func fourBotsCompleteTwoGamesThenComeBackWithTheirTokens() async throws {
     // Two connections per address: the bots must come from addresses of their own.
     let server = try await TestServer { $0.maximumConnectionsPerAddress = 2 }
-    var settings = LoadTestSettings()
-    settings.server.port = server.port
-    settings.clients = 4
-    settings.games = 2
-    settings.duration = .seconds(120)
     // Drops are frequent here so reconnecting is exercised in every run.
-    settings.policy = BotPolicy(resignChance: 0, dropChance: 0.05)
+    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0.05)
     settings.sources = SourceAddresses(cidr: "127.0.2.0/30")
     let (first, registered) = try await LoadTest.run(settings)
     #expect(first.gamesCompleted == 2)
@@ -57,12 +52,7 @@ import Testing
         $0.loginsPerMinute = 20
         $0.messageBurst = 1_000_000
     }
-    var settings = LoadTestSettings()
-    settings.server.port = server.port
-    settings.clients = 4
-    settings.games = 2
-    settings.duration = .seconds(120)
-    settings.policy = BotPolicy(resignChance: 0, dropChance: 0)
+    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
     settings.namePrefix = "pe"
     settings.engineGames = 2
     settings.engineLevel = 1
@@ -78,4 +68,16 @@ import Testing
     // The people's games were between the four people's bots: none of them is the engine.
     #expect(Set(registered.map(\.name)).isSuperset(of: ["pe1", "pe2", "pe3", "pe4"]))
     await server.stop()
+}
+
+/// Four bots that play two games on `server` and never resign; `dropChance` is their policy's
+/// chance of dropping the connection.
+private func fourBotsPlayingTwoGames(on server: TestServer, dropChance: Double) -> LoadTestSettings {
+    var settings = LoadTestSettings()
+    settings.server.port = server.port
+    settings.clients = 4
+    settings.games = 2
+    settings.duration = .seconds(120)
+    settings.policy = BotPolicy(resignChance: 0, dropChance: dropChance)
+    return settings
 }
