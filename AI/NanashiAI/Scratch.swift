@@ -23,6 +23,11 @@ final class Scratch {
     /// The network's accumulator for each ply (`Network.accumulatorLanes` vectors each).
     let accumulators = UnsafeMutablePointer<Network.Lanes>.allocate(
         capacity: (maxPly + 1) * Network.accumulatorLanes)
+    /// x's pieces then o's of the position at each ply: what a deferred accumulator update needs.
+    let pieces = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * (maxPly + 1))
+    /// Whether the accumulator of each ply matches its `pieces` (updates wait until a score is
+    /// needed, so that nodes cut off by the table never pay for one).
+    let accumulatorIsCurrent = UnsafeMutablePointer<Bool>.allocate(capacity: maxPly + 1)
 
     init() {
         let flattened = EvaluationWeights.tuned.flattened
@@ -40,6 +45,8 @@ final class Scratch {
         }
         clearHistory()
         pvLength.initialize(repeating: 0, count: Self.maxPly + 1)
+        pieces.initialize(repeating: 0, count: 2 * (Self.maxPly + 1))
+        accumulatorIsCurrent.initialize(repeating: false, count: Self.maxPly + 1)
     }
 
     deinit {
@@ -52,6 +59,8 @@ final class Scratch {
         reductions.deallocate()
         weights.deallocate()
         accumulators.deallocate()
+        pieces.deallocate()
+        accumulatorIsCurrent.deallocate()
     }
 
     func clearHistory() {

@@ -5,7 +5,7 @@ import NanashiCore
 /// aspiration windows, the transposition table, move ordering (table move, captures, killers,
 /// history with a malus for the moves that failed), reverse futility pruning, and late move
 /// reductions and pruning; positions are scored by the network, its accumulator updated move by
-/// move, or by the classic evaluation.
+/// move when a score needs it, or by the classic evaluation.
 ///
 /// A value type working on the engine's buffers, so that its counters live in registers and the
 /// recursion pays no reference counting or exclusivity checks.
@@ -28,6 +28,10 @@ struct Search {
     let usesNetwork: Bool
     unowned(unsafe) let network: Network
     let accumulators: UnsafeMutablePointer<Network.Lanes>
+    let pieces: UnsafeMutablePointer<UInt64>
+    let accumulatorIsCurrent: UnsafeMutablePointer<Bool>
+    /// The blockers of the searched position (no move changes them).
+    var blockers: UInt64 = 0
 
     let start: ContinuousClock.Instant
     let budget: TimeBudget
@@ -60,6 +64,8 @@ struct Search {
         usesNetwork = engine.evaluation == .network
         network = Network.trained
         accumulators = scratch.accumulators
+        pieces = scratch.pieces
+        accumulatorIsCurrent = scratch.accumulatorIsCurrent
         self.start = start
         self.budget = budget
         hardDeadline = budget.hard.map { start + $0 }
@@ -171,10 +177,7 @@ struct Search {
             // A forced pass: it costs a ply of depth like any move, and the line goes on.
             var next = position
             next.make(unchecked: .pass)
-            if usesNetwork {
-                accumulator(ply: ply + 1).update(
-                    from: accumulator(ply: ply), count: Network.accumulatorLanes)
-            }
+            if usesNetwork { deferAccumulator(next, ply: ply + 1) }
             let score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
             if isPV && !aborted { updatePV(ply: ply, move: MoveCode.pass) }
             return score
@@ -237,7 +240,7 @@ struct Search {
 
             var next = position
             next.make(unchecked: MoveCode.unpack(packed))
-            if usesNetwork { updateAccumulator(from: position, to: next, ply: ply) }
+            if usesNetwork { deferAccumulator(next, ply: ply + 1) }
             if depth >= 2 { nanashi_prefetch(entries + (Int(truncatingIfNeeded: next.hash) & tableMask)) }
             var score: Int
             if searched == 0 {
@@ -305,27 +308,47 @@ struct Search {
     func staticScore(
         side: Side, own: UInt64, other: UInt64, open: UInt64, ownReach: UInt64, otherReach: UInt64, ply: Int
     ) -> Int {
-        if usesNetwork { return network.score(accumulator(ply: ply), side: side) }
+        if usesNetwork {
+            if !accumulatorIsCurrent[ply] { bringAccumulatorUpToDate(ply: ply) }
+            return network.score(accumulator(ply: ply), side: side)
+        }
         return Evaluation.score(
             own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach, weights: weights)
     }
 
     /// Fills the accumulator of `ply` from nothing for `position`.
-    func refreshAccumulator(_ position: Position, ply: Int) {
+    mutating func refreshAccumulator(_ position: Position, ply: Int) {
         guard usesNetwork else { return }
-        network.refresh(
-            accumulator(ply: ply), x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
-            blockers: position.blockers.rawValue)
+        blockers = position.blockers.rawValue
+        pieces[2 * ply] = position.pieces(of: .x).rawValue
+        pieces[2 * ply + 1] = position.pieces(of: .o).rawValue
+        network.refresh(accumulator(ply: ply), x: pieces[2 * ply], o: pieces[2 * ply + 1], blockers: blockers)
+        accumulatorIsCurrent[ply] = true
     }
 
-    /// Writes the accumulator of `ply + 1`, whose position is `next`, from that of `ply`.
+    /// Notes that the position at `ply` is `next`; its accumulator is updated only when a score
+    /// needs it.
     @inline(__always)
-    func updateAccumulator(from position: Position, to next: Position, ply: Int) {
-        network.update(
-            from: accumulator(ply: ply), to: accumulator(ply: ply + 1),
-            xBefore: position.pieces(of: .x).rawValue, oBefore: position.pieces(of: .o).rawValue,
-            xAfter: next.pieces(of: .x).rawValue, oAfter: next.pieces(of: .o).rawValue,
-            blockers: position.blockers.rawValue)
+    func deferAccumulator(_ next: Position, ply: Int) {
+        pieces[2 * ply] = next.pieces(of: .x).rawValue
+        pieces[2 * ply + 1] = next.pieces(of: .o).rawValue
+        accumulatorIsCurrent[ply] = false
+    }
+
+    /// Updates the accumulators from the nearest current one below `ply` up to `ply`, a move at
+    /// a time (the root's is always current).
+    @inline(never)
+    func bringAccumulatorUpToDate(ply: Int) {
+        var from = ply - 1
+        while !accumulatorIsCurrent[from] { from -= 1 }
+        while from < ply {
+            network.update(
+                from: accumulator(ply: from), to: accumulator(ply: from + 1), xBefore: pieces[2 * from],
+                oBefore: pieces[2 * from + 1], xAfter: pieces[2 * from + 2], oAfter: pieces[2 * from + 3],
+                blockers: blockers)
+            from += 1
+            accumulatorIsCurrent[from] = true
+        }
     }
 
     @inline(__always)
@@ -457,7 +480,7 @@ struct Search {
         for candidate in moves {
             var next = position
             next.make(unchecked: candidate)
-            if usesNetwork { updateAccumulator(from: position, to: next, ply: 0) }
+            if usesNetwork { deferAccumulator(next, ply: 1) }
             let score = -negamax(
                 next, depth: depth - 1, alpha: -Self.infinity, beta: Self.infinity, ply: 1, isPV: true)
             let total = score + (abs(score) >= Engine.winThreshold ? 0 : generator.upTo(noise))
