@@ -13,7 +13,7 @@ under a random one of the board's 8 symmetries.
 
 Data: the 16-byte records of `nanashi datagen --format binary` (README, "Training data"), or
 its text lines; several files may be given. Checkpoints are written after every epoch beside
---out (`--checkpoint`); `--resume` goes on from one.
+--out (`--checkpoint`); `--resume` goes on from one; `--init` starts a new run from one's network.
 
     python3 tools/nnue/train.py data/gen1.bin --epochs 20
 """
@@ -243,6 +243,9 @@ def main():
     parser.add_argument("--binary", help="also write the quantised network to this file")
     parser.add_argument("--checkpoint", default="data/train.ckpt", help="written after every epoch")
     parser.add_argument(
+        "--init", help="start from this checkpoint's network (a new optimiser and schedule): a warm start on more data"
+    )
+    parser.add_argument(
         "--resume", action="store_true", help="go on from --checkpoint (to --epochs, which may differ from the first run's)"
     )
     args = parser.parse_args()
@@ -254,6 +257,10 @@ def main():
 
     codes, sides, scores, results = read(args.data)
     scale = fit_scale(scores, results)
+    initial = torch.load(args.init) if args.init else None
+    if initial:
+        # The network's output is in units of its own K: keep it.
+        scale = initial["scale"]
     print(f"positions {len(codes)}, read in {time.time() - started:.0f} s; logistic scale K = {scale:.1f}", flush=True)
     target = args.score_share / (1 + np.exp(-scores / scale)) + (1 - args.score_share) * results
 
@@ -269,6 +276,9 @@ def main():
     optimiser = torch.optim.Adam(network.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=args.epochs)
     first_epoch = 1
+    if initial:
+        network.load_state_dict(initial["network"])
+        print(f"started from the network of {args.init} (K = {scale:.1f})", flush=True)
     if args.resume:
         state = torch.load(args.checkpoint)
         network.load_state_dict(state["network"])
