@@ -78,7 +78,8 @@ public struct OnlineSession {
 
     /// What the session needs to know from the command line and the terminal.
     public struct Settings: Sendable {
-        public var address: ServerAddress
+        /// The servers to play on: any of them will do, as they share one database.
+        public var servers: ServerList
         public var control: TimeControl
         /// Whether `--register` was given.
         public var register: Bool
@@ -95,10 +96,10 @@ public struct OnlineSession {
         public var engine: (level: Int, side: Side?)?
 
         public init(
-            address: ServerAddress, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
+            servers: ServerList, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
             isInteractive: Bool, color: Bool, engine: (level: Int, side: Side?)? = nil
         ) {
-            self.address = address
+            self.servers = servers
             self.control = control
             self.register = register
             self.savedSession = savedSession

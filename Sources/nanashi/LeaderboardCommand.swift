@@ -34,7 +34,7 @@ struct LeaderboardCommand: AsyncParsableCommand {
         try (0...Int.max).check(offset, "--offset")
         guard let db else {
             let query = StandingsQuery.leaderboard(limit: top, offset: offset)
-            return try await print(lines: query.lines(at: serverOptions.address(), json: json))
+            return try await print(lines: query.lines(at: serverOptions.servers(), json: json))
         }
         guard serverOptions.server == nil else { throw InputError("use --db or --server, not both") }
         let board = try StoredStandings.leaderboard(databaseAt: db, limit: top, offset: offset)

@@ -76,18 +76,18 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try serverOptions.address()
+        let servers = try serverOptions.servers()
         guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
         // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
         _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
-            var settings = QueryTestSettings(server: address)
+            var settings = QueryTestSettings(servers: servers)
             settings.queries = queries
             settings.connections = clients ?? 1
             let report = try await QueryTest.checkedRun(settings)
             return print(json ? Wire.encode(report) : report.text)
         }
-        var settings = LoadTestSettings(server: address)
+        var settings = LoadTestSettings(servers: servers)
         settings.clients = clients ?? 100
         settings.games = games ?? settings.clients / 2
         settings.duration = .seconds(duration)

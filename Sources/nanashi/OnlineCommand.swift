@@ -61,7 +61,7 @@ struct OnlineCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address = try serverOptions.address()
+        let servers = try serverOptions.servers()
         let control = try TimeControl(parsing: time)
         let login = OnlineLogin(
             name: name, password: password, register: register,
@@ -69,15 +69,15 @@ struct OnlineCommand: AsyncParsableCommand {
         let console = StandardConsole(noColor: colorOption.noColor)
         let session = OnlineSession(
             OnlineSession.Settings(
-                address: address, control: control, register: register,
-                savedSession: login.savedSession(for: address),
+                servers: servers, control: control, register: register,
+                savedSession: login.savedSession(for: servers),
                 isInteractive: console.isInteractive, color: console.color,
                 engine: ai.map { level in (level, side == .x ? .x : side == .o ? .o : nil) }))
         let fullScreen = { [screenOption] in
-            screenOption.fullScreen(color: console.color, title: "nanashi online: \(address)")
+            screenOption.fullScreen(color: console.color, title: "nanashi online: \(servers)")
         }
         _ = try await OnlineRunner(
-            address: address, login: login, console: console,
+            servers: servers, login: login, console: console,
             fullScreen: console.isInteractive && !screenOption.lineMode ? fullScreen : nil
         ).run(session)
     }

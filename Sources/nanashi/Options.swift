@@ -4,18 +4,21 @@ import NanashiClient
 import NanashiCore
 import NanashiTerminal
 
-/// `--server` and `--ca`: the server a command talks to.
+/// `--server` and `--ca`: the servers a command talks to.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
+    @Option(
+        help: ArgumentHelp(
+            "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.",
+            discussion: "Several, separated by commas, are tried in turn (nodes sharing one database)."))
     var server: String?
 
     @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
     var ca: String?
 
-    /// The server given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
-    /// (which only a `tls://` address uses).
-    func address() throws(ServerAddressError) -> ServerAddress {
-        try ServerAddress(option: server, trusting: ca)
+    /// The servers given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
+    /// (which only `tls://` addresses use).
+    func servers() throws(ServerAddressError) -> ServerList {
+        try ServerList(option: server, trusting: ca)
     }
 }
 

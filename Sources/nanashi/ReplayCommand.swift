@@ -52,7 +52,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let game {
             let record: GameRecord
             (record, analysis) = try await ServerConnection.finishedGame(
-                game, at: try serverOptions.address())
+                game, at: try serverOptions.servers())
             replay = Replay(record)
         } else {
             replay = try Replay(file: file ?? "")

@@ -26,7 +26,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let console = StandardConsole(noColor: colorOption.noColor)
         try await WatchSession.run(
-            game: game, at: try serverOptions.address(), console: console,
+            game: game, at: try serverOptions.servers(), console: console,
             openFullScreen: { screenOption.fullScreen(color: console.color) })
     }
 }

@@ -41,9 +41,9 @@ func badQuerySettingsAreNamed(queries: Int, connections: Int, problem: String) {
     #expect(settings.problem == problem)
 }
 
-@Test func settingsForAServerAddressTakeItsHostPortAndTLS() {
-    let address = ServerAddress(host: "example.org", port: 7900, tls: true, trustedCertificates: "PEM")
-    let load = LoadTestSettings(server: address)
-    #expect(load.server == address && load.clients == LoadTestSettings().clients)
-    #expect(LoadTestSettings().server == .local && QueryTestSettings(server: address).server == address)
+@Test func settingsForServersTakeTheirHostsPortsAndTLS() throws {
+    let servers = try ServerList(option: "tls://example.org:7900,tls://example.net", trusting: "PEM")
+    let load = LoadTestSettings(servers: servers)
+    #expect(load.servers == servers && load.clients == LoadTestSettings().clients)
+    #expect(LoadTestSettings().servers == .local && QueryTestSettings(servers: servers).servers == servers)
 }
