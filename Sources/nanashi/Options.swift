@@ -48,16 +48,13 @@ struct FENOption: ParsableArguments {
     }
 }
 
-/// `--no-color`.
-struct ColorOption: ParsableArguments {
+/// `--no-color` and `--line`: how a command shows itself at the terminal.
+struct DisplayOptions: ParsableArguments {
     @Flag(
         name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
     var noColor = false
-}
 
-/// `--line`.
-struct ScreenOption: ParsableArguments {
     @Flag(
         name: .customLong("line"),
         help:
@@ -65,19 +62,5 @@ struct ScreenOption: ParsableArguments {
     )
     var lineMode = false
 
-    /// The full screen at a terminal, unless `--line` says no (then, or when piped, `nil`).
-    func fullScreen(color: Bool, title: String = "nanashi") -> FullScreenConsole? {
-        lineMode
-            ? nil
-            : FullScreenConsole.open(
-                color: color, environment: ProcessInfo.processInfo.environment, title: title)
-    }
-
-    /// Runs `body` on the full screen (closed after), or line by line with `color`'s choice.
-    func withConsole(_ color: ColorOption, title: String, _ body: (any TerminalConsole) -> Void) {
-        let standard = StandardConsole(noColor: color.noColor)
-        let fullScreen = fullScreen(color: standard.color, title: title)
-        defer { fullScreen?.close() }
-        body(fullScreen ?? standard)
-    }
+    var display: Display { Display(noColor: noColor, lineMode: lineMode) }
 }
