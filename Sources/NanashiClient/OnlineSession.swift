@@ -95,19 +95,6 @@ public struct OnlineSession {
         /// The built-in engine's level to play (`--ai`), with the side wanted; `nil` seeks a person.
         public var engine: (level: Int, side: Side?)?
 
-        public init(
-            servers: ServerList, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
-            isInteractive: Bool, color: Bool, engine: (level: Int, side: Side?)? = nil
-        ) {
-            self.servers = servers
-            self.control = control
-            self.register = register
-            self.savedSession = savedSession
-            self.isInteractive = isInteractive
-            self.color = color
-            self.engine = engine
-        }
-
         /// What the session sends to look for a game: a person at the time control, or the engine.
         var seek: ClientMessage {
             guard let engine else { return .seek(control) }
