@@ -38,14 +38,7 @@ struct FENOption: ParsableArguments {
     var fen: String?
 
     /// The position given, the start when none is.
-    func position() throws(InputError) -> Position {
-        guard let fen else { return .start }
-        do {
-            return try Position(fen: fen)
-        } catch {
-            throw InputError("bad FEN '\(fen)': \(error)")
-        }
-    }
+    func position() throws(BadFEN) -> Position { try Position(given: fen) }
 }
 
 /// `--no-color` and `--line`: how a command shows itself at the terminal.

@@ -98,4 +98,14 @@ struct FENTests {
         #expect(
             over.shown == over.diagram + "fen xxxxxxx/7/7/7/7/7/7 o 0 1\nmoves\noutcome x pieces\n")
     }
+
+    @Test func aGivenFENIsTheStartWhenAbsentAndNamedWhenBad() throws {
+        #expect(try Position(given: nil) == .start)
+        #expect(try Position(given: "startpos") == .start)
+        #expect(try Position(given: "x5o/7/7/7/7/7/o5x o 0 1").sideToMove == .o)
+        #expect(throws: BadFEN(fen: "x5o/7 x", reason: .wrongRankCount(2))) { try Position(given: "x5o/7 x") }
+        #expect(
+            BadFEN(fen: "x5o/7 x", reason: .wrongRankCount(2)).description
+                == "bad FEN 'x5o/7 x': the board must have 7 ranks separated by '/', not 2")
+    }
 }
