@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiClient
 import NanashiCore
 import NanashiTerminal
