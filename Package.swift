@@ -141,7 +141,7 @@ let package = Package(
         // MARK: Client — the server connection, terminal rendering and input, and the one executable.
         .target(
             name: "NanashiClient",
-            dependencies: ["NanashiCore", "NanashiProtocol", "NanashiTerminal", nioSSL]
+            dependencies: ["NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiTerminal", nioSSL]
                 + nio("NIOCore", "NIOPosix"),
             path: "Sources/NanashiClient"
         ),

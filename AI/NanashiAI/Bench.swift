@@ -18,9 +18,13 @@ public enum Bench {
 
     /// Searches each position to `depth` on a fresh engine, calling `line` with its result
     /// (`FEN: bestmove M score S nodes N`), then with the total: `nodes N time T ms nps R`.
+    ///
+    /// - Throws: `RangeError` for a `depth` not 1 to 20 or a table not 1 to 4096 MB, before any search.
     public static func run(
         depth: Int, hashMegabytes: Int, evaluation: EvaluationKind, line: (String) -> Void
-    ) {
+    ) throws(RangeError) {
+        try (1...20).check(depth, "depth")
+        try (1...4096).check(hashMegabytes, "hash", unit: "MB")
         var total: UInt64 = 0
         var elapsed = Duration.zero
         for fen in Self.positions {

@@ -170,11 +170,10 @@ public final class UAISession: @unchecked Sendable {
         case "startpos" where movesIndex == 1:
             next = .start
         case "fen" where movesIndex > 1:
-            let fen = arguments[1..<movesIndex].joined(separator: " ")
             do {
-                next = try Position(fen: fen)
+                next = try Position(given: arguments[1..<movesIndex].joined(separator: " "))
             } catch {
-                _ = self.error("bad FEN '\(fen)': \(error)")
+                _ = self.error("\(error)")
                 return
             }
         default:

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 import NanashiMatch
 
 /// `nanashi datagen`'s run: self-play games appended to a file of positions, each finished
@@ -15,11 +16,18 @@ public enum Datagen {
     /// `out`, and calls `report` with a line for people: once when resuming, then after each game
     /// (a progress line, redrawn).
     ///
-    /// - Throws: `Problem` when the file or its journal cannot be read or written.
+    /// - Throws: `Problem` when `games` is not 1 to 10,000,000 or `concurrency` 1 to 64, or the
+    ///   file or its journal cannot be read or written.
     public static func run(
         _ selfPlay: SelfPlay, games: Int, seed: UInt64, concurrency: Int, out: String, format: Format = .text,
         report: @escaping @Sendable (String) -> Void
     ) throws(Problem) {
+        do {
+            try (1...10_000_000).check(games, "games")
+            try (1...64).check(concurrency, "concurrency")
+        } catch {
+            throw Problem(description: error.description)
+        }
         let journalPath = out + ".games"
         let journalLines = try Self.lines(of: journalPath)
         let lines = format == .text ? try Self.lines(of: out) : []

@@ -57,6 +57,22 @@ public struct SelfPlay: Sendable {
         self.hardNodes = max(nodes, hardNodes ?? nodes * 2)
     }
 
+    /// Self-play as `nanashi datagen`'s options ask for it: `nodes` from 1 to 100,000,000, and
+    /// `hardNodes`, if given, at least as many.
+    ///
+    /// - Throws: `Datagen.Problem` naming the option at fault.
+    public init(checkingNodes nodes: UInt64, hardNodes: UInt64?) throws(Datagen.Problem) {
+        do {
+            try (1...100_000_000).check(Int(clamping: nodes), "nodes")
+        } catch {
+            throw Datagen.Problem(description: error.description)
+        }
+        if let hardNodes, hardNodes < nodes {
+            throw Datagen.Problem(description: "bad hard nodes \(hardNodes): use at least --nodes (\(nodes))")
+        }
+        self.init(nodes: nodes, hardNodes: hardNodes)
+    }
+
     /// A position of a game, with what the search thought of it.
     public struct Sample: Sendable, Equatable {
         public var position: Position

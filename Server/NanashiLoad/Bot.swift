@@ -15,8 +15,10 @@ final class Bot: LineReceiver, @unchecked Sendable {
     private let stats: LoadStats
     /// The address this bot connects from, if the run spreads bots over a range.
     private let source: String?
-    /// The server, with the run's TLS context if it speaks TLS.
-    private let server: LineServer
+    /// The servers, each with the run's TLS context if it speaks TLS.
+    private let servers: [LineServer]
+    /// The server this bot connects to: where it started, or the next after one that failed.
+    private var current: Int
     private var account: BotAccount
     private var random: SplitMix64
     private var channel: (any Channel)?
@@ -45,12 +47,14 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     init(
         account: BotAccount, seed: UInt64, settings: LoadTestSettings, stats: LoadStats,
-        server: LineServer, source: String? = nil, on eventLoop: any EventLoop, engineLevel: Int? = nil
+        servers: [LineServer], first: Int = 0, source: String? = nil, on eventLoop: any EventLoop,
+        engineLevel: Int? = nil
     ) {
         self.engineLevel = engineLevel
         self.account = account
         self.source = source
-        self.server = server
+        self.servers = servers
+        current = first % servers.count
         self.random = SplitMix64(seed: seed)
         self.settings = settings
         self.stats = stats
@@ -70,7 +74,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
     }
 
     private func connect() {
-        LineConnection.connect(to: server, from: source, on: eventLoop, receiver: self)
+        LineConnection.connect(to: servers[current], from: source, on: eventLoop, receiver: self)
             .whenComplete { result in
                 switch result {
                 case .success(let channel):
@@ -85,7 +89,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
                 case .failure:
                     self.stats.error("connect_failed")
                     self.failedConnects += 1
-                    if self.failedConnects >= 5 {
+                    // The next server in the list, while it lasts: five rounds of them.
+                    self.current = (self.current + 1) % self.servers.count
+                    if self.failedConnects >= 5 * self.servers.count {
                         self.finish()
                     } else {
                         self.eventLoop.scheduleTask(in: .milliseconds(200)) { self.connect() }

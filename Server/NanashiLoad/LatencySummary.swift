@@ -5,14 +5,9 @@ public struct LatencySummary: Hashable, Sendable, Codable {
     public var p50: Double
     public var p99: Double
     public var max: Double
+}
 
-    public init(count: Int, p50: Double, p99: Double, max: Double) {
-        self.count = count
-        self.p50 = p50
-        self.p99 = p99
-        self.max = max
-    }
-
+extension LatencySummary {
     /// The summary of samples in microseconds; all zero when there are none.
     public init(microseconds samples: [UInt32]) {
         let sorted = samples.sorted()

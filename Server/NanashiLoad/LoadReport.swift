@@ -84,12 +84,6 @@ public struct EngineLoad: Hashable, Sendable, Codable {
     public var gamesEnded: Int
     public var moves: Int
 
-    public init(gamesPlaying: Int, gamesEnded: Int, moves: Int) {
-        self.gamesPlaying = gamesPlaying
-        self.gamesEnded = gamesEnded
-        self.moves = moves
-    }
-
     /// `engine games 12 playing (3 ended), engine moves 240: 0.8/s`.
     func text(seconds: Double) -> String {
         let perSecond = seconds > 0 ? Double(moves) / seconds : 0

@@ -46,7 +46,7 @@ extension QueryTest {
         do {
             return try await run(settings)
         } catch {
-            throw LoadTest.Problem(description: "query run against \(settings.server) failed: \(error)")
+            throw LoadTest.Problem(description: "query run against \(settings.servers) failed: \(error)")
         }
     }
 }

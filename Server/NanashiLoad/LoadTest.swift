@@ -7,8 +7,9 @@ import NanashiProtocol
 
 /// How a load test runs: where the server is, how many bots, how many games, for how long.
 public struct LoadTestSettings: Sendable {
-    /// The server, with its TLS and the certificates to trust.
-    public var server: ServerAddress
+    /// The servers, each with its TLS and the certificates to trust: bot i starts at the i-th
+    /// (wrapping) and goes on to the next when a connection fails.
+    public var servers: ServerList
     /// Bots connected at once.
     public var clients = 100
     /// Games to complete in all; bots seek until that many games have started.
@@ -40,13 +41,13 @@ public struct LoadTestSettings: Sendable {
     /// The time control of those games.
     public var engineControl = TimeControl(initial: 3600, increment: 10)
 
-    /// The default settings, against the server at `server`.
-    public init(server: ServerAddress = .local) {
-        self.server = server
+    /// The default settings, against `servers`.
+    public init(servers: ServerList = .local) {
+        self.servers = servers
     }
 }
 
-/// The load generator: bots on SwiftNIO event loops, all playing against one server.
+/// The load generator: bots on SwiftNIO event loops, playing against one server or several.
 public enum LoadTest {
     /// Runs the bots until every game wanted is completed (or the duration is up), calling
     /// `progress` about once a second.
@@ -57,14 +58,14 @@ public enum LoadTest {
     ) async throws -> (report: LoadReport, registered: [BotAccount]) {
         let stats = LoadStats(games: settings.games)
         let group = MultiThreadedEventLoopGroup.singleton
-        let server = try LineServer(settings.server)
+        let servers = try settings.servers.addresses.map(LineServer.init)
         let bots = (0..<settings.clients).map { index in
             let account =
                 index < settings.accounts.count
                 ? settings.accounts[index] : BotAccount(name: "\(settings.namePrefix)\(index + 1)")
             return Bot(
                 account: account, seed: settings.seed &+ UInt64(index), settings: settings, stats: stats,
-                server: server, source: settings.sources?.address(index), on: group.next())
+                servers: servers, first: index, source: settings.sources?.address(index), on: group.next())
         }
         let engineBots = (0..<settings.engineGames).map { index in
             // Known accounts past the people's bots' go to these bots first.
@@ -73,7 +74,8 @@ public enum LoadTest {
                     ? settings.accounts[settings.clients + index]
                     : BotAccount(name: "\(settings.namePrefix)ai\(index + 1)"),
                 seed: settings.seed &+ UInt64(settings.clients + index), settings: settings, stats: stats,
-                server: server, on: group.next(), engineLevel: settings.engineLevel)
+                servers: servers, first: settings.clients + index, on: group.next(),
+                engineLevel: settings.engineLevel)
         }
         // The engine's games first: the people's run starts once they are all under way.
         for bot in engineBots { bot.eventLoop.execute { bot.start() } }

@@ -4,6 +4,9 @@ extension LoadTestSettings {
     /// What is wrong with these settings, named by `nanashi loadtest`'s options; `nil` when
     /// nothing is.
     public var problem: String? {
+        guard duration >= .seconds(1) else {
+            return "bad --duration \(duration.components.seconds): use 1 second or more"
+        }
         guard thinkMilliseconds >= 0 else {
             return "bad --think \(thinkMilliseconds): use 0 or more milliseconds"
         }

@@ -7,8 +7,9 @@ import NanashiProtocol
 /// How a query-latency run goes: `queries` leaderboard pages at random offsets (deep pages
 /// included) and as many profiles of random ranked players, over `connections` connections.
 public struct QueryTestSettings: Sendable {
-    /// The server, with its TLS and the certificates to trust.
-    public var server: ServerAddress
+    /// The servers, each with its TLS and the certificates to trust: connection i goes to the
+    /// i-th (wrapping).
+    public var servers: ServerList
     public var connections = 1
     /// Queries of each kind, in all.
     public var queries = 1000
@@ -16,9 +17,9 @@ public struct QueryTestSettings: Sendable {
     public var limit = 20
     public var seed: UInt64 = 1
 
-    /// The default settings, against the server at `server`.
-    public init(server: ServerAddress = .local) {
-        self.server = server
+    /// The default settings, against `servers`.
+    public init(servers: ServerList = .local) {
+        self.servers = servers
     }
 }
 
@@ -26,11 +27,11 @@ public struct QueryTestSettings: Sendable {
 public enum QueryTest {
     public static func run(_ settings: QueryTestSettings) async throws -> QueryReport {
         let group = MultiThreadedEventLoopGroup.singleton
-        let server = try LineServer(settings.server)
+        let servers = try settings.servers.addresses.map(LineServer.init)
         var clients: [QueryClient] = []
-        for _ in 0..<settings.connections {
+        for index in 0..<settings.connections {
             let client = QueryClient(eventLoop: group.next())
-            try await client.connect(to: server)
+            try await client.connect(to: servers[index % servers.count])
             clients.append(client)
         }
         defer { for client in clients { client.close() } }

@@ -22,9 +22,10 @@ public struct OnlineLogin {
         store = TokenStore.standard(environment: environment)
     }
 
-    /// The kept session for `address`, unless a name was given and it is someone else's.
-    public func savedSession(for address: ServerAddress) -> TokenStore.Session? {
-        guard let kept = store?.session(for: address),
+    /// The kept session for `servers` (kept for the first of them: they share their players),
+    /// unless a name was given and it is someone else's.
+    public func savedSession(for servers: ServerList) -> TokenStore.Session? {
+        guard let kept = store?.session(for: servers.first),
             name.map({ $0.lowercased() == kept.name.lowercased() }) ?? true
         else { return nil }
         return kept

@@ -4,7 +4,7 @@ import NanashiTerminal
 /// through a `SessionInbox`, the prompts for a name and password, the kept session token, and
 /// the output. Everything reaches the session through the inbox, one event at a time.
 public struct OnlineRunner {
-    let address: ServerAddress
+    let servers: ServerList
     let login: OnlineLogin
     let console: StandardConsole
     private let inbox = SessionInbox()
@@ -15,10 +15,10 @@ public struct OnlineRunner {
     /// - Parameter fullScreen: opens the full screen for the game, once the login's prompts are
     ///   answered; `nil` (or a `nil` screen) plays line by line.
     public init(
-        address: ServerAddress, login: OnlineLogin, console: StandardConsole,
+        servers: ServerList, login: OnlineLogin, console: StandardConsole,
         fullScreen: (() -> FullScreenConsole?)? = nil
     ) {
-        self.address = address
+        self.servers = servers
         self.login = login
         self.console = console
         openFullScreen = fullScreen
@@ -54,7 +54,7 @@ public struct OnlineRunner {
     /// Carries out one action; returns the ending once the session is over.
     private func perform(_ action: OnlineSession.Action) throws -> OnlineSession.Ending? {
         switch action {
-        case .connect: inbox.connect(to: address)
+        case .connect: inbox.connect(to: servers)
         case .reconnect(let delay): inbox.post(.reconnectDue, after: delay)
         case .send(let request): inbox.connection?.send(request)
         case .closeConnection: inbox.connection?.close()
@@ -63,11 +63,11 @@ public struct OnlineRunner {
             inbox.post(.registerAnswer(login.offerToRegister(name, console: console)))
         case .saveSession(let saved):
             do {
-                try login.store?.save(saved, for: address)
+                try login.store?.save(saved, for: servers.first)
             } catch {
                 console.say("note: the session was not saved: \(error)")
             }
-        case .forgetSavedSession: try? login.store?.remove(for: address)
+        case .forgetSavedSession: try? login.store?.remove(for: servers.first)
         case .startInput:
             // Standard input is read on a thread of its own, so a move can arrive while the player types.
             if let fullScreen = openFullScreen?() {

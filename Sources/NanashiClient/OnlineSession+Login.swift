@@ -14,7 +14,8 @@ extension OnlineSession {
                 askForCredentials()
             }
         case (.connecting, .unreachable(let reason)):
-            actions.append(.fail(ConnectionError(address: settings.address, reason: reason).description))
+            actions.append(
+                .fail(ConnectionError(address: settings.servers.first, reason: reason).description))
         case (.askingCredentials, .credentials(let credentials)):
             sendLogin(credentials, register: settings.register, nameTaken: false)
         case (.askingToRegister(let credentials), .registerAnswer(let yes)):
@@ -30,9 +31,9 @@ extension OnlineSession {
     }
 
     private mutating func askForCredentials() {
-        if settings.address.sendsInClearText {
+        if let clear = settings.servers.firstInClearText {
             // Said before the password is asked for or sent: only a token goes out later.
-            say("warning: \(settings.address) is plain TCP: the password crosses the network in clear text")
+            say("warning: \(clear) is plain TCP: the password crosses the network in clear text")
         }
         phase = .loggingIn(.askingCredentials)
         actions.append(.askCredentials)
@@ -121,7 +122,7 @@ extension OnlineSession {
         syncing = false
         actions.append(.clearStatus)
         let delay = backoff.next()
-        say("the connection to \(settings.address) was lost; reconnecting in \(Self.seconds(delay))")
+        say("the connection to \(settings.servers) was lost; reconnecting in \(Self.seconds(delay))")
         actions.append(.reconnect(after: delay))
     }
 
@@ -135,7 +136,7 @@ extension OnlineSession {
 
     mutating func unreachable(_ reason: String) {
         let delay = backoff.next()
-        say("cannot reach \(settings.address) (\(reason)); trying again in \(Self.seconds(delay))")
+        say("cannot reach \(settings.servers) (\(reason)); trying again in \(Self.seconds(delay))")
         actions.append(.reconnect(after: delay))
     }
 

@@ -78,7 +78,8 @@ public struct OnlineSession {
 
     /// What the session needs to know from the command line and the terminal.
     public struct Settings: Sendable {
-        public var address: ServerAddress
+        /// The servers to play on: any of them will do, as they share one database.
+        public var servers: ServerList
         public var control: TimeControl
         /// Whether `--register` was given.
         public var register: Bool
@@ -93,19 +94,6 @@ public struct OnlineSession {
         public var fullScreen = false
         /// The built-in engine's level to play (`--ai`), with the side wanted; `nil` seeks a person.
         public var engine: (level: Int, side: Side?)?
-
-        public init(
-            address: ServerAddress, control: TimeControl, register: Bool, savedSession: TokenStore.Session?,
-            isInteractive: Bool, color: Bool, engine: (level: Int, side: Side?)? = nil
-        ) {
-            self.address = address
-            self.control = control
-            self.register = register
-            self.savedSession = savedSession
-            self.isInteractive = isInteractive
-            self.color = color
-            self.engine = engine
-        }
 
         /// What the session sends to look for a game: a person at the time control, or the engine.
         var seek: ClientMessage {

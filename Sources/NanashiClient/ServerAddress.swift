@@ -62,16 +62,6 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(host: String(host), port: port, tls: tls)
     }
 
-    /// The server a command is given (`127.0.0.1:7878` when none is), trusting the PEM file
-    /// `certificates` if given, which only a `tls://` server uses.
-    public init(option text: String?, trusting certificates: String?) throws(ServerAddressError) {
-        self = try text.map { text throws(ServerAddressError) in try ServerAddress(parsing: text) } ?? .local
-        if let certificates {
-            guard tls else { throw .certificatesWithoutTLS }
-            trustedCertificates = certificates
-        }
-    }
-
     /// Whether the host is this machine (`localhost`, 127.0.0.0/8 or `::1`): what is sent there
     /// in clear text crosses no network.
     public var isLoopback: Bool {
@@ -95,6 +85,8 @@ public enum ServerAddressError: Error, Hashable, Sendable, CustomStringConvertib
     case empty
     case badHost(String)
     case badPort(String)
+    /// A list of servers with nothing between two commas (or before or after one).
+    case emptyEntry(String)
     /// Certificates to trust were given for a server without TLS.
     case certificatesWithoutTLS
 
@@ -103,6 +95,8 @@ public enum ServerAddressError: Error, Hashable, Sendable, CustomStringConvertib
         case .empty: "the server address is empty: use HOST:PORT, like 127.0.0.1:7878"
         case .badHost(let text): "bad server address '\(text)': use HOST:PORT, like 127.0.0.1:7878"
         case .badPort(let text): "bad port '\(text)' in the server address: use 1 to 65535"
+        case .emptyEntry(let text):
+            "an empty server address in '\(text)': separate the servers with single commas, like a:7878,b:7878"
         case .certificatesWithoutTLS: "--ca is for a tls:// server"
         }
     }

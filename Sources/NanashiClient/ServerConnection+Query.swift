@@ -17,18 +17,18 @@ extension ServerConnection {
 }
 
 extension ServerConnection {
-    /// One question to the server at `address`, on a connection of its own: the direct reply,
+    /// One question to the first of `servers` that answers, on a connection of its own: the direct reply,
     /// read by `answer` (`nil` for a reply of another type, named `what` in the error).
     ///
     /// - Throws: `QueryError` when the server cannot be reached, refuses the question (its
     ///   `error` message), or answers something else.
     public static func ask<Answer>(
-        _ message: ClientMessage, at address: ServerAddress, for what: String,
+        _ message: ClientMessage, at servers: ServerList, for what: String,
         _ answer: (ServerMessage) -> Answer?
     ) async throws(QueryError) -> Answer {
         let reply: ServerMessage
         do {
-            let connection = try await ServerConnection.connect(to: address)
+            let connection = try await ServerConnection.connect(to: servers)
             defer { connection.close() }
             reply = try await connection.reply(to: message)
         } catch {

@@ -61,6 +61,30 @@ public final class ServerConnection: Sendable {
         return connection
     }
 
+    /// Opens a connection to the first of `servers` that answers, trying them in turn from
+    /// `preferred` (the last one that worked, if given): see `ServerList.attempts(from:)`.
+    ///
+    /// - Throws: `ConnectionError` when none can be reached: the first one's, with what each
+    ///   of the others said added to its reason.
+    public static func connect(
+        to servers: ServerList, from preferred: ServerAddress? = nil, keepAlive: Duration = .seconds(30)
+    ) async throws(ConnectionError) -> ServerConnection {
+        var failure: ConnectionError?
+        for address in servers.attempts(from: preferred) {
+            do {
+                return try await connect(to: address, keepAlive: keepAlive)
+            } catch {
+                failure =
+                    failure.map {
+                        ConnectionError(
+                            address: $0.address, reason: "\($0.reason); \(address): \(error.reason)")
+                    } ?? error
+            }
+        }
+        // A list is never empty, so some attempt failed.
+        throw failure ?? ConnectionError(address: servers.first, reason: "no server to try")
+    }
+
     /// Sends one message. Never waits; a message sent on a closed connection is lost (the
     /// `.closed` event says so).
     public func send(_ request: Request) {

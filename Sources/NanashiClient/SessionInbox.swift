@@ -58,12 +58,14 @@ public final class SessionInbox {
         }
     }
 
-    /// Opens a connection on a task of its own: `.connected` follows, or `.unreachable`.
-    public func connect(to address: ServerAddress) {
+    /// Opens a connection to the first of `servers` that answers, on a task of its own, trying
+    /// first the one the last connection went to: `.connected` follows, or `.unreachable`.
+    public func connect(to servers: ServerList) {
         let sink = sink
+        let lastWorked = connection?.address
         Task {
             do throws(ConnectionError) {
-                sink.yield(.opened(try await ServerConnection.connect(to: address)))
+                sink.yield(.opened(try await ServerConnection.connect(to: servers, from: lastWorked)))
             } catch {
                 sink.yield(.event(.unreachable(error.reason)))
             }

@@ -10,29 +10,29 @@ public enum StandingsQuery: Hashable, Sendable {
     /// A finished game's PGN, printed as the server wrote it (there is no JSON form).
     case pgn(game: Int64)
 
-    /// Asks the server at `address`, on a connection of its own.
+    /// Asks the first of `servers` that answers, on a connection of its own.
     ///
     /// - Throws: `QueryError` when the server cannot be reached or refuses the question.
-    public func lines(at address: ServerAddress, json: Bool) async throws(QueryError) -> [String] {
+    public func lines(at servers: ServerList, json: Bool) async throws(QueryError) -> [String] {
         switch self {
         case .leaderboard(let limit, let offset):
             let board = try await ServerConnection.ask(
-                .leaderboard(limit: limit, offset: offset), at: address, for: "a leaderboard"
+                .leaderboard(limit: limit, offset: offset), at: servers, for: "a leaderboard"
             ) { if case .leaderboard(let board) = $0 { board } else { nil } }
             return Self.lines(board, json: json)
         case .profile(let name):
-            let profile = try await ServerConnection.ask(.profile(name: name), at: address, for: "a profile")
+            let profile = try await ServerConnection.ask(.profile(name: name), at: servers, for: "a profile")
             {
                 if case .profile(let profile) = $0 { profile } else { nil }
             }
             return json ? [Wire.encode(profile)] : StandingsTable.profile(profile)
         case .games(let name, let before, let limit):
             let archive = try await ServerConnection.ask(
-                .games(name: name, before: before, limit: limit), at: address, for: "a list of games"
+                .games(name: name, before: before, limit: limit), at: servers, for: "a list of games"
             ) { if case .games(let archive) = $0 { archive } else { nil } }
             return json ? [Wire.encode(archive)] : ArchiveTable.games(archive, pageSize: limit)
         case .pgn(let game):
-            let pgn = try await ServerConnection.ask(.pgn(game: game), at: address, for: "a PGN") {
+            let pgn = try await ServerConnection.ask(.pgn(game: game), at: servers, for: "a PGN") {
                 if case .pgn(let pgn) = $0 { pgn.pgn } else { nil }
             }
             return [pgn.hasSuffix("\n") ? String(pgn.dropLast()) : pgn]

@@ -10,17 +10,17 @@ extension WatchSession {
             title: "watching " + table.heading)
     }
 
-    /// Watches the game at `address` as `run(game:at:console:)` does, but once the game is
+    /// Watches the game on `servers` as `run(game:at:console:)` does, but once the game is
     /// chosen, full screen (opened by `openFullScreen`, line by line when it gives `nil`): the
     /// board stays in place, the clocks tick, and `q` (or Ctrl-D) leaves.
     ///
     /// - Throws: `ConnectionError` when the server cannot be reached; `OnlineFailure` when the
     ///   watch cannot go on.
     public static func run(
-        game: Int64?, at address: ServerAddress, console: StandardConsole,
+        game: Int64?, at servers: ServerList, console: StandardConsole,
         openFullScreen: () -> FullScreenConsole?
     ) async throws {
-        let connection = try await ServerConnection.connect(to: address)
+        let connection = try await ServerConnection.connect(to: servers)
         defer { connection.close() }
         var session = WatchSession(
             game: game, screen: WatchScreen(color: console.color, isInteractive: console.isInteractive))

@@ -106,13 +106,13 @@ public struct WatchSession {
 }
 
 extension WatchSession {
-    /// Watches the game at `address` at this terminal to its end, as `nanashi watch` does: its
+    /// Watches the game on the first of `servers` that answers at this terminal to its end, as `nanashi watch` does: its
     /// actions carried out on a connection of its own and `console`, the clocks redrawn every
     /// 200 ms.
     ///
     /// - Throws: `ConnectionError` when the server cannot be reached; `OnlineFailure` when the
     ///   watch cannot go on.
-    public static func run(game: Int64?, at address: ServerAddress, console: StandardConsole) async throws {
-        try await run(game: game, at: address, console: console, openFullScreen: { nil })
+    public static func run(game: Int64?, at servers: ServerList, console: StandardConsole) async throws {
+        try await run(game: game, at: servers, console: console, openFullScreen: { nil })
     }
 }

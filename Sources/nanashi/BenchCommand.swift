@@ -22,14 +22,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The evaluation: nnue (the trained network) or classic.")
     var eval: EvaluationKind = .network
 
-    /// Checks the options; reported as input errors (one line, exit code 2).
-    func check() throws {
-        try (1...20).check(depth, "depth")
-        try (1...4096).check(hash, "hash", unit: "MB")
-    }
-
     func run() throws {
-        try check()
-        Bench.run(depth: depth, hashMegabytes: hash, evaluation: eval, line: StandardOutput.line)
+        try Bench.run(depth: depth, hashMegabytes: hash, evaluation: eval, line: StandardOutput.line)
     }
 }

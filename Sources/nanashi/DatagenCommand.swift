@@ -49,13 +49,7 @@ struct DatagenCommand: ParsableCommand {
     var eval: EvaluationKind = .classic
 
     func run() throws {
-        try (1...10_000_000).check(games, "games")
-        try (1...100_000_000).check(Int(clamping: nodes), "nodes")
-        try (1...64).check(concurrency, "concurrency")
-        if let hardNodes, hardNodes < nodes {
-            throw InputError("bad hard nodes \(hardNodes): use at least --nodes (\(nodes))")
-        }
-        var selfPlay = SelfPlay(nodes: nodes, hardNodes: hardNodes)
+        var selfPlay = try SelfPlay(checkingNodes: nodes, hardNodes: hardNodes)
         if everyPosition { selfPlay.quietMargin = nil }
         selfPlay.evaluation = eval
         try Datagen.run(

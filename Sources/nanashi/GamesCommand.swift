@@ -30,6 +30,6 @@ struct GamesCommand: AsyncParsableCommand {
     func run() async throws {
         try (1...ClientMessage.maximumArchiveLimit).check(limit, "--limit")
         let query = StandingsQuery.games(name: name, before: before, limit: limit)
-        print(lines: try await query.lines(at: serverOptions.address(), json: json))
+        print(lines: try await query.lines(at: serverOptions.servers(), json: json))
     }
 }

@@ -12,13 +12,11 @@ struct HotseatCommand: ParsableCommand {
 
     @OptionGroup var fenOption: FENOption
 
-    @OptionGroup var colorOption: ColorOption
-
-    @OptionGroup var screenOption: ScreenOption
+    @OptionGroup var displayOptions: DisplayOptions
 
     func run() throws {
         let start = try fenOption.position()
-        screenOption.withConsole(colorOption, title: "nanashi hotseat: x and o at one keyboard") { console in
+        displayOptions.display.run(title: "nanashi hotseat: x and o at one keyboard") { console in
             LocalPlay.hotseat(from: start, console: console)
         }
     }

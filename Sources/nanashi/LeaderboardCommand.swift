@@ -29,14 +29,19 @@ struct LeaderboardCommand: AsyncParsableCommand {
     @Flag(help: "Print the page as JSON (the protocol's leaderboard object).")
     var json = false
 
+    func validate() throws {
+        guard db == nil || serverOptions.server == nil else {
+            throw ValidationError("use --db or --server, not both")
+        }
+    }
+
     func run() async throws {
         try (1...ClientMessage.maximumLeaderboardLimit).check(top, "--top")
         try (0...Int.max).check(offset, "--offset")
         guard let db else {
             let query = StandingsQuery.leaderboard(limit: top, offset: offset)
-            return try await print(lines: query.lines(at: serverOptions.address(), json: json))
+            return try await print(lines: query.lines(at: serverOptions.servers(), json: json))
         }
-        guard serverOptions.server == nil else { throw InputError("use --db or --server, not both") }
         let board = try StoredStandings.leaderboard(databaseAt: db, limit: top, offset: offset)
         print(lines: StandingsQuery.lines(board, json: json))
     }

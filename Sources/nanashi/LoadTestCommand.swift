@@ -76,34 +76,20 @@ struct LoadTestCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let address = try serverOptions.address()
-        guard duration >= 1 else { throw InputError("bad --duration \(duration): use 1 second or more") }
+        let servers = try serverOptions.servers()
         // A thousand bots need a thousand sockets: the soft limit on open files goes up to the hard one.
         _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
-            var settings = QueryTestSettings(server: address)
-            settings.queries = queries
-            settings.connections = clients ?? 1
+            let settings = QueryTestSettings(servers: servers, queries: queries, connections: clients ?? 1)
             let report = try await QueryTest.checkedRun(settings)
             return print(json ? Wire.encode(report) : report.text)
         }
-        var settings = LoadTestSettings(server: address)
-        settings.clients = clients ?? 100
-        settings.games = games ?? settings.clients / 2
-        settings.duration = .seconds(duration)
-        settings.seed = seed
-        settings.sources = try bindRange.map { range throws(InputError) in
-            guard let sources = SourceAddresses(cidr: range) else {
-                throw InputError("bad --bind-range '\(range)': use A.B.C.D/N with N from 16 to 32")
-            }
-            return sources
-        }
-        settings.thinkMilliseconds = think
-        settings.engineGames = max(0, engineGames)
-        settings.engineLevel = engineLevel
-        settings.control = TimeControl(initial: initial, increment: increment)
-        settings.policy = BotPolicy(resignChance: resignChance, dropChance: dropChance)
-        settings.namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
+        let settings = try LoadTestSettings(
+            servers: servers, clients: clients, games: games, seconds: duration, bindRange: bindRange,
+            seed: seed, thinkMilliseconds: think,
+            control: TimeControl(initial: initial, increment: increment),
+            policy: BotPolicy(resignChance: resignChance, dropChance: dropChance), engineGames: engineGames,
+            engineLevel: engineLevel)
         let (report, note) = try await LoadTest.run(settings, accounts: accountsOption.accounts) {
             StandardOutput.error($0.line)
         }

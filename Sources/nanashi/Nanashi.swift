@@ -43,8 +43,6 @@ struct Nanashi: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as InputError {
-            fail(error.message)
         } catch {
             if exitCode(for: error) == .success || error is ExitCode {
                 exit(withError: error)
@@ -57,13 +55,6 @@ struct Nanashi: AsyncParsableCommand {
         StandardOutput.error("nanashi: " + message.split(separator: "\n").joined(separator: " "))
         Foundation.exit(2)
     }
-}
-
-/// Bad input the user gave (a FEN, a move, a number): reported as one line, exit code 2.
-struct InputError: Error {
-    let message: String
-
-    init(_ message: String) { self.message = message }
 }
 
 /// Writes each line to standard output.

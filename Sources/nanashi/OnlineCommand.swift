@@ -52,33 +52,18 @@ struct OnlineCommand: AsyncParsableCommand {
     @Option(help: "With --ai, your side: x (moves first), o, or random.")
     var side: LocalPlay.SideChoice = .random
 
-    @OptionGroup var colorOption: ColorOption
-
-    @OptionGroup var screenOption: ScreenOption
+    @OptionGroup var displayOptions: DisplayOptions
 
     func validate() throws {
         if let ai { try Level.range.check(ai, "--ai") }
     }
 
     func run() async throws {
-        let address = try serverOptions.address()
-        let control = try TimeControl(parsing: time)
         let login = OnlineLogin(
             name: name, password: password, register: register,
             environment: ProcessInfo.processInfo.environment)
-        let console = StandardConsole(noColor: colorOption.noColor)
-        let session = OnlineSession(
-            OnlineSession.Settings(
-                address: address, control: control, register: register,
-                savedSession: login.savedSession(for: address),
-                isInteractive: console.isInteractive, color: console.color,
-                engine: ai.map { level in (level, side == .x ? .x : side == .o ? .o : nil) }))
-        let fullScreen = { [screenOption] in
-            screenOption.fullScreen(color: console.color, title: "nanashi online: \(address)")
-        }
-        _ = try await OnlineRunner(
-            address: address, login: login, console: console,
-            fullScreen: console.isInteractive && !screenOption.lineMode ? fullScreen : nil
-        ).run(session)
+        _ = try await OnlineRunner.play(
+            on: try serverOptions.servers(), control: try TimeControl(parsing: time), login: login,
+            engine: ai.map { ($0, side) }, display: displayOptions.display)
     }
 }

@@ -1,21 +1,23 @@
 import ArgumentParser
-import Foundation
 import NanashiClient
 import NanashiCore
 import NanashiTerminal
 
-/// `--server` and `--ca`: the server a command talks to.
+/// `--server` and `--ca`: the servers a command talks to.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.")
+    @Option(
+        help: ArgumentHelp(
+            "The server, HOST:PORT (default 127.0.0.1:7878), or tls://HOST:PORT for TLS.",
+            discussion: "Several, separated by commas, are tried in turn (nodes sharing one database)."))
     var server: String?
 
     @Option(help: "A PEM file of the certificates to trust for a tls:// server (else the system's).")
     var ca: String?
 
-    /// The server given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
-    /// (which only a `tls://` address uses).
-    func address() throws(ServerAddressError) -> ServerAddress {
-        try ServerAddress(option: server, trusting: ca)
+    /// The servers given, `127.0.0.1:7878` when none is, with the `--ca` file to trust if given
+    /// (which only `tls://` addresses use).
+    func servers() throws(ServerAddressError) -> ServerList {
+        try ServerList(option: server, trusting: ca)
     }
 }
 
@@ -35,26 +37,16 @@ struct FENOption: ParsableArguments {
     var fen: String?
 
     /// The position given, the start when none is.
-    func position() throws(InputError) -> Position {
-        guard let fen else { return .start }
-        do {
-            return try Position(fen: fen)
-        } catch {
-            throw InputError("bad FEN '\(fen)': \(error)")
-        }
-    }
+    func position() throws(BadFEN) -> Position { try Position(given: fen) }
 }
 
-/// `--no-color`.
-struct ColorOption: ParsableArguments {
+/// `--no-color` and `--line`: how a command shows itself at the terminal.
+struct DisplayOptions: ParsableArguments {
     @Flag(
         name: .customLong("no-color"), help: "Plain text, no colors (NO_COLOR in the environment works too)."
     )
     var noColor = false
-}
 
-/// `--line`.
-struct ScreenOption: ParsableArguments {
     @Flag(
         name: .customLong("line"),
         help:
@@ -62,19 +54,5 @@ struct ScreenOption: ParsableArguments {
     )
     var lineMode = false
 
-    /// The full screen at a terminal, unless `--line` says no (then, or when piped, `nil`).
-    func fullScreen(color: Bool, title: String = "nanashi") -> FullScreenConsole? {
-        lineMode
-            ? nil
-            : FullScreenConsole.open(
-                color: color, environment: ProcessInfo.processInfo.environment, title: title)
-    }
-
-    /// Runs `body` on the full screen (closed after), or line by line with `color`'s choice.
-    func withConsole(_ color: ColorOption, title: String, _ body: (any TerminalConsole) -> Void) {
-        let standard = StandardConsole(noColor: color.noColor)
-        let fullScreen = fullScreen(color: standard.color, title: title)
-        defer { fullScreen?.close() }
-        body(fullScreen ?? standard)
-    }
+    var display: Display { Display(noColor: noColor, lineMode: lineMode) }
 }

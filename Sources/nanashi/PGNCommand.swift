@@ -19,6 +19,6 @@ struct PGNCommand: AsyncParsableCommand {
     @OptionGroup var serverOptions: ServerOptions
 
     func run() async throws {
-        print(lines: try await StandingsQuery.pgn(game: game).lines(at: serverOptions.address(), json: false))
+        print(lines: try await StandingsQuery.pgn(game: game).lines(at: serverOptions.servers(), json: false))
     }
 }

@@ -27,16 +27,14 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Seed for the AI's randomness and the random side, for repeatable games.")
     var seed: UInt64?
 
-    @OptionGroup var colorOption: ColorOption
-
-    @OptionGroup var screenOption: ScreenOption
+    @OptionGroup var displayOptions: DisplayOptions
 
     func run() throws {
         let start = try fenOption.position()
         try Level.range.check(level, "level")
         let level = Level(level)!
-        screenOption.withConsole(colorOption, title: "nanashi play: against the AI at level \(level.number)")
-        { console in
+        displayOptions.display.run(title: "nanashi play: against the AI at level \(level.number)") {
+            console in
             LocalPlay.againstAI(from: start, level: level, side: side, seed: seed, console: console)
         }
     }

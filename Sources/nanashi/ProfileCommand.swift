@@ -23,7 +23,7 @@ struct ProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         print(
-            lines: try await StandingsQuery.profile(name: name).lines(at: serverOptions.address(), json: json)
+            lines: try await StandingsQuery.profile(name: name).lines(at: serverOptions.servers(), json: json)
         )
     }
 }

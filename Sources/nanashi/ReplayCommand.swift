@@ -35,9 +35,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "How deep the engine searches for eval, in plies.")
     var depth = 6
 
-    @OptionGroup var colorOption: ColorOption
-
-    @OptionGroup var screenOption: ScreenOption
+    @OptionGroup var displayOptions: DisplayOptions
 
     func validate() throws {
         guard (file == nil) != (game == nil) else {
@@ -46,25 +44,8 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try (1...20).check(depth, "depth")
-        let replay: Replay
-        var analysis: GameAnalysis?
-        if let game {
-            let record: GameRecord
-            (record, analysis) = try await ServerConnection.finishedGame(
-                game, at: try serverOptions.address())
-            replay = Replay(record)
-        } else {
-            replay = try Replay(file: file ?? "")
-        }
-        let console = StandardConsole(noColor: colorOption.noColor)
-        var session = ReplaySession(replay, color: console.color, analysis: analysis)
-        let search = ReplaySession.search(Engine(hashMegabytes: 16), depth: depth)
-        if let fullScreen = screenOption.fullScreen(color: console.color) {
-            defer { fullScreen.close() }
-            session.run(fullScreen: fullScreen, search: search)
-        } else {
-            session.run(on: console, search: search)
-        }
+        try await ReplaySession.run(
+            file: file ?? "", orGame: game, on: try serverOptions.servers(), depth: depth,
+            display: displayOptions.display)
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import NanashiProtocol
 import NanashiServer
 
 /// `nanashi seed`: fills a database with made-up players, games and bot accounts, for benchmarks.
@@ -31,26 +30,9 @@ struct SeedCommand: AsyncParsableCommand {
     @OptionGroup var accountsOption: AccountsOption
 
     func run() async throws {
-        if let problem = BenchmarkSeed.problem(
-            players: players, games: games, bots: bots, writesAccounts: accountsOption.accounts != nil)
-        {
-            throw InputError(problem)
-        }
-        let start = ContinuousClock.now
-        let summary: SeedSummary
-        do {
-            summary = try BenchmarkSeed.seed(
-                databaseAt: db, players: players, games: games ?? 2 * players, bots: bots)
-        } catch {
-            throw InputError("cannot seed \(db): \(error)")
-        }
-        if let accounts = accountsOption.accounts, !summary.bots.isEmpty {
-            do {
-                try BotAccount.write(summary.bots, to: accounts)
-            } catch {
-                throw InputError("cannot write accounts to \(accounts): \(error)")
-            }
-        }
-        print(summary.line(took: ContinuousClock.now - start))
+        print(
+            try BenchmarkSeed.run(
+                databaseAt: db, players: players, games: games, bots: bots, accounts: accountsOption.accounts)
+        )
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Logging
 import NanashiCore
 import NanashiServer
 import NanashiTerminal
@@ -82,33 +81,15 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func run() async throws {
-        var settings = ServerSettings()
-        settings.host = host
-        settings.port = port
-        settings.httpPort = http
-        settings.httpHost = httpHost
-        settings.allowedOrigins = allowOrigin
-        settings.metricsPort = metricsPort
-        settings.metricsHost = metricsHost
-        settings.databasePath = db
-        settings.abandonGrace = .seconds(grace)
-        settings.idleTimeout = .seconds(idleTimeout)
-        settings.messageBurst = messageBurst
-        settings.messageRate = messageRate
-        settings.maximumConnections = maxConnections
-        settings.maximumConnectionsPerAddress = maxPerAddress
-        settings.loginsPerMinute = loginsPerMinute
-        settings.registrationsPerHour = registrationsPerHour
-        if let problem = settings.problem { throw InputError(problem) }
-        guard (tlsCert == nil) == (tlsKey == nil) else {
-            throw InputError("--tls-cert and --tls-key go together")
-        }
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw InputError("bad log level '\(logLevel)'")
-        }
-        if let tlsCert, let tlsKey {
-            settings.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey)
-        }
+        let settings = try ServerSettings(
+            host: host, port: port, httpPort: http, httpHost: httpHost, metricsPort: metricsPort,
+            metricsHost: metricsHost, allowedOrigins: allowOrigin, databasePath: db, graceSeconds: grace,
+            idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
+            maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
+            loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,
+            tlsCertificateChain: tlsCert,
+            tlsKey: tlsKey)
+        let level = try ServerSettings.logLevel(named: logLevel)
         try await Server.serve(settings, logLevel: level, announce: StandardOutput.line)
     }
 }

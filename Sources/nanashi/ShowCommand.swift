@@ -18,12 +18,6 @@ struct ShowCommand: ParsableCommand {
     var moves: [String] = []
 
     func run() throws {
-        let position = try fenOption.position().replaying(moves).position
-        print(position.diagram, terminator: "")
-        print("fen \(position.fen)")
-        print((["moves"] + position.legalMoves().map(\.description)).joined(separator: " "))
-        if let outcome = position.outcome {
-            print("outcome \(outcome)")
-        }
+        print(try fenOption.position().replaying(moves).position.shown, terminator: "")
     }
 }

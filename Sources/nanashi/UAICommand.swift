@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import NanashiAI
+import NanashiTerminal
 
 /// `nanashi uai`: the engine speaking the Universal Ataxx Interface on standard input and output,
 /// for match runners and graphical interfaces.
@@ -15,14 +15,6 @@ struct UAICommand: AsyncParsableCommand {
     var eval: EvaluationKind = .network
 
     func run() async throws {
-        // Each line goes out in one unbuffered write. Not print with fflush(nil): flushing every
-        // stream takes the lock of standard input, which readLine holds while it waits, so the
-        // search task would block until the next line came in.
-        let session = UAISession(
-            evaluation: eval,
-            output: { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            })
-        await session.serve { readLine() }
+        await UAISession.serveStandardStreams(evaluation: eval)
     }
 }

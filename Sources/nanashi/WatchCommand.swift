@@ -19,14 +19,13 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var serverOptions: ServerOptions
 
-    @OptionGroup var colorOption: ColorOption
-
-    @OptionGroup var screenOption: ScreenOption
+    @OptionGroup var displayOptions: DisplayOptions
 
     func run() async throws {
-        let console = StandardConsole(noColor: colorOption.noColor)
+        let display = displayOptions.display
+        let console = display.console()
         try await WatchSession.run(
-            game: game, at: try serverOptions.address(), console: console,
-            openFullScreen: { screenOption.fullScreen(color: console.color) })
+            game: game, at: try serverOptions.servers(), console: console,
+            openFullScreen: { display.openFullScreen(colored: console) })
     }
 }

@@ -13,7 +13,7 @@ private let epoch = ContinuousClock.now
 @Suite struct OnlineFullScreenTests {
     private func playing() -> OnlineSession {
         var settings = OnlineSession.Settings(
-            address: ServerAddress(host: "127.0.0.1", port: 7878),
+            servers: ServerList(ServerAddress(host: "127.0.0.1", port: 7878)),
             control: TimeControl(initial: 600, increment: 0),
             register: false, savedSession: .init(name: "ann", token: "tok1"), isInteractive: true,
             color: false)

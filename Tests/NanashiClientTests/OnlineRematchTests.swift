@@ -27,7 +27,7 @@ private func said(_ actions: [OnlineSession.Action]) -> [String] {
 private func afterTheGame(interactive: Bool = true) -> (OnlineSession, [OnlineSession.Action]) {
     var online = OnlineSession(
         OnlineSession.Settings(
-            address: ServerAddress(host: "127.0.0.1", port: 7878),
+            servers: ServerList(ServerAddress(host: "127.0.0.1", port: 7878)),
             control: TimeControl(initial: 600, increment: 0),
             register: false, savedSession: .init(name: "ann", token: "tok1"), isInteractive: interactive,
             color: false))

@@ -7,7 +7,7 @@ import Testing
 
 // The online session as a state machine: events in, actions out, no socket, thread or terminal.
 
-private let address = ServerAddress(host: "127.0.0.1", port: 7878)
+private let servers = ServerList(ServerAddress(host: "127.0.0.1", port: 7878))
 private let control = TimeControl(initial: 600, increment: 0)
 private let welcome = Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)
 private let epoch = ContinuousClock.now
@@ -17,7 +17,7 @@ private func session(saved: TokenStore.Session? = nil, register: Bool = false, i
 {
     OnlineSession(
         OnlineSession.Settings(
-            address: address, control: control, register: register, savedSession: saved,
+            servers: servers, control: control, register: register, savedSession: saved,
             isInteractive: interactive, color: false))
 }
 
@@ -290,7 +290,8 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
 @Test func aPasswordBoundForAnotherMachineInClearTextIsWarnedOfFirst() {
     var online = OnlineSession(
         OnlineSession.Settings(
-            address: ServerAddress(host: "192.168.1.20", port: 7878), control: control, register: false,
+            servers: ServerList(ServerAddress(host: "192.168.1.20", port: 7878)), control: control,
+            register: false,
             savedSession: nil, isInteractive: false, color: false))
     _ = online.start()
     #expect(
@@ -352,7 +353,7 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
 @Test func withAnEngineLevelTheSessionSeeksTheEngineAndSaysTheGameIsUnrated() {
     var online = OnlineSession(
         OnlineSession.Settings(
-            address: address, control: control, register: false,
+            servers: servers, control: control, register: false,
             savedSession: .init(name: "ann", token: "tok1"),
             isInteractive: false, color: false, engine: (level: 7, side: .o)))
     _ = online.start()

@@ -52,20 +52,3 @@ func aSchemeChoosesTLSAndOnlyPlainTCPToAnotherMachineIsClearText(
     #expect(ServerAddress(host: "example.org", port: 7000, tls: true).description == "tls://example.org:7000")
     #expect(ServerAddress(host: "::1", port: 7000, tls: true).description == "tls://[::1]:7000")
 }
-
-@Test func aCommandsServerIsTheLocalOneUnlessNamedAndTrustsCertificatesOnlyOverTLS() throws {
-    #expect(try ServerAddress(option: nil, trusting: nil) == .local)
-    #expect(
-        try ServerAddress(option: "tls://example.org", trusting: "ca.pem")
-            == ServerAddress(host: "example.org", port: 7878, tls: true, trustedCertificates: "ca.pem"))
-    #expect(throws: ServerAddressError.certificatesWithoutTLS) {
-        try ServerAddress(option: "example.org", trusting: "ca.pem")
-    }
-    #expect(throws: ServerAddressError.certificatesWithoutTLS) {
-        try ServerAddress(option: nil, trusting: "ca.pem")
-    }
-    #expect(throws: ServerAddressError.badPort("x")) {
-        try ServerAddress(option: "example.org:x", trusting: nil)
-    }
-    #expect(ServerAddressError.certificatesWithoutTLS.description == "--ca is for a tls:// server")
-}

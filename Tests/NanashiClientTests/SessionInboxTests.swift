@@ -43,7 +43,7 @@ import Testing
 @Test func aServerThatCannotBeReachedIsReportedAsAnEvent() async {
     let inbox = SessionInbox()
     // Port 1 on this machine: nothing listens there, so the connection is refused.
-    inbox.connect(to: ServerAddress(host: "127.0.0.1", port: 1))
+    inbox.connect(to: ServerList(ServerAddress(host: "127.0.0.1", port: 1)))
     guard case .unreachable(let reason) = await inbox.next() else {
         Issue.record("expected .unreachable")
         return

@@ -88,4 +88,24 @@ struct FENTests {
 
                 """)
     }
+
+    @Test func shownIsTheBoardTheFENTheMovesAndOnceOverTheOutcome() throws {
+        let start = try position("x5o/7/7/7/7/7/o5x o 0 1")
+        #expect(
+            start.shown == start.diagram + "fen x5o/7/7/7/7/7/o5x o 0 1\n"
+                + "moves b1 a2 b2 f6 g6 f7 a1c1 a1c2 a1a3 a1b3 a1c3 g7e5 g7f5 g7g5 g7e6 g7e7\n")
+        let over = try position("xxxxxxx/7/7/7/7/7/7 o 0 1")
+        #expect(
+            over.shown == over.diagram + "fen xxxxxxx/7/7/7/7/7/7 o 0 1\nmoves\noutcome x pieces\n")
+    }
+
+    @Test func aGivenFENIsTheStartWhenAbsentAndNamedWhenBad() throws {
+        #expect(try Position(given: nil) == .start)
+        #expect(try Position(given: "startpos") == .start)
+        #expect(try Position(given: "x5o/7/7/7/7/7/o5x o 0 1").sideToMove == .o)
+        #expect(throws: BadFEN(fen: "x5o/7 x", reason: .wrongRankCount(2))) { try Position(given: "x5o/7 x") }
+        #expect(
+            BadFEN(fen: "x5o/7 x", reason: .wrongRankCount(2)).description
+                == "bad FEN 'x5o/7 x': the board must have 7 ranks separated by '/', not 2")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiClient
 import NanashiProtocol
 import NanashiServerTestSupport
 import Testing
@@ -30,8 +31,7 @@ import Testing
     #expect(second.gamesCompleted == 2 && second.errors == [:])
     #expect(none.isEmpty)
 
-    var queries = QueryTestSettings()
-    queries.server.port = server.port
+    var queries = QueryTestSettings(servers: ServerList(ServerAddress(host: "127.0.0.1", port: server.port)))
     queries.queries = 10
     queries.connections = 2
     let report = try await QueryTest.run(queries)
@@ -70,11 +70,25 @@ import Testing
     await server.stop()
 }
 
+/// Given two servers of which the first is down, the bots that start at it go on to the second.
+@Test func botsGoOnToTheNextServerWhenOneCannotBeReached() async throws {
+    let server = try await TestServer()
+    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
+    settings.namePrefix = "next"
+    // Port 1 on this machine: nothing listens there, so the connection is refused.
+    settings.servers = try ServerList(parsing: "127.0.0.1:1,127.0.0.1:\(server.port)")
+    let (report, registered) = try await LoadTest.run(settings)
+    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    // Bots 2 and 4 start at the second server; 1 and 3 are refused by the first, once each.
+    #expect(report.errors == ["connect_failed": 2])
+    #expect(registered.count == 4)
+    await server.stop()
+}
+
 /// Four bots that play two games on `server` and never resign; `dropChance` is their policy's
 /// chance of dropping the connection.
 private func fourBotsPlayingTwoGames(on server: TestServer, dropChance: Double) -> LoadTestSettings {
-    var settings = LoadTestSettings()
-    settings.server.port = server.port
+    var settings = LoadTestSettings(servers: ServerList(ServerAddress(host: "127.0.0.1", port: server.port)))
     settings.clients = 4
     settings.games = 2
     settings.duration = .seconds(120)

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiClient
 import Testing
 
 @testable import NanashiLoad
@@ -41,8 +42,8 @@ private final class HangingUpListener: @unchecked Sendable {
 func aQueryRunAgainstAServerThatHangsUpIsAnErrorNotAWait() async throws {
     let listener = try HangingUpListener()
     defer { listener.stop() }
-    var settings = QueryTestSettings()
-    settings.server.port = listener.port
+    var settings = QueryTestSettings(
+        servers: ServerList(ServerAddress(host: "127.0.0.1", port: listener.port)))
     settings.queries = 1
     // Connected, then closed before the first question: the question fails instead of waiting
     // for an answer on a connection that is gone.

@@ -41,9 +41,40 @@ func badQuerySettingsAreNamed(queries: Int, connections: Int, problem: String) {
     #expect(settings.problem == problem)
 }
 
-@Test func settingsForAServerAddressTakeItsHostPortAndTLS() {
-    let address = ServerAddress(host: "example.org", port: 7900, tls: true, trustedCertificates: "PEM")
-    let load = LoadTestSettings(server: address)
-    #expect(load.server == address && load.clients == LoadTestSettings().clients)
-    #expect(LoadTestSettings().server == .local && QueryTestSettings(server: address).server == address)
+@Test func settingsForServersTakeTheirHostsPortsAndTLS() throws {
+    let servers = try ServerList(option: "tls://example.org:7900,tls://example.net", trusting: "PEM")
+    let load = LoadTestSettings(servers: servers)
+    #expect(load.servers == servers && load.clients == LoadTestSettings().clients)
+    #expect(LoadTestSettings().servers == .local && QueryTestSettings(servers: servers).servers == servers)
+}
+
+@Test func theLoadTestOptionsMakeTheirSettings() throws {
+    func settings(clients: Int? = nil, games: Int? = nil, bindRange: String? = nil, engineGames: Int = 0)
+        throws(LoadTest.Problem) -> LoadTestSettings
+    {
+        try LoadTestSettings(
+            servers: .local, clients: clients, games: games, seconds: 30, bindRange: bindRange, seed: 9,
+            thinkMilliseconds: 5, control: TimeControl(initial: 60, increment: 1),
+            policy: BotPolicy(resignChance: 0, dropChance: 0.1), engineGames: engineGames, engineLevel: 3)
+    }
+    let defaults = try settings(engineGames: -2)
+    #expect(defaults.clients == 100 && defaults.games == 50 && defaults.engineGames == 0)
+    #expect(defaults.duration == .seconds(30) && defaults.seed == 9 && defaults.thinkMilliseconds == 5)
+    #expect(defaults.control == TimeControl(initial: 60, increment: 1) && defaults.engineLevel == 3)
+    #expect(defaults.policy.dropChance == 0.1 && defaults.sources == nil)
+    #expect(defaults.namePrefix.hasPrefix("lt") && defaults.namePrefix.hasSuffix("x"))
+    let given = try settings(clients: 10, games: 3, bindRange: "127.0.2.0/30")
+    #expect(given.clients == 10 && given.games == 3 && given.sources == SourceAddresses(cidr: "127.0.2.0/30"))
+    #expect(throws: LoadTest.Problem.self) { try settings(bindRange: "127.0.2.0/8") }
+    do {
+        _ = try settings(bindRange: "nowhere")
+    } catch {
+        #expect(error.description == "bad --bind-range 'nowhere': use A.B.C.D/N with N from 16 to 32")
+    }
+}
+
+@Test func aRunShorterThanASecondIsAProblem() {
+    var settings = LoadTestSettings()
+    settings.duration = .milliseconds(500)
+    #expect(settings.problem == "bad --duration 0: use 1 second or more")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiClient
 import NanashiProtocol
 import NanashiServer
 import NanashiServerTestSupport
@@ -45,10 +46,10 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     let certificate = try TestCertificate()
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
-    var settings = LoadTestSettings()
-    settings.server.port = server.port
-    settings.server.tls = true
-    settings.server.trustedCertificates = certificate.certificate
+    let servers = ServerList(
+        ServerAddress(
+            host: "127.0.0.1", port: server.port, tls: true, trustedCertificates: certificate.certificate))
+    var settings = LoadTestSettings(servers: servers)
     settings.clients = 2
     settings.games = 1
     settings.duration = .seconds(60)
@@ -59,10 +60,7 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     #expect(report.moves > 0 && registered.count == 2)
 
     // The same over TLS for the queries.
-    var queries = QueryTestSettings()
-    queries.server.port = server.port
-    queries.server.tls = true
-    queries.server.trustedCertificates = certificate.certificate
+    var queries = QueryTestSettings(servers: servers)
     queries.queries = 2
     #expect(try await QueryTest.run(queries).rankedPlayers == 2)
     await server.stop()
@@ -72,16 +70,18 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     let certificate = try TestCertificate()
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
-    var queries = QueryTestSettings()
-    queries.server.port = server.port
+    var address = ServerAddress(host: "127.0.0.1", port: server.port)
+    var queries = QueryTestSettings(servers: ServerList(address))
     queries.queries = 1
     // Plain text: the server reads no line, and closes the connection.
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     // TLS, trusting only the system's store: a self-signed certificate is refused.
-    queries.server.tls = true
+    address.tls = true
+    queries.servers = ServerList(address)
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     // A certificate file that does not exist is an error at once.
-    queries.server.trustedCertificates = "/nonexistent/ca.pem"
+    address.trustedCertificates = "/nonexistent/ca.pem"
+    queries.servers = ServerList(address)
     await #expect(throws: (any Error).self) { try await QueryTest.run(queries) }
     await server.stop()
 }

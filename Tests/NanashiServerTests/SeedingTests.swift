@@ -1,4 +1,5 @@
 import Foundation
+import NanashiProtocol
 import Testing
 
 @testable import NanashiServer
@@ -57,4 +58,25 @@ import Testing
     #expect(
         BenchmarkSeed.problem(players: 0, games: nil, bots: 0, writesAccounts: true)
             == "nothing to seed: give --players or --bots")
+}
+
+@Test func theSeedCommandChecksSeedsAndWritesTheBotsTokens() throws {
+    let file = try TemporaryDatabase()
+    let accounts = file.path + ".bots"
+    defer { try? FileManager.default.removeItem(atPath: accounts) }
+    #expect(throws: BenchmarkSeed.Failure.self) {
+        try BenchmarkSeed.run(databaseAt: file.path, players: 0, games: nil, bots: 2, accounts: nil)
+    }
+    let line = try BenchmarkSeed.run(
+        databaseAt: file.path, players: 4, games: nil, bots: 2, accounts: accounts)
+    #expect(line.hasPrefix("seeded 4 players, 8 games, 2 bots in "))
+    #expect(try BotAccount.read(from: accounts).map(\.name) == ["bot0001", "bot0002"])
+    let other = try TemporaryDatabase()
+    do {
+        _ = try BenchmarkSeed.run(
+            databaseAt: other.path, players: 0, games: nil, bots: 1, accounts: "/nonexistent/dir/bots.txt")
+        Issue.record("accounts written to a missing folder")
+    } catch {
+        #expect(error.description.hasPrefix("cannot write accounts to /nonexistent/dir/bots.txt: "))
+    }
 }

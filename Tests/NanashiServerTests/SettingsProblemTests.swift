@@ -1,3 +1,4 @@
+import Logging
 import Testing
 
 @testable import NanashiServer
@@ -38,4 +39,51 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
         (changed { $0.registrationsPerHour = .nan }, "bad login or registration rate: use 1 or more"),
     ]
     for (settings, problem) in cases { #expect(settings.problem == problem) }
+}
+
+@Test func theServeOptionsMakeTheirSettingsOrNameTheProblem() throws {
+    func settings(port: Int = 7000, cert: String? = nil, key: String? = nil) throws(ServerSettings.Problem)
+        -> ServerSettings
+    {
+        try ServerSettings(
+            host: "0.0.0.0", port: port, httpPort: 8080, httpHost: "0.0.0.0", metricsPort: nil,
+            metricsHost: "127.0.0.1", allowedOrigins: ["https://a.example"], databasePath: "x.sqlite",
+            graceSeconds: 30, idleTimeoutSeconds: 90, messageBurst: 50, messageRate: 10,
+            maximumConnections: 100,
+            maximumConnectionsPerAddress: 5, loginsPerMinute: 3, registrationsPerHour: 2,
+            tlsCertificateChain: cert, tlsKey: key)
+    }
+    var expected = ServerSettings()
+    (expected.host, expected.port, expected.httpPort, expected.httpHost) = ("0.0.0.0", 7000, 8080, "0.0.0.0")
+    (expected.allowedOrigins, expected.databasePath) = (["https://a.example"], "x.sqlite")
+    (expected.abandonGrace, expected.idleTimeout) = (.seconds(30), .seconds(90))
+    (expected.messageBurst, expected.messageRate) = (50, 10)
+    (expected.maximumConnections, expected.maximumConnectionsPerAddress) = (100, 5)
+    (expected.loginsPerMinute, expected.registrationsPerHour) = (3, 2)
+    let made = try settings()
+    #expect(made.host == expected.host && made.port == expected.port && made.httpPort == expected.httpPort)
+    #expect(made.allowedOrigins == expected.allowedOrigins && made.databasePath == expected.databasePath)
+    #expect(made.abandonGrace == expected.abandonGrace && made.idleTimeout == expected.idleTimeout)
+    #expect(made.messageBurst == expected.messageBurst && made.messageRate == expected.messageRate)
+    #expect(made.maximumConnections == 100 && made.maximumConnectionsPerAddress == 5)
+    #expect(made.loginsPerMinute == 3 && made.registrationsPerHour == 2 && made.tls == nil)
+    #expect(
+        try settings(cert: "chain.pem", key: "key.pem").tls
+            == TLSFiles(certificateChain: "chain.pem", privateKey: "key.pem"))
+    #expect(throws: ServerSettings.Problem(description: "--tls-cert and --tls-key go together")) {
+        try settings(cert: "chain.pem")
+    }
+    #expect(throws: ServerSettings.Problem(description: "--tls-cert and --tls-key go together")) {
+        try settings(key: "key.pem")
+    }
+    #expect(throws: ServerSettings.Problem(description: "bad port 70000: use 0 to 65535")) {
+        try settings(port: 70_000)
+    }
+}
+
+@Test func aLogLevelIsOneOfSwiftLogsNames() throws {
+    #expect(try ServerSettings.logLevel(named: "warning") == .warning)
+    #expect(throws: ServerSettings.Problem(description: "bad log level 'loud'")) {
+        try ServerSettings.logLevel(named: "loud")
+    }
 }

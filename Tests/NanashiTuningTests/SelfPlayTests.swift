@@ -222,3 +222,28 @@ private final class Numbers: @unchecked Sendable {
         #expect(throws: TuningError("unused bits set in a record")) { try PackedSample(bytes: bits) }
     }
 }
+
+@Test func datagenOptionsOutOfRangeAreRefusedBeforeAnyGame() throws {
+    func problem(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return (error as? Datagen.Problem)?.description ?? "\(error)"
+        }
+    }
+    #expect(
+        problem { _ = try SelfPlay(checkingNodes: 0, hardNodes: nil) } == "bad nodes 0: use 1 to 100000000")
+    #expect(
+        problem { _ = try SelfPlay(checkingNodes: 500, hardNodes: 400) }
+            == "bad hard nodes 400: use at least --nodes (500)")
+    let selfPlay = try SelfPlay(checkingNodes: 500, hardNodes: 500)
+    #expect(selfPlay.nodes == 500 && selfPlay.hardNodes == 500)
+    let out = "/nonexistent/never-written"
+    #expect(
+        problem { try Datagen.run(selfPlay, games: 0, seed: 1, concurrency: 1, out: out) { _ in } }
+            == "bad games 0: use 1 to 10000000")
+    #expect(
+        problem { try Datagen.run(selfPlay, games: 1, seed: 1, concurrency: 65, out: out) { _ in } }
+            == "bad concurrency 65: use 1 to 64")
+}

@@ -1,0 +1,26 @@
+import NanashiCore
+import NanashiTerminal
+
+extension OnlineRunner {
+    /// Plays `nanashi online` at this terminal to its end: logs in to `servers` with `login`,
+    /// then seeks a person at `control`, or with `engine` plays the server's engine at that
+    /// level (`side` `random` lets the server choose), full screen unless `display` says not.
+    ///
+    /// - Throws: `OnlineFailure` when the servers cannot be reached at first or refuse to log in.
+    public static func play(
+        on servers: ServerList, control: TimeControl, login: OnlineLogin,
+        engine: (level: Int, side: LocalPlay.SideChoice)?, display: Display
+    ) async throws -> OnlineSession.Ending {
+        let console = display.console()
+        let session = OnlineSession(
+            OnlineSession.Settings(
+                servers: servers, control: control, register: login.register,
+                savedSession: login.savedSession(for: servers), isInteractive: console.isInteractive,
+                color: console.color,
+                engine: engine.map { ($0.level, $0.side == .x ? .x : $0.side == .o ? .o : nil) }))
+        let runner = OnlineRunner(
+            servers: servers, login: login, console: console,
+            fullScreen: { display.openFullScreen(colored: console, title: "nanashi online: \(servers)") })
+        return try await runner.run(session)
+    }
+}
