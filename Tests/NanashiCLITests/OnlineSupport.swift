@@ -247,6 +247,7 @@ final class Relay: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             let sent = buffer.withUnsafeBytes {
                 send(destination, $0.baseAddress, count, Int32(MSG_NOSIGNAL))

@@ -52,6 +52,7 @@ final class FakeServer {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             try #require(count > 0, "the client sent nothing")
             pending += chunk[..<count]
         }

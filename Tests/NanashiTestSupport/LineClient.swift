@@ -65,6 +65,8 @@ public final class LineClient {
             let sent = bytes[offset...].withUnsafeBytes {
                 Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
+            // A signal caught by the process fails a send that has a timeout with EINTR: again.
+            if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { return false }
             offset += sent
         }
@@ -83,11 +85,7 @@ public final class LineClient {
                 pending.removeSubrange(...newline)
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count == 0 || (count < 0 && errno == ECONNRESET) { return nil }
-            guard count > 0 else { throw Failure(description: "the server did not answer in time") }
-            pending += chunk[..<count]
+            guard try receiveMore() else { return nil }
         }
     }
 
@@ -118,14 +116,19 @@ public final class LineClient {
         return pending
     }
 
-    /// Reads what the socket has into `pending`; false once the server has closed.
+    /// Reads what the socket has into `pending`; false once the server has closed. A signal
+    /// caught by the process while it waits (other tests start and stop child processes) fails
+    /// `recv` with EINTR, since the kernel never restarts a call with a timeout: it waits again.
     private func receiveMore() throws(Failure) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        if count == 0 || (count < 0 && errno == ECONNRESET) { return false }
-        guard count > 0 else { throw Failure(description: "the server did not answer in time") }
-        pending += chunk[..<count]
-        return true
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return false }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Failure(description: "the server did not answer in time") }
+            pending += chunk[..<count]
+            return true
+        }
     }
 
     /// The next line; throws if the server closed the connection.
