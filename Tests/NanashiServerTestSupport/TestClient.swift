@@ -37,6 +37,10 @@ public final class TestClient: @unchecked Sendable {
         }
     }
 
+    /// Whether the server has sent something not yet read, or closed, without waiting (call it
+    /// only while no read is under way).
+    public func hasInput() -> Bool { connection.hasInput() }
+
     /// Sends one line (the newline is added).
     public func send(_ line: String) { connection.send(line) }
 

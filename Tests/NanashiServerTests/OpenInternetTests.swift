@@ -138,12 +138,10 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
             #"{"type":"login","name":"user\#($0)","password":"password1"}"#
         }
         try await Task.sleep(for: .milliseconds(200))
-        // Three logins one after the other, each on a new connection; the other tests share the
-        // machine, so the fastest is held to the 2 s, all must get in. (Without admission control
-        // a login waits behind every hash the flood asked for: minutes.)
-        var waits: [Duration] = []
+        // Three logins one after the other, each on a new connection: all must get in, each
+        // within the client's 15 s read timeout. (Without admission control a login waits behind
+        // every hash the flood asked for: minutes. How long they take is a benchmark's business.)
         for _ in 0..<3 {
-            let started = ContinuousClock.now
             let player = try server.client(from: "127.0.0.3")
             var reply = ""
             // A real client retries `busy` after a moment.
@@ -152,12 +150,10 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
                 #expect(reply.contains("welcome") || reply.contains(#""code":"busy""#), "\(reply)")
                 if !reply.contains("welcome") { try await Task.sleep(for: .milliseconds(50)) }
             }
-            waits.append(ContinuousClock.now - started)
         }
         flooding.clear()
         let sent = await flood()
         #expect(sent >= 100, "the flood sent only \(sent) logins")
-        #expect(waits.min()! < .seconds(2), "real logins took \(waits) during the flood")
         await server.stop()
     }
 
@@ -209,13 +205,16 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         }
         try await Task.sleep(for: .milliseconds(500))
         // Ten real logins, each from a fresh address on a new connection, retrying `busy` as a
-        // real client does; and a player with a token is never told `busy`.
+        // real client does, at most 60 times (without admission control the flood keeps the
+        // hash queue full and every try is `busy`); and a player with a token is never told
+        // `busy`. How long a login takes is measured by the load test, not here.
         var inTime = 0
         for attempt in 0..<10 {
-            let started = ContinuousClock.now
             let player = try server.client(from: "127.0.3.\(1 + attempt)")
             var reply = ""
-            while !reply.contains("welcome") && ContinuousClock.now - started < .seconds(3) {
+            var tries = 0
+            while !reply.contains("welcome") && tries < 60 {
+                tries += 1
                 reply = try await player.exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
                 #expect(reply.contains("welcome") || reply.contains(#""code":"busy""#), "\(reply)")
                 if !reply.contains("welcome") { try await Task.sleep(for: .milliseconds(50)) }
@@ -229,7 +228,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         flooding.clear()
         let sent = await flood()
         #expect(sent >= 500, "the flood sent only \(sent) logins")
-        #expect(inTime >= 9, "only \(inTime) of 10 real logins got in within 3 s")
+        #expect(inTime >= 9, "only \(inTime) of 10 real logins got in within 60 tries")
         await server.stop()
     }
 }
@@ -580,7 +579,8 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
 
 @Suite struct StorageOffTheLoopsTests {
     @Test func writesThatWaitForTheDatabaseHoldUpNoOneElseNorAnyRead() async throws {
-        let server = try await TestServer()
+        // Writes wait for the lock as long as this test holds it, however slowly the machine runs.
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(600) }
         try await register(server.client(), "ann")
         // Another writer holds SQLite's write lock, as a long write (or a slow disk) would.
         let lock = try WriteLockHolder(path: server.database.path)
@@ -594,16 +594,15 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         try await Task.sleep(for: .milliseconds(200))
         // Everyone else is served while they wait...
         #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
-        // ...reads too: they never queue behind writes waiting for the lock (a write waits up to
-        // 5 s for it, and there are more writes than writing threads).
-        let started = ContinuousClock.now
+        // ...reads too: they never queue behind writes waiting for the lock (there are more
+        // writes than writing threads), so they are answered while every write still waits.
         #expect(
             try await server.client().exchange(#"{"type":"profile","name":"ann"}"#)
                 .contains(#""name":"ann","rank":null"#))
         #expect(
             try await server.client().exchange(#"{"type":"leaderboard"}"#)
                 == #"{"entries":[],"total":0,"type":"leaderboard"}"#)
-        #expect(ContinuousClock.now - started < .seconds(2), "reads waited \(ContinuousClock.now - started)")
+        for writer in writers { #expect(!writer.hasInput(), "a write was answered while the lock was held") }
         lock.release()
         // ...and once the lock is free, every write goes through.
         for writer in writers { #expect(try await writer.line().contains(#""type":"welcome""#)) }

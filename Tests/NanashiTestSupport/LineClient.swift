@@ -89,6 +89,13 @@ public final class LineClient {
         }
     }
 
+    /// Whether the server has sent something not yet read, or closed, without waiting for it.
+    public func hasInput() -> Bool {
+        guard pending.isEmpty else { return true }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) >= 0
+    }
+
     /// Exactly `count` bytes, or `nil` if the server closes first.
     public func bytes(_ count: Int) throws(Failure) -> [UInt8]? {
         while pending.count < count {
