@@ -139,7 +139,7 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         }
         try await Task.sleep(for: .milliseconds(200))
         // Three logins one after the other, each on a new connection: all must get in, each
-        // within the client's 15 s read timeout. (Without admission control a login waits behind
+        // within the client's read timeout. (Without admission control a login waits behind
         // every hash the flood asked for: minutes. How long they take is a benchmark's business.)
         for _ in 0..<3 {
             let player = try server.client(from: "127.0.0.3")

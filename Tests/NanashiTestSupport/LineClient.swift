@@ -3,7 +3,8 @@
 #endif
 
 /// A plain blocking TCP client to 127.0.0.1 that speaks in lines, so tests talk to a server
-/// exactly as any client would. Reads and writes give up after 15 seconds.
+/// exactly as any client would. Reads give up after 60 seconds and writes after 15: only a hung
+/// server waits that long, and a machine loaded far past its cores may well be slow for 15 s.
 public final class LineClient {
     private var socket: Int32
     private var pending: [UInt8] = []
@@ -26,7 +27,7 @@ public final class LineClient {
         if var size = receiveBuffer {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var sendLimit = timeval(tv_sec: sendTimeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
