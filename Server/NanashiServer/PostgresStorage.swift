@@ -6,6 +6,7 @@ import NIOSSL
 import NanashiCore
 import NanashiProtocol
 import PostgresNIO
+import Synchronization
 
 /// The server's storage in a PostgreSQL database that several servers share: the same players,
 /// tokens, games and ratings as `SQLiteStorage`, through a pool of connections (postgres-nio).
@@ -19,9 +20,15 @@ final class PostgresStorage: Storage {
     private let running: Task<Void, Never>
     /// What postgres-nio logs its queries' errors to.
     let logger: Logger
+    /// How to open one more connection of its own (the nodes' `LISTEN`).
+    let configuration: PostgresConnection.Configuration
+    /// This server's row in `node` once it joined (`joinAsNode`), else 0: the host of the games
+    /// it creates.
+    let node = Atomic<Int64>(0)
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, configuration: PostgresConnection.Configuration, logger: Logger) {
         self.client = client
+        self.configuration = configuration
         self.logger = logger
         running = Task { await client.run() }
     }
@@ -69,7 +76,9 @@ final class PostgresStorage: Storage {
             database: address.database, tls: clientTLS)
         pool.options.maximumConnections = 20
         return PostgresStorage(
-            client: PostgresClient(configuration: pool, backgroundLogger: logger), logger: logger)
+            client: PostgresClient(configuration: pool, backgroundLogger: logger),
+            configuration: configuration,
+            logger: logger)
     }
 
     func close() async {
@@ -198,8 +207,9 @@ final class PostgresStorage: Storage {
         guard
             let id = try await rows(
                 """
-                INSERT INTO game (x_id, o_id, initial, increment, started_at)
-                VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970))
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
+                VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970),
+                        \(host))
                 RETURNING id
                 """
             ).first?.decode(Int64.self)
@@ -284,10 +294,22 @@ final class PostgresStorage: Storage {
     }
 
     func unfinishedGames() async throws -> [UnfinishedGame] {
+        try await unfinishedGames(where: "result IS NULL")
+    }
+
+    /// The games not over with these ids, with their players and moves.
+    func unfinishedGames(ids: [Int64]) async throws -> [UnfinishedGame] {
+        guard !ids.isEmpty else { return [] }
+        return try await unfinishedGames(
+            where: "result IS NULL AND id IN (\(ids.map(String.init).joined(separator: ",")))")
+    }
+
+    /// The games matching `condition` (SQL of this file's own, never a client's), oldest first.
+    private func unfinishedGames(where condition: String) async throws -> [UnfinishedGame] {
         var games: [UnfinishedGame] = []
         for row in try await rows(
             """
-            SELECT id, x_id, o_id, initial, increment, started_at FROM game WHERE result IS NULL ORDER BY id
+            SELECT id, x_id, o_id, initial, increment, started_at FROM game WHERE \(unescaped: condition) ORDER BY id
             """)
         {
             let (id, xID, oID, initial, increment, started) = try row.decode(

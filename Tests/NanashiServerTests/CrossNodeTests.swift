@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import NanashiCore
+import NanashiProtocol
+import NanashiServerTestSupport
+import NanashiTestSupport
+import Testing
+
+@testable import NanashiServer
+
+/// Skips a test, saying why, when there is no PostgreSQL to test against.
+func requirePostgres() throws {
+    if let why = TestPostgres.unavailable {
+        Issue.record(Comment(rawValue: why), severity: .warning)
+        try Test.cancel(Comment(rawValue: why))
+    }
+}
+
+/// Servers on one new PostgreSQL database, on one test clock.
+func nodes(_ count: Int, url: String? = nil, clock: TestClock = TestClock()) async throws -> [TestServer] {
+    let url = try url ?? TestPostgres.database()
+    var servers: [TestServer] = []
+    for _ in 0..<count {
+        servers.append(
+            try await TestServer {
+                $0.databasePath = url
+                $0.clock = clock
+            })
+    }
+    return servers
+}
+
+/// A game played with `greedyMove` for `plies` plies, a request id on each move: ann on
+/// `annServer`, bob on `bobServer`.
+private struct PlayedGame {
+    var game: Int64
+    var clients: [Side: TestClient]
+    var names: [Side: String]
+    var position: Position
+    var ply = 0
+    /// Every line each side got, the game's id written `G` so that games of two databases compare.
+    var lines: [Side: [String]]
+
+    init(annServer: TestServer, bobServer: TestServer, plies: Int) async throws {
+        let ann = try annServer.client()
+        let bob = try bobServer.client()
+        try await register(ann, "ann")
+        try await register(bob, "bob")
+        let seek = #"{"type":"seek","initial":300,"increment":3}"#
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        let annStart = try await ann.line()
+        let bobStart = try await bob.line()
+        guard case .start(let start) = try Wire.reply(fromLine: Array(annStart.utf8)).message else {
+            throw TestClient.Failure(description: "expected start, got \(annStart)")
+        }
+        game = start.game
+        clients = [start.color: ann, start.color.opponent: bob]
+        names = [start.color: "ann", start.color.opponent: "bob"]
+        lines = [start.color: [annStart], start.color.opponent: [bobStart]]
+        position = .start
+        try await play(plies)
+    }
+
+    mutating func play(_ plies: Int) async throws {
+        for _ in 0..<plies {
+            let move = greedyMove(position)
+            ply += 1
+            clients[position.sideToMove]!.send(
+                #"{"type":"move","game":\#(game),"move":"\#(move)","id":"m\#(ply)"}"#)
+            for side in Side.allCases {
+                let line = try await clients[side]!.line()
+                lines[side]!.append(line.replacingOccurrences(of: #""game":\#(game)"#, with: #""game":G"#))
+            }
+            position = try position.play(move)
+        }
+    }
+}
+
+@Suite struct CrossNodeTests {
+    /// Two players seeking on two nodes are paired, and every line each gets is byte for byte
+    /// what they get when both play on one node; a watcher on either node sees the moves, and
+    /// `live` on both nodes lists the game.
+    @Test func playersOnTwoNodesPlayAsOnOne() async throws {
+        try requirePostgres()
+        let one = try await nodes(1)
+        let single = try await PlayedGame(annServer: one[0], bobServer: one[0], plies: 6)
+        await one[0].stop()
+
+        let two = try await nodes(2)
+        var crossing = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 6)
+        for side in Side.allCases {
+            // Colours are drawn at random; `start` names the opponent, the rest is the same.
+            let skip = crossing.names == single.names ? 0 : 1
+            #expect(crossing.lines[side]!.dropFirst(skip) == single.lines[side]!.dropFirst(skip))
+            #expect(crossing.lines[side]!.count == 7)
+        }
+
+        let (x, o) = (crossing.names[.x]!, crossing.names[.o]!)
+        let expectedLive =
+            #"{"games":[{"game":\#(crossing.game),"increment":3,"initial":300,"o":{"name":"\#(o)","rating":1500},"ply":6,"#
+            + #""x":{"name":"\#(x)","rating":1500}}],"type":"live"}"#
+        var watchers: [TestClient] = []
+        for node in two {
+            #expect(try await node.client().exchange(#"{"type":"live"}"#) == expectedLive)
+            let watcher = try node.client()
+            let watching = try await watcher.exchange(#"{"type":"watch","game":\#(crossing.game),"id":"w"}"#)
+            guard case .watching(let state) = try Wire.reply(fromLine: Array(watching.utf8)).message else {
+                throw TestClient.Failure(description: "expected watching, got \(watching)")
+            }
+            #expect(state.moves.count == 6 && state.x.name == x && state.fen == crossing.position.fen)
+            watchers.append(watcher)
+        }
+        try await crossing.play(2)
+        for watcher in watchers {
+            for ply in 7...8 {
+                guard case .moved(let moved) = try await watcher.reply().message else {
+                    throw TestClient.Failure(description: "expected moved")
+                }
+                #expect(moved.ply == ply && moved.legal == nil)
+            }
+        }
+        await two[0].stop()
+        await two[1].stop()
+    }
+}
