@@ -120,7 +120,63 @@ private struct PlayedGame {
                 #expect(moved.ply == ply && moved.legal == nil)
             }
         }
+        // A request id as long as a line allows travels with the move both ways, whichever
+        // player the host relays.
+        for _ in 0..<2 {
+            let id = String(repeating: "i", count: 3_900)
+            let mover = crossing.position.sideToMove
+            let move = greedyMove(crossing.position)
+            crossing.clients[mover]!.send(#"{"type":"move","game":\#(crossing.game),"move":"\#(move)","id":"\#(id)"}"#)
+            let reply = try await crossing.clients[mover]!.reply()
+            guard case .moved(let moved) = reply.message else { throw TestClient.Failure(description: "\(reply)") }
+            #expect(reply.id == .string(id) && moved.move == move.description)
+            _ = try await crossing.clients[mover.opponent]!.line()
+            crossing.position = try crossing.position.play(move)
+        }
+        // What one node says to another is no client's message.
+        let forged = #"{"line":{"to":{"player":{"_0":1}},"text":"{\"type\":\"bye\"}"}}"#
+        #expect(try await two[1].client().exchange(forged).contains(#""type":"error""#))
         await two[0].stop()
         await two[1].stop()
+    }
+}
+
+@Suite struct NodeLinkTests {
+    /// Messages from one node reach another in the order sent: a line longer than a
+    /// notification may carry (through `relay_message`, read once), and two equal messages
+    /// in one batch (which PostgreSQL would merge into one without their numbers).
+    @Test func messagesArriveWholeAndInOrder() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
+        let now = Date()
+        let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
+        let to = NodeLink(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
+        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
+        let (listening, ready) = AsyncStream<Void>.makeStream()
+        let listener = Task {
+            await to.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
+        }
+        let sender = Task { await from.runSending() }
+        for await _ in listening { break }
+        let long = String(repeating: "é", count: 12_000)
+        let sent: [NodeMessage] = [
+            .line(to: .player(7), text: "{\"type\":\"pong\"}"),
+            .line(to: .watcher(3), text: long),
+            .line(to: .player(7), text: "{\"type\":\"pong\"}"),
+            .absent(game: 1, side: .o, node: from.node),
+        ]
+        for message in sent { from.send(message, to: to.node) }
+        var got: [NodeMessage] = []
+        for await message in received {
+            got.append(message)
+            if got.count == sent.count { break }
+        }
+        #expect(got == sent)
+        #expect(try await a.rows("SELECT id FROM relay_message").isEmpty)
+        listener.cancel()
+        sender.cancel()
+        await a.close()
+        await b.close()
     }
 }
