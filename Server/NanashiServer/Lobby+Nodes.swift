@@ -96,8 +96,14 @@ extension Lobby {
             guard !claimed.isEmpty else { return }
             let engineGames = try await storage.unfinishedEngineLevels()
             await resume(try await link.storage.unfinishedGames(ids: claimed), engineGames: engineGames)
-            for id in claimed where games[id] != nil {
+            for id in claimed {
+                guard let game = games[id] else { continue }
                 link.send(.hosted(game: id, node: link.node), to: nil)
+                // Its players here were relayed to the old host: they get the game from here now.
+                for (side, player) in game.players {
+                    if crossing.seats[player.id]?.game == id { crossing.seats[player.id] = nil }
+                    if let outbox = connections[player.id]?.outbox { await game.rejoin(side, outbox: outbox) }
+                }
             }
         } catch {
             logger.error("taking over games failed: \(error)")
@@ -253,12 +259,8 @@ extension Lobby {
             return
         }
         guard let host = found.host else {
+            // Its host stopped or died: this node takes it over, this player's side included.
             await takeOverGames(ids: [found.game])
-            if let game = gameOf[playerID], let side = game.side(of: playerID),
-                let outbox = connections[playerID]?.outbox
-            {
-                await game.rejoin(side, outbox: outbox)
-            }
             return
         }
         guard host != link.node else { return }

@@ -106,7 +106,16 @@ actor Lobby {
             }
             let control = TimeControl(initial: stored.game.initial, increment: stored.game.increment)
             // Without a stored move, the game begins with both initial clocks.
-            let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
+            var clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
+            if link != nil {
+                // Taken over from a node that stopped or died: the side to move's clock ran
+                // meanwhile, since the last move was stored (or the game began).
+                var charged = clocks ?? Clocks(x: control.initialMilliseconds, o: control.initialMilliseconds)
+                let since = stored.moves.last?.playedAt ?? stored.game.startedAt
+                let away = max(0, settings.clock.date.timeIntervalSince1970 - since)
+                charged[position.sideToMove] = max(0, charged[position.sideToMove] - Int64(away * 1000))
+                clocks = charged
+            }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
                 clocks: clocks, isRated: engineGames[id] == nil)
@@ -114,6 +123,16 @@ actor Lobby {
             if let level = engineGames[id] { await seatEngine(level: level, in: game) }
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
+    }
+
+    /// Stops everything at once, as if the process died: no game, seek or node row is let go
+    /// (for tests of a node that dies; the other nodes take its games once its lease is over).
+    func abandon() async {
+        pairingTask?.cancel()
+        for task in nodeTasks { task.cancel() }
+        for game in games.values { await game.halt() }
+        games = [:]
+        gameOf = [:]
     }
 
     /// Stops pairing and halts every game in progress where it stands.

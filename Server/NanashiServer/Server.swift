@@ -125,6 +125,16 @@ public final class Server: Sendable {
         await storage.close()
     }
 
+    /// Stops as if the process were killed: connections and the database's are closed at once,
+    /// nothing is let go in storage or told to anyone (for tests of a node that dies).
+    func kill() async {
+        sweeping.cancel()
+        await lobby.abandon()
+        engines.stop()
+        await transport.abort()
+        await storage.close()
+    }
+
     /// Returns once the listener has stopped.
     public func waitUntilStopped() async {
         await accepting.value

@@ -36,6 +36,7 @@ private struct PlayedGame {
     var game: Int64
     var clients: [Side: TestClient]
     var names: [Side: String]
+    var tokens: [Side: String]
     var position: Position
     var ply = 0
     /// Every line each side got, the game's id written `G` so that games of two databases compare.
@@ -44,8 +45,8 @@ private struct PlayedGame {
     init(annServer: TestServer, bobServer: TestServer, plies: Int) async throws {
         let ann = try annServer.client()
         let bob = try bobServer.client()
-        try await register(ann, "ann")
-        try await register(bob, "bob")
+        let annToken = try await register(ann, "ann")
+        let bobToken = try await register(bob, "bob")
         let seek = #"{"type":"seek","initial":300,"increment":3}"#
         #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
         #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
@@ -57,6 +58,7 @@ private struct PlayedGame {
         game = start.game
         clients = [start.color: ann, start.color.opponent: bob]
         names = [start.color: "ann", start.color.opponent: "bob"]
+        tokens = [start.color: annToken, start.color.opponent: bobToken]
         lines = [start.color: [annStart], start.color.opponent: [bobStart]]
         position = .start
         try await play(plies)
@@ -126,9 +128,12 @@ private struct PlayedGame {
             let id = String(repeating: "i", count: 3_900)
             let mover = crossing.position.sideToMove
             let move = greedyMove(crossing.position)
-            crossing.clients[mover]!.send(#"{"type":"move","game":\#(crossing.game),"move":"\#(move)","id":"\#(id)"}"#)
+            crossing.clients[mover]!.send(
+                #"{"type":"move","game":\#(crossing.game),"move":"\#(move)","id":"\#(id)"}"#)
             let reply = try await crossing.clients[mover]!.reply()
-            guard case .moved(let moved) = reply.message else { throw TestClient.Failure(description: "\(reply)") }
+            guard case .moved(let moved) = reply.message else {
+                throw TestClient.Failure(description: "\(reply)")
+            }
             #expect(reply.id == .string(id) && moved.move == move.description)
             _ = try await crossing.clients[mover.opponent]!.line()
             crossing.position = try crossing.position.play(move)
@@ -138,6 +143,69 @@ private struct PlayedGame {
         #expect(try await two[1].client().exchange(forged).contains(#""type":"error""#))
         await two[0].stop()
         await two[1].stop()
+    }
+}
+
+@Suite struct FailoverTests {
+    /// The node hosting a game dies (its sockets and database connections closed at once, its
+    /// games left as they are): its player logs in on the other node with their token; once the
+    /// dead node's lease is over, that node takes the game over from its stored moves, the side
+    /// to move charged the time since its last stored move, and both players get the game again
+    /// and play on. The game ends once and is rated once.
+    @Test func aGameGoesOnWhenItsHostDies() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        let two = try await nodes(2, url: url, clock: clock)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        // Nodes are numbered in the order they started, from 1.
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
+        let moverName = dying == 0 ? "ann" : "bob"
+        let mover = played.names.first { $0.value == moverName }!.key
+        let lastLine = played.lines[.x]!.last!.replacingOccurrences(
+            of: #""game":G"#, with: #""game":\#(played.game)"#)
+        guard case .moved(let last) = try Wire.reply(fromLine: Array(lastLine.utf8)).message else {
+            throw TestClient.Failure(description: "expected moved")
+        }
+
+        await two[dying].server!.kill()
+        #expect(try await played.clients[mover]!.linesUntilClosed().isEmpty)
+        let back = try two[surviving].client()
+        #expect(
+            try await back.exchange(#"{"type":"auth","token":"\#(played.tokens[mover]!)"}"#).contains(
+                "welcome"))
+        played.clients[mover] = back
+
+        // The dead node's lease runs out; the survivor's next heartbeat takes its game.
+        clock.advance(by: .seconds(11))
+        var charged = last.clock
+        charged[played.position.sideToMove] -= 11_000
+        for side in Side.allCases {
+            guard case .game(let state) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected the game again")
+            }
+            #expect(state.game == played.game && state.moves.count == 4 && state.clock == charged)
+        }
+        let before = played.lines[.x]!.count
+        try await played.play(2)
+        #expect(played.lines[.x]!.count == before + 2)
+        let resigner = played.position.sideToMove
+        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game)}"#)
+        for side in Side.allCases {
+            guard case .end(let end) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected end")
+            }
+            #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
+        }
+        let ratings = try await database.rows(
+            "SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)"
+        ).first!.decode(Int.self)
+        #expect(ratings == 2)
+        await database.close()
+        await two[surviving].stop()
     }
 }
 
