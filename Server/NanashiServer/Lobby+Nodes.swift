@@ -62,14 +62,20 @@ extension Game: Spectated {}
 /// A game hosted on another node that a connection here watches.
 final class RelayedWatch: Spectated {
     let game: Int64
-    let host: Int64
     private let lobby: Lobby
     private let ended = Atomic<Bool>(false)
+    private let hostNode: Atomic<Int64>
 
     init(game: Int64, host: Int64, lobby: Lobby) {
         self.game = game
-        self.host = host
+        self.hostNode = Atomic(host)
         self.lobby = lobby
+    }
+
+    /// The node hosting the game (another, once it took the game over).
+    var host: Int64 {
+        get { hostNode.load(ordering: .relaxed) }
+        set { hostNode.store(newValue, ordering: .relaxed) }
     }
 
     var isOver: Bool { ended.load(ordering: .relaxed) }
@@ -268,6 +274,22 @@ extension Lobby {
         link.send(.present(game: found.game, side: found.side, player: playerID, node: link.node), to: host)
     }
 
+    /// This node listens again after its connection to the database was lost, and may have
+    /// missed lines meanwhile: each player and watcher here of a game hosted elsewhere gets the
+    /// game afresh from its host.
+    func listeningAgain() {
+        guard let link else { return }
+        for (player, seat) in crossing.seats where connections[player] != nil {
+            link.send(
+                .present(game: seat.game, side: seat.side, player: player, node: link.node), to: seat.host)
+        }
+        for (watcher, watching) in crossing.watchers {
+            for (game, watch) in watching.games {
+                link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: watch.host)
+            }
+        }
+    }
+
     /// A player's connection here closed: the host of their game, if another node, is told.
     func detachElsewhere(_ playerID: Int64) {
         guard let link, let seat = crossing.seats[playerID] else { return }
@@ -338,6 +360,12 @@ extension Lobby {
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
         case .hosted(let game, let node):
+            // Watchers here follow the game to its new host (which may be this node).
+            for (watcher, watching) in crossing.watchers {
+                guard let watch = watching.games[game] else { continue }
+                watch.host = node
+                link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: node)
+            }
             guard node != link.node else { return }
             for (player, seat) in crossing.seats where seat.game == game {
                 crossing.seats[player]?.host = node

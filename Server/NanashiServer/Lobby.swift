@@ -3,6 +3,7 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import Synchronization
 
 /// Who is connected, who is seeking, and which games are in progress: the server's shared
 /// state outside the games themselves.
@@ -77,7 +78,15 @@ actor Lobby {
         let (listening, ready) = AsyncStream<Void>.makeStream()
         nodeTasks.append(Task { await link.runSending() })
         let deliver: @Sendable (NodeMessage) async -> Void = { [weak self] in await self?.received($0) }
-        nodeTasks.append(Task { await link.runListening(listening: { ready.yield() }, deliver: deliver) })
+        let first = Atomic<Bool>(true)
+        let listened: @Sendable () -> Void = { [weak self] in
+            if first.exchange(false, ordering: .relaxed) {
+                ready.yield()
+            } else {
+                Task { await self?.listeningAgain() }
+            }
+        }
+        nodeTasks.append(Task { await link.runListening(listening: listened, deliver: deliver) })
         for await _ in listening { break }
         await takeOverGames()
         let (beat, clock) = (settings.nodeLease / 4, settings.clock)
@@ -168,6 +177,8 @@ actor Lobby {
         }
         connections[id] = (outbox, token)
         if let game = gameOf[id], let side = game.side(of: id) {
+            // Here, not on another node any more (if they played from one).
+            crossing.remoteSides[game.id]?[side] = nil
             await game.rejoin(side, outbox: outbox)
         } else if let link {
             await attachElsewhere(id, link: link)
@@ -214,6 +225,8 @@ actor Lobby {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
+        // Playing a game hosted by another node.
+        guard crossing.seats[id] == nil else { throw ProtocolError(.inGame, "you have a game in progress") }
     }
 
     /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.

@@ -217,26 +217,32 @@ final class PostgresStorage: Storage {
         return id
     }
 
+    /// Stores a move only while this server hosts the game: a node taken for dead whose games
+    /// were taken over, but which still runs, stores no more moves of them.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
-        try await client.query(
+        let stored = try await rows(
             """
             INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
-            VALUES (\(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970))
-            """, logger: logger)
+            SELECT \(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970)
+            WHERE EXISTS (SELECT 1 FROM game WHERE id = \(gameID) AND host IS NOT DISTINCT FROM \(host))
+            RETURNING ply
+            """)
+        guard !stored.isEmpty else { throw StorageError.noSuchGame }
     }
 
     func finishGame(
         id: Int64, outcome: Outcome, rated: Bool, now: Date,
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult? {
-        let seconds = now.timeIntervalSince1970
+        let (seconds, host) = (now.timeIntervalSince1970, host)
         return try await transaction { connection in
-            // The game's row first: a game ends once, however many servers try.
+            // The game's row first: a game ends once, however many servers try, and only by its
+            // host's hand.
             guard
-                let (xID, oID, result) = try await connection.query(
-                    "SELECT x_id, o_id, result FROM game WHERE id = \(id) FOR UPDATE", logger: logger
-                ).collect().first?.decode((Int64, Int64, String?).self),
-                result == nil
+                let (xID, oID, result, gameHost) = try await connection.query(
+                    "SELECT x_id, o_id, result, host FROM game WHERE id = \(id) FOR UPDATE", logger: logger
+                ).collect().first?.decode((Int64, Int64, String?, Int64?).self),
+                result == nil, gameHost == host
             else { throw StorageError.noSuchGame }
             try await connection.query(
                 """

@@ -64,14 +64,19 @@ private struct PlayedGame {
         try await play(plies)
     }
 
-    mutating func play(_ plies: Int) async throws {
+    /// Plays `plies` more plies; `skippingStates`: a `game` line (the whole game, sent again
+    /// after a node listens again) may come before a `moved` and is passed over.
+    mutating func play(_ plies: Int, skippingStates: Bool = false) async throws {
         for _ in 0..<plies {
             let move = greedyMove(position)
             ply += 1
             clients[position.sideToMove]!.send(
                 #"{"type":"move","game":\#(game),"move":"\#(move)","id":"m\#(ply)"}"#)
             for side in Side.allCases {
-                let line = try await clients[side]!.line()
+                var line = try await clients[side]!.line()
+                while skippingStates, line.contains(#""type":"game""#) {
+                    line = try await clients[side]!.line()
+                }
                 lines[side]!.append(line.replacingOccurrences(of: #""game":\#(game)"#, with: #""game":G"#))
             }
             position = try position.play(move)
@@ -206,6 +211,81 @@ private struct PlayedGame {
         #expect(ratings == 2)
         await database.close()
         await two[surviving].stop()
+    }
+}
+
+@Suite struct DatabaseOutageTests {
+    /// PostgreSQL stops (`pg_ctl stop -m fast`) in the middle of a game between two nodes: a
+    /// move meanwhile is refused and not stored, neither node falls over, and once PostgreSQL is
+    /// back the same move is accepted and play goes on both ways; every move acknowledged is
+    /// stored, and no other.
+    @Test func playGoesOnWhenPostgreSQLIsBack() async throws {
+        try requirePostgres()
+        let cluster: TestPostgres.OwnCluster
+        do {
+            cluster = try TestPostgres.ownCluster()
+        } catch {
+            Issue.record(Comment(rawValue: "skipped: \(error)"), severity: .warning)
+            try Test.cancel(Comment(rawValue: "\(error)"))
+        }
+        let url = try cluster.database()
+        let two = try await nodes(2, url: url)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        await database.close()
+        // The move during the outage is made on the host's own node (a relayed one would wait
+        // in its node's queue and be played once PostgreSQL is back).
+        if played.names[played.position.sideToMove] != (host == 1 ? "ann" : "bob") {
+            try await played.play(1)
+        }
+        let mover = played.position.sideToMove
+        let move = greedyMove(played.position)
+        let line = #"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"again"}"#
+
+        try cluster.stop()
+        played.clients[mover]!.send(line)
+        // Nothing that needs no database waits for it meanwhile.
+        for node in two {
+            #expect(try await node.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        }
+        // The outage's length is the scenario's (5 s), not a timeout being proven.
+        try await Task.sleep(for: .seconds(5))
+        try cluster.start()
+
+        // The move waited for the database and was stored, or was refused and is sent again
+        // until it is: either way it is acknowledged once, and only once stored.
+        var accepted = false
+        for _ in 0..<100 where !accepted {
+            let reply = try await played.clients[mover]!.line()
+            accepted = reply.contains(#""type":"moved""#) && reply.contains(#""move":"\#(move)""#)
+            if !accepted {
+                #expect(reply.contains("internal_error"))
+                try await Task.sleep(for: .milliseconds(100))
+                played.clients[mover]!.send(line)
+            }
+        }
+        #expect(accepted)
+        // The opponent gets that move, or the whole game with it if its node was not listening
+        // yet when it was sent.
+        var seen = false
+        while !seen {
+            switch try await played.clients[mover.opponent]!.reply().message {
+            case .moved(let moved): seen = moved.ply == played.ply + 1
+            case .game(let state): seen = state.moves.count == played.ply + 1
+            default: break
+            }
+        }
+        played.position = try played.position.play(move)
+        played.ply += 1
+        try await played.play(3, skippingStates: true)
+        let check = try await PostgresStorage.open(url)
+        let stored = try await check.rows("SELECT COUNT(*) FROM move WHERE game_id = \(played.game)").first!
+            .decode(Int.self)
+        #expect(stored == played.ply)
+        await check.close()
+        for node in two { await node.stop() }
     }
 }
 
