@@ -169,7 +169,8 @@ extension Lobby {
                 Self.pick(seeks, node: node, now: now, gap: gap, widening: widening)
             }
         } catch {
-            logger.error("pairing the shared seeks failed: \(error)")
+            // Not when the server is stopping.
+            if !(error is CancellationError) { logger.error("pairing the shared seeks failed: \(error)") }
             return
         }
         for pairing in pass.games { startShared(pairing, link: link) }

@@ -51,6 +51,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a player may be away from a game in progress before losing it.")
     var grace = Int(defaults.abandonGrace.inSeconds)
 
+    @Option(
+        help: ArgumentHelp(
+            "With PostgreSQL: seconds after its last heartbeat that a node counts as dead.",
+            discussion: "The other nodes then take its games over; each node beats four times a lease."))
+    var nodeLease = Int(defaults.nodeLease.inSeconds)
+
     @Option(help: "Seconds a connection may send nothing before it is closed.")
     var idleTimeout = Int(defaults.idleTimeout.inSeconds)
 
@@ -92,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.metricsHost = metricsHost
         settings.databasePath = db
         settings.abandonGrace = .seconds(grace)
+        settings.nodeLease = .seconds(nodeLease)
         settings.idleTimeout = .seconds(idleTimeout)
         settings.messageBurst = messageBurst
         settings.messageRate = messageRate
