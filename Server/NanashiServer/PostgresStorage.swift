@@ -219,12 +219,19 @@ final class PostgresStorage: Storage {
 
     /// Stores a move only while this server hosts the game: a node taken for dead whose games
     /// were taken over, but which still runs, stores no more moves of them.
+    ///
+    /// The same move at a ply already stored is stored again (with these clocks): an `INSERT`
+    /// that committed but whose answer was lost (PostgreSQL stopped between the two) was refused
+    /// to its player, who plays it again. Another move at that ply is refused.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
         let stored = try await rows(
             """
             INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
             SELECT \(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970)
             WHERE EXISTS (SELECT 1 FROM game WHERE id = \(gameID) AND host IS NOT DISTINCT FROM \(host))
+            ON CONFLICT (game_id, ply) DO UPDATE
+                SET x_clock = EXCLUDED.x_clock, o_clock = EXCLUDED.o_clock, played_at = EXCLUDED.played_at
+                WHERE move.notation = EXCLUDED.notation
             RETURNING ply
             """)
         guard !stored.isEmpty else { throw StorageError.noSuchGame }

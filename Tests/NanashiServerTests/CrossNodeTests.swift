@@ -328,3 +328,52 @@ private struct PlayedGame {
         await b.close()
     }
 }
+
+@Suite struct HostFencingTests {
+    /// Only the node hosting a game stores its moves and its result; once another node took it
+    /// over (the first one's lease over), the first stores nothing more of it. The same move
+    /// stored again at its ply (an answer lost) is stored with its new clocks; another is refused.
+    @Test func onlyTheHostStoresMovesAndTheResult() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = try await a.joinAsNode(now: now)
+        let bNode = try await b.joinAsNode(now: now)
+        let ann = try await a.createPlayer(name: "ann", passwordHash: "h", now: now, token: nil)
+        let bob = try await a.createPlayer(name: "bob", passwordHash: "h", now: now, token: nil)
+        let id = try await a.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: now)
+        let f2 = Move.clone(to: Square("f2")!)
+        try await a.recordMove(gameID: id, ply: 1, move: f2, clocks: Clocks(x: 1, o: 2), now: now)
+        try await a.recordMove(gameID: id, ply: 1, move: f2, clocks: Clocks(x: 5, o: 6), now: now)
+        await #expect(throws: (any Error).self) {
+            try await a.recordMove(gameID: id, ply: 1, move: .pass, clocks: Clocks(x: 1, o: 2), now: now)
+        }
+        let b1 = try Move(notation: "a1b3")
+        await #expect(throws: StorageError.noSuchGame) {
+            try await b.recordMove(gameID: id, ply: 2, move: b1, clocks: Clocks(x: 5, o: 7), now: now)
+        }
+        let draw = Outcome(winner: nil, reason: .fiftyMoveRule)
+        await #expect(throws: StorageError.noSuchGame) {
+            try await b.finishGame(id: id, outcome: draw, rated: false, now: now) { x, o in
+                (x.glicko, o.glicko)
+            }
+        }
+        // Both nodes beat at `now`: a's lease is not over yet, and b takes nothing.
+        #expect(try await b.claimGames(node: bNode, aliveAfter: now).isEmpty)
+        try await b.heartbeat(node: bNode, now: now + 20, aliveAfter: now + 10)
+        #expect(try await b.claimGames(node: bNode, aliveAfter: now + 10) == [id])
+        await #expect(throws: StorageError.noSuchGame) {
+            try await a.recordMove(gameID: id, ply: 2, move: b1, clocks: Clocks(x: 5, o: 7), now: now)
+        }
+        try await b.recordMove(gameID: id, ply: 2, move: b1, clocks: Clocks(x: 5, o: 7), now: now)
+        let moves = try await b.unfinishedGames(ids: [id]).first?.moves
+        #expect(moves?.map(\.notation) == ["f2", "a1b3"] && moves?.first?.xClock == 5)
+        #expect(
+            try await b.finishGame(id: id, outcome: draw, rated: false, now: now) { x, o in
+                (x.glicko, o.glicko)
+            } == nil)
+        await a.close()
+        await b.close()
+    }
+}
