@@ -17,7 +17,9 @@ func requirePostgres() throws {
 }
 
 /// Servers on one new PostgreSQL database, on one test clock.
-func nodes(_ count: Int, url: String? = nil, clock: TestClock = TestClock()) async throws -> [TestServer] {
+func nodes(
+    _ count: Int, url: String? = nil, clock: TestClock = TestClock(), lease: Duration = .seconds(10)
+) async throws -> [TestServer] {
     let url = try url ?? TestPostgres.database()
     var servers: [TestServer] = []
     for _ in 0..<count {
@@ -25,6 +27,7 @@ func nodes(_ count: Int, url: String? = nil, clock: TestClock = TestClock()) asy
             try await TestServer {
                 $0.databasePath = url
                 $0.clock = clock
+                $0.nodeLease = lease
             })
     }
     return servers
@@ -148,6 +151,50 @@ private struct PlayedGame {
         #expect(try await two[1].client().exchange(forged).contains(#""type":"error""#))
         await two[0].stop()
         await two[1].stop()
+    }
+}
+
+@Suite struct RelayedPlayerTests {
+    /// A player whose game another node hosts leaves: the host gives them the grace period;
+    /// they come back on their node and get the game from the host; they leave again and do not
+    /// come back: the host ends the game by abandonment and their opponent hears it.
+    @Test func aRelayedPlayerLeavesComesBackAndAbandons() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        // A lease longer than the test's time, so that neither node is taken for dead.
+        let two = try await nodes(2, url: url, clock: clock, lease: .seconds(3_600))
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        await database.close()
+        // Nodes are numbered from 1 in the order they started; the relayed player is on the other.
+        let relayedNode = two[host == 1 ? 1 : 0]
+        let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
+        played.clients[relayed]!.close()
+        let back = try relayedNode.client()
+        #expect(
+            try await back.exchange(#"{"type":"auth","token":"\#(played.tokens[relayed]!)"}"#).contains(
+                "welcome"))
+        guard case .game(let state) = try await back.reply().message else {
+            throw TestClient.Failure(description: "expected the game")
+        }
+        #expect(state.game == played.game && state.moves.count == 2 && state.color == relayed)
+        played.clients[relayed] = back
+        try await played.play(2)
+        // A second away from the first grace period's end, so that the test waits for the
+        // second one's timer, not the first's.
+        clock.advance(by: .seconds(1))
+        back.close()
+        // Wait for the host to have heard that the player left (its grace timer armed), then
+        // let the grace run out.
+        try await clock.advanceWhenArmed(by: .seconds(30))
+        guard case .end(let end) = try await played.clients[relayed.opponent]!.reply().message else {
+            throw TestClient.Failure(description: "expected the end")
+        }
+        #expect(end.outcome == Outcome(winner: relayed.opponent, reason: .abandonment))
+        for node in two { await node.stop() }
     }
 }
 
