@@ -174,6 +174,7 @@ actor Lobby {
             older.close()
             matchmaker.remove(id)
             seekers[id] = nil
+            if let link { try? await link.storage.removeSeek(playerID: id) }
         }
         connections[id] = (outbox, token)
         if let game = gameOf[id], let side = game.side(of: id) {
