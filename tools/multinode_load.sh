@@ -6,7 +6,8 @@
 # seeded accounts (`nanashi seed`, copied into PostgreSQL), one `loadtest` per node, all at once,
 # each from its own block of source addresses. Prints each loadtest's report, the p99 of the
 # seconds when every game was going (from the progress lines), each node's CPU per move and peak
-# memory, PostgreSQL's CPU, and the games the database holds as finished.
+# memory, PostgreSQL's CPU, and the games the database holds as finished. KEEP=FOLDER keeps
+# each loadtest's report and progress lines.
 # Needs Debian's postgresql; as root, the cluster runs as the postgres user.
 set -euo pipefail
 bin=$(realpath "$1"); nodes=${2:-3}
@@ -16,6 +17,8 @@ ulimit -n ${FILES:-20000}
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
+    # KEEP=FOLDER keeps the reports and the progress lines there.
+    [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$dir"/report-* "$dir"/progress-* "$KEEP"/ 2>/dev/null || true
     for pid in ${pids:-}; do kill "$pid" 2>/dev/null || true; done
     [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m immediate -w stop > /dev/null 2>&1 || true
     rm -rf "$dir"

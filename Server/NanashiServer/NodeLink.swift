@@ -75,7 +75,7 @@ final class NodeLink: Sendable {
                 try await storage.notify(notifications)
                 return
             } catch {
-                logger.warning("messages to other nodes not sent yet: \(error)")
+                logger.warning("messages to other nodes not sent yet: \(String(reflecting: error))")
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
@@ -113,7 +113,8 @@ final class NodeLink: Sendable {
                     }
                 }
             } catch {
-                logger.warning("listening to the other nodes failed, trying again: \(error)")
+                logger.warning(
+                    "listening to the other nodes failed, trying again: \(String(reflecting: error))")
             }
             try? await Task.sleep(for: .milliseconds(200))
         }
