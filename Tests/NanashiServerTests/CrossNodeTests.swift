@@ -223,6 +223,12 @@ private struct PlayedGame {
             throw TestClient.Failure(description: "expected moved")
         }
 
+        // A watcher on the surviving node, of the game the other node hosts.
+        let watcher = try two[surviving].client()
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(played.game),"id":"w"}"#).contains(
+                #""id":"w""#))
+
         await two[dying].server!.kill()
         #expect(try await played.clients[mover]!.linesUntilClosed().isEmpty)
         let back = try two[surviving].client()
@@ -244,6 +250,18 @@ private struct PlayedGame {
         let before = played.lines[.x]!.count
         try await played.play(2)
         #expect(played.lines[.x]!.count == before + 2)
+        // The watcher followed the game to its new host: the game again (as it stood when the
+        // new host heard of the watcher, maybe after a move or two), then the moves after it.
+        guard case .watching(let again) = try await watcher.reply().message else {
+            throw TestClient.Failure(description: "expected the watched game again")
+        }
+        #expect(again.game == played.game && (4...6).contains(again.moves.count))
+        for ply in (again.moves.count + 1)..<7 {
+            guard case .moved(let moved) = try await watcher.reply().message else {
+                throw TestClient.Failure(description: "expected moved")
+            }
+            #expect(moved.ply == ply)
+        }
         let resigner = played.position.sideToMove
         played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game)}"#)
         for side in Side.allCases {
