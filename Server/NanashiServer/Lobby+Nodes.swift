@@ -151,7 +151,7 @@ extension Lobby {
         }
         guard connections[id]?.outbox == outbox else {
             // Left while the seek was stored: it goes with them.
-            try? await link.storage.removeSeek(playerID: id)
+            try? await link.storage.removeSeek(playerID: id, node: link.node)
             return
         }
         outbox.send(.seeking, id: requestID)
@@ -360,6 +360,11 @@ extension Lobby {
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+        case .loggedIn(let player, let node):
+            guard node != link.node, let older = connections[player]?.outbox else { return }
+            older.send(.superseded)
+            older.close()
+            await detach(player, outbox: older)
         case .hosted(let game, let node):
             // Watchers here follow the game to its new host (which may be this node).
             for (watcher, watching) in crossing.watchers {

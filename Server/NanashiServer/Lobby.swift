@@ -183,9 +183,11 @@ actor Lobby {
             older.close()
             matchmaker.remove(id)
             seekers[id] = nil
-            if let link { try? await link.storage.removeSeek(playerID: id) }
+            if let link { try? await link.storage.removeSeek(playerID: id, node: link.node) }
         }
         connections[id] = (outbox, token)
+        // One connection per player over all nodes: one elsewhere is superseded too.
+        link?.send(.loggedIn(player: id, node: link!.node), to: nil)
         if let game = gameOf[id], let side = game.side(of: id) {
             // Here, not on another node any more (if they played from one).
             crossing.remoteSides[game.id]?[side] = nil
@@ -206,7 +208,7 @@ actor Lobby {
             await game.left(side, outbox: outbox)
         } else if let link {
             detachElsewhere(playerID)
-            try? await link.storage.removeSeek(playerID: playerID)
+            try? await link.storage.removeSeek(playerID: playerID, node: link.node)
         }
     }
 
@@ -271,7 +273,7 @@ actor Lobby {
         seekers[playerID] = nil
         if let link {
             do {
-                try await link.storage.removeSeek(playerID: playerID)
+                try await link.storage.removeSeek(playerID: playerID, node: link.node)
             } catch {
                 logger.error("cancelling a seek failed: \(error)")
             }

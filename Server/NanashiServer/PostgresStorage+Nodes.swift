@@ -94,7 +94,8 @@ extension PostgresStorage {
 
     // MARK: The seek pool
 
-    /// Adds a seek to the shared pool.
+    /// Adds a seek to the shared pool. A seek the player made on another node is replaced: it
+    /// was their older connection's, superseded by this one's.
     ///
     /// - Throws: `ProtocolError` `alreadySeeking` if the player seeks already (on any node),
     ///   `inGame` if they have a game not over.
@@ -105,7 +106,10 @@ extension PostgresStorage {
             SELECT \(seek.playerID), \(seek.node), \(seek.rating), \(seek.colourBalance), \(seek.control.initial),
                    \(seek.control.increment), \(seek.since.timeIntervalSince1970)
             WHERE NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL AND (x_id = \(seek.playerID) OR o_id = \(seek.playerID)))
-            ON CONFLICT (player_id) DO NOTHING
+            ON CONFLICT (player_id) DO UPDATE
+                SET node = EXCLUDED.node, rating = EXCLUDED.rating, colour_balance = EXCLUDED.colour_balance,
+                    initial = EXCLUDED.initial, increment = EXCLUDED.increment, since = EXCLUDED.since
+                WHERE seek.node <> EXCLUDED.node
             RETURNING player_id
             """)
         guard inserted.isEmpty else { return }
@@ -115,9 +119,11 @@ extension PostgresStorage {
         throw ProtocolError(.alreadySeeking, "you are already seeking")
     }
 
-    /// Takes a player's seek out of the pool, if it is still there.
-    func removeSeek(playerID: Int64) async throws {
-        try await client.query("DELETE FROM seek WHERE player_id = \(playerID)", logger: logger)
+    /// Takes a player's seek made on `node` out of the pool, if it is still there (not one they
+    /// made since on another node).
+    func removeSeek(playerID: Int64, node: Int64) async throws {
+        try await client.query(
+            "DELETE FROM seek WHERE player_id = \(playerID) AND node = \(node)", logger: logger)
     }
 
     /// One pairing pass over the shared pool, in one transaction: locks the seeks of live nodes
@@ -140,6 +146,8 @@ extension PostgresStorage {
                        seek.since
                 FROM seek JOIN node ON node.id = seek.node
                 WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+                  AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
+                                  AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
                 ORDER BY seek.since, seek.player_id
                 FOR UPDATE OF seek SKIP LOCKED
                 """, logger: logger
@@ -155,6 +163,8 @@ extension PostgresStorage {
                 """
                 SELECT COUNT(*) FROM seek JOIN node ON node.id = seek.node
                 WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+                  AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
+                                  AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
                 """, logger: logger
             ).collect().first?.decode(Int.self)
             let skipped = (all ?? 0) > seeks.count

@@ -154,6 +154,33 @@ private struct PlayedGame {
     }
 }
 
+@Suite struct SessionsAcrossNodesTests {
+    /// A player who logs in on another node while connected to one: the older connection is told
+    /// `superseded` and closed, as on one node, and its seek leaves the pool, while a seek from
+    /// the newer one stays.
+    @Test func aLoginOnAnotherNodeSupersedesTheConnectionHere() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let two = try await nodes(2, url: url)
+        let first = try two[0].client()
+        let token = try await register(first, "ann")
+        #expect(
+            try await first.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
+                == #"{"type":"seeking"}"#)
+        let second = try two[1].client()
+        #expect(try await second.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+        #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
+        #expect(
+            try await second.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
+                == #"{"type":"seeking"}"#)
+        let database = try await PostgresStorage.open(url)
+        let seeks = try await database.rows("SELECT node FROM seek").map { try $0.decode(Int64.self) }
+        #expect(seeks == [2])
+        await database.close()
+        for node in two { await node.stop() }
+    }
+}
+
 @Suite struct RelayedPlayerTests {
     /// A player whose game another node hosts leaves: the host gives them the grace period;
     /// they come back on their node and get the game from the host; they leave again and do not
