@@ -1,7 +1,6 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
-import Synchronization
 
 /// What the lobby keeps of games that cross nodes (several servers on one PostgreSQL).
 ///
@@ -25,64 +24,6 @@ struct CrossNodeGames {
         var node: Int64
         var watcher: Int
     }
-}
-
-/// A player here in a game another node hosts: their moves go to the host.
-struct RelayedSeat: Sendable {
-    var game: Int64
-    var side: Side
-    var host: Int64
-    let link: NodeLink
-
-    /// Forwards a move, checked first for what needs no game (its notation).
-    func play(_ text: String, player: Int64, requestID: RequestID?) throws(ProtocolError) {
-        do {
-            _ = try Move(notation: text)
-        } catch {
-            throw ProtocolError(.illegalMove, "'\(text.prefix(20))' is not a move: \(error)")
-        }
-        link.send(
-            .move(game: game, side: side, player: player, move: text, id: requestID, node: link.node),
-            to: host)
-    }
-
-    func resign(player: Int64, requestID: RequestID?) {
-        link.send(.resign(game: game, side: side, player: player, id: requestID, node: link.node), to: host)
-    }
-}
-
-/// A game a connection watches: hosted here (`Game`) or on another node (`RelayedWatch`).
-protocol Spectated: Sendable {
-    var isOver: Bool { get async }
-    func unwatch(_ outbox: Outbox) async
-}
-
-extension Game: Spectated {}
-
-/// A game hosted on another node that a connection here watches.
-final class RelayedWatch: Spectated {
-    let game: Int64
-    private let lobby: Lobby
-    private let ended = Atomic<Bool>(false)
-    private let hostNode: Atomic<Int64>
-
-    init(game: Int64, host: Int64, lobby: Lobby) {
-        self.game = game
-        self.hostNode = Atomic(host)
-        self.lobby = lobby
-    }
-
-    /// The node hosting the game (another, once it took the game over).
-    var host: Int64 {
-        get { hostNode.load(ordering: .relaxed) }
-        set { hostNode.store(newValue, ordering: .relaxed) }
-    }
-
-    var isOver: Bool { ended.load(ordering: .relaxed) }
-
-    func end() { ended.store(true, ordering: .relaxed) }
-
-    func unwatch(_ outbox: Outbox) async { await lobby.unwatchElsewhere(game, outbox: outbox) }
 }
 
 extension Lobby {
