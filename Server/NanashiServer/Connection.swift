@@ -21,8 +21,9 @@ final class Connection: ConnectionHandler {
     private var session: Accounts.Session?
     /// The game the logged-in player last played a move in, and their side in it.
     private var playing: (player: Int64, game: Game, side: Side)?
-    /// The games this connection watches, by id (some may have ended since).
-    private var watched: [Int64: Game] = [:]
+    /// The games this connection watches, by id (some may have ended since), hosted here or on
+    /// another node.
+    private var watched: [Int64: any Spectated] = [:]
     private let opened: ContinuousClock.Instant
     private var requests = 0
     /// The message budget: every line costs one (`MessageBudget`).
@@ -218,11 +219,26 @@ final class Connection: ConnectionHandler {
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)
         case .move(let gameID, let move):
-            let (game, side) = try await game(gameID, of: player)
+            let (game, side): (Game, Side)
+            do {
+                (game, side) = try await self.game(gameID, of: player)
+            } catch {
+                // Hosted by another node, if not here.
+                try await lobby.relayedSeat(gameID, of: player, failing: error).play(
+                    move, player: player, requestID: id)
+                return
+            }
             try await game.play(move, by: side, requestID: id, readAt: readAt)
             metrics.moved(latency: settings.clock.now - readAt)
         case .resign(let gameID):
-            let (game, side) = try await game(gameID, of: player)
+            let (game, side): (Game, Side)
+            do {
+                (game, side) = try await self.game(gameID, of: player)
+            } catch {
+                try await lobby.relayedSeat(gameID, of: player, failing: error).resign(
+                    player: player, requestID: id)
+                return
+            }
             try await game.resign(side, requestID: id)
         case .rematch(let gameID):
             try await lobby.rematch(gameID, by: player, outbox: outbox, requestID: id)
@@ -259,7 +275,13 @@ final class Connection: ConnectionHandler {
     /// (games that have ended since no longer count). A player who watches lapses their
     /// rematch offer.
     private func watch(_ gameID: Int64, id: RequestID?) async throws {
-        let game = try await lobby.watchable(gameID)
+        var here: Game?
+        do {
+            here = try await lobby.watchable(gameID)
+        } catch {
+            // Perhaps hosted by another node.
+            guard await lobby.crossesNodes else { throw error }
+        }
         if watched[gameID] == nil, watched.count >= settings.maximumWatchesPerConnection {
             for (watchedID, game) in watched where await game.isOver { watched[watchedID] = nil }
             guard watched.count < settings.maximumWatchesPerConnection else {
@@ -269,8 +291,12 @@ final class Connection: ConnectionHandler {
             }
         }
         if let player = session?.player.id { await lobby.watching(player) }
-        try await game.watch(outbox, requestID: id)
-        watched[gameID] = game
+        if let here {
+            try await here.watch(outbox, requestID: id)
+            watched[gameID] = here
+        } else {
+            watched[gameID] = try await lobby.watchElsewhere(gameID, outbox: outbox, requestID: id)
+        }
         outbox.markWatching(true)
     }
 

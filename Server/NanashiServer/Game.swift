@@ -394,6 +394,10 @@ actor Game {
     /// came back after a restart, their grace periods starting together), when the side to
     /// move, whose clock would have run, loses.
     private func abandoned(_ side: Side) async {
+        // This timer's own task goes on to store the result: `finish` must not cancel it (as
+        // it cancels the other timers), or a storage that heeds cancellation (PostgreSQL's)
+        // would refuse to store it.
+        absenceTimers[side] = nil
         guard !isOver, outboxes[side] == nil else { return }
         let bothGone =
             outboxes[side.opponent] == nil

@@ -3,6 +3,7 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import Synchronization
 
 /// Who is connected, who is seeking, and which games are in progress: the server's shared
 /// state outside the games themselves.
@@ -20,11 +21,16 @@ actor Lobby {
     /// Each seeking player as read when they sought.
     var seekers: [Int64: Seeker] = [:]
     /// Games in progress by id, and each playing player's game.
-    private var games: [Int64: Game] = [:]
+    var games: [Int64: Game] = [:]
     var gameOf: [Int64: Game] = [:]
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
+    /// With PostgreSQL, this node's link to the others; `nil` on SQLite (one node).
+    let link: NodeLink?
+    /// Games that cross nodes: their players and watchers on other nodes.
+    var crossing = CrossNodeGames()
+    private var nodeTasks: [Task<Void, Never>] = []
     /// Players paired whose game is being stored: they may not seek meanwhile.
     var starting: Set<Int64> = []
     /// Finished games that may be rematched, and the offers standing.
@@ -35,18 +41,68 @@ actor Lobby {
     /// The `live` list as last read, and when.
     private var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
-    init(storage: any Storage, settings: ServerSettings, logger: Logger, engines: EnginePool) {
+    init(
+        storage: any Storage, settings: ServerSettings, logger: Logger, engines: EnginePool,
+        link: NodeLink? = nil
+    ) {
         self.storage = storage
+        self.link = link
         self.engines = engines
         self.settings = settings
         self.logger = logger
         self.matchmaker = Matchmaker(gap: settings.pairingGap, widening: settings.pairingWidening)
     }
 
-    /// Resumes the games left unfinished in storage and starts looking at waiting seeks.
+    /// Resumes the games left unfinished in storage (with PostgreSQL, those no live node hosts)
+    /// and starts looking at waiting seeks.
     func start() async throws {
-        let engineGames = try await storage.unfinishedEngineLevels()
-        for stored in try await storage.unfinishedGames() {
+        if let link {
+            await startNode(link)
+        } else {
+            await resume(
+                try await storage.unfinishedGames(), engineGames: try await storage.unfinishedEngineLevels())
+        }
+        let (interval, clock) = (settings.pairingInterval, settings.clock)
+        pairingTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: interval)
+                await self?.pair()
+                await self?.expireRematches()
+            }
+        }
+    }
+
+    /// Listens to the other nodes, takes over the games no live node hosts, and beats the
+    /// heartbeat (taking over the games of nodes whose heartbeat stopped) from then on.
+    private func startNode(_ link: NodeLink) async {
+        let (listening, ready) = AsyncStream<Void>.makeStream()
+        nodeTasks.append(Task { await link.runSending() })
+        let deliver: @Sendable (NodeMessage) async -> Void = { [weak self] in await self?.received($0) }
+        let first = Atomic<Bool>(true)
+        let listened: @Sendable () -> Void = { [weak self] in
+            if first.exchange(false, ordering: .relaxed) {
+                ready.yield()
+            } else {
+                Task { await self?.listeningAgain() }
+            }
+        }
+        nodeTasks.append(Task { await link.runListening(listening: listened, deliver: deliver) })
+        for await _ in listening { break }
+        await takeOverGames()
+        let (beat, clock) = (settings.nodeLease / 4, settings.clock)
+        nodeTasks.append(
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await clock.sleep(for: beat)
+                    guard !Task.isCancelled else { return }
+                    await self?.beatAndTakeOver()
+                }
+            })
+    }
+
+    /// Resumes stored games here, paused until their players are back.
+    func resume(_ unfinished: [UnfinishedGame], engineGames: [Int64: Int]) async {
+        for stored in unfinished {
             guard let id = stored.game.id else { continue }
             let position: Position
             let moves: [Move]
@@ -59,7 +115,16 @@ actor Lobby {
             }
             let control = TimeControl(initial: stored.game.initial, increment: stored.game.increment)
             // Without a stored move, the game begins with both initial clocks.
-            let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
+            var clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
+            if link != nil {
+                // Taken over from a node that stopped or died: the side to move's clock ran
+                // meanwhile, since the last move was stored (or the game began).
+                var charged = clocks ?? Clocks(x: control.initialMilliseconds, o: control.initialMilliseconds)
+                let since = stored.moves.last?.playedAt ?? stored.game.startedAt
+                let away = max(0, settings.clock.date.timeIntervalSince1970 - since)
+                charged[position.sideToMove] = max(0, charged[position.sideToMove] - Int64(away * 1000))
+                clocks = charged
+            }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
                 clocks: clocks, isRated: engineGames[id] == nil)
@@ -67,22 +132,43 @@ actor Lobby {
             if let level = engineGames[id] { await seatEngine(level: level, in: game) }
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
-        let (interval, clock) = (settings.pairingInterval, settings.clock)
-        pairingTask = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await clock.sleep(for: interval)
-                await self?.pair()
-                await self?.expireRematches()
-            }
-        }
+    }
+
+    /// Stops everything at once, as if the process died: no game, seek or node row is let go
+    /// (for tests of a node that dies; the other nodes take its games once its lease is over).
+    func abandon() async {
+        pairingTask?.cancel()
+        for task in nodeTasks { task.cancel() }
+        for game in games.values { await game.halt() }
+        games = [:]
+        gameOf = [:]
     }
 
     /// Stops pairing and halts every game in progress where it stands.
     func stop() async {
         pairingTask?.cancel()
+        for task in nodeTasks { task.cancel() }
         for game in games.values { await game.halt() }
         games = [:]
         gameOf = [:]
+        if let link {
+            // Its games wait for the next node to take them (at its next heartbeat or start).
+            // Not for long: without a database (it may be why the server stops), the other
+            // nodes take them once this one's lease is over.
+            let left = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { (try? await link.storage.leave(node: link.node)) != nil }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(2))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            if !left {
+                logger.error("leaving the other nodes failed: they take its games once its lease is over")
+            }
+        }
     }
 
     // MARK: Presence
@@ -97,10 +183,17 @@ actor Lobby {
             older.close()
             matchmaker.remove(id)
             seekers[id] = nil
+            if let link { try? await link.storage.removeSeek(playerID: id, node: link.node) }
         }
         connections[id] = (outbox, token)
+        // One connection per player over all nodes: one elsewhere is superseded too.
+        link?.send(.loggedIn(player: id, node: link!.node), to: nil)
         if let game = gameOf[id], let side = game.side(of: id) {
+            // Here, not on another node any more (if they played from one).
+            crossing.remoteSides[game.id]?[side] = nil
             await game.rejoin(side, outbox: outbox)
+        } else if let link {
+            await attachElsewhere(id, link: link)
         }
     }
 
@@ -113,6 +206,9 @@ actor Lobby {
         moveOn(playerID)
         if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
+        } else if let link {
+            detachElsewhere(playerID)
+            try? await link.storage.removeSeek(playerID: playerID, node: link.node)
         }
     }
 
@@ -141,6 +237,8 @@ actor Lobby {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
+        // Playing a game hosted by another node.
+        guard crossing.seats[id] == nil else { throw ProtocolError(.inGame, "you have a game in progress") }
     }
 
     /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.
@@ -148,6 +246,10 @@ actor Lobby {
     func seek(_ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?)
         async throws(ProtocolError)
     {
+        if let link {
+            return try await seekShared(
+                seeker, control: control, outbox: outbox, requestID: requestID, link: link)
+        }
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
         moveOn(id)
@@ -156,19 +258,32 @@ actor Lobby {
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
         outbox.send(.seeking, id: requestID)
+        requestPairing()
+    }
+
+    /// Asks for a pairing pass; requests that come before it starts share it.
+    func requestPairing() {
         guard !pairingRequested else { return }
         pairingRequested = true
         Task { await self.pair() }
     }
 
-    func cancel(_ playerID: Int64) {
+    func cancel(_ playerID: Int64) async {
         matchmaker.remove(playerID)
         seekers[playerID] = nil
+        if let link {
+            do {
+                try await link.storage.removeSeek(playerID: playerID, node: link.node)
+            } catch {
+                logger.error("cancelling a seek failed: \(error)")
+            }
+        }
     }
 
     /// Pairs whoever can be paired now and starts their games.
     func pair() async {
         pairingRequested = false
+        if let link { return await pairShared(link: link) }
         for (first, second) in matchmaker.pairs(now: settings.clock.now) {
             await startGame(first, second)
         }
@@ -243,6 +358,7 @@ actor Lobby {
         guard games[game.id] === game else { return }
         games[game.id] = nil
         liveList = nil
+        endedElsewhere(game)
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil
         }
@@ -258,9 +374,14 @@ actor Lobby {
     /// The games in progress, highest-rated first (by the mean of both ratings as they
     /// started), at most `limit`. Read at most once per `settings.liveListLifetime`, so that
     /// clients asking often cost one walk over the games between them.
-    func live(limit: Int = 50) -> [LiveGame] {
+    func live(limit: Int = 50) async -> [LiveGame] {
         if let liveList, settings.clock.now - liveList.readAt < settings.liveListLifetime {
             return liveList.games
+        }
+        if let link {
+            let games = await liveEverywhere(limit: limit, link: link)
+            liveList = (games, settings.clock.now)
+            return games
         }
         let games = games.values.sorted { ($0.rating, $1.id) > ($1.rating, $0.id) }.prefix(limit).map(\.live)
         liveList = (Array(games), settings.clock.now)

@@ -42,6 +42,9 @@ struct Outbox: Sendable, Hashable {
         sink(.line(Wire.line(Reply(message, id: requestID))))
     }
 
+    /// Queues a line encoded already (by the node hosting the game, for a player here).
+    func sendLine(_ line: String) { sink(.line(line)) }
+
     /// Queues a line of a watched game, written once for all its watchers: a watcher whose
     /// client does not read is cut off sooner than a player's connection.
     func sendWatched(_ line: String) { sink(.watchedLine(line)) }

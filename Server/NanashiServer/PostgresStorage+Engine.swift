@@ -11,7 +11,7 @@ extension PostgresStorage {
         -> (engine: PlayerRow, game: Int64)
     {
         let fresh = EnginePlayer.new(level: level, now: now)
-        let logger = logger
+        let (logger, host) = (logger, host)
         return try await transaction { connection in
             // Two servers may make the engine's player at once: the second finds the first's.
             try await connection.query(
@@ -35,9 +35,9 @@ extension PostgresStorage {
             guard
                 let id = try await connection.query(
                     """
-                    INSERT INTO game (x_id, o_id, initial, increment, started_at, engine_level)
+                    INSERT INTO game (x_id, o_id, initial, increment, started_at, engine_level, host)
                     VALUES (\(x), \(o), \(control.initial), \(control.increment), \(now.timeIntervalSince1970),
-                            \(level))
+                            \(level), \(host))
                     RETURNING id
                     """, logger: logger
                 ).collect().first?.decode(Int64.self)

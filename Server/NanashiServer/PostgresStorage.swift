@@ -6,6 +6,7 @@ import NIOSSL
 import NanashiCore
 import NanashiProtocol
 import PostgresNIO
+import Synchronization
 
 /// The server's storage in a PostgreSQL database that several servers share: the same players,
 /// tokens, games and ratings as `SQLiteStorage`, through a pool of connections (postgres-nio).
@@ -19,9 +20,15 @@ final class PostgresStorage: Storage {
     private let running: Task<Void, Never>
     /// What postgres-nio logs its queries' errors to.
     let logger: Logger
+    /// How to open one more connection of its own (the nodes' `LISTEN`).
+    let configuration: PostgresConnection.Configuration
+    /// This server's row in `node` once it joined (`joinAsNode`), else 0: the host of the games
+    /// it creates.
+    let node = Atomic<Int64>(0)
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, configuration: PostgresConnection.Configuration, logger: Logger) {
         self.client = client
+        self.configuration = configuration
         self.logger = logger
         running = Task { await client.run() }
     }
@@ -69,7 +76,9 @@ final class PostgresStorage: Storage {
             database: address.database, tls: clientTLS)
         pool.options.maximumConnections = 20
         return PostgresStorage(
-            client: PostgresClient(configuration: pool, backgroundLogger: logger), logger: logger)
+            client: PostgresClient(configuration: pool, backgroundLogger: logger),
+            configuration: configuration,
+            logger: logger)
     }
 
     func close() async {
@@ -198,8 +207,9 @@ final class PostgresStorage: Storage {
         guard
             let id = try await rows(
                 """
-                INSERT INTO game (x_id, o_id, initial, increment, started_at)
-                VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970))
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
+                VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970),
+                        \(host))
                 RETURNING id
                 """
             ).first?.decode(Int64.self)
@@ -207,26 +217,39 @@ final class PostgresStorage: Storage {
         return id
     }
 
+    /// Stores a move only while this server hosts the game: a node taken for dead whose games
+    /// were taken over, but which still runs, stores no more moves of them.
+    ///
+    /// The same move at a ply already stored is stored again (with these clocks): an `INSERT`
+    /// that committed but whose answer was lost (PostgreSQL stopped between the two) was refused
+    /// to its player, who plays it again. Another move at that ply is refused.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
-        try await client.query(
+        let stored = try await rows(
             """
             INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
-            VALUES (\(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970))
-            """, logger: logger)
+            SELECT \(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970)
+            WHERE EXISTS (SELECT 1 FROM game WHERE id = \(gameID) AND host IS NOT DISTINCT FROM \(host))
+            ON CONFLICT (game_id, ply) DO UPDATE
+                SET x_clock = EXCLUDED.x_clock, o_clock = EXCLUDED.o_clock, played_at = EXCLUDED.played_at
+                WHERE move.notation = EXCLUDED.notation
+            RETURNING ply
+            """)
+        guard !stored.isEmpty else { throw StorageError.noSuchGame }
     }
 
     func finishGame(
         id: Int64, outcome: Outcome, rated: Bool, now: Date,
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult? {
-        let seconds = now.timeIntervalSince1970
+        let (seconds, host) = (now.timeIntervalSince1970, host)
         return try await transaction { connection in
-            // The game's row first: a game ends once, however many servers try.
+            // The game's row first: a game ends once, however many servers try, and only by its
+            // host's hand.
             guard
-                let (xID, oID, result) = try await connection.query(
-                    "SELECT x_id, o_id, result FROM game WHERE id = \(id) FOR UPDATE", logger: logger
-                ).collect().first?.decode((Int64, Int64, String?).self),
-                result == nil
+                let (xID, oID, result, gameHost) = try await connection.query(
+                    "SELECT x_id, o_id, result, host FROM game WHERE id = \(id) FOR UPDATE", logger: logger
+                ).collect().first?.decode((Int64, Int64, String?, Int64?).self),
+                result == nil, gameHost == host
             else { throw StorageError.noSuchGame }
             try await connection.query(
                 """
@@ -284,10 +307,22 @@ final class PostgresStorage: Storage {
     }
 
     func unfinishedGames() async throws -> [UnfinishedGame] {
+        try await unfinishedGames(where: "result IS NULL")
+    }
+
+    /// The games not over with these ids, with their players and moves.
+    func unfinishedGames(ids: [Int64]) async throws -> [UnfinishedGame] {
+        guard !ids.isEmpty else { return [] }
+        return try await unfinishedGames(
+            where: "result IS NULL AND id IN (\(ids.map(String.init).joined(separator: ",")))")
+    }
+
+    /// The games matching `condition` (SQL of this file's own, never a client's), oldest first.
+    private func unfinishedGames(where condition: String) async throws -> [UnfinishedGame] {
         var games: [UnfinishedGame] = []
         for row in try await rows(
             """
-            SELECT id, x_id, o_id, initial, increment, started_at FROM game WHERE result IS NULL ORDER BY id
+            SELECT id, x_id, o_id, initial, increment, started_at FROM game WHERE \(unescaped: condition) ORDER BY id
             """)
         {
             let (id, xID, oID, initial, increment, started) = try row.decode(

@@ -67,7 +67,14 @@ public final class Server: Sendable {
         let engines = EnginePool(
             threads: settings.engineThreads, maximumWaiting: settings.engineQueue,
             now: { [clock = settings.clock] in clock.now })
-        let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines)
+        // With PostgreSQL this server is one node of several: it joins them before it pairs or
+        // resumes anything.
+        var link: NodeLink?
+        if let shared = storage as? PostgresStorage {
+            link = NodeLink(
+                node: try await shared.joinAsNode(now: settings.clock.date), storage: shared, logger: logger)
+        }
+        let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines, link: link)
         try await lobby.start()
         let analyst = Analyst(storage: storage, engines: engines, settings: settings, logger: logger)
         let accounts = Accounts(storage: storage, settings: settings)
@@ -115,6 +122,16 @@ public final class Server: Sendable {
         await lobby.stop()
         engines.stop()
         await transport.close(grace: settings.shutdownGrace)
+        await storage.close()
+    }
+
+    /// Stops as if the process were killed: connections and the database's are closed at once,
+    /// nothing is let go in storage or told to anyone (for tests of a node that dies).
+    func kill() async {
+        sweeping.cancel()
+        await lobby.abandon()
+        engines.stop()
+        await transport.abort()
         await storage.close()
     }
 

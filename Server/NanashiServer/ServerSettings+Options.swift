@@ -12,7 +12,8 @@ extension ServerSettings {
     /// - Throws: `Problem`, named by the options.
     public init(
         host: String, port: Int, httpPort: Int?, httpHost: String, metricsPort: Int?, metricsHost: String,
-        allowedOrigins: [String], databasePath: String, graceSeconds: Int, idleTimeoutSeconds: Int,
+        allowedOrigins: [String], databasePath: String, graceSeconds: Int, nodeLeaseSeconds: Int,
+        idleTimeoutSeconds: Int,
         messageBurst: Int, messageRate: Double, maximumConnections: Int, maximumConnectionsPerAddress: Int,
         loginsPerMinute: Double, registrationsPerHour: Double, tlsCertificateChain: String?, tlsKey: String?
     ) throws(Problem) {
@@ -26,6 +27,7 @@ extension ServerSettings {
         self.allowedOrigins = allowedOrigins
         self.databasePath = databasePath
         abandonGrace = .seconds(graceSeconds)
+        nodeLease = .seconds(nodeLeaseSeconds)
         idleTimeout = .seconds(idleTimeoutSeconds)
         self.messageBurst = messageBurst
         self.messageRate = messageRate

@@ -1,6 +1,6 @@
 extension ServerSettings {
     /// What is wrong with the settings `nanashi serve` takes from its options (the ports, the
-    /// grace, the idle timeout, the database, the message budget, the connection and login limits), named by
+    /// grace, the node lease, the idle timeout, the database, the message budget, the connection and login limits), named by
     /// those options; `nil` when nothing is.
     public var problem: String? {
         guard (0...65535).contains(port) else { return "bad port \(port): use 0 to 65535" }
@@ -15,6 +15,9 @@ extension ServerSettings {
         }
         guard abandonGrace >= .seconds(1) else {
             return "bad grace \(abandonGrace.components.seconds): use 1 second or more"
+        }
+        guard (Duration.seconds(1)...Duration.seconds(3_600)).contains(nodeLease) else {
+            return "bad node lease \(nodeLease.components.seconds): use 1 to 3600 seconds"
         }
         guard (Duration.seconds(1)...Duration.seconds(86_400)).contains(idleTimeout) else {
             return "bad idle timeout \(idleTimeout.components.seconds): use 1 to 86400 seconds"

@@ -36,6 +36,9 @@ public struct ServerSettings: Sendable {
     public var abandonGrace = Duration.seconds(60)
     /// How often waiting seeks are looked at again (their accepted rating gap widens with time).
     public var pairingInterval = Duration.seconds(1)
+    /// With PostgreSQL: a node whose heartbeat is older than this is taken for dead, and the
+    /// live nodes take its games over. Each node's heartbeat comes four times as often.
+    public var nodeLease = Duration.seconds(10)
     /// The rating gap accepted at once between two seekers.
     public var pairingGap = 100.0
     /// How much the accepted gap widens per second of waiting.

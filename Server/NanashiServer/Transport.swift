@@ -414,6 +414,17 @@ final class Transport: Sendable {
         }
     }
 
+    /// Closes the listeners and every connection at once, telling none of them: what its
+    /// clients see when the process dies (for tests of a node that dies).
+    func abort() async {
+        stopping.store(true, ordering: .relaxed)
+        try? await listener.channel.close()
+        try? await web?.channel.close()
+        try? await metricsListener?.channel.close()
+        for channel in open.withLock({ Array($0.pages.values) }) { channel.close(promise: nil) }
+        for link in open.withLock({ Array($0.links.values) }) { link.channel.close(promise: nil) }
+    }
+
     private func serve(
         _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, isWebSocket: Bool, logger: Logger,
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler

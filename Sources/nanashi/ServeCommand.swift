@@ -50,6 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a player may be away from a game in progress before losing it.")
     var grace = Int(defaults.abandonGrace.inSeconds)
 
+    @Option(
+        help: ArgumentHelp(
+            "With PostgreSQL: seconds after its last heartbeat that a node counts as dead.",
+            discussion: "The other nodes then take its games over; each node beats four times a lease."))
+    var nodeLease = Int(defaults.nodeLease.inSeconds)
+
     @Option(help: "Seconds a connection may send nothing before it is closed.")
     var idleTimeout = Int(defaults.idleTimeout.inSeconds)
 
@@ -84,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = try ServerSettings(
             host: host, port: port, httpPort: http, httpHost: httpHost, metricsPort: metricsPort,
             metricsHost: metricsHost, allowedOrigins: allowOrigin, databasePath: db, graceSeconds: grace,
+            nodeLeaseSeconds: nodeLease,
             idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
             maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
             loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,

@@ -26,6 +26,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             "bad origin 'example.org': write it as a page's address, like https://example.org"
         ),
         (changed { $0.abandonGrace = .seconds(0) }, "bad grace 0: use 1 second or more"),
+        (changed { $0.nodeLease = .seconds(0) }, "bad node lease 0: use 1 to 3600 seconds"),
         (changed { $0.idleTimeout = .seconds(0) }, "bad idle timeout 0: use 1 to 86400 seconds"),
         (
             changed { $0.idleTimeout = .seconds(Int.max) },
@@ -48,7 +49,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
         try ServerSettings(
             host: "0.0.0.0", port: port, httpPort: 8080, httpHost: "0.0.0.0", metricsPort: nil,
             metricsHost: "127.0.0.1", allowedOrigins: ["https://a.example"], databasePath: "x.sqlite",
-            graceSeconds: 30, idleTimeoutSeconds: 90, messageBurst: 50, messageRate: 10,
+            graceSeconds: 30, nodeLeaseSeconds: 20, idleTimeoutSeconds: 90, messageBurst: 50, messageRate: 10,
             maximumConnections: 100,
             maximumConnectionsPerAddress: 5, loginsPerMinute: 3, registrationsPerHour: 2,
             tlsCertificateChain: cert, tlsKey: key)
@@ -64,6 +65,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
     #expect(made.host == expected.host && made.port == expected.port && made.httpPort == expected.httpPort)
     #expect(made.allowedOrigins == expected.allowedOrigins && made.databasePath == expected.databasePath)
     #expect(made.abandonGrace == expected.abandonGrace && made.idleTimeout == expected.idleTimeout)
+    #expect(made.nodeLease == .seconds(20))
     #expect(made.messageBurst == expected.messageBurst && made.messageRate == expected.messageRate)
     #expect(made.maximumConnections == 100 && made.maximumConnectionsPerAddress == 5)
     #expect(made.loginsPerMinute == 3 && made.registrationsPerHour == 2 && made.tls == nil)

@@ -101,7 +101,77 @@ public enum TestPostgres {
     /// The cluster's folder, removed at exit.
     nonisolated(unsafe) private static var cluster: (folder: String, bin: String, asPostgres: Bool)?
 
+    /// A cluster of the caller's own, started now, which it may stop and start again (the
+    /// shared one must not be: other tests use it meanwhile); removed when the process exits.
+    ///
+    /// - Throws: `TestPostgresError` without `initdb` and `pg_ctl` (a running PostgreSQL named by
+    ///   `NANASHI_TEST_POSTGRES` cannot be stopped by the tests).
+    public static func ownCluster() throws -> OwnCluster {
+        guard let bin = binaries else {
+            throw TestPostgresError("initdb and pg_ctl not found (install Debian's postgresql)")
+        }
+        return try startCluster(bin: bin, shared: false)
+    }
+
+    /// A cluster one test owns: it may stop it and start it again.
+    public final class OwnCluster: Sendable {
+        let server: Server
+        let folder: String
+        let bin: String
+        let asPostgres: Bool
+        /// The server's options, given again at each start.
+        let options: String
+
+        init(server: Server, folder: String, bin: String, asPostgres: Bool, options: String) {
+            self.server = server
+            self.folder = folder
+            self.bin = bin
+            self.asPostgres = asPostgres
+            self.options = options
+        }
+
+        /// A new, empty database's URL.
+        public func database() throws -> String {
+            let name = "nanashi_own_\(UUID().uuidString.prefix(8).lowercased())"
+            try run(
+                psql,
+                [
+                    "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
+                    "CREATE DATABASE \(name)",
+                ])
+            return server.url(database: name)
+        }
+
+        /// `pg_ctl stop -m fast`: the server ends every session and stops.
+        public func stop() throws {
+            try pgCtl(["-D", folder + "/data", "-m", "fast", "-w", "stop"])
+        }
+
+        /// Starts the stopped server again on the same port.
+        public func start() throws {
+            try pgCtl([
+                "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o", options, "start",
+            ])
+        }
+
+        private func pgCtl(_ arguments: [String]) throws {
+            if asPostgres {
+                try run("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/pg_ctl"] + arguments)
+            } else {
+                try run(bin + "/pg_ctl", arguments)
+            }
+        }
+    }
+
     private static func startCluster(bin: String) throws(TestPostgresError) -> Server {
+        try startCluster(bin: bin, shared: true).server
+    }
+
+    /// Clusters of tests' own, stopped and removed at exit.
+    nonisolated(unsafe) private static var ownClusters: [(folder: String, bin: String, asPostgres: Bool)] = []
+    private static let ownClustersLock = NSLock()
+
+    private static func startCluster(bin: String, shared: Bool) throws(TestPostgresError) -> OwnCluster {
         // initdb refuses to run as root: the cluster belongs to the postgres user then.
         let asPostgres = getuid() == 0
         var template = Array("/tmp/nanashi-pg-XXXXXX".utf8CString)
@@ -114,6 +184,9 @@ public enum TestPostgres {
                 try run("/bin/chown", ["-R", "postgres:postgres", folder])
             }
             let port = try freePort()
+            let options =
+                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
+                + " -c full_page_writes=off -c max_connections=200"
             func asOwner(_ tool: String, _ arguments: [String]) throws {
                 if asPostgres {
                     try run("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/" + tool] + arguments)
@@ -128,17 +201,25 @@ public enum TestPostgres {
                     "--auth=scram-sha-256",
                     "--no-sync", "-E", "UTF8", "--locale=C",
                 ])
-            cluster = (folder, bin, asPostgres)
-            atexit { TestPostgres.stopCluster() }
+            if shared {
+                cluster = (folder, bin, asPostgres)
+                atexit { TestPostgres.stopCluster() }
+            } else {
+                let first = ownClustersLock.withLock {
+                    ownClusters.append((folder, bin, asPostgres))
+                    return ownClusters.count == 1
+                }
+                if first { atexit { TestPostgres.stopOwnClusters() } }
+            }
             try asOwner(
                 "pg_ctl",
                 [
-                    "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o",
-                    "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
-                        + " -c full_page_writes=off -c max_connections=200",
-                    "start",
+                    "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o", options, "start",
                 ])
-            return Server(user: "postgres", password: password, host: "127.0.0.1", port: port)
+            return OwnCluster(
+                server: Server(user: "postgres", password: password, host: "127.0.0.1", port: port),
+                folder: folder,
+                bin: bin, asPostgres: asPostgres, options: options)
         } catch {
             throw TestPostgresError("the throwaway cluster in \(folder) did not start: \(error)")
         }
@@ -146,6 +227,14 @@ public enum TestPostgres {
 
     private static func stopCluster() {
         guard let cluster else { return }
+        stop(cluster)
+    }
+
+    private static func stopOwnClusters() {
+        for own in ownClustersLock.withLock({ ownClusters }) { stop(own) }
+    }
+
+    private static func stop(_ cluster: (folder: String, bin: String, asPostgres: Bool)) {
         let arguments = ["-D", cluster.folder + "/data", "-m", "immediate", "-w", "stop"]
         if cluster.asPostgres {
             try? run("/usr/sbin/runuser", ["-u", "postgres", "--", cluster.bin + "/pg_ctl"] + arguments)

@@ -1,0 +1,409 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+
+/// What the lobby keeps of games that cross nodes (several servers on one PostgreSQL).
+///
+/// A game is hosted by one node: its `Game` (clocks, rules, storage) lives there. A player on
+/// another node has a `RelayedSeat` there, which forwards their moves to the host; the host
+/// writes that player's lines to an outbox that forwards them to the player's node. Watchers
+/// likewise.
+struct CrossNodeGames {
+    /// Players here whose game another node hosts.
+    var seats: [Int64: RelayedSeat] = [:]
+    /// Hosted here: the sides of each game played on other nodes, their node and outbox.
+    var remoteSides: [Int64: [Side: (node: Int64, outbox: Outbox)]] = [:]
+    /// Hosted here: the watchers on other nodes of each game, by (node, watcher).
+    var remoteWatchers: [Int64: [RemoteWatcher: Outbox]] = [:]
+    /// Watching here a game hosted elsewhere: each connection's outbox and watches, by outbox id.
+    var watchers: [Int: (outbox: Outbox, games: [Int64: RelayedWatch])] = [:]
+    /// The last id given to an outbox that forwards to another node (negative: no connection's).
+    var lastRemoteOutbox = 0
+
+    struct RemoteWatcher: Hashable {
+        var node: Int64
+        var watcher: Int
+    }
+}
+
+extension Lobby {
+    /// Whether several nodes share the database (PostgreSQL).
+    var crossesNodes: Bool { link != nil }
+
+    /// How long ago a live node's heartbeat may be.
+    var aliveAfter: Date { settings.clock.date - settings.nodeLease.inSeconds }
+
+    // MARK: Starting and stopping
+
+    /// Claims the games no live node hosts, resumes them here and tells the other nodes.
+    func takeOverGames(ids: [Int64]? = nil) async {
+        guard let link else { return }
+        do {
+            let claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: ids)
+            guard !claimed.isEmpty else { return }
+            let engineGames = try await storage.unfinishedEngineLevels()
+            await resume(try await link.storage.unfinishedGames(ids: claimed), engineGames: engineGames)
+            for id in claimed {
+                guard let game = games[id] else { continue }
+                link.send(.hosted(game: id, node: link.node), to: nil)
+                // Its players here were relayed to the old host: they get the game from here now.
+                for (side, player) in game.players {
+                    if crossing.seats[player.id]?.game == id { crossing.seats[player.id] = nil }
+                    if let outbox = connections[player.id]?.outbox { await game.rejoin(side, outbox: outbox) }
+                }
+            }
+        } catch {
+            logger.error("taking over games failed: \(error)")
+        }
+    }
+
+    /// Beats this node's heartbeat, and takes over the games of nodes whose heartbeat stopped.
+    func beatAndTakeOver() async {
+        guard let link else { return }
+        do {
+            try await link.storage.heartbeat(
+                node: link.node, now: settings.clock.date, aliveAfter: aliveAfter)
+        } catch {
+            logger.warning("heartbeat failed: \(error)")
+            return
+        }
+        await takeOverGames()
+    }
+
+    // MARK: Seeking
+
+    /// Puts a seek in the pool the nodes share and tells the player `seeking`.
+    func seekShared(
+        _ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?, link: NodeLink
+    ) async throws(ProtocolError) {
+        guard let id = seeker.player.id else { return }
+        try await checkMayStartAGame(id, outbox: outbox)
+        moveOn(id)
+        let seek = SharedSeek(
+            playerID: id, node: link.node, rating: seeker.player.rating, colourBalance: seeker.colourBalance,
+            control: control, since: settings.clock.date)
+        do {
+            try await link.storage.addSeek(seek)
+        } catch let error as ProtocolError {
+            throw error
+        } catch {
+            logger.error("storing a seek failed: \(error)")
+            throw ProtocolError(.internalError, "the seek could not be stored; nothing changed")
+        }
+        guard connections[id]?.outbox == outbox else {
+            // Left while the seek was stored: it goes with them.
+            try? await link.storage.removeSeek(playerID: id, node: link.node)
+            return
+        }
+        outbox.send(.seeking, id: requestID)
+        requestPairing()
+    }
+
+    /// One pairing pass over the shared pool; this node hosts the games it pairs, each with at
+    /// least one of its own seekers.
+    func pairShared(link: NodeLink) async {
+        let (now, node) = (settings.clock.date, link.node)
+        let (gap, widening) = (settings.pairingGap, settings.pairingWidening)
+        let pass: (games: [SharedPairing], skipped: Bool)
+        do {
+            pass = try await link.storage.pairSeeks(node: node, aliveAfter: aliveAfter, now: now) { seeks in
+                Self.pick(seeks, node: node, now: now, gap: gap, widening: widening)
+            }
+        } catch {
+            // Not when the server is stopping.
+            if !(error is CancellationError) { logger.error("pairing the shared seeks failed: \(error)") }
+            return
+        }
+        for pairing in pass.games { startShared(pairing, link: link) }
+        if pass.games.isEmpty, pass.skipped {
+            // Another node's pass held some seeks: look again in a moment (not at once, or two
+            // nodes could keep holding each other's seeks), rather than at the next interval.
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...40)))
+                await self.requestPairing()
+            }
+        }
+    }
+
+    /// The pairs the matchmaker makes of `seeks` that have a seeker of `node`, and whether the
+    /// first of each plays x (colours even out as on one node).
+    nonisolated static func pick(
+        _ seeks: [SharedSeek], node: Int64, now: Date, gap: Double, widening: Double
+    ) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)] {
+        var matchmaker = Matchmaker(gap: gap, widening: widening)
+        let base = ContinuousClock.now
+        var byPlayer: [Int64: SharedSeek] = [:]
+        for seek in seeks {
+            byPlayer[seek.playerID] = seek
+            try? matchmaker.add(
+                .init(
+                    playerID: seek.playerID, rating: seek.rating, control: seek.control,
+                    since: base - .milliseconds(Int64(max(0, now.timeIntervalSince(seek.since)) * 1000))))
+        }
+        return matchmaker.pairs(now: base).compactMap { first, second in
+            guard let a = byPlayer[first.playerID], let b = byPlayer[second.playerID],
+                a.node == node || b.node == node
+            else { return nil }
+            let firstIsX =
+                a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
+            return (a, b, firstIsX)
+        }
+    }
+
+    /// Starts a game a pass paired: hosted here, its sides on other nodes told and relayed.
+    private func startShared(_ pairing: SharedPairing, link: NodeLink) {
+        var outboxes: [Side: Outbox] = [:]
+        for side in Side.allCases {
+            let player = side == .x ? pairing.x : pairing.o
+            guard let playerID = player.id, let node = pairing.nodes[side] else { continue }
+            if node == link.node {
+                moveOn(playerID)
+                if let outbox = connections[playerID]?.outbox { outboxes[side] = outbox }
+            } else {
+                let outbox = remoteOutbox(to: node, for: .player(playerID), link: link)
+                crossing.remoteSides[pairing.game, default: [:]][side] = (node, outbox)
+                outboxes[side] = outbox
+                link.send(
+                    .started(game: pairing.game, player: playerID, side: side, host: link.node), to: node)
+            }
+        }
+        let game = makeGame(
+            id: pairing.game, control: pairing.control, x: pairing.x, o: pairing.o, position: .start,
+            moves: [],
+            clocks: nil, outboxes: outboxes)
+        logger.info(
+            "game \(pairing.game) started: \(pairing.x.name) (x) v \(pairing.o.name) (o) at \(pairing.control)"
+        )
+        Task { await game.begin() }
+    }
+
+    /// An outbox whose lines go to a player or watcher on another node.
+    private func remoteOutbox(to node: Int64, for recipient: NodeMessage.Recipient, link: NodeLink) -> Outbox
+    {
+        crossing.lastRemoteOutbox -= 1
+        return Outbox(id: crossing.lastRemoteOutbox) { event in
+            switch event {
+            case .line(let text), .watchedLine(let text):
+                link.send(.line(to: recipient, text: text), to: node)
+            case .close, .loggedIn, .watching: break
+            }
+        }
+    }
+
+    // MARK: Players on several nodes
+
+    /// A player logged in here: if another node hosts their game, it is told to send it here;
+    /// if no live node hosts it, this node takes it over.
+    func attachElsewhere(_ playerID: Int64, link: NodeLink) async {
+        let found: (game: Int64, side: Side, host: Int64?)?
+        do {
+            found = try await link.storage.unfinishedGame(of: playerID, aliveAfter: aliveAfter)
+        } catch {
+            logger.error("looking up the game of player \(playerID) failed: \(error)")
+            return
+        }
+        guard let found else {
+            crossing.seats[playerID] = nil
+            return
+        }
+        guard let host = found.host else {
+            // Its host stopped or died: this node takes it over, this player's side included.
+            await takeOverGames(ids: [found.game])
+            return
+        }
+        guard host != link.node else { return }
+        crossing.seats[playerID] = RelayedSeat(game: found.game, side: found.side, host: host, link: link)
+        link.send(.present(game: found.game, side: found.side, player: playerID, node: link.node), to: host)
+    }
+
+    /// This node listens again after its connection to the database was lost, and may have
+    /// missed lines meanwhile: each player and watcher here of a game hosted elsewhere gets the
+    /// game afresh from its host.
+    func listeningAgain() {
+        guard let link else { return }
+        for (player, seat) in crossing.seats where connections[player] != nil {
+            link.send(
+                .present(game: seat.game, side: seat.side, player: player, node: link.node), to: seat.host)
+        }
+        for (watcher, watching) in crossing.watchers {
+            for (game, watch) in watching.games {
+                link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: watch.host)
+            }
+        }
+    }
+
+    /// A player's connection here closed: the host of their game, if another node, is told.
+    func detachElsewhere(_ playerID: Int64) {
+        guard let link, let seat = crossing.seats[playerID] else { return }
+        link.send(.absent(game: seat.game, side: seat.side, node: link.node), to: seat.host)
+    }
+
+    /// The seat of a player here in game `id` hosted elsewhere.
+    ///
+    /// - Throws: `failure` if there is none.
+    func relayedSeat(_ id: Int64, of playerID: Int64, failing failure: ProtocolError) throws(ProtocolError)
+        -> RelayedSeat
+    {
+        guard let seat = crossing.seats[playerID], seat.game == id else { throw failure }
+        return seat
+    }
+
+    // MARK: Watching a game hosted elsewhere
+
+    /// A connection here watches a game another node hosts: the host sends it `watching`, then
+    /// the game's lines.
+    func watchElsewhere(_ id: Int64, outbox: Outbox, requestID: RequestID?) async throws -> RelayedWatch {
+        guard let link, let host = try await link.storage.host(ofGame: id, aliveAfter: aliveAfter),
+            host != link.node
+        else { throw ProtocolError(.noSuchGame, "no game \(id) is in progress") }
+        let watch = crossing.watchers[outbox.id]?.games[id] ?? RelayedWatch(game: id, host: host, lobby: self)
+        crossing.watchers[outbox.id, default: (outbox, [:])].games[id] = watch
+        link.send(.watch(game: id, watcher: outbox.id, id: requestID, node: link.node), to: host)
+        return watch
+    }
+
+    func unwatchElsewhere(_ id: Int64, outbox: Outbox) {
+        guard let link, let watch = crossing.watchers[outbox.id]?.games.removeValue(forKey: id) else {
+            return
+        }
+        if crossing.watchers[outbox.id]?.games.isEmpty == true { crossing.watchers[outbox.id] = nil }
+        link.send(.unwatch(game: id, watcher: outbox.id, node: link.node), to: watch.host)
+    }
+
+    /// The `live` list of every node, from the database.
+    func liveEverywhere(limit: Int, link: NodeLink) async -> [LiveGame] {
+        do {
+            return try await link.storage.liveGames(limit: limit, aliveAfter: aliveAfter)
+        } catch {
+            logger.error("reading the live games failed: \(error)")
+            return []
+        }
+    }
+
+    // MARK: Messages from other nodes
+
+    /// Acts on a message from another node.
+    func received(_ message: NodeMessage) async {
+        guard let link else { return }
+        switch message {
+        case .started(let game, let player, let side, let host):
+            crossing.seats[player] = RelayedSeat(game: game, side: side, host: host, link: link)
+            moveOn(player)
+            if connections[player] == nil {
+                link.send(.absent(game: game, side: side, node: link.node), to: host)
+            }
+        case .line(.player(let player), let text):
+            connections[player]?.outbox.sendLine(text)
+        case .line(.watcher(let watcher), let text):
+            crossing.watchers[watcher]?.outbox.sendWatched(text)
+        case .ended(let game, let player):
+            if crossing.seats[player]?.game == game { crossing.seats[player] = nil }
+        case .watchEnded(let game, let watcher):
+            crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
+            if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+        case .loggedIn(let player, let node):
+            guard node != link.node, let older = connections[player]?.outbox else { return }
+            older.send(.superseded)
+            older.close()
+            await detach(player, outbox: older)
+        case .hosted(let game, let node):
+            // Watchers here follow the game to its new host (which may be this node).
+            for (watcher, watching) in crossing.watchers {
+                guard let watch = watching.games[game] else { continue }
+                watch.host = node
+                link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: node)
+            }
+            guard node != link.node else { return }
+            for (player, seat) in crossing.seats where seat.game == game {
+                crossing.seats[player]?.host = node
+                if connections[player] != nil {
+                    link.send(
+                        .present(game: game, side: seat.side, player: player, node: link.node), to: node)
+                }
+            }
+        case .move(let id, let side, let player, let move, let requestID, let node):
+            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, link) else { return }
+            Task {
+                do throws(ProtocolError) {
+                    try await game.play(move, by: side, requestID: requestID)
+                } catch {
+                    outbox.send(.error(error), id: requestID)
+                }
+            }
+        case .resign(let id, let side, let player, let requestID, let node):
+            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, link) else { return }
+            Task {
+                do throws(ProtocolError) {
+                    try await game.resign(side, requestID: requestID)
+                } catch {
+                    outbox.send(.error(error), id: requestID)
+                }
+            }
+        case .present(let id, let side, let player, let node):
+            guard let game = games[id], game.players[side]?.id == player else {
+                link.send(.ended(game: id, player: player), to: node)
+                return
+            }
+            let outbox = remoteOutbox(to: node, for: .player(player), link: link)
+            crossing.remoteSides[id, default: [:]][side] = (node, outbox)
+            await game.rejoin(side, outbox: outbox)
+        case .absent(let id, let side, let node):
+            guard let game = games[id], let remote = crossing.remoteSides[id]?[side], remote.node == node
+            else {
+                return
+            }
+            await game.left(side, outbox: remote.outbox)
+        case .watch(let id, let watcher, let requestID, let node):
+            let outbox = remoteOutbox(to: node, for: .watcher(watcher), link: link)
+            let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
+            do throws(ProtocolError) {
+                guard let game = games[id] else {
+                    throw ProtocolError(.noSuchGame, "no game \(id) is in progress")
+                }
+                if let older = crossing.remoteWatchers[id]?[key] { await game.unwatch(older) }
+                try await game.watch(outbox, requestID: requestID)
+                crossing.remoteWatchers[id, default: [:]][key] = outbox
+            } catch {
+                outbox.send(.error(error), id: requestID)
+                link.send(.watchEnded(game: id, watcher: watcher), to: node)
+            }
+        case .unwatch(let id, let watcher, let node):
+            let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
+            if let outbox = crossing.remoteWatchers[id]?.removeValue(forKey: key) {
+                await games[id]?.unwatch(outbox)
+            }
+        }
+    }
+
+    /// The game hosted here and the outbox of `side`, if that side plays from `node`; else the
+    /// player there hears that the game is not here (it ended, or moved).
+    private func hostedSide(
+        _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ requestID: RequestID?, _ link: NodeLink
+    ) -> (Game, Outbox)? {
+        guard let game = games[id], let remote = crossing.remoteSides[id]?[side], remote.node == node else {
+            link.send(
+                .line(
+                    to: .player(player),
+                    text: Wire.line(
+                        Reply(
+                            .error(ProtocolError(.noSuchGame, "you have no game \(id) in progress")),
+                            id: requestID))),
+                to: node)
+            link.send(.ended(game: id, player: player), to: node)
+            return nil
+        }
+        return (game, remote.outbox)
+    }
+
+    /// A game hosted here ended: the nodes of its players and watchers elsewhere are told.
+    func endedElsewhere(_ game: Game) {
+        guard let link else { return }
+        for (side, remote) in crossing.remoteSides.removeValue(forKey: game.id) ?? [:] {
+            guard let player = game.players[side]?.id else { continue }
+            link.send(.ended(game: game.id, player: player), to: remote.node)
+        }
+        for key in (crossing.remoteWatchers.removeValue(forKey: game.id) ?? [:]).keys {
+            link.send(.watchEnded(game: game.id, watcher: key.watcher), to: key.node)
+        }
+    }
+}

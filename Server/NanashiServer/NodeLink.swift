@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// This server as one node of several on one PostgreSQL database: its id, and the messages it
+/// sends the other nodes and receives from them with `NOTIFY` and `LISTEN`.
+///
+/// Each node listens on a channel of its own, `nanashi_node_ID`, and all on `nanashi_nodes`,
+/// on one dedicated connection. Messages to a node arrive in the order they were sent: `send`
+/// queues them, and one task sends what is queued in one statement at a time, retrying the same
+/// batch while the database is away. A message longer than a notification may carry waits in
+/// `relay_message` and the notification carries its id. Each payload starts with a number of
+/// its own, so that two equal messages in one batch are not merged into one by PostgreSQL.
+final class NodeLink: Sendable {
+    let node: Int64
+    let storage: PostgresStorage
+    private let logger: Logger
+    private let queue = Mutex<[(node: Int64?, message: NodeMessage)]>([])
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+    private let sequence = Atomic<Int>(0)
+
+    /// The longest payload sent as it is; a longer one goes through `relay_message`.
+    static let longestPayload = 7_000
+
+    init(node: Int64, storage: PostgresStorage, logger: Logger) {
+        self.node = node
+        self.storage = storage
+        self.logger = logger
+        (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    static func channel(of node: Int64) -> String { "nanashi_node_\(node)" }
+    static let everyNode = "nanashi_nodes"
+
+    /// Queues a message for `node` (`nil`: every node); never waits.
+    func send(_ message: NodeMessage, to node: Int64?) {
+        queue.withLock { $0.append((node, message)) }
+        wake.yield()
+    }
+
+    /// Sends what is queued, batch after batch, until cancelled.
+    func runSending() async {
+        let encoder = JSONEncoder()
+        for await _ in wakes {
+            while !Task.isCancelled {
+                let batch = queue.withLock { queue in
+                    defer { queue = [] }
+                    return queue
+                }
+                guard !batch.isEmpty else { break }
+                var notifications: [(channel: String, payload: String)] = []
+                for (node, message) in batch {
+                    guard let json = try? encoder.encode(message) else { continue }
+                    let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+                    let channel = node.map(Self.channel(of:)) ?? Self.everyNode
+                    notifications.append((channel, "\(number) " + String(decoding: json, as: UTF8.self)))
+                }
+                await sendUntilSent(notifications)
+            }
+        }
+    }
+
+    private func sendUntilSent(_ notifications: [(channel: String, payload: String)]) async {
+        var notifications = notifications
+        while !Task.isCancelled {
+            do {
+                for index in notifications.indices
+                where notifications[index].payload.utf8.count > Self.longestPayload {
+                    let (number, body) = Self.split(notifications[index].payload)
+                    let id = try await storage.storeRelayMessage(body)
+                    notifications[index].payload = "\(number) @\(id)"
+                }
+                try await storage.notify(notifications)
+                return
+            } catch {
+                logger.warning("messages to other nodes not sent yet: \(String(reflecting: error))")
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    /// Listens on this node's channels and hands each message to `deliver`, in order, until
+    /// cancelled; a lost connection is opened again. `listening` is told each time it listens.
+    func runListening(
+        listening: @escaping @Sendable () -> Void, deliver: @escaping @Sendable (NodeMessage) async -> Void
+    ) async {
+        let decoder = JSONDecoder()
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: storage.configuration, id: Int(node), logger: logger)
+                defer { Task { try? await connection.close() } }
+                try await connection.listen(on: Self.channel(of: node)) { own in
+                    try await connection.listen(on: Self.everyNode) { all in
+                        listening()
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for notifications in [own, all] {
+                                group.addTask {
+                                    for try await notification in notifications {
+                                        guard let message = await self.read(notification.payload, decoder)
+                                        else {
+                                            continue
+                                        }
+                                        await deliver(message)
+                                    }
+                                }
+                            }
+                            try await group.next()
+                            group.cancelAll()
+                        }
+                    }
+                }
+            } catch {
+                logger.warning(
+                    "listening to the other nodes failed, trying again: \(String(reflecting: error))")
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    private func read(_ payload: String, _ decoder: JSONDecoder) async -> NodeMessage? {
+        var (_, body) = Self.split(payload)
+        if body.hasPrefix("@"), let id = Int64(body.dropFirst()) {
+            guard let stored = try? await storage.takeRelayMessage(id: id) else {
+                logger.error("a relayed message \(id) cannot be read")
+                return nil
+            }
+            body = stored
+        }
+        do {
+            return try decoder.decode(NodeMessage.self, from: Data(body.utf8))
+        } catch {
+            logger.error("a message from another node cannot be read: \(error)")
+            return nil
+        }
+    }
+
+    /// A payload's number and its message.
+    private static func split(_ payload: String) -> (number: Substring, body: String) {
+        guard let space = payload.firstIndex(of: " ") else { return ("", payload) }
+        return (payload[..<space], String(payload[payload.index(after: space)...]))
+    }
+}

@@ -1,0 +1,44 @@
+import NanashiCore
+import NanashiProtocol
+
+/// What one node tells another about a game one of them hosts, through PostgreSQL's `NOTIFY`.
+///
+/// Only nodes send these (on their database connection); a client's line never becomes one.
+/// The host's lines to a player or watcher on another node travel as `line`, encoded by the host
+/// exactly as it would write them to its own sockets.
+enum NodeMessage: Codable, Sendable, Equatable {
+    // To the node of a player or a watcher.
+
+    /// A game hosted by `host` started with `player` on the receiving node as `side`.
+    case started(game: Int64, player: Int64, side: Side, host: Int64)
+    /// A line for a player or a watcher on the receiving node, as written to its socket.
+    case line(to: Recipient, text: String)
+    /// The game ended (or is no longer hosted there): its player on the receiving node is free.
+    case ended(game: Int64, player: Int64)
+    /// The game ended for a watcher on the receiving node.
+    case watchEnded(game: Int64, watcher: Int)
+    /// `node` hosts the game from now on (it took it over from a node that stopped or died).
+    case hosted(game: Int64, node: Int64)
+    /// `player` logged in on `node` (to every node): their connection elsewhere is superseded.
+    case loggedIn(player: Int64, node: Int64)
+
+    // To the host.
+
+    /// A player on `node` plays `move` (as sent, at most a move's length).
+    case move(game: Int64, side: Side, player: Int64, move: String, id: RequestID?, node: Int64)
+    case resign(game: Int64, side: Side, player: Int64, id: RequestID?, node: Int64)
+    /// A player connected on `node`: the host sends their game there from now on.
+    case present(game: Int64, side: Side, player: Int64, node: Int64)
+    /// A player's connection on `node` closed: their grace period starts.
+    case absent(game: Int64, side: Side, node: Int64)
+    /// A connection on `node` watches the game.
+    case watch(game: Int64, watcher: Int, id: RequestID?, node: Int64)
+    case unwatch(game: Int64, watcher: Int, node: Int64)
+
+    /// Who a `line` is for on its node.
+    enum Recipient: Codable, Sendable, Equatable {
+        case player(Int64)
+        /// A connection watching, by its outbox id on its node.
+        case watcher(Int)
+    }
+}

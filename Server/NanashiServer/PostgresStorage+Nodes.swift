@@ -1,0 +1,278 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+import PostgresNIO
+
+/// What several servers ("nodes") on one PostgreSQL database share beyond the storage itself:
+/// which nodes are alive (a heartbeat row each), which node hosts each game, the seek pool,
+/// the `live` list, and the messages they send each other with `NOTIFY`.
+extension PostgresStorage {
+    /// The host of the games this server creates: its node, once it joined.
+    var host: Int64? {
+        let node = node.load(ordering: .relaxed)
+        return node == 0 ? nil : node
+    }
+
+    // MARK: Nodes
+
+    /// Adds this server's `node` row and makes it the host of the games it creates.
+    func joinAsNode(now: Date) async throws -> Int64 {
+        let seconds = now.timeIntervalSince1970
+        guard
+            let id = try await rows(
+                "INSERT INTO node (started_at, seen_at) VALUES (\(seconds), \(seconds)) RETURNING id"
+            ).first?.decode(Int64.self)
+        else { throw StorageError.damaged("a new node got no id") }
+        node.store(id, ordering: .relaxed)
+        return id
+    }
+
+    /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not.
+    func heartbeat(node: Int64, now: Date, aliveAfter: Date) async throws {
+        try await client.query(
+            "UPDATE node SET seen_at = \(now.timeIntervalSince1970) WHERE id = \(node)", logger: logger)
+        try await client.query(
+            """
+            DELETE FROM seek WHERE node IN (SELECT id FROM node WHERE seen_at < \(aliveAfter.timeIntervalSince1970))
+            """, logger: logger)
+    }
+
+    /// Leaves the cluster in order: this node's games are hosted by nobody (the next node to
+    /// look takes them), its seeks go, and so does its row.
+    func leave(node: Int64) async throws {
+        try await transaction { connection in
+            try await connection.query(
+                "UPDATE game SET host = NULL WHERE host = \(node) AND result IS NULL", logger: logger)
+            try await connection.query("DELETE FROM seek WHERE node = \(node)", logger: logger)
+            try await connection.query("DELETE FROM node WHERE id = \(node)", logger: logger)
+        }
+    }
+
+    /// Makes `node` the host of the unfinished games (all, or those of `ids`) whose host is
+    /// nobody or a node not seen since `aliveAfter`; returns their ids. Of several nodes that try
+    /// at once, one gets each game: the others find it hosted by a live node when their update
+    /// reaches its row.
+    func claimGames(node: Int64, aliveAfter: Date, ids: [Int64]? = nil) async throws -> [Int64] {
+        let only = ids.map { " AND id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
+        if let ids, ids.isEmpty { return [] }
+        return try await rows(
+            """
+            UPDATE game SET host = \(node)
+            WHERE result IS NULL\(unescaped: only)
+              AND (host IS NULL OR host NOT IN (SELECT id FROM node WHERE seen_at >= \(aliveAfter.timeIntervalSince1970)))
+            RETURNING id
+            """
+        ).map { try $0.decode(Int64.self) }
+    }
+
+    /// A player's unfinished game, the side they play and its host, if that host is alive.
+    func unfinishedGame(of playerID: Int64, aliveAfter: Date) async throws -> (
+        game: Int64, side: Side, host: Int64?
+    )? {
+        guard
+            let (game, xID, host) = try await rows(
+                """
+                SELECT game.id, game.x_id, node.id FROM game
+                LEFT JOIN node ON node.id = game.host AND node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+                WHERE game.result IS NULL AND (game.x_id = \(playerID) OR game.o_id = \(playerID))
+                ORDER BY game.id DESC LIMIT 1
+                """
+            ).first?.decode((Int64, Int64, Int64?).self)
+        else { return nil }
+        return (game, xID == playerID ? .x : .o, host)
+    }
+
+    /// The live node hosting the unfinished game `id`, if any.
+    func host(ofGame id: Int64, aliveAfter: Date) async throws -> Int64? {
+        try await rows(
+            """
+            SELECT node.id FROM game JOIN node ON node.id = game.host
+            WHERE game.id = \(id) AND game.result IS NULL AND node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+            """
+        ).first?.decode(Int64.self)
+    }
+
+    // MARK: The seek pool
+
+    /// Adds a seek to the shared pool. A seek the player made on another node is replaced: it
+    /// was their older connection's, superseded by this one's.
+    ///
+    /// - Throws: `ProtocolError` `alreadySeeking` if the player seeks already (on any node),
+    ///   `inGame` if they have a game not over.
+    func addSeek(_ seek: SharedSeek) async throws {
+        let inserted = try await rows(
+            """
+            INSERT INTO seek (player_id, node, rating, colour_balance, initial, increment, since)
+            SELECT \(seek.playerID), \(seek.node), \(seek.rating), \(seek.colourBalance), \(seek.control.initial),
+                   \(seek.control.increment), \(seek.since.timeIntervalSince1970)
+            WHERE NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL AND (x_id = \(seek.playerID) OR o_id = \(seek.playerID)))
+            ON CONFLICT (player_id) DO UPDATE
+                SET node = EXCLUDED.node, rating = EXCLUDED.rating, colour_balance = EXCLUDED.colour_balance,
+                    initial = EXCLUDED.initial, increment = EXCLUDED.increment, since = EXCLUDED.since
+                WHERE seek.node <> EXCLUDED.node
+            RETURNING player_id
+            """)
+        guard inserted.isEmpty else { return }
+        if try await rows("SELECT 1 FROM seek WHERE player_id = \(seek.playerID)").isEmpty {
+            throw ProtocolError(.inGame, "you have a game in progress")
+        }
+        throw ProtocolError(.alreadySeeking, "you are already seeking")
+    }
+
+    /// Takes a player's seek made on `node` out of the pool, if it is still there (not one they
+    /// made since on another node).
+    func removeSeek(playerID: Int64, node: Int64) async throws {
+        try await client.query(
+            "DELETE FROM seek WHERE player_id = \(playerID) AND node = \(node)", logger: logger)
+    }
+
+    /// One pairing pass over the shared pool, in one transaction: locks the seeks of live nodes
+    /// that no other node's pass holds (`FOR UPDATE SKIP LOCKED`), lets `pick` choose pairs among
+    /// them, and for each pair creates the game, hosted by `node`, and deletes both seeks.
+    /// Seeks locked by another pass are skipped, not waited for: a pass never blocks another,
+    /// and no seek is paired twice.
+    ///
+    /// - Returns: the games created, and whether seeks were skipped (locked by another pass),
+    ///   so that a pass that paired nothing may be tried again.
+    func pairSeeks(
+        node: Int64, aliveAfter: Date, now: Date,
+        pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
+    ) async throws -> (games: [SharedPairing], skipped: Bool) {
+        let logger = logger
+        return try await transaction { connection in
+            let seeks = try await connection.query(
+                """
+                SELECT seek.player_id, seek.node, seek.rating, seek.colour_balance, seek.initial, seek.increment,
+                       seek.since
+                FROM seek JOIN node ON node.id = seek.node
+                WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+                  AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
+                                  AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
+                ORDER BY seek.since, seek.player_id
+                FOR UPDATE OF seek SKIP LOCKED
+                """, logger: logger
+            ).collect().map { row in
+                let (player, node, rating, balance, initial, increment, since) = try row.decode(
+                    (Int64, Int64, Double, Int, Int, Int, Double).self)
+                return SharedSeek(
+                    playerID: player, node: node, rating: rating, colourBalance: balance,
+                    control: TimeControl(initial: initial, increment: increment),
+                    since: Date(timeIntervalSince1970: since))
+            }
+            let all = try await connection.query(
+                """
+                SELECT COUNT(*) FROM seek JOIN node ON node.id = seek.node
+                WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+                  AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
+                                  AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
+                """, logger: logger
+            ).collect().first?.decode(Int.self)
+            let skipped = (all ?? 0) > seeks.count
+            guard seeks.count >= 2 else { return ([], skipped) }
+            var pairings: [SharedPairing] = []
+            for (first, second, firstIsX) in pick(seeks) {
+                let (x, o) = firstIsX ? (first, second) : (second, first)
+                guard
+                    let game = try await connection.query(
+                        """
+                        INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
+                        VALUES (\(x.playerID), \(o.playerID), \(first.control.initial), \(first.control.increment),
+                                \(now.timeIntervalSince1970), \(node))
+                        RETURNING id
+                        """, logger: logger
+                    ).collect().first?.decode(Int64.self)
+                else { throw StorageError.damaged("a new game got no id") }
+                try await connection.query(
+                    "DELETE FROM seek WHERE player_id IN (\(x.playerID), \(o.playerID))", logger: logger)
+                var players: [Int64: PlayerRow] = [:]
+                for row in try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.playerColumns) FROM player WHERE id IN (\(x.playerID), \(o.playerID))
+                    """, logger: logger
+                ).collect() {
+                    let player = try Self.player(row)
+                    players[player.id!] = player
+                }
+                guard let xRow = players[x.playerID], let oRow = players[o.playerID] else {
+                    throw StorageError.damaged("a seeker of game \(game) is missing")
+                }
+                pairings.append(
+                    SharedPairing(
+                        game: game, control: first.control, x: xRow, o: oRow,
+                        nodes: [.x: x.node, .o: o.node]))
+            }
+            return (pairings, skipped)
+        }
+    }
+
+    // MARK: Watching
+
+    /// The games in progress on live nodes, highest-rated first (by the mean of both players'
+    /// ratings), at most `limit`.
+    func liveGames(limit: Int, aliveAfter: Date) async throws -> [LiveGame] {
+        try await rows(
+            """
+            SELECT game.id, x.name, x.rating, o.name, o.rating, game.initial, game.increment,
+                   (SELECT COUNT(*) FROM move WHERE move.game_id = game.id)
+            FROM game JOIN node ON node.id = game.host AND node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+            JOIN player x ON x.id = game.x_id JOIN player o ON o.id = game.o_id
+            WHERE game.result IS NULL
+            ORDER BY (x.rating + o.rating) / 2 DESC, game.id LIMIT \(limit)
+            """
+        ).map { row in
+            let (id, xName, xRating, oName, oRating, initial, increment, ply) = try row.decode(
+                (Int64, String, Double, String, Double, Int, Int, Int).self)
+            return LiveGame(
+                game: id, x: GamePlayer(name: xName, rating: rounded(xRating)),
+                o: GamePlayer(name: oName, rating: rounded(oRating)), initial: initial, increment: increment,
+                ply: ply)
+        }
+    }
+
+    // MARK: Messages between nodes
+
+    /// Sends notifications in one statement, in order: `(channel, payload)`.
+    func notify(_ notifications: [(channel: String, payload: String)]) async throws {
+        guard !notifications.isEmpty else { return }
+        let channels = notifications.map(\.channel)
+        let payloads = notifications.map(\.payload)
+        try await client.query(
+            "SELECT pg_notify(c, p) FROM unnest(\(channels)::text[], \(payloads)::text[]) AS t(c, p)",
+            logger: logger)
+    }
+
+    /// Keeps a message too long for a notification until its node reads it; returns its id.
+    func storeRelayMessage(_ body: String) async throws -> Int64 {
+        guard
+            let id = try await rows("INSERT INTO relay_message (body) VALUES (\(body)) RETURNING id").first?
+                .decode(Int64.self)
+        else { throw StorageError.damaged("a relayed message got no id") }
+        return id
+    }
+
+    /// Reads a stored message once: it is gone after.
+    func takeRelayMessage(id: Int64) async throws -> String? {
+        try await rows("DELETE FROM relay_message WHERE id = \(id) RETURNING body").first?.decode(String.self)
+    }
+}
+
+/// A seek in the pool that the nodes share.
+struct SharedSeek: Sendable {
+    var playerID: Int64
+    /// The node the player is connected to.
+    var node: Int64
+    var rating: Double
+    /// Games as x minus games as o.
+    var colourBalance: Int
+    var control: TimeControl
+    var since: Date
+}
+
+/// A game a pairing pass created: its players as stored, and the node each is connected to.
+struct SharedPairing: Sendable {
+    var game: Int64
+    var control: TimeControl
+    var x: PlayerRow
+    var o: PlayerRow
+    var nodes: [Side: Int64]
+}

@@ -1,0 +1,471 @@
+import Foundation
+import Logging
+import NanashiCore
+import NanashiProtocol
+import NanashiServerTestSupport
+import NanashiTestSupport
+import Testing
+
+@testable import NanashiServer
+
+/// Skips a test, saying why, when there is no PostgreSQL to test against.
+func requirePostgres() throws {
+    if let why = TestPostgres.unavailable {
+        Issue.record(Comment(rawValue: why), severity: .warning)
+        try Test.cancel(Comment(rawValue: why))
+    }
+}
+
+/// Servers on one new PostgreSQL database, on one test clock.
+func nodes(
+    _ count: Int, url: String? = nil, clock: TestClock = TestClock(), lease: Duration = .seconds(10)
+) async throws -> [TestServer] {
+    let url = try url ?? TestPostgres.database()
+    var servers: [TestServer] = []
+    for _ in 0..<count {
+        servers.append(
+            try await TestServer {
+                $0.databasePath = url
+                $0.clock = clock
+                $0.nodeLease = lease
+            })
+    }
+    return servers
+}
+
+/// A game played with `greedyMove` for `plies` plies, a request id on each move: ann on
+/// `annServer`, bob on `bobServer`.
+private struct PlayedGame {
+    var game: Int64
+    var clients: [Side: TestClient]
+    var names: [Side: String]
+    var tokens: [Side: String]
+    var position: Position
+    var ply = 0
+    /// Every line each side got, the game's id written `G` so that games of two databases compare.
+    var lines: [Side: [String]]
+
+    init(annServer: TestServer, bobServer: TestServer, plies: Int) async throws {
+        let ann = try annServer.client()
+        let bob = try bobServer.client()
+        let annToken = try await register(ann, "ann")
+        let bobToken = try await register(bob, "bob")
+        let seek = #"{"type":"seek","initial":300,"increment":3}"#
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        let annStart = try await ann.line()
+        let bobStart = try await bob.line()
+        guard case .start(let start) = try Wire.reply(fromLine: Array(annStart.utf8)).message else {
+            throw TestClient.Failure(description: "expected start, got \(annStart)")
+        }
+        game = start.game
+        clients = [start.color: ann, start.color.opponent: bob]
+        names = [start.color: "ann", start.color.opponent: "bob"]
+        tokens = [start.color: annToken, start.color.opponent: bobToken]
+        lines = [start.color: [annStart], start.color.opponent: [bobStart]]
+        position = .start
+        try await play(plies)
+    }
+
+    /// Plays `plies` more plies; `skippingStates`: a `game` line (the whole game, sent again
+    /// after a node listens again) may come before a `moved` and is passed over.
+    mutating func play(_ plies: Int, skippingStates: Bool = false) async throws {
+        for _ in 0..<plies {
+            let move = greedyMove(position)
+            ply += 1
+            clients[position.sideToMove]!.send(
+                #"{"type":"move","game":\#(game),"move":"\#(move)","id":"m\#(ply)"}"#)
+            for side in Side.allCases {
+                var line = try await clients[side]!.line()
+                while skippingStates, line.contains(#""type":"game""#) {
+                    line = try await clients[side]!.line()
+                }
+                lines[side]!.append(line.replacingOccurrences(of: #""game":\#(game)"#, with: #""game":G"#))
+            }
+            position = try position.play(move)
+        }
+    }
+}
+
+@Suite struct CrossNodeTests {
+    /// Two players seeking on two nodes are paired, and every line each gets is byte for byte
+    /// what they get when both play on one node; a watcher on either node sees the moves, and
+    /// `live` on both nodes lists the game.
+    @Test func playersOnTwoNodesPlayAsOnOne() async throws {
+        try requirePostgres()
+        let one = try await nodes(1)
+        let single = try await PlayedGame(annServer: one[0], bobServer: one[0], plies: 6)
+        await one[0].stop()
+
+        let two = try await nodes(2)
+        var crossing = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 6)
+        for side in Side.allCases {
+            // Colours are drawn at random; `start` names the opponent, the rest is the same.
+            let skip = crossing.names == single.names ? 0 : 1
+            #expect(crossing.lines[side]!.dropFirst(skip) == single.lines[side]!.dropFirst(skip))
+            #expect(crossing.lines[side]!.count == 7)
+        }
+
+        let (x, o) = (crossing.names[.x]!, crossing.names[.o]!)
+        let expectedLive =
+            #"{"games":[{"game":\#(crossing.game),"increment":3,"initial":300,"o":{"name":"\#(o)","rating":1500},"ply":6,"#
+            + #""x":{"name":"\#(x)","rating":1500}}],"type":"live"}"#
+        var watchers: [TestClient] = []
+        for node in two {
+            #expect(try await node.client().exchange(#"{"type":"live"}"#) == expectedLive)
+            let watcher = try node.client()
+            let watching = try await watcher.exchange(#"{"type":"watch","game":\#(crossing.game),"id":"w"}"#)
+            guard case .watching(let state) = try Wire.reply(fromLine: Array(watching.utf8)).message else {
+                throw TestClient.Failure(description: "expected watching, got \(watching)")
+            }
+            #expect(state.moves.count == 6 && state.x.name == x && state.fen == crossing.position.fen)
+            watchers.append(watcher)
+        }
+        try await crossing.play(2)
+        for watcher in watchers {
+            for ply in 7...8 {
+                guard case .moved(let moved) = try await watcher.reply().message else {
+                    throw TestClient.Failure(description: "expected moved")
+                }
+                #expect(moved.ply == ply && moved.legal == nil)
+            }
+        }
+        // A request id as long as a line allows travels with the move both ways, whichever
+        // player the host relays.
+        for _ in 0..<2 {
+            let id = String(repeating: "i", count: 3_900)
+            let mover = crossing.position.sideToMove
+            let move = greedyMove(crossing.position)
+            crossing.clients[mover]!.send(
+                #"{"type":"move","game":\#(crossing.game),"move":"\#(move)","id":"\#(id)"}"#)
+            let reply = try await crossing.clients[mover]!.reply()
+            guard case .moved(let moved) = reply.message else {
+                throw TestClient.Failure(description: "\(reply)")
+            }
+            #expect(reply.id == .string(id) && moved.move == move.description)
+            _ = try await crossing.clients[mover.opponent]!.line()
+            crossing.position = try crossing.position.play(move)
+        }
+        // What one node says to another is no client's message.
+        let forged = #"{"line":{"to":{"player":{"_0":1}},"text":"{\"type\":\"bye\"}"}}"#
+        #expect(try await two[1].client().exchange(forged).contains(#""type":"error""#))
+        await two[0].stop()
+        await two[1].stop()
+    }
+}
+
+@Suite struct SessionsAcrossNodesTests {
+    /// A player who logs in on another node while connected to one: the older connection is told
+    /// `superseded` and closed, as on one node, and its seek leaves the pool, while a seek from
+    /// the newer one stays.
+    @Test func aLoginOnAnotherNodeSupersedesTheConnectionHere() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let two = try await nodes(2, url: url)
+        let first = try two[0].client()
+        let token = try await register(first, "ann")
+        #expect(
+            try await first.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
+                == #"{"type":"seeking"}"#)
+        let second = try two[1].client()
+        #expect(try await second.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+        #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
+        #expect(
+            try await second.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
+                == #"{"type":"seeking"}"#)
+        let database = try await PostgresStorage.open(url)
+        let seeks = try await database.rows("SELECT node FROM seek").map { try $0.decode(Int64.self) }
+        #expect(seeks == [2])
+        await database.close()
+        for node in two { await node.stop() }
+    }
+}
+
+@Suite struct RelayedPlayerTests {
+    /// A player whose game another node hosts leaves: the host gives them the grace period;
+    /// they come back on their node and get the game from the host; they leave again and do not
+    /// come back: the host ends the game by abandonment and their opponent hears it.
+    @Test func aRelayedPlayerLeavesComesBackAndAbandons() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        // A lease longer than the test's time, so that neither node is taken for dead.
+        let two = try await nodes(2, url: url, clock: clock, lease: .seconds(3_600))
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        await database.close()
+        // Nodes are numbered from 1 in the order they started; the relayed player is on the other.
+        let relayedNode = two[host == 1 ? 1 : 0]
+        let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
+        played.clients[relayed]!.close()
+        let back = try relayedNode.client()
+        #expect(
+            try await back.exchange(#"{"type":"auth","token":"\#(played.tokens[relayed]!)"}"#).contains(
+                "welcome"))
+        guard case .game(let state) = try await back.reply().message else {
+            throw TestClient.Failure(description: "expected the game")
+        }
+        #expect(state.game == played.game && state.moves.count == 2 && state.color == relayed)
+        played.clients[relayed] = back
+        try await played.play(2)
+        // A second away from the first grace period's end, so that the test waits for the
+        // second one's timer, not the first's.
+        clock.advance(by: .seconds(1))
+        back.close()
+        // Wait for the host to have heard that the player left (its grace timer armed), then
+        // let the grace run out.
+        try await clock.advanceWhenArmed(by: .seconds(30))
+        guard case .end(let end) = try await played.clients[relayed.opponent]!.reply().message else {
+            throw TestClient.Failure(description: "expected the end")
+        }
+        #expect(end.outcome == Outcome(winner: relayed.opponent, reason: .abandonment))
+        for node in two { await node.stop() }
+    }
+}
+
+@Suite struct FailoverTests {
+    /// The node hosting a game dies (its sockets and database connections closed at once, its
+    /// games left as they are): its player logs in on the other node with their token; once the
+    /// dead node's lease is over, that node takes the game over from its stored moves, the side
+    /// to move charged the time since its last stored move, and both players get the game again
+    /// and play on. The game ends once and is rated once.
+    @Test func aGameGoesOnWhenItsHostDies() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        let two = try await nodes(2, url: url, clock: clock)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        // Nodes are numbered in the order they started, from 1.
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
+        let moverName = dying == 0 ? "ann" : "bob"
+        let mover = played.names.first { $0.value == moverName }!.key
+        let lastLine = played.lines[.x]!.last!.replacingOccurrences(
+            of: #""game":G"#, with: #""game":\#(played.game)"#)
+        guard case .moved(let last) = try Wire.reply(fromLine: Array(lastLine.utf8)).message else {
+            throw TestClient.Failure(description: "expected moved")
+        }
+
+        // A watcher on the surviving node, of the game the other node hosts.
+        let watcher = try two[surviving].client()
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(played.game),"id":"w"}"#).contains(
+                #""id":"w""#))
+
+        await two[dying].server!.kill()
+        #expect(try await played.clients[mover]!.linesUntilClosed().isEmpty)
+        let back = try two[surviving].client()
+        #expect(
+            try await back.exchange(#"{"type":"auth","token":"\#(played.tokens[mover]!)"}"#).contains(
+                "welcome"))
+        played.clients[mover] = back
+
+        // The dead node's lease runs out; the survivor's next heartbeat takes its game.
+        clock.advance(by: .seconds(11))
+        var charged = last.clock
+        charged[played.position.sideToMove] -= 11_000
+        for side in Side.allCases {
+            guard case .game(let state) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected the game again")
+            }
+            #expect(state.game == played.game && state.moves.count == 4 && state.clock == charged)
+        }
+        let before = played.lines[.x]!.count
+        try await played.play(2)
+        #expect(played.lines[.x]!.count == before + 2)
+        // The watcher followed the game to its new host: the game again (as it stood when the
+        // new host heard of the watcher, maybe after a move or two), then the moves after it.
+        guard case .watching(let again) = try await watcher.reply().message else {
+            throw TestClient.Failure(description: "expected the watched game again")
+        }
+        #expect(again.game == played.game && (4...6).contains(again.moves.count))
+        for ply in (again.moves.count + 1)..<7 {
+            guard case .moved(let moved) = try await watcher.reply().message else {
+                throw TestClient.Failure(description: "expected moved")
+            }
+            #expect(moved.ply == ply)
+        }
+        let resigner = played.position.sideToMove
+        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game)}"#)
+        for side in Side.allCases {
+            guard case .end(let end) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected end")
+            }
+            #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
+        }
+        let ratings = try await database.rows(
+            "SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)"
+        ).first!.decode(Int.self)
+        #expect(ratings == 2)
+        await database.close()
+        await two[surviving].stop()
+    }
+}
+
+@Suite struct DatabaseOutageTests {
+    /// PostgreSQL stops (`pg_ctl stop -m fast`) in the middle of a game between two nodes: a
+    /// move meanwhile is refused and not stored, neither node falls over, and once PostgreSQL is
+    /// back the same move is accepted and play goes on both ways; every move acknowledged is
+    /// stored, and no other.
+    @Test func playGoesOnWhenPostgreSQLIsBack() async throws {
+        try requirePostgres()
+        let cluster: TestPostgres.OwnCluster
+        do {
+            cluster = try TestPostgres.ownCluster()
+        } catch {
+            Issue.record(Comment(rawValue: "skipped: \(error)"), severity: .warning)
+            try Test.cancel(Comment(rawValue: "\(error)"))
+        }
+        let url = try cluster.database()
+        let two = try await nodes(2, url: url)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        await database.close()
+        // The move during the outage is made on the host's own node (a relayed one would wait
+        // in its node's queue and be played once PostgreSQL is back).
+        if played.names[played.position.sideToMove] != (host == 1 ? "ann" : "bob") {
+            try await played.play(1)
+        }
+        let mover = played.position.sideToMove
+        let move = greedyMove(played.position)
+        let line = #"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"again"}"#
+
+        try cluster.stop()
+        played.clients[mover]!.send(line)
+        // Nothing that needs no database waits for it meanwhile.
+        for node in two {
+            #expect(try await node.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        }
+        // The outage's length is the scenario's (5 s), not a timeout being proven.
+        try await Task.sleep(for: .seconds(5))
+        try cluster.start()
+
+        // The move waited for the database and was stored, or was refused and is sent again
+        // until it is: either way it is acknowledged once, and only once stored.
+        var accepted = false
+        for _ in 0..<100 where !accepted {
+            let reply = try await played.clients[mover]!.line()
+            accepted = reply.contains(#""type":"moved""#) && reply.contains(#""move":"\#(move)""#)
+            if !accepted {
+                #expect(reply.contains("internal_error"))
+                try await Task.sleep(for: .milliseconds(100))
+                played.clients[mover]!.send(line)
+            }
+        }
+        #expect(accepted)
+        // The opponent gets that move, or the whole game with it if its node was not listening
+        // yet when it was sent.
+        var seen = false
+        while !seen {
+            switch try await played.clients[mover.opponent]!.reply().message {
+            case .moved(let moved): seen = moved.ply == played.ply + 1
+            case .game(let state): seen = state.moves.count == played.ply + 1
+            default: break
+            }
+        }
+        played.position = try played.position.play(move)
+        played.ply += 1
+        try await played.play(3, skippingStates: true)
+        let check = try await PostgresStorage.open(url)
+        let stored = try await check.rows("SELECT COUNT(*) FROM move WHERE game_id = \(played.game)").first!
+            .decode(Int.self)
+        #expect(stored == played.ply)
+        await check.close()
+        for node in two { await node.stop() }
+    }
+}
+
+@Suite struct NodeLinkTests {
+    /// Messages from one node reach another in the order sent: a line longer than a
+    /// notification may carry (through `relay_message`, read once), and two equal messages
+    /// in one batch (which PostgreSQL would merge into one without their numbers).
+    @Test func messagesArriveWholeAndInOrder() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
+        let now = Date()
+        let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
+        let to = NodeLink(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
+        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
+        let (listening, ready) = AsyncStream<Void>.makeStream()
+        let listener = Task {
+            await to.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
+        }
+        let sender = Task { await from.runSending() }
+        for await _ in listening { break }
+        let long = String(repeating: "é", count: 12_000)
+        let sent: [NodeMessage] = [
+            .line(to: .player(7), text: "{\"type\":\"pong\"}"),
+            .line(to: .watcher(3), text: long),
+            .line(to: .player(7), text: "{\"type\":\"pong\"}"),
+            .absent(game: 1, side: .o, node: from.node),
+        ]
+        for message in sent { from.send(message, to: to.node) }
+        var got: [NodeMessage] = []
+        for await message in received {
+            got.append(message)
+            if got.count == sent.count { break }
+        }
+        #expect(got == sent)
+        #expect(try await a.rows("SELECT id FROM relay_message").isEmpty)
+        listener.cancel()
+        sender.cancel()
+        await a.close()
+        await b.close()
+    }
+}
+
+@Suite struct HostFencingTests {
+    /// Only the node hosting a game stores its moves and its result; once another node took it
+    /// over (the first one's lease over), the first stores nothing more of it. The same move
+    /// stored again at its ply (an answer lost) is stored with its new clocks; another is refused.
+    @Test func onlyTheHostStoresMovesAndTheResult() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = try await a.joinAsNode(now: now)
+        let bNode = try await b.joinAsNode(now: now)
+        let ann = try await a.createPlayer(name: "ann", passwordHash: "h", now: now, token: nil)
+        let bob = try await a.createPlayer(name: "bob", passwordHash: "h", now: now, token: nil)
+        let id = try await a.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: now)
+        let f2 = Move.clone(to: Square("f2")!)
+        try await a.recordMove(gameID: id, ply: 1, move: f2, clocks: Clocks(x: 1, o: 2), now: now)
+        try await a.recordMove(gameID: id, ply: 1, move: f2, clocks: Clocks(x: 5, o: 6), now: now)
+        await #expect(throws: (any Error).self) {
+            try await a.recordMove(gameID: id, ply: 1, move: .pass, clocks: Clocks(x: 1, o: 2), now: now)
+        }
+        let b1 = try Move(notation: "a1b3")
+        await #expect(throws: StorageError.noSuchGame) {
+            try await b.recordMove(gameID: id, ply: 2, move: b1, clocks: Clocks(x: 5, o: 7), now: now)
+        }
+        let draw = Outcome(winner: nil, reason: .fiftyMoveRule)
+        await #expect(throws: StorageError.noSuchGame) {
+            try await b.finishGame(id: id, outcome: draw, rated: false, now: now) { x, o in
+                (x.glicko, o.glicko)
+            }
+        }
+        // Both nodes beat at `now`: a's lease is not over yet, and b takes nothing.
+        #expect(try await b.claimGames(node: bNode, aliveAfter: now).isEmpty)
+        try await b.heartbeat(node: bNode, now: now + 20, aliveAfter: now + 10)
+        #expect(try await b.claimGames(node: bNode, aliveAfter: now + 10) == [id])
+        await #expect(throws: StorageError.noSuchGame) {
+            try await a.recordMove(gameID: id, ply: 2, move: b1, clocks: Clocks(x: 5, o: 7), now: now)
+        }
+        try await b.recordMove(gameID: id, ply: 2, move: b1, clocks: Clocks(x: 5, o: 7), now: now)
+        let moves = try await b.unfinishedGames(ids: [id]).first?.moves
+        #expect(moves?.map(\.notation) == ["f2", "a1b3"] && moves?.first?.xClock == 5)
+        #expect(
+            try await b.finishGame(id: id, outcome: draw, rated: false, now: now) { x, o in
+                (x.glicko, o.glicko)
+            } == nil)
+        await a.close()
+        await b.close()
+    }
+}
