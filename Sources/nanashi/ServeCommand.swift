@@ -78,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Registrations one address may make per hour.")
     var registrationsPerHour = defaults.registrationsPerHour
 
+    @Option(help: "Milliseconds a batch of moves waits for more before it is committed (SQLite; 0 at once).")
+    var commitDelay = Int(defaults.moveCommitDelay.inSeconds * 1000)
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -99,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maximumConnectionsPerAddress = maxPerAddress
         settings.loginsPerMinute = loginsPerMinute
         settings.registrationsPerHour = registrationsPerHour
+        settings.moveCommitDelay = .milliseconds(commitDelay)
         if let problem = settings.problem { throw InputError(problem) }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw InputError("--tls-cert and --tls-key go together")

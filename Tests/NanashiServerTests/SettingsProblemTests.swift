@@ -36,6 +36,14 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
         (changed { $0.maximumConnectionsPerAddress = 0 }, "bad connection limits 20000, 0: use 1 or more"),
         (changed { $0.loginsPerMinute = 0.5 }, "bad login or registration rate: use 1 or more"),
         (changed { $0.registrationsPerHour = .nan }, "bad login or registration rate: use 1 or more"),
+        (
+            changed { $0.moveCommitDelay = .milliseconds(101) },
+            "bad commit delay 101: use 0 to 100 milliseconds"
+        ),
+        (
+            changed { $0.moveCommitDelay = .milliseconds(-1) },
+            "bad commit delay -1: use 0 to 100 milliseconds"
+        ),
     ]
     for (settings, problem) in cases { #expect(settings.problem == problem) }
 }
