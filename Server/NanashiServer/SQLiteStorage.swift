@@ -63,7 +63,8 @@ final class SQLiteStorage: Storage {
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
-        moves = GroupCommit(on: threads, delay: moveCommitDelay) { batch in try Self.insert(batch, into: pool)
+        moves = GroupCommit(on: threads, delay: moveCommitDelay) { batch in
+            try Self.insert(batch, into: pool)
         }
         let known = Set(Self.migrator.migrations)
         let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }

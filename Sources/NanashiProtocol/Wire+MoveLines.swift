@@ -23,10 +23,9 @@ extension Wire {
             return nil
         }
         // Literals and five integers take under 256 bytes; a turned piece 5 (`,"c5"`), a legal move 7.
-        let capacity =
-            256 + moved.fen.utf8.count + moved.move.utf8.count + idText.utf8.count + 5 * Square.boardSize
-            * Square.boardSize
-            + 7 * (moved.legal?.count ?? 0)
+        let squares = Square.boardSize * Square.boardSize
+        let texts = moved.fen.utf8.count + moved.move.utf8.count + idText.utf8.count
+        let capacity = 256 + texts + 5 * squares + 7 * (moved.legal?.count ?? 0)
         return String(unsafeUninitializedCapacity: capacity) { storage in
             var line = LineWriter(storage)
             line.write(#"{"clock":{"o":"#)
