@@ -3,28 +3,35 @@
 # One load run: a fresh copy of a seeded database ($DIR/$BASE.sqlite, with the bots' tokens in
 # $DIR/$BOTS.txt, from `nanashi seed --db ... --bots N --accounts ...`), a server on it, the bots;
 # prints the server's CPU (user + system, from /proc) per move played. With `perf`, records a
-# profile of the server to $DIR/perf-LABEL.data. CLIENTS, GAMES, THINK, MAXC, FILES as named.
+# profile of the server to $DIR/perf-LABEL.data. CLIENTS, GAMES, THINK, MAXC, FILES as named;
+# SERVE_ARGS are added to the server's options (say --commit-delay 0). Also prints the server's
+# context switches (voluntary + involuntary, all its threads) per move; the load tool's progress
+# lines go to $DIR/progress-LABEL.txt.
 set -euo pipefail
 bin=$1; label=$2; perf=${3:-}
 dir=${DIR:-/tmp/pgload}
 ulimit -n ${FILES:-20000}
 cp $dir/${BASE:-base}.sqlite $dir/run.sqlite; rm -f $dir/run.sqlite-wal $dir/run.sqlite-shm
 port=$((20000 + RANDOM % 20000))
-$bin serve --port $port --db $dir/run.sqlite --log-level error --max-connections ${MAXC:-5000} > $dir/serve.out 2>&1 &
+$bin serve --port $port --db $dir/run.sqlite --log-level error --max-connections ${MAXC:-5000} ${SERVE_ARGS:-} > $dir/serve.out 2>&1 &
 pid=$!
 for i in $(seq 100); do grep -q listening $dir/serve.out 2>/dev/null && break; sleep 0.1; done
 ticks() { awk '{print $14+$15}' /proc/$pid/stat; }
+switches() { cat /proc/$pid/task/*/status | awk '/ctxt_switches/ {n += $2} END {print n}'; }
 before=$(ticks)
+switchesBefore=$(switches)
 if [ -n "$perf" ]; then perf record -F 999 -g -p $pid -o $dir/perf-$label.data > /dev/null 2>&1 & perfpid=$!; fi
 start=$(date +%s.%N)
-$bin loadtest --server 127.0.0.1:$port --clients ${CLIENTS:-1000} --games ${GAMES:-2000} --think ${THINK:-0} --accounts $dir/${BOTS:-bots}.txt --bind-range 127.1.0.0/16 > $dir/report-$label.txt 2> /dev/null
+$bin loadtest --server 127.0.0.1:$port --clients ${CLIENTS:-1000} --games ${GAMES:-2000} --think ${THINK:-0} --accounts $dir/${BOTS:-bots}.txt --bind-range 127.1.0.0/16 > $dir/report-$label.txt 2> $dir/progress-$label.txt
 end=$(date +%s.%N)
 after=$(ticks)
+switchesAfter=$(switches)
 if [ -n "$perf" ]; then kill -INT $perfpid; wait $perfpid || true; fi
 kill $pid; wait $pid || true
 moves=$(grep -oP 'moves \K[0-9]+' $dir/report-$label.txt | head -1)
 hz=$(getconf CLK_TCK)
 python3 -c "
 cpu=($after-$before)/$hz; m=$moves
-print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move, wall {$end-$start:.1f} s')"
+print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move, wall {$end-$start:.1f} s, '
+      f'{($switchesAfter-$switchesBefore)/m:.2f} context switches/move')"
 grep -E "errors|round trip|games completed" $dir/report-$label.txt | tr '\n' ' '; echo

@@ -1,9 +1,15 @@
+import Foundation
 import Synchronization
 
 /// Writes that arrive while one is being stored wait and are then stored together, in one
 /// transaction: the moves of thousands of games at once cost one commit each time the database
 /// is free, rather than one each. Each caller returns once its own item is stored, as if it had
-/// written alone; nothing is held back for a timer, so a lone write goes at once.
+/// written alone.
+///
+/// With a `delay`, each batch waits that long for more items before it is written (as
+/// PostgreSQL's `commit_delay` does): when writes come one at a time, far apart, a few
+/// milliseconds gather several into one commit, which costs the server much less CPU per item
+/// than a commit, a thread wake-up and a hop back for each. Without one, a lone write goes at once.
 ///
 /// If a batch fails, its items are written one at a time, so that one that cannot be stored
 /// (a duplicate, say) fails alone.
@@ -16,12 +22,24 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private let state = Mutex(State())
     private let threads: WorkerThreads
     private let write: @Sendable ([Item]) throws -> Void
+    /// How long a batch waits for more items before it is written.
+    private let delay: Duration
+    /// Blocks the writing thread for a while (the tests' waits end when the test says).
+    private let pause: @Sendable (Duration) -> Void
 
     /// - Parameters:
     ///   - threads: where the batches are written, one at a time.
+    ///   - delay: how long each batch waits for more items before it is written (none: at once).
+    ///   - pause: how the writing thread waits out `delay`; a real sleep unless told.
     ///   - write: stores a batch in one transaction, or throws and stores none of it.
-    init(on threads: WorkerThreads, write: @escaping @Sendable ([Item]) throws -> Void) {
+    init(
+        on threads: WorkerThreads, delay: Duration = .zero,
+        pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.inSeconds) },
+        write: @escaping @Sendable ([Item]) throws -> Void
+    ) {
         self.threads = threads
+        self.delay = delay
+        self.pause = pause
         self.write = write
     }
 
@@ -44,6 +62,8 @@ final class GroupCommit<Item: Sendable>: Sendable {
     /// Writes batches until nothing waits.
     private func drain() {
         while true {
+            // Blocks only this worker thread, which writes nothing else meanwhile.
+            if delay > .zero { pause(delay) }
             let batch = state.withLock { state in
                 let batch = state.waiting
                 state.waiting.removeAll(keepingCapacity: true)

@@ -49,8 +49,9 @@ final class SQLiteStorage: Storage {
     }
 
     /// Opens (creating if needed) the database file and brings its schema up to date. A write
-    /// waits up to `busyTimeout` for another's lock before it fails.
-    init(path: String, busyTimeout: Duration = .seconds(5)) throws {
+    /// waits up to `busyTimeout` for another's lock before it fails; moves are stored in batches
+    /// that each wait `moveCommitDelay` for more (`GroupCommit`).
+    init(path: String, busyTimeout: Duration = .seconds(5), moveCommitDelay: Duration = .zero) throws {
         var configuration = Configuration()
         // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
         // may hold a lock for a moment: wait for it rather than fail.
@@ -62,7 +63,9 @@ final class SQLiteStorage: Storage {
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
-        moves = GroupCommit(on: threads) { batch in try Self.insert(batch, into: pool) }
+        moves = GroupCommit(on: threads, delay: moveCommitDelay) { batch in
+            try Self.insert(batch, into: pool)
+        }
         let known = Set(Self.migrator.migrations)
         let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
         if !applied.isSubset(of: known) {

@@ -61,7 +61,10 @@ public final class Server: Sendable {
         let database = try DatabaseAddress(parsing: settings.databasePath)
         let storage: any Storage =
             switch database {
-            case .sqlite(let path): try SQLiteStorage(path: path, busyTimeout: settings.databaseBusyTimeout)
+            case .sqlite(let path):
+                try SQLiteStorage(
+                    path: path, busyTimeout: settings.databaseBusyTimeout,
+                    moveCommitDelay: settings.moveCommitDelay)
             case .postgres(let address): try await PostgresStorage.open(address, logger: logger)
             }
         let engines = EnginePool(

@@ -15,7 +15,8 @@ extension ServerSettings {
         allowedOrigins: [String], databasePath: String, graceSeconds: Int, nodeLeaseSeconds: Int,
         idleTimeoutSeconds: Int,
         messageBurst: Int, messageRate: Double, maximumConnections: Int, maximumConnectionsPerAddress: Int,
-        loginsPerMinute: Double, registrationsPerHour: Double, tlsCertificateChain: String?, tlsKey: String?
+        loginsPerMinute: Double, registrationsPerHour: Double, moveCommitDelayMilliseconds: Int,
+        tlsCertificateChain: String?, tlsKey: String?
     ) throws(Problem) {
         self.init()
         self.host = host
@@ -35,6 +36,7 @@ extension ServerSettings {
         self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
         self.loginsPerMinute = loginsPerMinute
         self.registrationsPerHour = registrationsPerHour
+        moveCommitDelay = .milliseconds(moveCommitDelayMilliseconds)
         if let problem { throw Problem(description: problem) }
         switch (tlsCertificateChain, tlsKey) {
         case (nil, nil): break

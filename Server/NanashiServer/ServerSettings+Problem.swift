@@ -1,6 +1,7 @@
 extension ServerSettings {
     /// What is wrong with the settings `nanashi serve` takes from its options (the ports, the
-    /// grace, the node lease, the idle timeout, the database, the message budget, the connection and login limits), named by
+    /// grace, the node lease, the idle timeout, the database, the message budget, the connection
+    /// and login limits, the commit delay), named by
     /// those options; `nil` when nothing is.
     public var problem: String? {
         guard (0...65535).contains(port) else { return "bad port \(port): use 0 to 65535" }
@@ -33,6 +34,9 @@ extension ServerSettings {
         guard loginsPerMinute >= 1, registrationsPerHour >= 1, loginsPerMinute.isFinite,
             registrationsPerHour.isFinite
         else { return "bad login or registration rate: use 1 or more" }
+        guard (Duration.zero...Duration.milliseconds(100)).contains(moveCommitDelay) else {
+            return "bad commit delay \(Int(moveCommitDelay.inSeconds * 1000)): use 0 to 100 milliseconds"
+        }
         do {
             _ = try DatabaseAddress(parsing: databasePath)
         } catch {

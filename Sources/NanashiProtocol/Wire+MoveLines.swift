@@ -9,60 +9,67 @@ import NanashiCore
 /// escape, a non-integral id, other spacing or key order) returns `nil` and goes through the
 /// encoder or decoder as every other message does.
 extension Wire {
-    /// The line of a `moved` reply, or `nil` if the encoder must write it.
+    /// The line of a `moved` reply, or `nil` if the encoder must write it. Its bytes are written
+    /// straight into the string's storage: one allocation, no text built per square or move.
     static func movedLine(_ moved: Moved, id: RequestID?) -> String? {
         guard isPlain(moved.fen), isPlain(moved.move) else { return nil }
-        var line = #"{"clock":{"o":"#
-        line.reserveCapacity(180 + 5 * moved.converted.count + 7 * (moved.legal?.count ?? 0))
-        line += String(moved.clock.o)
-        line += #","x":"#
-        line += String(moved.clock.x)
-        line += #"},"converted":["#
-        var first = true
-        for square in moved.converted {
-            line += first ? "\"" : ",\""
-            append(square, to: &line)
-            line += "\""
-            first = false
+        var idText = ""
+        switch id {
+        case nil, .integer: break
+        case .string(let text):
+            guard isPlain(text) else { return nil }
+            idText = text
+        case .number:
+            return nil
         }
-        line += #"],"fen":""#
-        line += moved.fen
-        line += #"","game":"#
-        line += String(moved.game)
-        guard append(id, to: &line) else { return nil }
-        if let legal = moved.legal {
-            line += #","legal":["#
-            for (index, move) in legal.enumerated() {
-                line += index == 0 ? "\"" : ",\""
-                append(move, to: &line)
-                line += "\""
+        // Literals and five integers take under 256 bytes; a turned piece 5 (`,"c5"`), a legal move 7.
+        let squares = Square.boardSize * Square.boardSize
+        let texts = moved.fen.utf8.count + moved.move.utf8.count + idText.utf8.count
+        let capacity = 256 + texts + 5 * squares + 7 * (moved.legal?.count ?? 0)
+        return String(unsafeUninitializedCapacity: capacity) { storage in
+            var line = LineWriter(storage)
+            line.write(#"{"clock":{"o":"#)
+            line.write(moved.clock.o)
+            line.write(#","x":"#)
+            line.write(moved.clock.x)
+            line.write(#"},"converted":["#)
+            var first = true
+            for square in moved.converted {
+                line.write(first ? "\"" : ",\"")
+                line.write(square)
+                line.write("\"")
+                first = false
             }
-            line += "]"
-        }
-        line += #","move":""#
-        line += moved.move
-        line += #"","ply":"#
-        line += String(moved.ply)
-        line += #","type":"moved"}"#
-        return line
-    }
-
-    /// Appends a square's name (`c5`) without building a string for it.
-    private static func append(_ square: Square, to line: inout String) {
-        line.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "a") + UInt8(truncatingIfNeeded: square.file)))
-        line.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "1") + UInt8(truncatingIfNeeded: square.rank)))
-    }
-
-    /// Appends a move in notation (`f2`, `a7c5`, `0000`), as `Move.description` writes it.
-    private static func append(_ move: Move, to line: inout String) {
-        switch move {
-        case .clone(let to):
-            append(to, to: &line)
-        case .jump(let from, let to):
-            append(from, to: &line)
-            append(to, to: &line)
-        case .pass:
-            line += "0000"
+            line.write(#"],"fen":""#)
+            line.write(text: moved.fen)
+            line.write(#"","game":"#)
+            line.write(moved.game)
+            switch id {
+            case .integer(let integer):
+                line.write(#","id":"#)
+                line.write(integer)
+            case .string:
+                line.write(#","id":""#)
+                line.write(text: idText)
+                line.write("\"")
+            case nil, .number:
+                break
+            }
+            if let legal = moved.legal {
+                line.write(#","legal":["#)
+                for (index, move) in legal.enumerated() {
+                    line.write(index == 0 ? "\"" : ",\"")
+                    line.write(move)
+                    line.write("\"")
+                }
+                line.write("]")
+            }
+            line.write(#","move":""#)
+            line.write(text: moved.move)
+            line.write(#"","ply":"#)
+            line.write(Int64(moved.ply))
+            line.write(#","type":"moved"}"#)
+            return line.count
         }
     }
 
@@ -146,6 +153,77 @@ extension Wire {
 
     fileprivate static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+}
+
+/// Writes ASCII into storage known to be large enough for the line (a write past its end stops
+/// the program rather than overrun it).
+private struct LineWriter {
+    private let storage: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(_ storage: UnsafeMutableBufferPointer<UInt8>) {
+        self.storage = storage
+    }
+
+    mutating func write(_ literal: StaticString) {
+        literal.withUTF8Buffer { copy($0) }
+    }
+
+    mutating func write(text: String) {
+        var text = text
+        text.withUTF8 { copy($0) }
+    }
+
+    /// An integer as `String(_:)` writes it.
+    mutating func write(_ integer: Int64) {
+        // At most 20 bytes (`Int64.min`), written from the end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = integer.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if integer < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            copy(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// A square's name (`c5`).
+    mutating func write(_ square: Square) {
+        append(UInt8(ascii: "a") + UInt8(truncatingIfNeeded: square.file))
+        append(UInt8(ascii: "1") + UInt8(truncatingIfNeeded: square.rank))
+    }
+
+    /// A move in notation (`f2`, `a7c5`, `0000`), as `Move.description` writes it.
+    mutating func write(_ move: Move) {
+        switch move {
+        case .clone(let to):
+            write(to)
+        case .jump(let from, let to):
+            write(from)
+            write(to)
+        case .pass:
+            write("0000")
+        }
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        precondition(count < storage.count, "a moved line outgrew its storage")
+        storage[count] = byte
+        count += 1
+    }
+
+    private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(storage.count - count >= bytes.count, "a moved line outgrew its storage")
+        guard let source = bytes.baseAddress, let target = storage.baseAddress else { return }
+        (target + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 }
 

@@ -83,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Registrations one address may make per hour.")
     var registrationsPerHour = defaults.registrationsPerHour
 
+    @Option(help: "Milliseconds a batch of moves waits for more before it is committed (SQLite; 0 at once).")
+    var commitDelay = Int(defaults.moveCommitDelay.inSeconds * 1000)
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -94,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
             maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
             loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,
+            moveCommitDelayMilliseconds: commitDelay,
             tlsCertificateChain: tlsCert,
             tlsKey: tlsKey)
         let level = try ServerSettings.logLevel(named: logLevel)

@@ -47,4 +47,43 @@ import Testing
         #expect(written.dropFirst().first.map { Set($0) } == [1, 13, 2, 3])
         #expect(written.dropFirst(2).map(\.count).allSatisfy { $0 == 1 } && written.count == 6)
     }
+
+    /// With a delay, a batch waits before it is written, and whatever is stored meanwhile goes in
+    /// it: moves that come one at a time share a commit. Each caller still returns only once its
+    /// item is written.
+    @Test func aDelayedBatchTakesWhatArrivesMeanwhile() async throws {
+        let threads = WorkerThreads(count: 1, name: "test.group-commit-delay")
+        defer { threads.stop() }
+        let batches = Mutex<[[Int]]>([])
+        let pauses = Mutex<[Duration]>([])
+        let pausing = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let commit = GroupCommit<Int>(
+            on: threads, delay: .milliseconds(3),
+            pause: { delay in
+                pauses.withLock { $0.append(delay) }
+                pausing.signal()
+                _ = resume.wait(timeout: .now() + 60)
+            },
+            write: { batch in batches.withLock { $0.append(batch) } })
+        let first = Task { try await commit.store(1) }
+        await withCheckedContinuation { done in
+            DispatchQueue.global().async {
+                _ = pausing.wait(timeout: .now() + 10)
+                done.resume()
+            }
+        }
+        // The first batch is waiting: nothing is written yet, and three more arrive meanwhile.
+        #expect(batches.withLock { $0.isEmpty })
+        let later = [2, 3, 4].map { item in Task { try await commit.store(item) } }
+        for _ in 0..<10_000 where commit.waitingCount < 4 { try await Task.sleep(for: .milliseconds(1)) }
+        // Every later wait (for a next batch that turns out empty) ends at once.
+        resume.signal()
+        for _ in 0..<8 { resume.signal() }
+        try await first.value
+        for task in later { try await task.value }
+        let written = batches.withLock { $0 }
+        #expect(written.map { Set($0) } == [[1, 2, 3, 4]])
+        #expect(pauses.withLock { $0.first } == .milliseconds(3))
+    }
 }

@@ -38,6 +38,14 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
         (changed { $0.maximumConnectionsPerAddress = 0 }, "bad connection limits 20000, 0: use 1 or more"),
         (changed { $0.loginsPerMinute = 0.5 }, "bad login or registration rate: use 1 or more"),
         (changed { $0.registrationsPerHour = .nan }, "bad login or registration rate: use 1 or more"),
+        (
+            changed { $0.moveCommitDelay = .milliseconds(101) },
+            "bad commit delay 101: use 0 to 100 milliseconds"
+        ),
+        (
+            changed { $0.moveCommitDelay = .milliseconds(-1) },
+            "bad commit delay -1: use 0 to 100 milliseconds"
+        ),
     ]
     for (settings, problem) in cases { #expect(settings.problem == problem) }
 }
@@ -52,6 +60,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             graceSeconds: 30, nodeLeaseSeconds: 20, idleTimeoutSeconds: 90, messageBurst: 50, messageRate: 10,
             maximumConnections: 100,
             maximumConnectionsPerAddress: 5, loginsPerMinute: 3, registrationsPerHour: 2,
+            moveCommitDelayMilliseconds: 7,
             tlsCertificateChain: cert, tlsKey: key)
     }
     var expected = ServerSettings()
@@ -65,7 +74,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
     #expect(made.host == expected.host && made.port == expected.port && made.httpPort == expected.httpPort)
     #expect(made.allowedOrigins == expected.allowedOrigins && made.databasePath == expected.databasePath)
     #expect(made.abandonGrace == expected.abandonGrace && made.idleTimeout == expected.idleTimeout)
-    #expect(made.nodeLease == .seconds(20))
+    #expect(made.nodeLease == .seconds(20) && made.moveCommitDelay == .milliseconds(7))
     #expect(made.messageBurst == expected.messageBurst && made.messageRate == expected.messageRate)
     #expect(made.maximumConnections == 100 && made.maximumConnectionsPerAddress == 5)
     #expect(made.loginsPerMinute == 3 && made.registrationsPerHour == 2 && made.tls == nil)
