@@ -170,9 +170,10 @@ private struct PlayedGame {
         let second = try two[1].client()
         #expect(try await second.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
         #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
-        #expect(
-            try await second.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
-                == #"{"type":"seeking"}"#)
+        // Failed once in 14 whole runs on a loaded machine: another reply here, and no seek left.
+        // Kept apart so that a failure shows the reply.
+        let reply = try await second.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
+        #expect(reply == #"{"type":"seeking"}"#)
         let database = try await PostgresStorage.open(url)
         let seeks = try await database.rows("SELECT node FROM seek").map { try $0.decode(Int64.self) }
         #expect(seeks == [2])
