@@ -301,8 +301,14 @@ extension Lobby {
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
-        case .loggedIn(let player, let node):
+        case .loggedIn(let player, let node, let ticket):
             guard node != link.node, let older = connections[player]?.outbox else { return }
+            guard let here = loginTickets[player] else {
+                // Its ticket here is still being drawn: compared once it is.
+                loginsElsewhere[player] = max(loginsElsewhere[player] ?? 0, ticket)
+                return
+            }
+            guard here < ticket else { return }
             older.send(.superseded)
             older.close()
             await detach(player, outbox: older)

@@ -17,6 +17,10 @@ actor Lobby {
     var engineLevels: [Int64: Level] = [:]
     /// Each logged-in player's one live connection, and the digest of the token it is on.
     var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
+    /// With other nodes: each connected player's login ticket here (`NodeMessage.loggedIn`).
+    var loginTickets: [Int64: Int64] = [:]
+    /// Logins elsewhere heard of while a player's ticket here was still being drawn.
+    var loginsElsewhere: [Int64: Int64] = [:]
     var matchmaker: Matchmaker
     /// Each seeking player as read when they sought.
     var seekers: [Int64: Seeker] = [:]
@@ -186,8 +190,22 @@ actor Lobby {
             if let link { try? await link.storage.removeSeek(playerID: id, node: link.node) }
         }
         connections[id] = (outbox, token)
-        // One connection per player over all nodes: one elsewhere is superseded too.
-        link?.send(.loggedIn(player: id, node: link!.node), to: nil)
+        loginTickets[id] = nil
+        if let link {
+            // One connection per player over all nodes: one elsewhere is superseded too, if it
+            // is older (notifications may arrive late). Without a ticket, any login elsewhere
+            // supersedes this one, and this one every other.
+            let ticket = (try? await link.storage.nextLoginTicket()) ?? 0
+            link.send(.loggedIn(player: id, node: link.node, ticket: ticket == 0 ? .max : ticket), to: nil)
+            guard connections[id]?.outbox == outbox else { return }
+            loginTickets[id] = ticket
+            if let later = loginsElsewhere.removeValue(forKey: id), later > ticket {
+                outbox.send(.superseded)
+                outbox.close()
+                await detach(id, outbox: outbox)
+                return
+            }
+        }
         if let game = gameOf[id], let side = game.side(of: id) {
             // Here, not on another node any more (if they played from one).
             crossing.remoteSides[game.id]?[side] = nil
@@ -201,6 +219,8 @@ actor Lobby {
     func detach(_ playerID: Int64, outbox: Outbox) async {
         guard connections[playerID]?.outbox == outbox else { return }
         connections[playerID] = nil
+        loginTickets[playerID] = nil
+        loginsElsewhere[playerID] = nil
         matchmaker.remove(playerID)
         seekers[playerID] = nil
         moveOn(playerID)

@@ -19,8 +19,9 @@ enum NodeMessage: Codable, Sendable, Equatable {
     case watchEnded(game: Int64, watcher: Int)
     /// `node` hosts the game from now on (it took it over from a node that stopped or died).
     case hosted(game: Int64, node: Int64)
-    /// `player` logged in on `node` (to every node): their connection elsewhere is superseded.
-    case loggedIn(player: Int64, node: Int64)
+    /// `player` logged in on `node` (to every node) with `ticket` (`nextLoginTicket`): their
+    /// connection elsewhere is superseded if it logged in before, with a smaller ticket.
+    case loggedIn(player: Int64, node: Int64, ticket: Int64)
 
     // To the host.
 

@@ -145,6 +145,9 @@ enum PostgresSchema {
                 """,
                 // A message between nodes too long for a NOTIFY payload, read once by its node.
                 "CREATE TABLE relay_message (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body TEXT NOT NULL)",
+                // Orders logins over all nodes: a late message about an older login elsewhere
+                // supersedes no newer connection.
+                "CREATE SEQUENCE login_ticket",
             ]),
     ]
 

@@ -92,6 +92,14 @@ extension PostgresStorage {
         ).first?.decode(Int64.self)
     }
 
+    /// A number greater than that of every login before it on any node.
+    func nextLoginTicket() async throws -> Int64 {
+        guard let ticket = try await rows("SELECT nextval('login_ticket')").first?.decode(Int64.self) else {
+            throw StorageError.damaged("the login ticket sequence gave nothing")
+        }
+        return ticket
+    }
+
     // MARK: The seek pool
 
     /// Adds a seek to the shared pool. A seek the player made on another node is replaced: it
