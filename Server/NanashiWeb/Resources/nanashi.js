@@ -239,7 +239,7 @@
       if (centipieces >= 10000) { return 'x wins by force'; }
       if (centipieces <= -10000) { return 'o wins by force'; }
       var text = (Math.abs(centipieces) / 100).toFixed(2);
-      return centipieces > 0 ? '+' + text + ' for x' : centipieces < 0 ? '−' + text + ' for o' : '0.00, level';
+      return centipieces > 0 ? '+' + text + ' for x' : centipieces < 0 ? '+' + text + ' for o' : '0.00, level';
     }
     function showEval() {
       var marker = document.getElementById('eval-now');
