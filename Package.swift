@@ -147,7 +147,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NanashiClientTests",
-            dependencies: ["NanashiClient", "NanashiProtocol", "NanashiCore", "NanashiTerminal"],
+            dependencies: [
+                "NanashiClient", "NanashiProtocol", "NanashiCore", "NanashiTerminal", "NanashiTestSupport",
+            ],
             path: "Tests/NanashiClientTests"
         ),
         // The AI is here as the opponent of `nanashi play` and the judge of `nanashi replay`'s eval.

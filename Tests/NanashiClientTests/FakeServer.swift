@@ -35,43 +35,28 @@ final class FakeServer {
         if listener >= 0 { close(listener) }
     }
 
-    /// Waits for the client's connection.
-    func accept() async throws {
-        let connection = await offThePool { [listener] in Glibc.accept(listener, nil, nil) }
+    /// Waits for the client's connection. Blocking: for `.blocking` tests.
+    func accept() throws {
+        connection = Glibc.accept(listener, nil, nil)
         try #require(connection >= 0)
-        self.connection = connection
         // Generous: only a hung client makes a test wait this long.
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// The client's next line, without its newline.
-    func line() async throws -> String {
+    /// The client's next line, without its newline. Blocking: for `.blocking` tests.
+    func line() throws -> String {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 return line
             }
-            let chunk = await offThePool { [connection] in
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                    if count < 0 && errno == EINTR { continue }
-                    return Array(chunk[..<max(count, 0)])
-                }
-            }
-            try #require(!chunk.isEmpty, "the client sent nothing")
-            pending += chunk
-        }
-    }
-
-    /// Runs a blocking socket call on a thread of its own, never on the few threads that Swift's
-    /// tasks share: a test blocked there would starve every other test's tasks (the client's
-    /// pinger among them) on a small machine.
-    private func offThePool<Value: Sendable>(_ call: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: call()) }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            try #require(count > 0, "the client sent nothing")
+            pending += chunk[..<count]
         }
     }
 

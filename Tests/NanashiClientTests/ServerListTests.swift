@@ -1,5 +1,6 @@
 import NanashiCore
 import NanashiProtocol
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiClient
@@ -77,17 +78,17 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
             == ServerAddress(host: "b.example", port: 7878))
 }
 
-@Test func aClientConnectsToTheFirstServerOfTheListThatAnswers() async throws {
+@Test(.blocking) func aClientConnectsToTheFirstServerOfTheListThatAnswers() async throws {
     let down = try FakeServer()
     down.goAway()
     let up = try FakeServer()
     let servers = try ServerList(parsing: "127.0.0.1:\(down.port),127.0.0.1:\(up.port)")
     let connection = try await ServerConnection.connect(to: servers)
     defer { connection.close() }
-    try await up.accept()
+    try up.accept()
     #expect(connection.address == servers.addresses[1])
     connection.send(Request(.ping, id: .string("p")))
-    #expect(try await up.line() == #"{"id":"p","type":"ping"}"#)
+    #expect(try up.line() == #"{"id":"p","type":"ping"}"#)
 }
 
 @Test func whenNoServerOfTheListAnswersTheErrorNamesEach() async throws {
@@ -104,7 +105,9 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
     }
 }
 
-@Test func anOnlineSessionWhoseServerGoesAwayReconnectsToTheNextAndResumesWithItsToken() async throws {
+@Test(.blocking) func anOnlineSessionWhoseServerGoesAwayReconnectsToTheNextAndResumesWithItsToken()
+    async throws
+{
     let (first, second) = (try FakeServer(), try FakeServer())
     let servers = try ServerList(parsing: "127.0.0.1:\(first.port),127.0.0.1:\(second.port)")
     var online = OnlineSession(
@@ -132,16 +135,16 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
     }
 
     _ = perform(online.start())
-    try await first.accept()
+    try first.accept()
     _ = try await next()  // connected: the saved token goes out
-    #expect(try await first.line() == #"{"id":"auth","token":"tok1","type":"auth"}"#)
+    #expect(try first.line() == #"{"id":"auth","token":"tok1","type":"auth"}"#)
     let welcome = Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)
     first.write(Wire.line(Reply(.welcome(welcome), id: .string("auth"))) + "\n")
     _ = try await next()
-    #expect(try await first.line() == #"{"id":"sync","type":"ping"}"#)
+    #expect(try first.line() == #"{"id":"sync","type":"ping"}"#)
     first.write(Wire.line(Reply(.pong, id: .string("sync"))) + "\n")
     _ = try await next()
-    #expect(try await first.line() == #"{"id":"seek","increment":0,"initial":600,"type":"seek"}"#)
+    #expect(try first.line() == #"{"id":"seek","increment":0,"initial":600,"type":"seek"}"#)
 
     // The first server goes away: the session tries it again first (the last that worked), is
     // refused, and goes on to the second, where it resumes with its token.
@@ -150,9 +153,9 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
         try await next() == [
             "the connection to 127.0.0.1:\(first.port),127.0.0.1:\(second.port) was lost; reconnecting in 0.5 s"
         ])
-    try await second.accept()
+    try second.accept()
     _ = try await next()
     #expect(inbox.connection?.address == servers.addresses[1])
-    #expect(try await second.line() == #"{"id":"auth","token":"tok1","type":"auth"}"#)
+    #expect(try second.line() == #"{"id":"auth","token":"tok1","type":"auth"}"#)
     inbox.connection?.close()
 }
