@@ -214,6 +214,43 @@ def quantise(network, scale):
     return header + body
 
 
+def read_blob(path):
+    """The quantised network of a `.nnue` file, or of the Swift source the trainer writes."""
+    with open(path, "rb") as file:
+        data = file.read()
+    if path.endswith(".swift"):
+        text = data.decode("utf-8")
+        start = text.index('"""') + 3
+        body = text[start : text.index('"""', start)]
+        data = base64.b64decode("".join(body.split()))
+    return data
+
+
+def dequantise(blob, network):
+    """Loads a quantised network into `network` (the square factor left at zero: the window rows
+    hold it folded) and returns its logistic scale K. Quantising the result gives `blob` back."""
+    if blob[:4] != MAGIC:
+        sys.exit("not a network: the file does not start with NNUE")
+    version, hidden, qa, qb, scale = struct.unpack_from("<HHHHI", blob, 4)
+    if version != VERSION or hidden != network.bias.shape[0] or (qa, qb) != (QA, QB):
+        sys.exit(f"network version {version}, hidden {hidden}, QA {qa}, QB {qb}: this trainer writes {VERSION}, QA {QA}, QB {QB}")
+    offset = 16
+    arrays = []
+    for count in (INPUTS * hidden, hidden, 2 * hidden):
+        arrays.append(np.frombuffer(blob, dtype="<i2", count=count, offset=offset).astype(np.float32))
+        offset += 2 * count
+    (b2,) = struct.unpack_from("<i", blob, offset)
+    if offset + 4 != len(blob):
+        sys.exit(f"network of {len(blob)} bytes: {offset + 4} expected")
+    with torch.no_grad():
+        network.inputs.weight.copy_(torch.from_numpy(arrays[0].reshape(INPUTS, hidden) / QA))
+        network.squares.weight.zero_()
+        network.bias.copy_(torch.from_numpy(arrays[1] / QA))
+        network.output.weight.copy_(torch.from_numpy(arrays[2].reshape(1, 2 * hidden) / QB))
+        network.output.bias.fill_(b2 / (QA * QB))
+    return float(scale)
+
+
 def swift_source(blob, command):
     text = base64.b64encode(blob).decode("ascii")
     lines = [text[i : i + 96] for i in range(0, len(text), 96)]
@@ -231,7 +268,7 @@ def swift_source(blob, command):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", nargs="+", help="positions written by `nanashi datagen` (.bin records or .txt lines)")
+    parser.add_argument("data", nargs="*", help="positions written by `nanashi datagen` (.bin records or .txt lines)")
     parser.add_argument("--hidden", type=int, default=256, help="hidden layer size per side")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=16384)
@@ -243,21 +280,41 @@ def main():
     parser.add_argument("--binary", help="also write the quantised network to this file")
     parser.add_argument("--checkpoint", default="data/train.ckpt", help="written after every epoch")
     parser.add_argument(
-        "--init", help="start from this checkpoint's network (a new optimiser and schedule): a warm start on more data"
+        "--init",
+        help="start from this network (a new optimiser and schedule): a warm start on more data; a checkpoint, "
+        "a .nnue file, or the Swift source the trainer writes (the committed network: "
+        "AI/NanashiAI/NetworkWeights+Trained.swift)",
+    )
+    parser.add_argument(
+        "--check-init",
+        action="store_true",
+        help="with --init of a .nnue or .swift network: quantise it again, say whether the bytes are the same, and stop",
     )
     parser.add_argument(
         "--resume", action="store_true", help="go on from --checkpoint (to --epochs, which may differ from the first run's)"
     )
     args = parser.parse_args()
+    if not args.data and not args.check_init:
+        parser.error("no data: name the files of positions to train on")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     generator = np.random.default_rng(args.seed)
     started = time.time()
 
+    network = Network(args.hidden)
+    initial = None
+    if args.init and args.init.endswith((".swift", ".nnue")):
+        blob = read_blob(args.init)
+        initial = {"scale": dequantise(blob, network), "network": network.state_dict()}
+        if args.check_init:
+            same = quantise(network, initial["scale"]) == blob
+            print(f"{args.init}: quantised again, {'the same' if same else 'DIFFERENT'} {len(blob)} bytes")
+            sys.exit(0 if same else 1)
+    elif args.init:
+        initial = torch.load(args.init)
     codes, sides, scores, results = read(args.data)
     scale = fit_scale(scores, results)
-    initial = torch.load(args.init) if args.init else None
     if initial:
         # The network's output is in units of its own K: keep it.
         scale = initial["scale"]
@@ -272,7 +329,6 @@ def main():
     target_t = torch.from_numpy(target.astype(np.float32))
     perms = symmetries()
 
-    network = Network(args.hidden)
     optimiser = torch.optim.Adam(network.parameters(), lr=args.lr)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=args.epochs)
     first_epoch = 1
