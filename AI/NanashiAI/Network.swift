@@ -1,4 +1,5 @@
 import CNetwork
+import CSearchMemory
 import NanashiCore
 
 /// The evaluation network laid out for the search (NNUE): the board read as tuples, every 2x2
@@ -45,7 +46,16 @@ final class Network: @unchecked Sendable {
             }
             return buffer
         }
-        rows = buffer(weights.hiddenWeights)
+        // The rows (4.7 MB) on huge pages: each update reads rows far apart, which would otherwise
+        // miss the address-translation cache.
+        guard let memory = nanashi_allocate_table(weights.hiddenWeights.count * MemoryLayout<Int16>.stride)
+        else {
+            fatalError("no memory for the network's rows")
+        }
+        weights.hiddenWeights.withUnsafeBytes {
+            memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
+        rows = memory.bindMemory(to: Lanes.self, capacity: weights.hiddenWeights.count / Lanes.scalarCount)
         biases = buffer(weights.hiddenBiases)
         outputs = buffer(weights.outputWeights)
         windowsOfSquare = .allocate(capacity: 49)
@@ -57,7 +67,8 @@ final class Network: @unchecked Sendable {
     }
 
     deinit {
-        for buffer in [rows, biases, outputs] { buffer.deallocate() }
+        nanashi_free_table(rows)
+        for buffer in [biases, outputs] { buffer.deallocate() }
         windowsOfSquare.deallocate()
     }
 
