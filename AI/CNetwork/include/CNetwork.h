@@ -4,12 +4,12 @@
 #include <stdint.h>
 
 /// The network's vector kernels. Swift has no way to ask for wider vectors only where the
-/// processor has them; these are compiled twice (AVX2, and the x86-64 baseline) and the
+/// processor has them; these are compiled three times (AVX-512, AVX2, and the x86-64 baseline) and the
 /// processor's own is chosen when the program starts.
 
 /// Writes to `out` the `size` 16-bit sums `base + adds[0] + ... - subtracts[0] - ...`
 /// (wrapping), where each of `adds` and `subtracts` points at `size` values. `size` is a
-/// multiple of 64.
+/// multiple of 128.
 void nanashi_accumulate(
     int16_t *out, const int16_t *base, const int16_t *const *adds, int addCount,
     const int16_t *const *subtracts, int subtractCount, int size);
