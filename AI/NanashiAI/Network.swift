@@ -13,7 +13,8 @@ import NanashiCore
 final class Network: @unchecked Sendable {
     typealias Lanes = SIMD16<Int16>
 
-    /// The hidden layer's size for each perspective: the compiled search's shape.
+    /// The hidden layer's size for each perspective: the compiled search's shape (and the C
+    /// kernels', `AI/CNetwork`).
     static let hidden = 256
     /// Vectors in one perspective's hidden layer.
     static let lanes = hidden / Lanes.scalarCount
@@ -96,47 +97,11 @@ final class Network: @unchecked Sendable {
         from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>,
         xBefore: UInt64, oBefore: UInt64, xAfter: UInt64, oAfter: UInt64, blockers: UInt64
     ) {
-        var changed = (xBefore ^ xAfter) | (oBefore ^ oAfter)
-        var windows: UInt64 = 0
-        while changed != 0 {
-            windows |= windowsOfSquare[changed.trailingZeroBitCount]
-            changed &= changed &- 1
-        }
-        let count = windows.nonzeroBitCount
-        // Four lists (x's rows to add and subtract, o's likewise) of at most 36 windows each.
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: 4 * 36) { rowList in
-            let rowList = rowList.baseAddress!
-            let xAdds = rowList
-            let xSubtracts = rowList + count
-            let oAdds = rowList + 2 * count
-            let oSubtracts = rowList + 3 * count
-            var index = 0
-            while windows != 0 {
-                let window = windows.trailingZeroBitCount
-                windows &= windows &- 1
-                let (xOld, oOld) = Tuples.states(window: window, x: xBefore, o: oBefore, blockers: blockers)
-                let (xNew, oNew) = Tuples.states(window: window, x: xAfter, o: oAfter, blockers: blockers)
-                let base = window &* Tuples.states
-                xAdds[index] = row(base &+ xNew)
-                xSubtracts[index] = row(base &+ xOld)
-                oAdds[index] = row(base &+ oNew)
-                oSubtracts[index] = row(base &+ oOld)
-                index &+= 1
-            }
-            let parentValues = UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self)
-            let childValues = UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self)
-            nanashi_accumulate(
-                childValues, parentValues, xAdds, Int32(count), xSubtracts, Int32(count), Int32(Self.hidden))
-            nanashi_accumulate(
-                childValues + Self.hidden, parentValues + Self.hidden, oAdds, Int32(count), oSubtracts,
-                Int32(count), Int32(Self.hidden))
-        }
-    }
-
-    /// The first of the hidden weights of `input`.
-    @inline(__always)
-    private func row(_ input: Int) -> UnsafePointer<Int16> {
-        UnsafeRawPointer(rows + input &* Self.lanes).assumingMemoryBound(to: Int16.self)
+        nanashi_update(
+            UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self),
+            UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self),
+            UnsafeRawPointer(rows).assumingMemoryBound(to: Int16.self), windowsOfSquare, xBefore, oBefore,
+            xAfter, oAfter, blockers)
     }
 
     /// The network's score for `side` to move, in centi-pieces, from the accumulator's board.
