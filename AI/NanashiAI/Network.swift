@@ -31,10 +31,8 @@ final class Network: @unchecked Sendable {
     private let outputs: UnsafeMutablePointer<Lanes>
     /// For each square, the windows that hold it (`Tuples.windowsOfSquare`).
     private let windowsOfSquare: UnsafeMutablePointer<UInt64>
-    private let outputBias: Int
-    private let activationOne: Int16
-    private let scale: Int
-    private let divisor: Int
+    /// The update and the score over this network's buffers, for the search's hot path.
+    let kernels: Kernels
 
     init(_ weights: NetworkWeights) {
         precondition(
@@ -61,10 +59,13 @@ final class Network: @unchecked Sendable {
         outputs = buffer(weights.outputWeights)
         windowsOfSquare = .allocate(capacity: 49)
         windowsOfSquare.initialize(from: Tuples.windowsOfSquare, count: 49)
-        outputBias = Int(weights.outputBias)
-        activationOne = Int16(weights.activationOne)
-        scale = weights.scale
-        divisor = weights.activationOne * weights.outputOne
+        kernels = Kernels(
+            rows: UnsafeRawPointer(rows).assumingMemoryBound(to: Int16.self),
+            windowsOfSquare: windowsOfSquare,
+            outputs: UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self),
+            outputBias: Int(weights.outputBias), activationOne: Int16(weights.activationOne),
+            scale: weights.scale,
+            divisor: weights.activationOne * weights.outputOne)
     }
 
     deinit {
@@ -97,23 +98,15 @@ final class Network: @unchecked Sendable {
         from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>,
         xBefore: UInt64, oBefore: UInt64, xAfter: UInt64, oAfter: UInt64, blockers: UInt64
     ) {
-        nanashi_update(
-            UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self),
-            UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self),
-            UnsafeRawPointer(rows).assumingMemoryBound(to: Int16.self), windowsOfSquare, xBefore, oBefore,
-            xAfter, oAfter, blockers)
+        kernels.update(
+            from: parent, to: child, xBefore: xBefore, oBefore: oBefore, xAfter: xAfter, oAfter: oAfter,
+            blockers: blockers)
     }
 
     /// The network's score for `side` to move, in centi-pieces, from the accumulator's board.
     @inline(__always)
     func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
-        let values = UnsafeRawPointer(accumulator).assumingMemoryBound(to: Int16.self)
-        let own = values + (side == .x ? 0 : Self.hidden)
-        let other = values + (side == .x ? Self.hidden : 0)
-        let total = nanashi_screlu_output(
-            own, other, UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self), activationOne,
-            Int32(Self.hidden))
-        return (Int(total) / Int(activationOne) + outputBias) * scale / divisor
+        kernels.score(accumulator, side: side)
     }
 
     /// The network's score of `position` for its side to move, refreshed from nothing (outside
@@ -125,5 +118,42 @@ final class Network: @unchecked Sendable {
             accumulator, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
             blockers: position.blockers.rawValue)
         return score(accumulator, side: position.sideToMove)
+    }
+}
+
+extension Network {
+    /// The update and the score of a network as a value: its buffers and constants, so that the
+    /// search, which calls them at almost every node, pays no reference counting. Valid while its
+    /// network lives (the trained one lives as long as the program).
+    struct Kernels {
+        let rows: UnsafePointer<Int16>
+        let windowsOfSquare: UnsafePointer<UInt64>
+        let outputs: UnsafePointer<Int16>
+        let outputBias: Int
+        let activationOne: Int16
+        let scale: Int
+        let divisor: Int
+
+        /// As `Network.update`.
+        @inline(__always)
+        func update(
+            from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>,
+            xBefore: UInt64, oBefore: UInt64, xAfter: UInt64, oAfter: UInt64, blockers: UInt64
+        ) {
+            nanashi_update(
+                UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self),
+                UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self), rows, windowsOfSquare, xBefore,
+                oBefore, xAfter, oAfter, blockers)
+        }
+
+        /// As `Network.score(_:side:)`.
+        @inline(__always)
+        func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
+            let values = UnsafeRawPointer(accumulator).assumingMemoryBound(to: Int16.self)
+            let own = values + (side == .x ? 0 : Network.hidden)
+            let other = values + (side == .x ? Network.hidden : 0)
+            let total = nanashi_screlu_output(own, other, outputs, activationOne, Int32(Network.hidden))
+            return (Int(total) / Int(activationOne) + outputBias) * scale / divisor
+        }
     }
 }

@@ -26,7 +26,8 @@ struct Search {
     let weights: UnsafePointer<Int32>
     /// Whether positions are scored by the network rather than the classic evaluation.
     let usesNetwork: Bool
-    unowned(unsafe) let network: Network
+    /// The network's update and score (a value: no reference counting at each call).
+    let network: Network.Kernels
     let accumulators: UnsafeMutablePointer<Network.Lanes>
     let pieces: UnsafeMutablePointer<UInt64>
     let accumulatorIsCurrent: UnsafeMutablePointer<Bool>
@@ -62,7 +63,7 @@ struct Search {
         reductions = scratch.reductions
         weights = UnsafePointer(scratch.weights)
         usesNetwork = engine.evaluation == .network
-        network = Network.trained
+        network = Network.trained.kernels
         accumulators = scratch.accumulators
         pieces = scratch.pieces
         accumulatorIsCurrent = scratch.accumulatorIsCurrent
@@ -343,7 +344,8 @@ struct Search {
         blockers = position.blockers.rawValue
         pieces[2 * ply] = position.pieces(of: .x).rawValue
         pieces[2 * ply + 1] = position.pieces(of: .o).rawValue
-        network.refresh(accumulator(ply: ply), x: pieces[2 * ply], o: pieces[2 * ply + 1], blockers: blockers)
+        Network.trained.refresh(
+            accumulator(ply: ply), x: pieces[2 * ply], o: pieces[2 * ply + 1], blockers: blockers)
         accumulatorIsCurrent[ply] = true
     }
 
