@@ -13,7 +13,8 @@ enum { hidden = 256, windowStates = 256 };
 /// 1, 4, 16 and 64 for the lower left, lower right, upper left and upper right squares set.
 static inline int window_digits(uint64_t bits, int corner) {
     uint64_t shifted = bits >> corner;
-    return (int)((shifted & 1) | (shifted & 2) << 1 | (shifted & 0x80) >> 3 | (shifted & 0x100) >> 2);
+    return (int)((shifted & 1) | (shifted & 2) << 1 | (shifted & 0x80) >> 3 |
+                 (shifted & 0x100) >> 2);
 }
 
 /// `out = base + adds - subtracts` over one perspective's `hidden` values, all of them held in
@@ -37,7 +38,9 @@ void nanashi_update(
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
     uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);
     uint64_t windows = 0;
-    for (; changed != 0; changed &= changed - 1) windows |= windowsOfSquare[__builtin_ctzll(changed)];
+    for (; changed != 0; changed &= changed - 1) {
+        windows |= windowsOfSquare[__builtin_ctzll(changed)];
+    }
     const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];
     int count = 0;
     for (; windows != 0; windows &= windows - 1, count++) {
@@ -92,11 +95,13 @@ __attribute__((target("avx2"))) static int64_t screlu_output_avx2(
     const __m256i top = _mm256_set1_epi16(one);
     __m256i ownSum = zero, otherSum = zero;
     for (int i = 0; i < size; i += 16) {
-        __m256i a = _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256((const __m256i *)(own + i)), zero), top);
-        __m256i b =
-            _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256((const __m256i *)(other + i)), zero), top);
+        __m256i ownValues = _mm256_loadu_si256((const __m256i *)(own + i));
+        __m256i otherValues = _mm256_loadu_si256((const __m256i *)(other + i));
+        __m256i a = _mm256_min_epi16(_mm256_max_epi16(ownValues, zero), top);
+        __m256i b = _mm256_min_epi16(_mm256_max_epi16(otherValues, zero), top);
         __m256i aw = _mm256_mullo_epi16(a, _mm256_loadu_si256((const __m256i *)(weights + i)));
-        __m256i bw = _mm256_mullo_epi16(b, _mm256_loadu_si256((const __m256i *)(weights + size + i)));
+        __m256i otherWeights = _mm256_loadu_si256((const __m256i *)(weights + size + i));
+        __m256i bw = _mm256_mullo_epi16(b, otherWeights);
         ownSum = _mm256_add_epi32(ownSum, _mm256_madd_epi16(aw, a));
         otherSum = _mm256_add_epi32(otherSum, _mm256_madd_epi16(bw, b));
     }
