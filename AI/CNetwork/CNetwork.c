@@ -1,39 +1,70 @@
 #include "CNetwork.h"
 
 #if defined(__x86_64__) && defined(__linux__)
-#define NANASHI_CLONES __attribute__((target_clones("avx2", "default")))
+#define NANASHI_CLONES __attribute__((target_clones("avx512bw", "avx2", "default")))
 #else
 #define NANASHI_CLONES
 #endif
 
-/// Values worked on at a time: four AVX2 registers, held across all the rows.
-enum { chunk = 64 };
+/// Values of one perspective's hidden layer.
+enum { hidden = 256, windowStates = 256 };
+
+/// The base-4 digits of a window's four squares in `bits`, whose lower left square is `corner`:
+/// 1, 4, 16 and 64 for the lower left, lower right, upper left and upper right squares set.
+static inline int window_digits(uint64_t bits, int corner) {
+    uint64_t shifted = bits >> corner;
+    return (int)((shifted & 1) | (shifted & 2) << 1 | (shifted & 0x80) >> 3 |
+                 (shifted & 0x100) >> 2);
+}
+
+/// `out = base + adds - subtracts` over one perspective's `hidden` values, all of them held in
+/// registers (16 AVX2 or 8 AVX-512 ones) while the rows stream through once each.
+static inline __attribute__((always_inline)) void accumulate_half(
+    int16_t *out, const int16_t *base, const int16_t *const *adds, const int16_t *const *subtracts,
+    int count) {
+    int16_t sum[hidden];
+    for (int i = 0; i < hidden; i++) sum[i] = base[i];
+    for (int row = 0; row < count; row++) {
+        const int16_t *add = adds[row];
+        const int16_t *subtract = subtracts[row];
+        for (int i = 0; i < hidden; i++) sum[i] = (int16_t)(sum[i] + add[i] - subtract[i]);
+    }
+    for (int i = 0; i < hidden; i++) out[i] = sum[i];
+}
 
 NANASHI_CLONES
-void nanashi_accumulate(
-    int16_t *out, const int16_t *base, const int16_t *const *adds, int addCount,
-    const int16_t *const *subtracts, int subtractCount, int size) {
-    for (int start = 0; start < size; start += chunk) {
-        int16_t sum[chunk];
-        for (int i = 0; i < chunk; i++) sum[i] = base[start + i];
-        for (int row = 0; row < addCount; row++) {
-            const int16_t *values = adds[row] + start;
-            for (int i = 0; i < chunk; i++) sum[i] = (int16_t)(sum[i] + values[i]);
-        }
-        for (int row = 0; row < subtractCount; row++) {
-            const int16_t *values = subtracts[row] + start;
-            for (int i = 0; i < chunk; i++) sum[i] = (int16_t)(sum[i] - values[i]);
-        }
-        for (int i = 0; i < chunk; i++) out[start + i] = sum[i];
+void nanashi_update(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
+    uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);
+    uint64_t windows = 0;
+    for (; changed != 0; changed &= changed - 1) {
+        windows |= windowsOfSquare[__builtin_ctzll(changed)];
     }
+    const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];
+    int count = 0;
+    for (; windows != 0; windows &= windows - 1, count++) {
+        int window = __builtin_ctzll(windows);
+        int corner = window / 6 * 7 + window % 6;
+        int blocked = 3 * window_digits(blockers, corner);
+        int xOld = window_digits(xBefore, corner), oOld = window_digits(oBefore, corner);
+        int xNew = window_digits(xAfter, corner), oNew = window_digits(oAfter, corner);
+        const int16_t *windowRows = rows + (long)window * windowStates * hidden;
+        xAdds[count] = windowRows + (long)(xNew + 2 * oNew + blocked) * hidden;
+        xSubtracts[count] = windowRows + (long)(xOld + 2 * oOld + blocked) * hidden;
+        oAdds[count] = windowRows + (long)(oNew + 2 * xNew + blocked) * hidden;
+        oSubtracts[count] = windowRows + (long)(oOld + 2 * xOld + blocked) * hidden;
+    }
+    accumulate_half(child, parent, xAdds, xSubtracts, count);
+    accumulate_half(child + hidden, parent + hidden, oAdds, oSubtracts, count);
 }
 
 static inline int16_t clip(int16_t value, int16_t one) {
     return value < 0 ? 0 : (value > one ? one : value);
 }
 
-NANASHI_CLONES
-int64_t nanashi_screlu_output(
+/// The output layer in plain C, for any processor.
+static int64_t screlu_output_plain(
     const int16_t *own, const int16_t *other, const int16_t *weights, int16_t one, int size) {
     // Each of the 16 partial sums adds at most size / 8 products under 2^23: no overflow.
     int32_t partial[16] = {0};
@@ -50,3 +81,80 @@ int64_t nanashi_screlu_output(
     for (int i = 0; i < 16; i++) total += partial[i];
     return total;
 }
+
+#if defined(__x86_64__) && defined(__linux__)
+#include <immintrin.h>
+
+// The compiler does not find the multiply-and-add-pairs instruction (16-bit products summed
+// pairwise into 32 bits) in the plain loop, so the wide versions ask for it by name. The sums are
+// the same integers: each 32-bit lane adds at most size / 8 products under 2^23.
+
+__attribute__((target("avx2"))) static int64_t screlu_output_avx2(
+    const int16_t *own, const int16_t *other, const int16_t *weights, int16_t one, int size) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i top = _mm256_set1_epi16(one);
+    __m256i ownSum = zero, otherSum = zero;
+    for (int i = 0; i < size; i += 16) {
+        __m256i ownValues = _mm256_loadu_si256((const __m256i *)(own + i));
+        __m256i otherValues = _mm256_loadu_si256((const __m256i *)(other + i));
+        __m256i a = _mm256_min_epi16(_mm256_max_epi16(ownValues, zero), top);
+        __m256i b = _mm256_min_epi16(_mm256_max_epi16(otherValues, zero), top);
+        __m256i aw = _mm256_mullo_epi16(a, _mm256_loadu_si256((const __m256i *)(weights + i)));
+        __m256i otherWeights = _mm256_loadu_si256((const __m256i *)(weights + size + i));
+        __m256i bw = _mm256_mullo_epi16(b, otherWeights);
+        ownSum = _mm256_add_epi32(ownSum, _mm256_madd_epi16(aw, a));
+        otherSum = _mm256_add_epi32(otherSum, _mm256_madd_epi16(bw, b));
+    }
+    __m256i wide = _mm256_add_epi64(
+        _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(ownSum)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(ownSum, 1))),
+        _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(otherSum)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(otherSum, 1))));
+    __m128i half = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+    return _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1);
+}
+
+__attribute__((target("avx512bw"))) static int64_t screlu_output_avx512(
+    const int16_t *own, const int16_t *other, const int16_t *weights, int16_t one, int size) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i top = _mm512_set1_epi16(one);
+    __m512i ownSum = zero, otherSum = zero;
+    for (int i = 0; i < size; i += 32) {
+        __m512i a = _mm512_min_epi16(_mm512_max_epi16(_mm512_loadu_si512(own + i), zero), top);
+        __m512i b = _mm512_min_epi16(_mm512_max_epi16(_mm512_loadu_si512(other + i), zero), top);
+        __m512i aw = _mm512_mullo_epi16(a, _mm512_loadu_si512(weights + i));
+        __m512i bw = _mm512_mullo_epi16(b, _mm512_loadu_si512(weights + size + i));
+        ownSum = _mm512_add_epi32(ownSum, _mm512_madd_epi16(aw, a));
+        otherSum = _mm512_add_epi32(otherSum, _mm512_madd_epi16(bw, b));
+    }
+    __m512i wide = _mm512_add_epi64(
+        _mm512_add_epi64(
+            _mm512_cvtepi32_epi64(_mm512_castsi512_si256(ownSum)),
+            _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(ownSum, 1))),
+        _mm512_add_epi64(
+            _mm512_cvtepi32_epi64(_mm512_castsi512_si256(otherSum)),
+            _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(otherSum, 1))));
+    return _mm512_reduce_add_epi64(wide);
+}
+
+typedef int64_t (*ScreluOutput)(const int16_t *, const int16_t *, const int16_t *, int16_t, int);
+
+/// Chooses the processor's own version when the program is loaded.
+static ScreluOutput resolve_screlu_output(void) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512bw")) return screlu_output_avx512;
+    if (__builtin_cpu_supports("avx2")) return screlu_output_avx2;
+    return screlu_output_plain;
+}
+
+int64_t nanashi_screlu_output(
+    const int16_t *own, const int16_t *other, const int16_t *weights, int16_t one, int size)
+    __attribute__((ifunc("resolve_screlu_output")));
+#else
+int64_t nanashi_screlu_output(
+    const int16_t *own, const int16_t *other, const int16_t *weights, int16_t one, int size) {
+    return screlu_output_plain(own, other, weights, one, size);
+}
+#endif

@@ -25,6 +25,9 @@ public final class Engine: @unchecked Sendable {
     public init(hashMegabytes: Int = 16, evaluation: EvaluationKind = .network) {
         table = TranspositionTable(megabytes: hashMegabytes)
         self.evaluation = evaluation
+        // Loading the network (decoding its 4.7 MB of embedded weights, about 30 ms) belongs to
+        // making the engine, not to its first search's clock.
+        if evaluation == .network { _ = Network.trained }
     }
 
     /// Searches `position` within `limits`, calling `onInfo` after each completed iteration.

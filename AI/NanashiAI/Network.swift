@@ -1,4 +1,5 @@
 import CNetwork
+import CSearchMemory
 import NanashiCore
 
 /// The evaluation network laid out for the search (NNUE): the board read as tuples, every 2x2
@@ -12,7 +13,8 @@ import NanashiCore
 final class Network: @unchecked Sendable {
     typealias Lanes = SIMD16<Int16>
 
-    /// The hidden layer's size for each perspective: the compiled search's shape.
+    /// The hidden layer's size for each perspective: the compiled search's shape (and the C
+    /// kernels', `AI/CNetwork`).
     static let hidden = 256
     /// Vectors in one perspective's hidden layer.
     static let lanes = hidden / Lanes.scalarCount
@@ -29,10 +31,8 @@ final class Network: @unchecked Sendable {
     private let outputs: UnsafeMutablePointer<Lanes>
     /// For each square, the windows that hold it (`Tuples.windowsOfSquare`).
     private let windowsOfSquare: UnsafeMutablePointer<UInt64>
-    private let outputBias: Int
-    private let activationOne: Int16
-    private let scale: Int
-    private let divisor: Int
+    /// The update and the score over this network's buffers, for the search's hot path.
+    let kernels: Kernels
 
     init(_ weights: NetworkWeights) {
         precondition(
@@ -45,19 +45,32 @@ final class Network: @unchecked Sendable {
             }
             return buffer
         }
-        rows = buffer(weights.hiddenWeights)
+        // The rows (4.7 MB) on huge pages: each update reads rows far apart, which would otherwise
+        // miss the address-translation cache.
+        guard let memory = nanashi_allocate_table(weights.hiddenWeights.count * MemoryLayout<Int16>.stride)
+        else {
+            fatalError("no memory for the network's rows")
+        }
+        weights.hiddenWeights.withUnsafeBytes {
+            memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
+        rows = memory.bindMemory(to: Lanes.self, capacity: weights.hiddenWeights.count / Lanes.scalarCount)
         biases = buffer(weights.hiddenBiases)
         outputs = buffer(weights.outputWeights)
         windowsOfSquare = .allocate(capacity: 49)
         windowsOfSquare.initialize(from: Tuples.windowsOfSquare, count: 49)
-        outputBias = Int(weights.outputBias)
-        activationOne = Int16(weights.activationOne)
-        scale = weights.scale
-        divisor = weights.activationOne * weights.outputOne
+        kernels = Kernels(
+            rows: UnsafeRawPointer(rows).assumingMemoryBound(to: Int16.self),
+            windowsOfSquare: windowsOfSquare,
+            outputs: UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self),
+            outputBias: Int(weights.outputBias), activationOne: Int16(weights.activationOne),
+            scale: weights.scale,
+            divisor: weights.activationOne * weights.outputOne)
     }
 
     deinit {
-        for buffer in [rows, biases, outputs] { buffer.deallocate() }
+        nanashi_free_table(rows)
+        for buffer in [biases, outputs] { buffer.deallocate() }
         windowsOfSquare.deallocate()
     }
 
@@ -85,59 +98,15 @@ final class Network: @unchecked Sendable {
         from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>,
         xBefore: UInt64, oBefore: UInt64, xAfter: UInt64, oAfter: UInt64, blockers: UInt64
     ) {
-        var changed = (xBefore ^ xAfter) | (oBefore ^ oAfter)
-        var windows: UInt64 = 0
-        while changed != 0 {
-            windows |= windowsOfSquare[changed.trailingZeroBitCount]
-            changed &= changed &- 1
-        }
-        let count = windows.nonzeroBitCount
-        // Four lists (x's rows to add and subtract, o's likewise) of at most 36 windows each.
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: 4 * 36) { rowList in
-            let rowList = rowList.baseAddress!
-            let xAdds = rowList
-            let xSubtracts = rowList + count
-            let oAdds = rowList + 2 * count
-            let oSubtracts = rowList + 3 * count
-            var index = 0
-            while windows != 0 {
-                let window = windows.trailingZeroBitCount
-                windows &= windows &- 1
-                let (xOld, oOld) = Tuples.states(window: window, x: xBefore, o: oBefore, blockers: blockers)
-                let (xNew, oNew) = Tuples.states(window: window, x: xAfter, o: oAfter, blockers: blockers)
-                let base = window &* Tuples.states
-                xAdds[index] = row(base &+ xNew)
-                xSubtracts[index] = row(base &+ xOld)
-                oAdds[index] = row(base &+ oNew)
-                oSubtracts[index] = row(base &+ oOld)
-                index &+= 1
-            }
-            let parentValues = UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self)
-            let childValues = UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self)
-            nanashi_accumulate(
-                childValues, parentValues, xAdds, Int32(count), xSubtracts, Int32(count), Int32(Self.hidden))
-            nanashi_accumulate(
-                childValues + Self.hidden, parentValues + Self.hidden, oAdds, Int32(count), oSubtracts,
-                Int32(count), Int32(Self.hidden))
-        }
-    }
-
-    /// The first of the hidden weights of `input`.
-    @inline(__always)
-    private func row(_ input: Int) -> UnsafePointer<Int16> {
-        UnsafeRawPointer(rows + input &* Self.lanes).assumingMemoryBound(to: Int16.self)
+        kernels.update(
+            from: parent, to: child, xBefore: xBefore, oBefore: oBefore, xAfter: xAfter, oAfter: oAfter,
+            blockers: blockers)
     }
 
     /// The network's score for `side` to move, in centi-pieces, from the accumulator's board.
     @inline(__always)
     func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
-        let values = UnsafeRawPointer(accumulator).assumingMemoryBound(to: Int16.self)
-        let own = values + (side == .x ? 0 : Self.hidden)
-        let other = values + (side == .x ? Self.hidden : 0)
-        let total = nanashi_screlu_output(
-            own, other, UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self), activationOne,
-            Int32(Self.hidden))
-        return (Int(total) / Int(activationOne) + outputBias) * scale / divisor
+        kernels.score(accumulator, side: side)
     }
 
     /// The network's score of `position` for its side to move, refreshed from nothing (outside
@@ -149,5 +118,42 @@ final class Network: @unchecked Sendable {
             accumulator, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
             blockers: position.blockers.rawValue)
         return score(accumulator, side: position.sideToMove)
+    }
+}
+
+extension Network {
+    /// The update and the score of a network as a value: its buffers and constants, so that the
+    /// search, which calls them at almost every node, pays no reference counting. Valid while its
+    /// network lives (the trained one lives as long as the program).
+    struct Kernels {
+        let rows: UnsafePointer<Int16>
+        let windowsOfSquare: UnsafePointer<UInt64>
+        let outputs: UnsafePointer<Int16>
+        let outputBias: Int
+        let activationOne: Int16
+        let scale: Int
+        let divisor: Int
+
+        /// As `Network.update`.
+        @inline(__always)
+        func update(
+            from parent: UnsafePointer<Lanes>, to child: UnsafeMutablePointer<Lanes>,
+            xBefore: UInt64, oBefore: UInt64, xAfter: UInt64, oAfter: UInt64, blockers: UInt64
+        ) {
+            nanashi_update(
+                UnsafeMutableRawPointer(child).assumingMemoryBound(to: Int16.self),
+                UnsafeRawPointer(parent).assumingMemoryBound(to: Int16.self), rows, windowsOfSquare, xBefore,
+                oBefore, xAfter, oAfter, blockers)
+        }
+
+        /// As `Network.score(_:side:)`.
+        @inline(__always)
+        func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
+            let values = UnsafeRawPointer(accumulator).assumingMemoryBound(to: Int16.self)
+            let own = values + (side == .x ? 0 : Network.hidden)
+            let other = values + (side == .x ? Network.hidden : 0)
+            let total = nanashi_screlu_output(own, other, outputs, activationOne, Int32(Network.hidden))
+            return (Int(total) / Int(activationOne) + outputBias) * scale / divisor
+        }
     }
 }

@@ -26,7 +26,8 @@ struct Search {
     let weights: UnsafePointer<Int32>
     /// Whether positions are scored by the network rather than the classic evaluation.
     let usesNetwork: Bool
-    unowned(unsafe) let network: Network
+    /// The network's update and score (a value: no reference counting at each call).
+    let network: Network.Kernels
     let accumulators: UnsafeMutablePointer<Network.Lanes>
     let pieces: UnsafeMutablePointer<UInt64>
     let accumulatorIsCurrent: UnsafeMutablePointer<Bool>
@@ -62,7 +63,7 @@ struct Search {
         reductions = scratch.reductions
         weights = UnsafePointer(scratch.weights)
         usesNetwork = engine.evaluation == .network
-        network = Network.trained
+        network = Network.trained.kernels
         accumulators = scratch.accumulators
         pieces = scratch.pieces
         accumulatorIsCurrent = scratch.accumulatorIsCurrent
@@ -205,6 +206,10 @@ struct Search {
             }
         }
 
+        // The table move is searched first: its child's table slot starts loading now, while the
+        // static score and the move list are worked out.
+        if depth >= 2 && tableMove != MoveCode.none { prefetchChild(of: position, move: tableMove) }
+
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
         if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold {
             let score = staticScore(
@@ -241,7 +246,16 @@ struct Search {
             var next = position
             next.make(unchecked: MoveCode.unpack(packed))
             if usesNetwork { deferAccumulator(next, ply: ply + 1) }
-            if depth >= 2 { nanashi_prefetch(entries + (Int(truncatingIfNeeded: next.hash) & tableMask)) }
+            if depth >= 2 {
+                nanashi_prefetch(entries + (Int(truncatingIfNeeded: next.hash) & tableMask))
+                // The next move's child too, so that its slot is loaded by the time this child's
+                // search returns (choosing it now orders the moves as choosing it then would:
+                // the scores are fixed once worked out).
+                if index + 1 < count {
+                    pickBest(moves, scores, from: index + 1, count: count)
+                    prefetchChild(of: position, move: moves[index + 1])
+                }
+            }
             var score: Int
             if searched == 0 {
                 score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
@@ -295,6 +309,14 @@ struct Search {
         return best
     }
 
+    /// Starts loading the table slot of the position after `move`.
+    @inline(__always)
+    func prefetchChild(of position: Position, move: PackedMove) {
+        var child = position
+        child.make(unchecked: MoveCode.unpack(move))
+        nanashi_prefetch(entries + (Int(truncatingIfNeeded: child.hash) & tableMask))
+    }
+
     // MARK: Static scores
 
     @inline(__always)
@@ -322,7 +344,8 @@ struct Search {
         blockers = position.blockers.rawValue
         pieces[2 * ply] = position.pieces(of: .x).rawValue
         pieces[2 * ply + 1] = position.pieces(of: .o).rawValue
-        network.refresh(accumulator(ply: ply), x: pieces[2 * ply], o: pieces[2 * ply + 1], blockers: blockers)
+        Network.trained.refresh(
+            accumulator(ply: ply), x: pieces[2 * ply], o: pieces[2 * ply + 1], blockers: blockers)
         accumulatorIsCurrent[ply] = true
     }
 

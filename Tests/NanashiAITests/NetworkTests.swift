@@ -155,6 +155,39 @@ import Testing
         #expect(Tuples.windowsOfSquare[48] == 1 << 35)
     }
 
+    @Test(arguments: [
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+        "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8",
+        "7/1xxo3/2xooo1/1xxxo2/2oox2/3x3/7 o 0 14",
+        "xxxxooo/xxxoo2/xxooo2/xx-o-x1/ooxxx2/ooxx3/oox4 x 1 24",
+        "xxxxxxx/xxxxxxx/xxxx3/7/7/4oo1/6o o 0 20",
+    ])
+    func theOutputKernelScoresAsThePlainFormula(fen: String) throws {
+        // The vector kernel (AVX-512 or AVX2 where the processor has it) against the output layer
+        // written out: the side to move's clipped activations squared times its weights, then the
+        // other side's, in integers.
+        let position = try Position(fen: fen)
+        let weights = NetworkWeights.trained
+        let values = Self.refreshed(position).flatMap { lanes in
+            (0..<Lanes.scalarCount).map { Int(lanes[$0]) }
+        }
+        let own = position.sideToMove == .x ? 0 : Network.hidden
+        let other = Network.hidden - own
+        let one = weights.activationOne
+        var total = 0
+        for index in 0..<Network.hidden {
+            let a = min(max(values[own + index], 0), one)
+            let b = min(max(values[other + index], 0), one)
+            total +=
+                a * a * Int(weights.outputWeights[index]) + b * b
+                * Int(weights.outputWeights[Network.hidden + index])
+        }
+        let expected = (total / one + Int(weights.outputBias)) * weights.scale / (one * weights.outputOne)
+        #expect(Self.network.score(of: position) == expected)
+        #expect(total != 0)
+    }
+
     @Test func base64DecodesTheStandardAlphabet() {
         #expect(Base64.decode("TWFu") == Array("Man".utf8))
         #expect(Base64.decode("TWE=") == Array("Ma".utf8))

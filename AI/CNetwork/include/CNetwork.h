@@ -4,15 +4,17 @@
 #include <stdint.h>
 
 /// The network's vector kernels. Swift has no way to ask for wider vectors only where the
-/// processor has them; these are compiled twice (AVX2, and the x86-64 baseline) and the
-/// processor's own is chosen when the program starts.
+/// processor has them; these are compiled three times (AVX-512, AVX2, and the x86-64 baseline)
+/// and the processor's own is chosen when the program is loaded.
 
-/// Writes to `out` the `size` 16-bit sums `base + adds[0] + ... - subtracts[0] - ...`
-/// (wrapping), where each of `adds` and `subtracts` points at `size` values. `size` is a
-/// multiple of 64.
-void nanashi_accumulate(
-    int16_t *out, const int16_t *base, const int16_t *const *adds, int addCount,
-    const int16_t *const *subtracts, int subtractCount, int size);
+/// Writes to `child` the accumulator (x's 256 hidden values, then o's) of the board after a move,
+/// from `parent`, the accumulator before it: for each 2x2 window holding a square the move changed
+/// (`windowsOfSquare`: one bit per window for each square), the row of the window's new state is
+/// added and the old one's subtracted (wrapping), from each perspective. `rows` holds 256 values
+/// for each input, window times 256 plus state, numbered as `Tuples.states` numbers them.
+void nanashi_update(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers);
 
 /// The output layer over squared clipped activations (SCReLU): the sum over `i` of
 /// `c(own[i])^2 * weights[i] + c(other[i])^2 * weights[size + i]`, where `c` clips to
