@@ -59,13 +59,17 @@ public final class SessionInbox {
     }
 
     /// Opens a connection to the first of `servers` that answers, on a task of its own, trying
-    /// first the one the last connection went to: `.connected` follows, or `.unreachable`.
-    public func connect(to servers: ServerList) {
+    /// first the one the last connection went to: `.connected` follows, or `.unreachable`. The
+    /// connection pings after `keepAlive` without a message sent.
+    public func connect(to servers: ServerList, keepAlive: Duration = .seconds(30)) {
         let sink = sink
         let lastWorked = connection?.address
         Task {
             do throws(ConnectionError) {
-                sink.yield(.opened(try await ServerConnection.connect(to: servers, from: lastWorked)))
+                sink.yield(
+                    .opened(
+                        try await ServerConnection.connect(
+                            to: servers, from: lastWorked, keepAlive: keepAlive)))
             } catch {
                 sink.yield(.event(.unreachable(error.reason)))
             }

@@ -12,7 +12,7 @@ import Testing
 @Test(.blocking) func requestsGoOutAsOneLineEach() async throws {
     let server = try FakeServer()
     let connection = try await ServerConnection.connect(
-        to: ServerAddress(host: "127.0.0.1", port: server.port))
+        to: ServerAddress(host: "127.0.0.1", port: server.port), keepAlive: .seconds(3_600))
     defer { connection.close() }
     try server.accept()
     connection.send(Request(.profile(name: "ann"), id: .string("q")))
@@ -24,7 +24,7 @@ import Testing
 @Test(.blocking) func unknownMessagesAreSkippedAndShutdownIsReported() async throws {
     let server = try FakeServer()
     let connection = try await ServerConnection.connect(
-        to: ServerAddress(host: "127.0.0.1", port: server.port))
+        to: ServerAddress(host: "127.0.0.1", port: server.port), keepAlive: .seconds(3_600))
     defer { connection.close() }
     try server.accept()
     server.write(
@@ -65,7 +65,7 @@ import Testing
 @Test(.blocking) func aLineOverAMebibyteIsSkippedAndTheNextOneRead() async throws {
     let server = try FakeServer()
     let connection = try await ServerConnection.connect(
-        to: ServerAddress(host: "127.0.0.1", port: server.port))
+        to: ServerAddress(host: "127.0.0.1", port: server.port), keepAlive: .seconds(3_600))
     defer { connection.close() }
     try server.accept()
     // Far longer than one read: the line reader keeps it across reads, then drops it whole.
