@@ -312,7 +312,8 @@ final class Transport: Sendable {
 
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
     /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
-    /// metrics port if there is one (`sites.metrics`).
+    /// metrics port if there is one (`sites.metrics`). A connection's task runs on its channel's
+    /// event loop (`EventLoopTaskExecutor`).
     func run(
         logger: Logger, sites: (pages: WebSite, metrics: WebSite),
         makeHandler:
@@ -326,7 +327,9 @@ final class Transport: Sendable {
                             for try await accepted in connections {
                                 guard case .admitted(let connection) = accepted else { continue }
                                 let id = self.nextID.add(1, ordering: .relaxed).newValue
-                                group.addTask {
+                                group.addTask(
+                                    executorPreference: EventLoopTaskExecutor.on(connection.channel.eventLoop)
+                                ) {
                                     await self.serve(
                                         connection, id: id, isWebSocket: false, logger: logger,
                                         makeHandler: makeHandler)
@@ -345,7 +348,9 @@ final class Transport: Sendable {
                         try await listener.executeThenClose { connections in
                             try await withThrowingDiscardingTaskGroup { group in
                                 for try await connection in connections {
-                                    group.addTask {
+                                    group.addTask(
+                                        executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)
+                                    ) {
                                         await self.serveWeb(
                                             connection, site: site, logger: logger, makeHandler: makeHandler)
                                     }
