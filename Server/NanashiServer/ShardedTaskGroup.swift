@@ -1,0 +1,49 @@
+/// Tasks spread over several discarding task groups instead of one, each in the group of its
+/// shard.
+///
+/// Swift's runtime removes a finished child from its group by walking the group's list of
+/// children: with 10,000 connections in one group each close walks thousands of them (2 % of
+/// the server's CPU at 10,000 clients, most of it when many close at once). In `count` groups
+/// each walk is `count` times shorter.
+struct ShardedTaskGroup: Sendable {
+    private struct Work: Sendable {
+        let executor: (any TaskExecutor)?
+        let operation: @Sendable () async -> Void
+    }
+
+    private let inboxes: [AsyncStream<Work>.Continuation]
+
+    /// Runs `body` with `count` groups to add tasks to. Returns once `body` has returned and
+    /// every task added has finished; if `body` throws, once the tasks have finished, cancelled.
+    static func withGroups(count: Int, _ body: (ShardedTaskGroup) async throws -> Void) async throws {
+        try await withThrowingDiscardingTaskGroup { shards in
+            var inboxes: [AsyncStream<Work>.Continuation] = []
+            for _ in 0..<max(1, count) {
+                let (stream, inbox) = AsyncStream.makeStream(of: Work.self)
+                inboxes.append(inbox)
+                shards.addTask {
+                    await withDiscardingTaskGroup { group in
+                        for await work in stream {
+                            group.addTask(executorPreference: work.executor, operation: work.operation)
+                        }
+                    }
+                }
+            }
+            defer { for inbox in inboxes { inbox.finish() } }
+            try await body(ShardedTaskGroup(inboxes: inboxes))
+        }
+    }
+
+    /// Starts `operation` in the group of shard `key` (any integer; connections use their id),
+    /// on `executor` if one is given.
+    func addTask(
+        shard key: Int, executorPreference executor: (any TaskExecutor)?,
+        operation: @escaping @Sendable () async -> Void
+    ) {
+        let index = Int(UInt(bitPattern: key) % UInt(inboxes.count))
+        if case .terminated = inboxes[index].yield(Work(executor: executor, operation: operation)) {
+            // The groups were cancelled: the task still runs, on its own.
+            Task(executorPreference: executor, operation: operation)
+        }
+    }
+}
