@@ -6,10 +6,7 @@
 /// the server's CPU at 10,000 clients, most of it when many close at once). In `count` groups
 /// each walk is `count` times shorter.
 struct ShardedTaskGroup: Sendable {
-    private struct Work: Sendable {
-        let executor: (any TaskExecutor)?
-        let operation: @Sendable () async -> Void
-    }
+    private typealias Work = @Sendable () async -> Void
 
     private let inboxes: [AsyncStream<Work>.Continuation]
 
@@ -24,7 +21,7 @@ struct ShardedTaskGroup: Sendable {
                 shards.addTask {
                     await withDiscardingTaskGroup { group in
                         for await work in stream {
-                            group.addTask(executorPreference: work.executor, operation: work.operation)
+                            group.addTask(operation: work)
                         }
                     }
                 }
@@ -34,16 +31,12 @@ struct ShardedTaskGroup: Sendable {
         }
     }
 
-    /// Starts `operation` in the group of shard `key` (any integer; connections use their id),
-    /// on `executor` if one is given.
-    func addTask(
-        shard key: Int, executorPreference executor: (any TaskExecutor)?,
-        operation: @escaping @Sendable () async -> Void
-    ) {
+    /// Starts `operation` in the group of shard `key` (any integer; connections use their id).
+    func addTask(shard key: Int, operation: @escaping @Sendable () async -> Void) {
         let index = Int(UInt(bitPattern: key) % UInt(inboxes.count))
-        if case .terminated = inboxes[index].yield(Work(executor: executor, operation: operation)) {
+        if case .terminated = inboxes[index].yield(operation) {
             // The groups were cancelled: the task still runs, on its own.
-            Task(executorPreference: executor, operation: operation)
+            Task(operation: operation)
         }
     }
 }

@@ -316,8 +316,7 @@ final class Transport: Sendable {
 
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
     /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
-    /// metrics port if there is one (`sites.metrics`). A connection's task runs on its channel's
-    /// event loop (`EventLoopTaskExecutor`).
+    /// metrics port if there is one (`sites.metrics`).
     func run(
         logger: Logger, sites: (pages: WebSite, metrics: WebSite),
         makeHandler:
@@ -331,10 +330,7 @@ final class Transport: Sendable {
                             for try await accepted in connections {
                                 guard case .admitted(let connection) = accepted else { continue }
                                 let id = self.nextID.add(1, ordering: .relaxed).newValue
-                                group.addTask(
-                                    shard: id,
-                                    executorPreference: EventLoopTaskExecutor.on(connection.channel.eventLoop)
-                                ) {
+                                group.addTask(shard: id) {
                                     await self.serve(
                                         connection, id: id, isWebSocket: false, logger: logger,
                                         makeHandler: makeHandler)
@@ -355,10 +351,7 @@ final class Transport: Sendable {
                                 var accepted = 0
                                 for try await connection in connections {
                                     accepted &+= 1
-                                    group.addTask(
-                                        shard: accepted,
-                                        executorPreference: EventLoopTaskExecutor.on(connection.eventLoop)
-                                    ) {
+                                    group.addTask(shard: accepted) {
                                         await self.serveWeb(
                                             connection, site: site, logger: logger, makeHandler: makeHandler)
                                     }

@@ -12,7 +12,7 @@ import Testing
         let finished = Mutex<Set<Int>>([])
         try await ShardedTaskGroup.withGroups(count: 4) { group in
             for key in -50..<50 {
-                group.addTask(shard: key, executorPreference: nil) {
+                group.addTask(shard: key) {
                     for _ in 0..<(key & 7) { await Task.yield() }
                     finished.withLock { _ = $0.insert(key) }
                 }
@@ -28,7 +28,7 @@ import Testing
         await #expect(throws: Stop()) {
             try await ShardedTaskGroup.withGroups(count: 3) { group in
                 for key in 0..<10 {
-                    group.addTask(shard: key, executorPreference: nil) {
+                    group.addTask(shard: key) {
                         try? await Task.sleep(for: .seconds(3600))
                         if Task.isCancelled { cancelled.withLock { _ = $0.insert(key) } }
                     }
