@@ -310,6 +310,10 @@ final class Transport: Sendable {
         return .init(low: high / 2, high: high)
     }
 
+    /// The task groups the connections of one port are spread over (`ShardedTaskGroup`): a few
+    /// hundred connections each at 10,000.
+    static let taskGroups = 64
+
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
     /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
     /// metrics port if there is one (`sites.metrics`).
@@ -322,11 +326,11 @@ final class Transport: Sendable {
             listeners.addTask {
                 do {
                     try await self.listener.executeThenClose { connections in
-                        try await withThrowingDiscardingTaskGroup { group in
+                        try await ShardedTaskGroup.withGroups(count: Self.taskGroups) { group in
                             for try await accepted in connections {
                                 guard case .admitted(let connection) = accepted else { continue }
                                 let id = self.nextID.add(1, ordering: .relaxed).newValue
-                                group.addTask {
+                                group.addTask(shard: id) {
                                     await self.serve(
                                         connection, id: id, isWebSocket: false, logger: logger,
                                         makeHandler: makeHandler)
@@ -343,9 +347,11 @@ final class Transport: Sendable {
                 listeners.addTask {
                     do {
                         try await listener.executeThenClose { connections in
-                            try await withThrowingDiscardingTaskGroup { group in
+                            try await ShardedTaskGroup.withGroups(count: Self.taskGroups) { group in
+                                var accepted = 0
                                 for try await connection in connections {
-                                    group.addTask {
+                                    accepted &+= 1
+                                    group.addTask(shard: accepted) {
                                         await self.serveWeb(
                                             connection, site: site, logger: logger, makeHandler: makeHandler)
                                     }
