@@ -9,14 +9,15 @@
 # Prints the loadtest's report (its round trips over the whole run and over the moves sent once
 # every game had started), the per-second p99 from then on (from the progress lines), each node's
 # CPU and peak memory, the nodes' and PostgreSQL's CPU per move, and the games the database holds
-# as finished. KEEP=FOLDER keeps the report and the progress lines.
+# as finished. KEEP=FOLDER keeps the report and the progress lines. SERVE=BINARY runs the nodes
+# with another build than the loadtest's (to compare two builds under the same load).
 # Needs Debian's postgresql; as root, the cluster runs as the postgres user.
 set -euo pipefail
 if [ $# -lt 2 ]; then
     "$0" "$1" 3
     exec "$0" "$1" sqlite
 fi
-bin=$(realpath "$1"); nodes=$2
+bin=$(realpath "$1"); nodes=$2; serve=$(realpath "${SERVE:-$1}")
 clients=${CLIENTS:-6000}; games=${GAMES:-$((clients / 2))}; think=${THINK:-2000}; ramp=${RAMP:-0}
 dir=$(mktemp -d /tmp/nanashi-multi-XXXXXX); chmod 755 "$dir"
 ulimit -n ${FILES:-20000}
@@ -52,7 +53,7 @@ fi
 pids=""; ports=""
 for i in $(seq "$count"); do
     port=$(free_port)
-    "$bin" serve --port "$port" --db "$db" --log-level error --max-connections 20000 \
+    "$serve" serve --port "$port" --db "$db" --log-level error --max-connections 20000 \
         --max-per-address 20000 --logins-per-minute 100000 > "$dir/serve-$i.out" 2>&1 &
     pids="$pids $!"; ports="$ports $port"
     for _ in $(seq 300); do grep -q listening "$dir/serve-$i.out" 2>/dev/null && break; sleep 0.1; done
