@@ -102,8 +102,9 @@ python3 - "$dir/progress-$nodes.txt" "$dir/report-$nodes.txt" <<'EOF'
 import re, sys, statistics
 rows = []
 for line in open(sys.argv[1]):
-    m = re.search(r"^\[(\d+)s\].*p99 ([0-9.]+)", line)
-    if m: rows.append((int(m[1]), float(m[2])))
+    # Seconds without moves (the run's tail, bots done) have no p99: left out.
+    m = re.search(r"^\[(\d+)s\].*\((\d+)/s, p99 ([0-9.]+)", line)
+    if m and int(m[2]) > 0: rows.append((int(m[1]), float(m[3])))
 m = re.search(r"sent from ([0-9.]+) s on", open(sys.argv[2]).read())
 if m:
     # The line at [N s] covers about the second before it: those wholly after the last start.
