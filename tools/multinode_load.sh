@@ -27,6 +27,13 @@ cleanup() {
     # KEEP=FOLDER keeps the reports and the progress lines there.
     [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$dir"/report-* "$dir"/progress-* "$KEEP"/ 2>/dev/null || true
     for pid in ${pids:-}; do kill "$pid" 2>/dev/null || true; done
+    # The nodes leave the cluster through the database on SIGTERM: PostgreSQL stops after them
+    # (10 s at most; then they are killed), or they would wait for it for ever.
+    for _ in $(seq 100); do
+        alive=""; for pid in ${pids:-}; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ -z "$alive" ] && break; sleep 0.1
+    done
+    for pid in ${pids:-}; do kill -9 "$pid" 2>/dev/null || true; done
     [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m immediate -w stop > /dev/null 2>&1 || true
     rm -rf "$dir"
 }
