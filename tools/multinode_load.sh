@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # usage: tools/multinode_load.sh BINARY [NODES]
-# A load run over NODES `nanashi serve` nodes (default 3) on one throwaway PostgreSQL cluster,
-# or, with NODES=sqlite, over one node on a SQLite file: CLIENTS bots per node (default 2000),
-# GAMES games per node (default CLIENTS/2), THINK ms mean think time (default 2000). The bots are
-# seeded accounts (`nanashi seed`, copied into PostgreSQL), one `loadtest` per node, all at once,
-# each from its own block of source addresses. Prints each loadtest's report, the p99 of the
-# seconds when every game was going (from the progress lines), each node's CPU per move and peak
-# memory, PostgreSQL's CPU, and the games the database holds as finished. KEEP=FOLDER keeps
-# each loadtest's report and progress lines.
+# A load run over NODES `nanashi serve` nodes on one throwaway PostgreSQL cluster, or, with
+# NODES=sqlite, over one node on a SQLite file; without NODES, both, one after the other: 3 nodes,
+# then the SQLite node. CLIENTS bots in all (default 6000), GAMES games (default CLIENTS/2), THINK
+# ms mean think time (default 2000), RAMP seconds over which the bots first connect (default 0:
+# all at once). The bots are seeded accounts (`nanashi seed`, copied into PostgreSQL), all in one
+# `loadtest --server a,b,c` from one block of source addresses: bot i starts on node i mod NODES.
+# Prints the loadtest's report (its round trips over the whole run and over the moves sent once
+# every game had started), the per-second p99 from then on (from the progress lines), each node's
+# CPU and peak memory, the nodes' and PostgreSQL's CPU per move, and the games the database holds
+# as finished. KEEP=FOLDER keeps the report and the progress lines. SERVE=BINARY runs the nodes
+# with another build than the loadtest's (to compare two builds under the same load).
 # Needs Debian's postgresql; as root, the cluster runs as the postgres user.
 set -euo pipefail
-bin=$(realpath "$1"); nodes=${2:-3}
-clients=${CLIENTS:-2000}; games=${GAMES:-$((clients / 2))}; think=${THINK:-2000}
+if [ $# -lt 2 ]; then
+    "$0" "$1" 3
+    exec "$0" "$1" sqlite
+fi
+bin=$(realpath "$1"); nodes=$2; serve=$(realpath "${SERVE:-$1}")
+clients=${CLIENTS:-6000}; games=${GAMES:-$((clients / 2))}; think=${THINK:-2000}; ramp=${RAMP:-0}
 dir=$(mktemp -d /tmp/nanashi-multi-XXXXXX); chmod 755 "$dir"
 ulimit -n ${FILES:-20000}
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
@@ -20,6 +27,13 @@ cleanup() {
     # KEEP=FOLDER keeps the reports and the progress lines there.
     [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$dir"/report-* "$dir"/progress-* "$KEEP"/ 2>/dev/null || true
     for pid in ${pids:-}; do kill "$pid" 2>/dev/null || true; done
+    # The nodes leave the cluster through the database on SIGTERM: PostgreSQL stops after them
+    # (10 s at most; then they are killed), or they would wait for it for ever.
+    for _ in $(seq 100); do
+        alive=""; for pid in ${pids:-}; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ -z "$alive" ] && break; sleep 0.1
+    done
+    for pid in ${pids:-}; do kill -9 "$pid" 2>/dev/null || true; done
     [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m immediate -w stop > /dev/null 2>&1 || true
     rm -rf "$dir"
 }
@@ -46,7 +60,7 @@ fi
 pids=""; ports=""
 for i in $(seq "$count"); do
     port=$(free_port)
-    "$bin" serve --port "$port" --db "$db" --log-level error --max-connections 20000 \
+    "$serve" serve --port "$port" --db "$db" --log-level error --max-connections 20000 \
         --max-per-address 20000 --logins-per-minute 100000 > "$dir/serve-$i.out" 2>&1 &
     pids="$pids $!"; ports="$ports $port"
     for _ in $(seq 300); do grep -q listening "$dir/serve-$i.out" 2>/dev/null && break; sleep 0.1; done
@@ -71,7 +85,6 @@ print("COMMIT;")
 EOF
     psql -d nanashi -f "$dir/bots.sql" > /dev/null
 fi
-split -n l/"$count" -d "$dir/bots.txt" "$dir/bots-"
 
 ticks() { awk '{print $14+$15+$16+$17}' "/proc/$1/stat"; }
 before=""; for pid in $pids; do before="$before $(ticks "$pid")"; done
@@ -80,43 +93,48 @@ if [ "$nodes" != sqlite ]; then
     pgticks() { echo $(( $(ticks "$postmaster") + $(for c in $(pgrep -P "$postmaster"); do ticks "$c" 2>/dev/null || echo 0; done | paste -sd+ | bc) )); }
     pgbefore=$(pgticks)
 fi
+list=$(for port in $ports; do printf "127.0.0.1:%s," "$port"; done); list=${list%,}
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s.%N)
-i=0; loads=""
-for port in $ports; do
-    part=$(printf "%s/bots-%02d" "$dir" "$i")
-    "$bin" loadtest --server "127.0.0.1:$port" --clients "$clients" --games "$games" --think "$think" \
-        --accounts "$part" --bind-range "127.$((i + 10)).0.0/16" --duration 900 \
-        > "$dir/report-$i.txt" 2> "$dir/progress-$i.txt" &
-    loads="$loads $!"; i=$((i + 1))
-done
-for pid in $loads; do wait "$pid" || true; done
+"$bin" loadtest --server "$list" --clients "$clients" --games "$games" --think "$think" --ramp "$ramp" \
+    --accounts "$dir/bots.txt" --bind-range "127.10.0.0/16" --duration 900 \
+    > "$dir/report-$nodes.txt" 2> "$dir/progress-$nodes.txt" || true
 end=$(date +%s.%N)
 hz=$(getconf CLK_TCK)
-echo "== $count node(s) on $([ "$nodes" = sqlite ] && echo SQLite || echo PostgreSQL): $clients clients and $games games per node, think $think ms; wall $(echo "$end - $start" | bc) s"
-i=0; total_moves=0; total_ticks=0
-for pid in $pids; do
-    after=$(ticks "$pid"); b=$(echo $before | cut -d' ' -f$((i + 1)))
-    moves=$(grep -oP 'moves \K[0-9]+' "$dir/report-$i.txt" | head -1 || echo 0)
-    total_moves=$((total_moves + moves)); total_ticks=$((total_ticks + after - b))
-    echo "-- node $((i + 1)): $(grep VmHWM /proc/$pid/status | tr -s ' ')"
-    cat "$dir/report-$i.txt"
-    python3 - "$dir/progress-$i.txt" "$clients" <<'EOF'
+echo "== $count node(s) on $([ "$nodes" = sqlite ] && echo SQLite || echo PostgreSQL): one loadtest, $clients clients," \
+    "$games games, think $think ms, ramp $ramp s; wall $(echo "$end - $start" | bc) s;" \
+    "load average $load before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+cat "$dir/report-$nodes.txt"
+python3 - "$dir/progress-$nodes.txt" "$dir/report-$nodes.txt" <<'EOF'
 import re, sys, statistics
 rows = []
 for line in open(sys.argv[1]):
-    m = re.search(r"connected (\d+), games (\d+) done (\d+) playing.*p99 ([0-9.]+)", line)
-    if m: rows.append((int(m[1]), int(m[2]), int(m[3]), float(m[4])))
-# "Once running": the seconds when at least 90 % of the bots were in games.
-running = [p99 for connected, done, playing, p99 in rows if playing * 2 >= 0.9 * int(sys.argv[2])]
-if running:
-    print(f"p99 of the seconds with every game going ({len(running)} s): median {statistics.median(running)} ms, max {max(running)} ms")
+    # Seconds without moves (the run's tail, bots done) have no p99: left out.
+    m = re.search(r"^\[(\d+)s\].*\((\d+)/s, p99 ([0-9.]+)", line)
+    if m and int(m[2]) > 0: rows.append((int(m[1]), float(m[3])))
+m = re.search(r"sent from ([0-9.]+) s on", open(sys.argv[2]).read())
+if m:
+    # The line at [N s] covers about the second before it: those wholly after the last start.
+    running = [p99 for second, p99 in rows if second - 1 >= float(m[1])]
+    if running:
+        print(f"per-second p99 once all games were going ({len(running)} s): "
+              f"median {statistics.median(running)} ms, worst {max(running)} ms")
 EOF
-    echo "server CPU $(( (after - b) )) ticks -> $(python3 -c "print(f'{($after - $b) / $hz / max($moves, 1) * 1e6:.1f}')") us/move (this node's own moves counted by its bots)"
+moves=$(grep -oP '^moves \K[0-9]+' "$dir/report-$nodes.txt" | head -1 || echo 0)
+i=0; total_ticks=0
+for pid in $pids; do
+    after=$(ticks "$pid"); b=$(echo $before | cut -d' ' -f$((i + 1)))
+    total_ticks=$((total_ticks + after - b))
+    echo "-- node $((i + 1)): $(grep VmHWM /proc/$pid/status | tr -s ' '), CPU $(python3 -c "print(f'{($after - $b) / $hz:.1f}')") s"
     i=$((i + 1))
 done
-echo "all nodes: CPU $(python3 -c "print(f'{$total_ticks / $hz:.1f} s -> {$total_ticks / $hz / max($total_moves, 1) * 1e6:.1f}')") us/move over $total_moves moves"
+echo "all nodes: CPU $(python3 -c "print(f'{$total_ticks / $hz:.1f} s -> {$total_ticks / $hz / max($moves, 1) * 1e6:.1f}')") us/move over $moves moves"
 if [ "$nodes" != sqlite ]; then
     pgafter=$(pgticks)
-    echo "PostgreSQL CPU $(python3 -c "print(f'{($pgafter - $pgbefore) / $hz:.1f}')") s -> $(python3 -c "print(f'{($pgafter - $pgbefore) / $hz / max($total_moves, 1) * 1e6:.1f}')") us/move over $total_moves moves"
+    echo "PostgreSQL CPU $(python3 -c "print(f'{($pgafter - $pgbefore) / $hz:.1f}')") s -> $(python3 -c "print(f'{($pgafter - $pgbefore) / $hz / max($moves, 1) * 1e6:.1f}')") us/move over $moves moves"
     psql -d nanashi -t -A -c "SELECT 'games finished ' || COUNT(*) FILTER (WHERE result IS NOT NULL) || ', unfinished ' || COUNT(*) FILTER (WHERE result IS NULL) FROM game"
+    # Bot i (the i-th account of the file, named with its number) connects to node i mod NODES.
+    psql -d nanashi -t -A -c "SELECT 'games across nodes ' || COUNT(*) FILTER (WHERE
+        (substring(x.name from '[0-9]+')::int - 1) % $count <> (substring(o.name from '[0-9]+')::int - 1) % $count)
+        || ' of ' || COUNT(*) FROM game JOIN player x ON x.id = game.x_id JOIN player o ON o.id = game.o_id"
 fi

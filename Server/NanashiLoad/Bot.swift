@@ -40,6 +40,12 @@ final class Bot: LineReceiver, @unchecked Sendable {
     /// Stopped by the run: disconnected, no more keep-alive pings.
     private var stopped = false
     private var failedConnects = 0
+    /// The id of the `register` or `auth` waiting for its answer, and how many times in a row
+    /// the server was too busy to answer it.
+    private var loginRequest: Int64?
+    private var busyLogins = 0
+    /// Logged in on the current connection.
+    private var loggedIn = false
     /// The turn a thinking delay is running for, if any.
     private var scheduledTurn: (game: Int64, ply: Int)?
     /// The level of the server's engine this bot plays, game after game; `nil` plays people.
@@ -107,11 +113,22 @@ final class Bot: LineReceiver, @unchecked Sendable {
     }
 
     private func logIn() {
+        guard channel != nil, !finished else { return }
         if let token = account.token {
-            _ = send(.auth(token: token))
+            loginRequest = send(.auth(token: token))
         } else {
-            _ = send(.register(.init(name: account.name, password: settings.password)))
+            loginRequest = send(.register(.init(name: account.name, password: settings.password)))
         }
+    }
+
+    /// The server was too busy to log this bot in (its password hashing queue was full, say):
+    /// it asks again later, waiting longer after each refusal (0.2 s doubling up to 6.4 s, with
+    /// jitter), on the same connection.
+    private func logInAgainLater() {
+        busyLogins += 1
+        let longest = 200 << min(busyLogins - 1, 5)
+        let delay = Int64.random(in: Int64(longest / 2)...Int64(longest), using: &random)
+        eventLoop.scheduleTask(in: .milliseconds(delay)) { self.logIn() }
     }
 
     /// Done playing: the bot stays connected, idle but for a keep-alive `ping`, until the run
@@ -156,6 +173,9 @@ final class Bot: LineReceiver, @unchecked Sendable {
         guard !finished else { return }
         switch reply.message {
         case .welcome(let welcome):
+            loginRequest = nil
+            busyLogins = 0
+            loggedIn = true
             if account.token == nil { stats.registered(BotAccount(name: welcome.name, token: welcome.token)) }
             account.token = welcome.token
             // A `game` follows the welcome if one is in progress; the pong says nothing did.
@@ -179,7 +199,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
                 pendingMove = nil
             } else if let pending = pendingMove, reply.id == .integer(pending.id) {
                 let nanoseconds = (NIODeadline.now() - pending.sent).nanoseconds
-                stats.moved(microseconds: UInt32(clamping: nanoseconds / 1000))
+                stats.moved(sent: pending.sent, microseconds: UInt32(clamping: nanoseconds / 1000))
                 pendingMove = nil
             }
             // The next ply is played on the bot's own board, cheaper than reading the FEN; the
@@ -210,9 +230,18 @@ final class Bot: LineReceiver, @unchecked Sendable {
                 pendingMove = nil
                 eventLoop.scheduleTask(in: .milliseconds(100)) { self.playIfMyTurn() }
             }
-            if error.code == .badCredentials || error.code == .nameTaken {
-                // Without an account this bot cannot play; the rest of the run goes on.
+            if let login = loginRequest, reply.id == .integer(login) {
+                loginRequest = nil
+                if error.code == .busy || error.code == .rateLimited {
+                    logInAgainLater()
+                } else {
+                    // Without an account this bot cannot play; the rest of the run goes on.
+                    finish()
+                }
+            } else if error.code == .badCredentials || error.code == .nameTaken {
                 finish()
+            } else if !loggedIn {
+                // Answers to a login that this connection no longer waits for: nothing to do.
             } else if game == nil {
                 eventLoop.scheduleTask(in: .milliseconds(100)) { self.seekOrFinish() }
             }
@@ -236,6 +265,8 @@ final class Bot: LineReceiver, @unchecked Sendable {
 
     func closed() {
         channel = nil
+        loggedIn = false
+        loginRequest = nil
         scheduledTurn = nil
         stats.disconnected()
         guard !finished else { return }

@@ -9,7 +9,7 @@ public struct LatencySummary: Hashable, Sendable, Codable {
 
 extension LatencySummary {
     /// The summary of samples in microseconds; all zero when there are none.
-    public init(microseconds samples: [UInt32]) {
+    public init(microseconds samples: some Sequence<UInt32>) {
         let sorted = samples.sorted()
         let milliseconds = { (value: UInt32) in Double(value) / 1000 }
         self.init(

@@ -16,6 +16,8 @@ public struct LoadReport: Hashable, Sendable, Codable {
     public var seconds: Double
     /// Move round trips: from sending `move` to receiving its `moved`.
     public var latency: LatencySummary
+    /// The round trips of the moves sent once every game wanted had started; `nil` if some never did.
+    public var allGoing: AllGamesGoing?
     public var resigns: Int
     /// Connections a bot dropped on purpose and reopened with `auth`.
     public var reconnects: Int
@@ -26,8 +28,9 @@ public struct LoadReport: Hashable, Sendable, Codable {
 
     public init(
         clients: Int, peakConnected: Int, gamesTarget: Int, gamesCompleted: Int, gamesUnfinished: Int,
-        peakGamesPlaying: Int, moves: Int, seconds: Double, latency: LatencySummary, resigns: Int,
-        reconnects: Int, errors: [String: Int], engine: EngineLoad? = nil
+        peakGamesPlaying: Int, moves: Int, seconds: Double, latency: LatencySummary,
+        allGoing: AllGamesGoing? = nil, resigns: Int, reconnects: Int, errors: [String: Int],
+        engine: EngineLoad? = nil
     ) {
         self.clients = clients
         self.peakConnected = peakConnected
@@ -38,6 +41,7 @@ public struct LoadReport: Hashable, Sendable, Codable {
         self.moves = moves
         self.seconds = seconds
         self.latency = latency
+        self.allGoing = allGoing
         self.resigns = resigns
         self.reconnects = reconnects
         self.errors = errors
@@ -56,6 +60,7 @@ public struct LoadReport: Hashable, Sendable, Codable {
         \(gamesUnfinished > 0 ? " (\(gamesUnfinished) unfinished)" : ""), \(peakGamesPlaying) at once at most
         moves \(moves) in \(Self.oneDecimal(seconds)) s: \(Int(movesPerSecond.rounded())) moves/s
         move round trip: \(latency.text)
+        \(allGoing.map(\.text) ?? "move round trip once all games were going: never (not every game started)")
         resigned \(resigns), dropped and reconnected \(reconnects)
         \(Self.errorsLine(errors))
         """ + (engine.map { "\n" + $0.text(seconds: seconds) } ?? "")
@@ -72,6 +77,24 @@ public struct LoadReport: Hashable, Sendable, Codable {
     static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// The moves of a load test sent once all its games were going: from when its last game started.
+public struct AllGamesGoing: Hashable, Sendable, Codable {
+    /// When the last game started, in seconds after the run began.
+    public var from: Double
+    public var latency: LatencySummary
+
+    public init(from: Double, latency: LatencySummary) {
+        self.from = from
+        self.latency = latency
+    }
+
+    /// `move round trip once all games were going (sent from 13.2 s on, 120000 moves): p50 ...`.
+    var text: String {
+        "move round trip once all games were going (sent from \(LoadReport.oneDecimal(from)) s on, "
+            + "\(latency.count) moves): \(latency.text)"
     }
 }
 

@@ -16,6 +16,9 @@ public struct LoadTestSettings: Sendable {
     public var games = 50
     /// The run stops after this long even if games are unfinished.
     public var duration = Duration.seconds(600)
+    /// The bots' first connections are spread evenly over this long (in batches of 50); zero
+    /// connects them batch after batch, 10 ms apart.
+    public var ramp = Duration.zero
     /// The time control the bots seek.
     public var control = TimeControl(initial: 300, increment: 3)
     public var policy = BotPolicy()
@@ -87,9 +90,11 @@ public enum LoadTest {
         stats.peopleStarted()
         let deadline = began + settings.duration
         // Connect in batches so the server's accept backlog is not overrun all at once.
-        for batch in stride(from: 0, to: bots.count, by: 50) {
+        let batches = (bots.count + 49) / 50
+        for (number, batch) in stride(from: 0, to: bots.count, by: 50).enumerated() {
             for bot in bots[batch..<min(batch + 50, bots.count)] { bot.eventLoop.execute { bot.start() } }
-            try await Task.sleep(for: .milliseconds(10))
+            let next = began + settings.ramp * (Double(number + 1) / Double(batches))
+            try await Task.sleep(until: max(next, ContinuousClock.now + .milliseconds(10)))
         }
         var lastProgress = began
         while stats.finishedBots < settings.clients && ContinuousClock.now < deadline {

@@ -3,19 +3,22 @@ import NanashiCore
 
 extension LoadTestSettings {
     /// The settings of `nanashi loadtest`'s options, as given: 100 clients unless `clients` says,
-    /// one game per two clients unless `games` does, `bindRange` an IPv4 block (`A.B.C.D/N`) to
+    /// one game per two clients unless `games` does, first connections spread over `rampSeconds`,
+    /// `bindRange` an IPv4 block (`A.B.C.D/N`) to
     /// spread the bots over, and registering bots named with a fresh random prefix (so that runs
     /// against one database do not collide). `problem` checks the numbers.
     ///
     /// - Throws: `LoadTest.Problem` for a `bindRange` that is not a block.
     public init(
-        servers: ServerList, clients: Int?, games: Int?, seconds: Int, bindRange: String?, seed: UInt64,
+        servers: ServerList, clients: Int?, games: Int?, seconds: Int, rampSeconds: Int = 0,
+        bindRange: String?, seed: UInt64,
         thinkMilliseconds: Int, control: TimeControl, policy: BotPolicy, engineGames: Int, engineLevel: Int
     ) throws(LoadTest.Problem) {
         self.init(servers: servers)
         self.clients = clients ?? 100
         self.games = games ?? self.clients / 2
         duration = .seconds(seconds)
+        ramp = .seconds(max(0, rampSeconds))
         if let bindRange {
             guard let sources = SourceAddresses(cidr: bindRange) else {
                 throw LoadTest.Problem(

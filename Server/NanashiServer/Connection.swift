@@ -224,8 +224,7 @@ final class Connection: ConnectionHandler {
                 (game, side) = try await self.game(gameID, of: player)
             } catch {
                 // Hosted by another node, if not here.
-                try await lobby.relayedSeat(gameID, of: player, failing: error).play(
-                    move, player: player, requestID: id)
+                try await lobby.relayMove(move, game: gameID, of: player, requestID: id, failing: error)
                 return
             }
             try await game.play(move, by: side, requestID: id, readAt: readAt)
@@ -235,8 +234,7 @@ final class Connection: ConnectionHandler {
             do {
                 (game, side) = try await self.game(gameID, of: player)
             } catch {
-                try await lobby.relayedSeat(gameID, of: player, failing: error).resign(
-                    player: player, requestID: id)
+                try await lobby.relayResignation(game: gameID, of: player, requestID: id, failing: error)
                 return
             }
             try await game.resign(side, requestID: id)

@@ -19,6 +19,15 @@ struct CrossNodeGames {
     var watchers: [Int: (outbox: Outbox, games: [Int64: RelayedWatch])] = [:]
     /// The last id given to an outbox that forwards to another node (negative: no connection's).
     var lastRemoteOutbox = 0
+    /// Players here whose last game another node hosted, and that node: their `rematch` goes
+    /// there.
+    var lastGameHosts: [Int64: (game: Int64, host: Int64)] = [:]
+    /// Hosted here: players on other nodes whose last game ended here (they may rematch it), and
+    /// the outbox to them.
+    var rematchers: [Int64: (node: Int64, outbox: Outbox)] = [:]
+    /// A pairing pass over the shared pool is running, and another was asked for meanwhile.
+    var pairing = false
+    var pairingAgain = false
 
     struct RemoteWatcher: Hashable {
         var node: Int64
@@ -48,7 +57,10 @@ extension Lobby {
                 link.send(.hosted(game: id, node: link.node), to: nil)
                 // Its players here were relayed to the old host: they get the game from here now.
                 for (side, player) in game.players {
-                    if crossing.seats[player.id]?.game == id { crossing.seats[player.id] = nil }
+                    if crossing.seats[player.id]?.game == id {
+                        answerLostRequest(of: player.id)
+                        crossing.seats[player.id] = nil
+                    }
                     if let outbox = connections[player.id]?.outbox { await game.rejoin(side, outbox: outbox) }
                 }
             }
@@ -99,22 +111,43 @@ extension Lobby {
         requestPairing()
     }
 
-    /// One pairing pass over the shared pool; this node hosts the games it pairs, each with at
-    /// least one of its own seekers.
+    /// Pairing passes over the shared pool, one at a time: a pass asked for while one runs
+    /// comes after it, as does another batch when a pass found its batch full. This node hosts
+    /// the games it pairs, each with at least one of its own seekers.
     func pairShared(link: NodeLink) async {
+        guard !crossing.pairing else {
+            crossing.pairingAgain = true
+            return
+        }
+        crossing.pairing = true
+        defer { crossing.pairing = false }
+        repeat {
+            crossing.pairingAgain = false
+            if await pairBatch(link: link) { crossing.pairingAgain = true }
+        } while crossing.pairingAgain
+    }
+
+    /// One pass over a batch of the shared pool (`sharedPairingBatch` seeks at most); returns
+    /// whether the batch was full, so more seeks may wait.
+    private func pairBatch(link: NodeLink) async -> Bool {
         let (now, node) = (settings.clock.date, link.node)
         let (gap, widening) = (settings.pairingGap, settings.pairingWidening)
-        let pass: (games: [SharedPairing], skipped: Bool)
+        let pass: (games: [SharedPairing], full: Bool, skipped: Bool)
         do {
-            pass = try await link.storage.pairSeeks(node: node, aliveAfter: aliveAfter, now: now) { seeks in
+            pass = try await link.storage.pairSeeks(
+                node: node, aliveAfter: aliveAfter, now: now, limit: settings.sharedPairingBatch
+            ) { seeks in
                 Self.pick(seeks, node: node, now: now, gap: gap, widening: widening)
             }
         } catch {
             // Not when the server is stopping.
             if !(error is CancellationError) { logger.error("pairing the shared seeks failed: \(error)") }
-            return
+            return false
         }
         for pairing in pass.games { startShared(pairing, link: link) }
+        // A full batch that paired nothing (no seeker of this node in it) would find the same
+        // batch again: the interval's pass looks later.
+        let again = pass.full && !pass.games.isEmpty
         if pass.games.isEmpty, pass.skipped {
             // Another node's pass held some seeks: look again in a moment (not at once, or two
             // nodes could keep holding each other's seeks), rather than at the next interval.
@@ -123,6 +156,7 @@ extension Lobby {
                 await self.requestPairing()
             }
         }
+        return again
     }
 
     /// The pairs the matchmaker makes of `seeks` that have a seeker of `node`, and whether the
@@ -140,10 +174,12 @@ extension Lobby {
                     playerID: seek.playerID, rating: seek.rating, control: seek.control,
                     since: base - .milliseconds(Int64(max(0, now.timeIntervalSince(seek.since)) * 1000))))
         }
-        return matchmaker.pairs(now: base).compactMap { first, second in
-            guard let a = byPlayer[first.playerID], let b = byPlayer[second.playerID],
-                a.node == node || b.node == node
-            else { return nil }
+        // Only pairs with a seeker of this node: the others are their nodes' to make (and the
+        // seeker of another node is free to meet one of this node's instead).
+        let mine = Set(seeks.lazy.filter { $0.node == node }.map(\.playerID))
+        let pairs = matchmaker.pairs(now: base) { mine.contains($0.playerID) || mine.contains($1.playerID) }
+        return pairs.compactMap { first, second in
+            guard let a = byPlayer[first.playerID], let b = byPlayer[second.playerID] else { return nil }
             let firstIsX =
                 a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
             return (a, b, firstIsX)
@@ -248,6 +284,44 @@ extension Lobby {
         return seat
     }
 
+    /// Forwards the move of a player here to the host of their game `id`, which answers it.
+    ///
+    /// - Throws: `failure` if another node hosts no game of theirs with that id; `illegalMove`
+    ///   for what is not a move at all.
+    func relayMove(
+        _ move: String, game id: Int64, of playerID: Int64, requestID: RequestID?,
+        failing failure: ProtocolError
+    ) throws(ProtocolError) {
+        try relayedSeat(id, of: playerID, failing: failure).play(move, player: playerID, requestID: requestID)
+        crossing.seats[playerID]?.unanswered = .init(requestID: requestID)
+    }
+
+    /// Forwards the resignation of a player here to the host of their game `id`.
+    ///
+    /// - Throws: `failure` if another node hosts no game of theirs with that id.
+    func relayResignation(
+        game id: Int64, of playerID: Int64, requestID: RequestID?, failing failure: ProtocolError
+    )
+        throws(ProtocolError)
+    {
+        try relayedSeat(id, of: playerID, failing: failure).resign(player: playerID, requestID: requestID)
+        crossing.seats[playerID]?.unanswered = .init(requestID: requestID)
+    }
+
+    /// The host of a player's game changed while their last move or resignation, forwarded to
+    /// the old host, had no answer: it died with that host (stored or not). The player is told
+    /// so, before the new host sends the game as stored.
+    private func answerLostRequest(of playerID: Int64) {
+        guard let lost = crossing.seats[playerID]?.unanswered else { return }
+        crossing.seats[playerID]?.unanswered = nil
+        connections[playerID]?.outbox.send(.error(Self.lostRequest), id: lost.requestID)
+    }
+
+    static let lostRequest = ProtocolError(
+        .internalError,
+        "the server holding this game stopped before answering; the game goes on from its stored moves, sent next: "
+            + "play again if your move is not among them")
+
     // MARK: Watching a game hosted elsewhere
 
     /// A connection here watches a game another node hosts: the host sends it `watching`, then
@@ -293,11 +367,16 @@ extension Lobby {
                 link.send(.absent(game: game, side: side, node: link.node), to: host)
             }
         case .line(.player(let player), let text):
+            // The host is alive and answering.
+            crossing.seats[player]?.unanswered = nil
             connections[player]?.outbox.sendLine(text)
         case .line(.watcher(let watcher), let text):
             crossing.watchers[watcher]?.outbox.sendWatched(text)
         case .ended(let game, let player):
-            if crossing.seats[player]?.game == game { crossing.seats[player] = nil }
+            if let seat = crossing.seats[player], seat.game == game {
+                crossing.seats[player] = nil
+                crossing.lastGameHosts[player] = (game, seat.host)
+            }
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
@@ -321,6 +400,7 @@ extension Lobby {
             }
             guard node != link.node else { return }
             for (player, seat) in crossing.seats where seat.game == game {
+                if seat.host != node { answerLostRequest(of: player) }
                 crossing.seats[player]?.host = node
                 if connections[player] != nil {
                     link.send(
@@ -378,6 +458,21 @@ extension Lobby {
             if let outbox = crossing.remoteWatchers[id]?.removeValue(forKey: key) {
                 await games[id]?.unwatch(outbox)
             }
+        case .rematch(let id, let player, let requestID, let node):
+            let outbox =
+                crossing.rematchers[player].map(\.outbox)
+                ?? remoteOutbox(to: node, for: .player(player), link: link)
+            // The `end` may have reached the player before the game told the lobby it ended.
+            if let game = games[id], game.side(of: player) != nil, await game.hasEnded { ended(game) }
+            do throws(ProtocolError) {
+                try await offerRematch(id, by: player, outbox: outbox, requestID: requestID)
+            } catch {
+                outbox.send(.error(error), id: requestID)
+            }
+        case .movedOn(let player, let node):
+            guard crossing.rematchers[player]?.node == node else { return }
+            crossing.rematchers[player] = nil
+            moveOn(player)
         }
     }
 
@@ -399,6 +494,54 @@ extension Lobby {
             return nil
         }
         return (game, remote.outbox)
+    }
+
+    // MARK: Rematches across nodes
+
+    /// A game hosted here ended: its players on other nodes may rematch it, through the outbox
+    /// to their node. Returns them.
+    func keepRemoteRematchers(of game: Game) -> Set<Int64> {
+        var players: Set<Int64> = []
+        for (side, remote) in crossing.remoteSides[game.id] ?? [:] {
+            guard let player = game.players[side]?.id else { continue }
+            crossing.rematchers[player] = remote
+            players.insert(player)
+        }
+        return players
+    }
+
+    /// The outbox to a player here or, if their last game ended here, on another node.
+    func rematchOutbox(of player: Int64) -> Outbox? {
+        connections[player]?.outbox ?? crossing.rematchers[player]?.outbox
+    }
+
+    /// A player here whose last game another node hosted asks for its rematch: the host, which
+    /// keeps the offers, is asked. Returns whether it was.
+    func rematchElsewhere(_ id: Int64, by player: Int64, requestID: RequestID?) -> Bool {
+        guard let link else { return false }
+        // The game's `ended` may still be on its way: the seat names the host then.
+        let host =
+            crossing.lastGameHosts[player].flatMap { $0.game == id ? $0.host : nil }
+            ?? crossing.seats[player].flatMap { $0.game == id ? $0.host : nil }
+        guard let host else { return false }
+        link.send(.rematch(game: id, player: player, id: requestID, node: link.node), to: host)
+        return true
+    }
+
+    /// A player here moved on: if another node hosted their last game, it is told, and their
+    /// rematch of it lapses there.
+    func movedOnElsewhere(_ player: Int64) {
+        guard let link, let last = crossing.lastGameHosts.removeValue(forKey: player) else { return }
+        link.send(.movedOn(player: player, node: link.node), to: last.host)
+    }
+
+    /// A rematch starts here: `side` is played by a player on `node`, who is told and relayed.
+    func startRemoteSide(_ side: Side, of game: Int64, player: Int64, node: Int64) -> Outbox? {
+        guard let link else { return nil }
+        let outbox = remoteOutbox(to: node, for: .player(player), link: link)
+        crossing.remoteSides[game, default: [:]][side] = (node, outbox)
+        link.send(.started(game: game, player: player, side: side, host: link.node), to: node)
+        return outbox
     }
 
     /// A game hosted here ended: the nodes of its players and watchers elsewhere are told.

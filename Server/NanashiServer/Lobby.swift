@@ -374,10 +374,11 @@ actor Lobby {
 
     /// Takes a game that has ended off the books (once: the game's own call after its `end`
     /// may come after a `rematch` did it).
-    private func ended(_ game: Game) {
+    func ended(_ game: Game) {
         guard games[game.id] === game else { return }
         games[game.id] = nil
         liveList = nil
+        let remote = game.isRated ? keepRemoteRematchers(of: game) : []
         endedElsewhere(game)
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil
@@ -386,7 +387,8 @@ actor Lobby {
         rematches.ended(
             Rematches.Ended(
                 game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control),
-            connected: Set(game.players.values.map(\.id).filter { connections[$0] != nil }))
+            connected: Set(
+                game.players.values.map(\.id).filter { connections[$0] != nil || remote.contains($0) }))
     }
 
     // MARK: Watching
@@ -438,6 +440,15 @@ actor Lobby {
         // The `end` may have reached the player before the game told the lobby it ended.
         if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
         if await rematchEngine(gameID, by: playerID, outbox: outbox, requestID: requestID) { return }
+        if rematchElsewhere(gameID, by: playerID, requestID: requestID) { return }
+        try await offerRematch(gameID, by: playerID, outbox: outbox, requestID: requestID)
+    }
+
+    /// `playerID` (here, or on another node, answered through `outbox`) asks for a rematch of
+    /// `gameID`, which ended here.
+    func offerRematch(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError)
+    {
         let expires = settings.clock.now + settings.rematchOfferLifetime
         switch rematches.offer(gameID, by: playerID, expires: expires) {
         case .noSuchGame:
@@ -445,7 +456,7 @@ actor Lobby {
         case .offered(let opponent, let first):
             outbox.send(.rematchOffered(game: gameID), id: requestID)
             guard first else { return }
-            guard let other = connections[opponent]?.outbox else {
+            guard let other = rematchOutbox(of: opponent) else {
                 // Gone without the lobby hearing of it yet: the offer lapses at once.
                 tellLapsed(rematches.moveOn(opponent))
                 return
@@ -478,13 +489,19 @@ actor Lobby {
         }
         guard let stored else {
             for player in [xID, oID] {
-                connections[player]?.outbox.send(
+                rematchOutbox(of: player)?.send(
                     .error(ProtocolError(.internalError, "the rematch could not be started")))
             }
             return
         }
-        let outboxes = [Side.x: connections[xID]?.outbox, .o: connections[oID]?.outbox].compactMapValues {
-            $0
+        var outboxes: [Side: Outbox] = [:]
+        for (side, player) in [(Side.x, xID), (.o, oID)] {
+            if let outbox = connections[player]?.outbox {
+                outboxes[side] = outbox
+            } else if let remote = crossing.rematchers.removeValue(forKey: player) {
+                // On another node: a seat there, relayed as in any game across nodes.
+                outboxes[side] = startRemoteSide(side, of: stored.game, player: player, node: remote.node)
+            }
         }
         let game = makeGame(
             id: stored.game, control: ended.control, x: stored.x, o: stored.o, position: .start, moves: [],
@@ -497,13 +514,14 @@ actor Lobby {
     func moveOn(_ playerID: Int64) {
         engineRematches[playerID] = nil
         tellLapsed(rematches.moveOn(playerID))
+        movedOnElsewhere(playerID)
     }
 
     /// Tells the players who had offered a rematch that lapsed.
     private func tellLapsed(_ lapse: Rematches.Lapse?) {
         guard let lapse else { return }
         for player in lapse.offerers {
-            connections[player]?.outbox.send(.rematchDeclined(game: lapse.game))
+            rematchOutbox(of: player)?.send(.rematchDeclined(game: lapse.game))
         }
     }
 

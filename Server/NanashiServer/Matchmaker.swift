@@ -51,7 +51,11 @@ struct Matchmaker {
     ///
     /// Two seeks match when the gap between them is within the window of the one that has
     /// waited longer: whoever waits long enough is paired with the next player who seeks.
-    mutating func pairs(now: ContinuousClock.Instant) -> [(Seek, Seek)] {
+    /// `allowed` may rule pairs out (a node pairs only pairs with a seeker of its own); a seek
+    /// left unpaired by it stays.
+    mutating func pairs(
+        now: ContinuousClock.Instant, allowed: (Seek, Seek) -> Bool = { _, _ in true }
+    ) -> [(Seek, Seek)] {
         var paired: [(Seek, Seek)] = []
         var remaining = seeks
         // Each window once per pass: the pass compares every seek with every other.
@@ -66,7 +70,8 @@ struct Matchmaker {
                 let gap = abs(candidate.rating - seek.rating)
                 // Strictly closer only: of equal gaps, the longest waiting wins.
                 guard gap < bestGap, gap <= max(windows[index], windows[other]),
-                    candidate.control == seek.control, candidate.playerID != seek.playerID
+                    candidate.control == seek.control, candidate.playerID != seek.playerID,
+                    allowed(seek, candidate)
                 else { continue }
                 best = other
                 bestGap = gap

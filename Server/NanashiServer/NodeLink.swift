@@ -50,29 +50,30 @@ final class NodeLink: Sendable {
                     return queue
                 }
                 guard !batch.isEmpty else { break }
-                var notifications: [(channel: String, payload: String)] = []
+                var notifications: [(node: Int64?, channel: String, payload: String)] = []
                 for (node, message) in batch {
                     guard let json = try? encoder.encode(message) else { continue }
                     let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
                     let channel = node.map(Self.channel(of:)) ?? Self.everyNode
-                    notifications.append((channel, "\(number) " + String(decoding: json, as: UTF8.self)))
+                    notifications.append(
+                        (node, channel, "\(number) " + String(decoding: json, as: UTF8.self)))
                 }
                 await sendUntilSent(notifications)
             }
         }
     }
 
-    private func sendUntilSent(_ notifications: [(channel: String, payload: String)]) async {
+    private func sendUntilSent(_ notifications: [(node: Int64?, channel: String, payload: String)]) async {
         var notifications = notifications
         while !Task.isCancelled {
             do {
                 for index in notifications.indices
                 where notifications[index].payload.utf8.count > Self.longestPayload {
                     let (number, body) = Self.split(notifications[index].payload)
-                    let id = try await storage.storeRelayMessage(body)
+                    let id = try await storage.storeRelayMessage(body, for: notifications[index].node)
                     notifications[index].payload = "\(number) @\(id)"
                 }
-                try await storage.notify(notifications)
+                try await storage.notify(notifications.map { ($0.channel, $0.payload) })
                 return
             } catch {
                 logger.warning("messages to other nodes not sent yet: \(String(reflecting: error))")

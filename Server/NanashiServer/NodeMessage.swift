@@ -35,6 +35,11 @@ enum NodeMessage: Codable, Sendable, Equatable {
     /// A connection on `node` watches the game.
     case watch(game: Int64, watcher: Int, id: RequestID?, node: Int64)
     case unwatch(game: Int64, watcher: Int, node: Int64)
+    /// A player on `node` asks for a rematch of a game that ended here.
+    case rematch(game: Int64, player: Int64, id: RequestID?, node: Int64)
+    /// A player on `node` moved on (sought, watched, left, started a game): their last game,
+    /// which ended here, can no longer be rematched.
+    case movedOn(player: Int64, node: Int64)
 
     /// Who a `line` is for on its node.
     enum Recipient: Codable, Sendable, Equatable {

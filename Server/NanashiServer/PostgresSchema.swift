@@ -149,6 +149,14 @@ enum PostgresSchema {
                 // supersedes no newer connection.
                 "CREATE SEQUENCE login_ticket",
             ]),
+        Migration(
+            name: "relayed messages addressed to their node",
+            statements: [
+                // The node a stored message is for (NULL: any node): one that died never reads
+                // it, and the live nodes delete it.
+                "ALTER TABLE relay_message ADD COLUMN node BIGINT",
+                "CREATE INDEX relay_message_node ON relay_message (node)",
+            ]),
     ]
 
     /// The schema version this build writes.

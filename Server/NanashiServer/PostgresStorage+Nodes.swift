@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NanashiCore
 import NanashiProtocol
 import PostgresNIO
@@ -27,13 +28,20 @@ extension PostgresStorage {
         return id
     }
 
-    /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not.
+    /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not and
+    /// the stored messages for nodes that are not (dead, or gone).
     func heartbeat(node: Int64, now: Date, aliveAfter: Date) async throws {
         try await client.query(
             "UPDATE node SET seen_at = \(now.timeIntervalSince1970) WHERE id = \(node)", logger: logger)
         try await client.query(
             """
             DELETE FROM seek WHERE node IN (SELECT id FROM node WHERE seen_at < \(aliveAfter.timeIntervalSince1970))
+            """, logger: logger)
+        try await client.query(
+            """
+            DELETE FROM relay_message
+            WHERE node IS NOT NULL
+              AND node NOT IN (SELECT id FROM node WHERE seen_at >= \(aliveAfter.timeIntervalSince1970))
             """, logger: logger)
     }
 
@@ -44,6 +52,7 @@ extension PostgresStorage {
             try await connection.query(
                 "UPDATE game SET host = NULL WHERE host = \(node) AND result IS NULL", logger: logger)
             try await connection.query("DELETE FROM seek WHERE node = \(node)", logger: logger)
+            try await connection.query("DELETE FROM relay_message WHERE node = \(node)", logger: logger)
             try await connection.query("DELETE FROM node WHERE id = \(node)", logger: logger)
         }
     }
@@ -134,51 +143,63 @@ extension PostgresStorage {
             "DELETE FROM seek WHERE player_id = \(playerID) AND node = \(node)", logger: logger)
     }
 
-    /// One pairing pass over the shared pool, in one transaction: locks the seeks of live nodes
-    /// that no other node's pass holds (`FOR UPDATE SKIP LOCKED`), lets `pick` choose pairs among
-    /// them, and for each pair creates the game, hosted by `node`, and deletes both seeks.
-    /// Seeks locked by another pass are skipped, not waited for: a pass never blocks another,
-    /// and no seek is paired twice.
+    /// One pairing pass over the shared pool, in one transaction: locks at most `limit` seeks
+    /// of live nodes, the oldest that no other node's pass holds (`FOR UPDATE SKIP LOCKED`),
+    /// lets `pick` choose pairs among them, and for each pair creates the game, hosted by
+    /// `node`, and deletes both seeks. Seeks locked by another pass are skipped, not waited for:
+    /// a pass never blocks another, no seek is paired twice, and passes on several nodes at
+    /// once take batches of their own.
     ///
-    /// - Returns: the games created, and whether seeks were skipped (locked by another pass),
-    ///   so that a pass that paired nothing may be tried again.
+    /// - Returns: the games created; whether the batch was full (more seeks may wait), and
+    ///   whether seeks were skipped (locked by another pass), so that the pass may be tried again.
     func pairSeeks(
-        node: Int64, aliveAfter: Date, now: Date,
+        node: Int64, aliveAfter: Date, now: Date, limit: Int,
         pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
-    ) async throws -> (games: [SharedPairing], skipped: Bool) {
+    ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool) {
         let logger = logger
         return try await transaction { connection in
-            let seeks = try await connection.query(
-                """
-                SELECT seek.player_id, seek.node, seek.rating, seek.colour_balance, seek.initial, seek.increment,
-                       seek.since
-                FROM seek JOIN node ON node.id = seek.node
-                WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
-                  AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
-                                  AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
-                ORDER BY seek.since, seek.player_id
-                FOR UPDATE OF seek SKIP LOCKED
-                """, logger: logger
-            ).collect().map { row in
-                let (player, node, rating, balance, initial, increment, since) = try row.decode(
-                    (Int64, Int64, Double, Int, Int, Int, Double).self)
-                return SharedSeek(
-                    playerID: player, node: node, rating: rating, colourBalance: balance,
-                    control: TimeControl(initial: initial, increment: increment),
-                    since: Date(timeIntervalSince1970: since))
+            // This node's oldest seeks, half a batch, then as many of other nodes': every pair
+            // it makes has a seeker of its own, so its own seekers are never crowded out.
+            let own = try await Self.lockSeeks(
+                connection, of: node, own: true, aliveAfter: aliveAfter, limit: max(1, limit / 2), logger)
+            let full = own.count >= max(1, limit / 2)
+            let others =
+                own.isEmpty
+                ? []
+                : try await Self.lockSeeks(
+                    connection, of: node, own: false, aliveAfter: aliveAfter,
+                    limit: max(1, limit - own.count),
+                    logger)
+            let seeks = (own + others).sorted { ($0.since, $0.playerID) < ($1.since, $1.playerID) }
+            // Counted only when the batch is not full: whether other passes hold seeks.
+            var skipped = false
+            if !full {
+                let all = try await connection.query(
+                    """
+                    SELECT COUNT(*) FROM seek JOIN node ON node.id = seek.node
+                    WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
+                      AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
+                                      AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
+                    """, logger: logger
+                ).collect().first?.decode(Int.self)
+                skipped = (all ?? 0) > seeks.count
             }
-            let all = try await connection.query(
-                """
-                SELECT COUNT(*) FROM seek JOIN node ON node.id = seek.node
-                WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
-                  AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
-                                  AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
-                """, logger: logger
-            ).collect().first?.decode(Int.self)
-            let skipped = (all ?? 0) > seeks.count
-            guard seeks.count >= 2 else { return ([], skipped) }
+            guard seeks.count >= 2 else { return ([], full, skipped) }
+            let pairs = pick(seeks)
+            guard !pairs.isEmpty else { return ([], full, skipped) }
+            // The seekers' rows in one statement, their seeks deleted in one.
+            let seekers = pairs.flatMap { [$0.first.playerID, $0.second.playerID] }
+            var players: [Int64: PlayerRow] = [:]
+            for row in try await connection.query(
+                "SELECT \(unescaped: Self.playerColumns) FROM player WHERE id = ANY(\(seekers))",
+                logger: logger
+            ).collect() {
+                let player = try Self.player(row)
+                players[player.id!] = player
+            }
+            try await connection.query("DELETE FROM seek WHERE player_id = ANY(\(seekers))", logger: logger)
             var pairings: [SharedPairing] = []
-            for (first, second, firstIsX) in pick(seeks) {
+            for (first, second, firstIsX) in pairs {
                 let (x, o) = firstIsX ? (first, second) : (second, first)
                 guard
                     let game = try await connection.query(
@@ -190,17 +211,6 @@ extension PostgresStorage {
                         """, logger: logger
                     ).collect().first?.decode(Int64.self)
                 else { throw StorageError.damaged("a new game got no id") }
-                try await connection.query(
-                    "DELETE FROM seek WHERE player_id IN (\(x.playerID), \(o.playerID))", logger: logger)
-                var players: [Int64: PlayerRow] = [:]
-                for row in try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.playerColumns) FROM player WHERE id IN (\(x.playerID), \(o.playerID))
-                    """, logger: logger
-                ).collect() {
-                    let player = try Self.player(row)
-                    players[player.id!] = player
-                }
                 guard let xRow = players[x.playerID], let oRow = players[o.playerID] else {
                     throw StorageError.damaged("a seeker of game \(game) is missing")
                 }
@@ -209,7 +219,35 @@ extension PostgresStorage {
                         game: game, control: first.control, x: xRow, o: oRow,
                         nodes: [.x: x.node, .o: o.node]))
             }
-            return (pairings, skipped)
+            return (pairings, full, skipped)
+        }
+    }
+
+    /// Locks the oldest seeks of live nodes, no other pass holds and whose player has no game
+    /// going: `node`'s own, or the other nodes'.
+    private static func lockSeeks(
+        _ connection: PostgresConnection, of node: Int64, own: Bool, aliveAfter: Date, limit: Int,
+        _ logger: Logger
+    ) async throws -> [SharedSeek] {
+        try await connection.query(
+            """
+            SELECT seek.player_id, seek.node, seek.rating, seek.colour_balance, seek.initial, seek.increment,
+                   seek.since
+            FROM seek JOIN node ON node.id = seek.node
+            WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970) AND seek.node \(unescaped: own ? "=" : "<>") \(node)
+              AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
+                              AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
+            ORDER BY seek.since, seek.player_id
+            LIMIT \(limit)
+            FOR UPDATE OF seek SKIP LOCKED
+            """, logger: logger
+        ).collect().map { row in
+            let (player, node, rating, balance, initial, increment, since) = try row.decode(
+                (Int64, Int64, Double, Int, Int, Int, Double).self)
+            return SharedSeek(
+                playerID: player, node: node, rating: rating, colourBalance: balance,
+                control: TimeControl(initial: initial, increment: increment),
+                since: Date(timeIntervalSince1970: since))
         }
     }
 
@@ -249,11 +287,13 @@ extension PostgresStorage {
             logger: logger)
     }
 
-    /// Keeps a message too long for a notification until its node reads it; returns its id.
-    func storeRelayMessage(_ body: String) async throws -> Int64 {
+    /// Keeps a message too long for a notification until its node (`nil`: any) reads it, or
+    /// is found dead; returns its id.
+    func storeRelayMessage(_ body: String, for node: Int64?) async throws -> Int64 {
         guard
-            let id = try await rows("INSERT INTO relay_message (body) VALUES (\(body)) RETURNING id").first?
-                .decode(Int64.self)
+            let id = try await rows(
+                "INSERT INTO relay_message (body, node) VALUES (\(body), \(node)) RETURNING id"
+            ).first?.decode(Int64.self)
         else { throw StorageError.damaged("a relayed message got no id") }
         return id
     }

@@ -7,6 +7,13 @@ struct RelayedSeat: Sendable {
     var side: Side
     var host: Int64
     let link: NodeLink
+    /// The id of the move or resignation last forwarded to the host, until a line of the host
+    /// comes back: if the host dies meanwhile, it is lost with it.
+    var unanswered: Unanswered?
+
+    struct Unanswered: Sendable {
+        var requestID: RequestID?
+    }
 
     /// Forwards a move, checked first for what needs no game (its notation).
     func play(_ text: String, player: Int64, requestID: RequestID?) throws(ProtocolError) {

@@ -40,6 +40,9 @@ public struct ServerSettings: Sendable {
     public var abandonGrace = Duration.seconds(60)
     /// How often waiting seeks are looked at again (their accepted rating gap widens with time).
     public var pairingInterval = Duration.seconds(1)
+    /// With several nodes, the most seeks one pairing pass locks and pairs in one transaction:
+    /// a pass over thousands of seeks would hold them all while it creates the games.
+    public var sharedPairingBatch = 128
     /// With PostgreSQL: a node whose heartbeat is older than this is taken for dead, and the
     /// live nodes take its games over. Each node's heartbeat comes four times as often.
     public var nodeLease = Duration.seconds(10)

@@ -16,8 +16,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             'auth'. A bot that has played its share of the games stays connected, idle, until the \
             run ends: when --games games are completed or after --duration seconds. A progress line \
             goes to standard error each second; the report (most clients connected and games in \
-            progress at once, games completed, moves/s, move round trip p50/p99/max, errors by \
-            code) to standard output. Registering costs the server an scrypt \
+            progress at once, games completed, moves/s, move round trip p50/p99/max over the whole \
+            run and over the moves sent once every game had started, errors by code) to standard output. Registering costs the server an scrypt \
             hash per bot: seed bot accounts with 'nanashi seed --bots N --accounts FILE' and pass \
             the same --accounts FILE here. With --queries, measures leaderboard and profile round \
             trips instead of playing. With --engine-games N, N more bots each keep a game against the \
@@ -36,6 +36,12 @@ struct LoadTestCommand: AsyncParsableCommand {
 
     @Option(help: "Stop after this many seconds even if games are unfinished.")
     var duration = 600
+
+    @Option(
+        help: ArgumentHelp(
+            "Spread the bots' first connections evenly over this many seconds (0: all at once, in batches 10 ms apart).",
+            valueName: "seconds"))
+    var ramp = 0
 
     @OptionGroup var accountsOption: AccountsOption
 
@@ -85,7 +91,8 @@ struct LoadTestCommand: AsyncParsableCommand {
             return print(json ? Wire.encode(report) : report.text)
         }
         let settings = try LoadTestSettings(
-            servers: servers, clients: clients, games: games, seconds: duration, bindRange: bindRange,
+            servers: servers, clients: clients, games: games, seconds: duration, rampSeconds: ramp,
+            bindRange: bindRange,
             seed: seed, thinkMilliseconds: think,
             control: TimeControl(initial: initial, increment: increment),
             policy: BotPolicy(resignChance: resignChance, dropChance: dropChance), engineGames: engineGames,

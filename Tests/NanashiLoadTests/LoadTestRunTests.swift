@@ -1,6 +1,7 @@
 import Foundation
 import NanashiClient
 import NanashiProtocol
+import NanashiServer
 import NanashiServerTestSupport
 import Testing
 
@@ -20,6 +21,10 @@ import Testing
     #expect((1...2).contains(first.peakGamesPlaying))
     #expect(first.errors == [:])
     #expect(first.moves > 0 && first.latency.count == first.moves)
+    // Both games started, and moves were sent after the second began (a game lasts many plies).
+    let going = try #require(first.allGoing)
+    #expect(going.latency.count > 0 && going.latency.count <= first.moves)
+    #expect(going.from >= 0 && going.from <= first.seconds)
     #expect(Set(registered.map(\.name)) == ["lt1", "lt2", "lt3", "lt4"])
 
     // A second run logs the same accounts in with their tokens instead of registering, and
@@ -67,6 +72,30 @@ import Testing
     #expect(report.text.contains("engine games \(engine.gamesPlaying) playing"))
     // The people's games were between the four people's bots: none of them is the engine.
     #expect(Set(registered.map(\.name)).isSuperset(of: ["pe1", "pe2", "pe3", "pe4"]))
+    await server.stop()
+}
+
+/// A bot whose registration the server is too busy to hash asks again later, on the same
+/// connection, rather than staying logged out all run.
+@Test func botsRefusedAsBusyAtRegistrationAskAgainAndPlay() async throws {
+    // One hash at a time and none waiting, each taking a while: of four registrations sent at
+    // once, the three that come while the first is hashed are refused as busy.
+    var cost = ScryptCost.testing
+    (cost.log2N, cost.r) = (14, 8)
+    let server = try await TestServer {
+        $0.passwordCost = cost
+        $0.concurrentHashes = 1
+        $0.queuedHashes = 0
+        $0.registrationsPerHour = 100
+        $0.loginsPerMinute = 100
+    }
+    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
+    settings.namePrefix = "busy"
+    let (report, registered) = try await LoadTest.run(settings)
+    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    #expect(Set(registered.map(\.name)) == ["busy1", "busy2", "busy3", "busy4"])
+    #expect(Array(report.errors.keys) == ["busy"])
+    #expect((report.errors["busy"] ?? 0) >= 1)
     await server.stop()
 }
 

@@ -336,6 +336,57 @@ extension SessionsAcrossNodesTests {
     }
 }
 
+extension FailoverTests {
+    /// A move relayed to the game's host just as that host dies is lost with it: once another
+    /// node takes the game over, the mover is told so (an error on the move's id), then gets the
+    /// game as stored, without the move, and plays it again.
+    @Test func aMoveRelayedToAHostThatDiedIsAnsweredOnceTheGameIsBack() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        let two = try await nodes(2, url: url, clock: clock)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        await database.close()
+        // Nodes are numbered in the order they started, from 1.
+        let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
+        let relayed = played.names.first { $0.value == (surviving == 0 ? "ann" : "bob") }!.key
+        // The relayed player is to move.
+        if played.position.sideToMove != relayed { try await played.play(1) }
+        let plies = played.ply
+
+        await two[dying].server!.kill()
+        #expect(try await played.clients[relayed.opponent]!.linesUntilClosed().isEmpty)
+        let move = greedyMove(played.position)
+        played.clients[relayed]!.send(
+            #"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"lost"}"#)
+        let back = try two[surviving].client()
+        #expect(
+            try await back.exchange(#"{"type":"auth","token":"\#(played.tokens[relayed.opponent]!)"}"#)
+                .contains(
+                    "welcome"))
+        played.clients[relayed.opponent] = back
+
+        // The dead node's lease runs out; the survivor's next heartbeat takes its game.
+        clock.advance(by: .seconds(11))
+        let lost = try await played.clients[relayed]!.reply()
+        #expect(lost.id == .string("lost"))
+        #expect(lost.message == .error(Lobby.lostRequest))
+        for side in Side.allCases {
+            guard case .game(let state) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected the game again")
+            }
+            #expect(state.game == played.game && state.moves.count == plies)
+        }
+        // Played again, it is played.
+        try await played.play(1)
+        #expect(played.lines[relayed]!.last!.contains(#""move":"\#(move)""#))
+        await two[surviving].stop()
+    }
+}
+
 @Suite struct DatabaseOutageTests {
     /// PostgreSQL stops (`pg_ctl stop -m fast`) in the middle of a game between two nodes: a
     /// move meanwhile is refused and not stored, neither node falls over, and once PostgreSQL is
@@ -497,5 +548,65 @@ extension SessionsAcrossNodesTests {
             } == nil)
         await a.close()
         await b.close()
+    }
+}
+
+@Suite struct RematchAcrossNodesTests {
+    /// Two players on two nodes rematch as on one node: the offer, the opponent's
+    /// `rematch_offer`, and once both asked a new game with colours swapped, played like any
+    /// other; then an offer lapses (`rematch_declined`) when the opponent seeks instead.
+    @Test func playersOnTwoNodesRematchTheirGame() async throws {
+        try requirePostgres()
+        let two = try await nodes(2)
+        let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
+        let (x, o) = (played.clients[.x]!, played.clients[.o]!)
+        let first = played.game
+        try await resign(o, first, heardBy: [x, o])
+
+        x.send(#"{"type":"rematch","game":\#(first),"id":"r1"}"#)
+        #expect(try await x.reply() == Reply(.rematchOffered(game: first), id: .string("r1")))
+        #expect(try await o.reply() == Reply(.rematchOffer(game: first)))
+        o.send(#"{"type":"rematch","game":\#(first),"id":"r2"}"#)
+        #expect(try await o.reply() == Reply(.rematchOffered(game: first), id: .string("r2")))
+        var second: Int64 = 0
+        for (client, side) in [(x, Side.o), (o, .x)] {
+            guard case .start(let start) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected the rematch's start")
+            }
+            #expect(start.game > first && start.color == side && start.fen == Position.start.fen)
+            second = start.game
+        }
+        // The new game is played: its x (the first game's o) moves, both hear it.
+        let move = greedyMove(.start)
+        o.send(#"{"type":"move","game":\#(second),"move":"\#(move)","id":"m"}"#)
+        for client in [o, x] {
+            let reply = try await client.reply()
+            guard case .moved(let moved) = reply.message else {
+                throw TestClient.Failure(description: "expected moved, got \(reply)")
+            }
+            #expect(moved.game == second && moved.ply == 1 && reply.id == (client === o ? .string("m") : nil))
+        }
+        // The first game cannot be rematched again.
+        let again = try await x.exchange(#"{"type":"rematch","game":\#(first),"id":"r3"}"#)
+        #expect(again.contains(#""code":"no_such_game""#) && again.contains(#""id":"r3""#))
+
+        try await resign(x, second, heardBy: [x, o])
+        o.send(#"{"type":"rematch","game":\#(second),"id":"r4"}"#)
+        #expect(try await o.reply() == Reply(.rematchOffered(game: second), id: .string("r4")))
+        #expect(try await x.reply() == Reply(.rematchOffer(game: second)))
+        #expect(
+            try await x.exchange(#"{"type":"seek","initial":300,"increment":3}"#) == #"{"type":"seeking"}"#)
+        #expect(try await o.reply() == Reply(.rematchDeclined(game: second)))
+        for node in two { await node.stop() }
+    }
+}
+
+/// `client` resigns game `id`; each of `players` gets its `end`.
+private func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) async throws {
+    client.send(#"{"type":"resign","game":\#(id)}"#)
+    for player in players {
+        guard case .end(let end) = try await player.reply().message, end.game == id else {
+            throw TestClient.Failure(description: "expected the end of game \(id)")
+        }
     }
 }

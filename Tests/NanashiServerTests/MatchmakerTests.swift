@@ -48,3 +48,14 @@ private func seek(_ id: Int64, _ rating: Double, after seconds: Int = 0, _ contr
     #expect(pool.pairs(now: start + .seconds(1000)).isEmpty)
     #expect(pool.remove(1) && !pool.remove(1) && pool.seeks.isEmpty)
 }
+
+@Test func aPairRuledOutLeavesBothSeeksFreeToMeetOthers() throws {
+    var pool = Matchmaker(gap: 100, widening: 25)
+    for id in 1...5 { try pool.add(seek(Int64(id), 1500)) }
+    // 1 and 2 may not meet, nor 5 anyone: 1 meets 3, 2 meets 4, and 5 waits.
+    let pairs = pool.pairs(now: start) { first, second in
+        Set([first.playerID, second.playerID]) != [1, 2] && first.playerID != 5 && second.playerID != 5
+    }
+    #expect(pairs.map { [$0.0.playerID, $0.1.playerID] } == [[1, 3], [2, 4]])
+    #expect(pool.seeks.map(\.playerID) == [5])
+}

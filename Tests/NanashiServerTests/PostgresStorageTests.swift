@@ -262,3 +262,112 @@ private final class Flag: Sendable {
         for storage in [a, b] { await storage.close() }
     }
 }
+
+@Suite struct SharedPairingTests {
+    /// A pass locks a bounded batch: half of it its node's oldest seeks, then as many of the
+    /// other nodes' oldest; it pairs only pairs with a seeker of its own, and leaves the rest
+    /// of the pool to later passes.
+    @Test func aPairingPassTakesABatchOfItsOwnOldestSeeksThenOthers() async throws {
+        let url = try database()
+        let storage = try await PostgresStorage.open(url)
+        let now = Date()
+        let (a, b) = (try await storage.joinAsNode(now: now), try await storage.joinAsNode(now: now))
+        // Seekers 0 to 11, one second apart; the even ones on node a, the odd ones on b.
+        var seekers: [Int64] = []
+        for index in 0..<12 {
+            let player = try await storage.createPlayer(
+                name: "seeker\(index)", passwordHash: "h", now: now, token: nil)
+            seekers.append(player.id!)
+            try await storage.addSeek(
+                SharedSeek(
+                    playerID: player.id!, node: index % 2 == 0 ? a : b, rating: 1500, colourBalance: 0,
+                    control: .standard, since: now + Double(index)))
+        }
+        let seen = Mutex<[Int64]>([])
+        let pass = try await storage.pairSeeks(node: a, aliveAfter: now - 10, now: now, limit: 4) { seeks in
+            seen.withLock { $0 = seeks.map(\.playerID) }
+            return Lobby.pick(seeks, node: a, now: now, gap: 100, widening: 25)
+        }
+        // Seekers 0 and 2 (a's two oldest), 1 and 3 (b's), oldest first; paired in that order.
+        #expect(seen.withLock { $0 } == [0, 1, 2, 3].map { seekers[$0] })
+        #expect(pass.full && !pass.skipped)
+        #expect(
+            pass.games.map { Set([$0.x.id!, $0.o.id!]) }
+                == [[0, 1], [2, 3]].map { Set($0.map { seekers[$0] }) })
+        let onA = Set([seekers[0], seekers[2]])
+        #expect(
+            pass.games.allSatisfy { game in
+                game.nodes == [.x: onA.contains(game.x.id!) ? a : b, .o: onA.contains(game.o.id!) ? a : b]
+            })
+        #expect(try await storage.rows("SELECT COUNT(*) FROM seek").first?.decode(Int.self) == 8)
+
+        // Node b's pass with a batch of 8 finds its seekers 5, 7, 9 and 11, and a's 4, 6, 8, 10;
+        // of a's it pairs only with its own: 4-5, 6-7, 8-9, 10-11.
+        let second = try await storage.pairSeeks(node: b, aliveAfter: now - 10, now: now, limit: 8) { seeks in
+            Lobby.pick(seeks, node: b, now: now, gap: 100, widening: 25)
+        }
+        #expect(second.full && second.games.count == 4)
+        #expect(try await storage.rows("SELECT COUNT(*) FROM seek").first?.decode(Int.self) == 0)
+        await storage.close()
+    }
+
+    /// Of another node's seeks in a batch, a pass pairs none with each other: the oldest of
+    /// them meets this node's seeker, and the others wait for their own node's pass.
+    @Test func aPassPairsNoTwoSeekersOfOtherNodes() async throws {
+        let url = try database()
+        let storage = try await PostgresStorage.open(url)
+        let now = Date()
+        let (a, b) = (try await storage.joinAsNode(now: now), try await storage.joinAsNode(now: now))
+        var seekers: [Int64] = []
+        // Three seekers on b, then one on a.
+        for (index, node) in [b, b, b, a].enumerated() {
+            let player = try await storage.createPlayer(
+                name: "other\(index)", passwordHash: "h", now: now, token: nil)
+            seekers.append(player.id!)
+            try await storage.addSeek(
+                SharedSeek(
+                    playerID: player.id!, node: node, rating: 1500, colourBalance: 0, control: .standard,
+                    since: now + Double(index)))
+        }
+        let pass = try await storage.pairSeeks(node: a, aliveAfter: now - 10, now: now, limit: 8) { seeks in
+            Lobby.pick(seeks, node: a, now: now, gap: 100, widening: 25)
+        }
+        #expect(!pass.full && !pass.skipped)
+        #expect(pass.games.map { Set([$0.x.id!, $0.o.id!]) } == [Set([seekers[0], seekers[3]])])
+        let left = try await storage.rows("SELECT player_id FROM seek ORDER BY player_id").map {
+            try $0.decode(Int64.self)
+        }
+        #expect(left == [seekers[1], seekers[2]])
+        await storage.close()
+    }
+}
+
+@Suite struct RelayMessageTests {
+    /// A stored message for a node whose heartbeat stopped, or that left, is never read: a live
+    /// node's heartbeat deletes it, and leaves the messages of live nodes and those for any node.
+    @Test func storedMessagesForDeadOrGoneNodesAreDeleted() async throws {
+        let url = try database()
+        let storage = try await PostgresStorage.open(url)
+        let now = Date()
+        let live = try await storage.joinAsNode(now: now)
+        let dead = try await storage.joinAsNode(now: now - 60)
+        let leaving = try await storage.joinAsNode(now: now)
+        _ = try await storage.storeRelayMessage("for the leaving one, before it left", for: leaving)
+        try await storage.leave(node: leaving)
+        // Leaving took its own messages with it.
+        #expect(try await storage.rows("SELECT COUNT(*) FROM relay_message").first?.decode(Int.self) == 0)
+        let forLive = try await storage.storeRelayMessage("for the live one", for: live)
+        _ = try await storage.storeRelayMessage("for the dead one", for: dead)
+        _ = try await storage.storeRelayMessage("for the one that left", for: leaving)
+        let forAny = try await storage.storeRelayMessage("for any", for: nil)
+
+        try await storage.heartbeat(node: live, now: now, aliveAfter: now - 10)
+        let left = try await storage.rows("SELECT id FROM relay_message ORDER BY id").map {
+            try $0.decode(Int64.self)
+        }
+        #expect(left == [forLive, forAny])
+        #expect(try await storage.takeRelayMessage(id: forLive) == "for the live one")
+        #expect(try await storage.takeRelayMessage(id: forLive) == nil)
+        await storage.close()
+    }
+}
