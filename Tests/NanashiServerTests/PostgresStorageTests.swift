@@ -376,7 +376,10 @@ private final class Flag: Sendable {
         )
         .collect().first?.decode(Double.self)
         let busy = try await observer.query(
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()", logger: storage.logger
+            """
+            SELECT COUNT(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_type = 'client backend'
+            """, logger: storage.logger
         ).collect().first?.decode(Int.self)
         try await observer.close()
         #expect(seen == start.timeIntervalSince1970 + 7)
