@@ -261,7 +261,7 @@ final class Connection: ConnectionHandler {
     /// the lobby once, then remembered, so that the moves of a game go straight to it. A game
     /// that has ended refuses them itself.
     private func game(_ id: Int64, of player: Int64) async throws(ProtocolError) -> (Game, Side) {
-        if let playing, playing.player == player, playing.game.id == id {
+        if let playing, playing.player == player, playing.game.id == id, !playing.game.isHandedOver {
             return (playing.game, playing.side)
         }
         let (game, side) = try await lobby.game(id, of: player)

@@ -32,6 +32,10 @@ actor Game {
     private let settings: ServerSettings
     private let logger: Logger
     private let onEnd: @Sendable (Game) async -> Void
+    /// Told when storage refused a move or the result because the game is no longer this
+    /// node's (another node took it over): the lobby finds where it went.
+    private let onRefused: @Sendable (Game) async -> Void
+    private let handedOverFlag = Atomic<Bool>(false)
 
     private var position: Position
     private var moves: [Move]
@@ -77,8 +81,10 @@ actor Game {
         moves: [Move] = [],
         clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], isRated: Bool = true, storage: any Storage,
         settings: ServerSettings, logger: Logger,
-        onEnd: @escaping @Sendable (Game) async -> Void
+        onEnd: @escaping @Sendable (Game) async -> Void,
+        onRefused: @escaping @Sendable (Game) async -> Void = { _ in }
     ) {
+        self.onRefused = onRefused
         self.id = id
         self.control = control
         self.players = players
@@ -215,6 +221,7 @@ actor Game {
         } catch {
             logger.error("game \(id): storing move \(ply) failed: \(error)")
             stored = false
+            if error as? StorageError == .noSuchGame { Task { await onRefused(self) } }
         }
         storing = false
         if abortDue {
@@ -341,6 +348,16 @@ actor Game {
         stopTimers()
     }
 
+    /// Lets the game go to the node that hosts it now, without ending or rating it: it is
+    /// halted here, and `isHandedOver` from then on.
+    func handOver() {
+        handedOverFlag.store(true, ordering: .relaxed)
+        halt()
+    }
+
+    /// Whether another node hosts this game now (it was handed over).
+    nonisolated var isHandedOver: Bool { handedOverFlag.load(ordering: .relaxed) }
+
     private func stopTimers() {
         flagTimer?.cancel()
         flagTimer = nil
@@ -450,6 +467,7 @@ actor Game {
             // stops first, the game is still unfinished in storage and resumes at the next start.
             logger.error("game \(id): storing the result failed: \(error)")
             guard !halted else { return }
+            if error as? StorageError == .noSuchGame { Task { await onRefused(self) } }
             finishAttempts += 1
             guard finishAttempts < Self.finishAttempts else {
                 // Give up for now: the game stays unfinished in storage and is settled when the

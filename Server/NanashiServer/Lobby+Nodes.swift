@@ -354,6 +354,69 @@ extension Lobby {
         }
     }
 
+    // MARK: A game taken over from this live node
+
+    /// Another node took over game `id`, which this node still holds (its heartbeat came late,
+    /// and it was taken for dead): the game is let go here without ending or rating it, and its
+    /// players here get seats relayed to `host`, as players on a node other than the host. The
+    /// caller sends their `present`.
+    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) {
+        guard let game = games[id] else { return }
+        Task { await game.handOver() }
+        letGo(game)
+        // Their nodes heard `hosted` too, and follow the game to its new host.
+        crossing.remoteSides[id] = nil
+        crossing.remoteWatchers[id] = nil
+        for (side, player) in game.players where connections[player.id] != nil {
+            crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
+        }
+        logger.warning("game \(id) is hosted by node \(host) now: let go here")
+    }
+
+    /// Takes a game this node no longer hosts off the books, without ending it.
+    private func letGo(_ game: Game) {
+        guard games[game.id] === game else { return }
+        games[game.id] = nil
+        for player in game.players.values where gameOf[player.id] === game { gameOf[player.id] = nil }
+    }
+
+    /// Storage refused a move or the result of a game held here, for it is no longer this
+    /// node's (`game.host`): if another live node hosts it, the game is let go here and its
+    /// players here are relayed there; if no live node does, this node takes it over again
+    /// and resumes it as storage holds it; if it ended meanwhile, its players are told.
+    func refused(_ game: Game) async {
+        guard let link, games[game.id] === game else { return }
+        let host: Int64?
+        do {
+            host = try await link.storage.host(ofGame: game.id, aliveAfter: aliveAfter)
+        } catch {
+            logger.error("looking up the host of game \(game.id) failed: \(error)")
+            return
+        }
+        guard games[game.id] === game, host != link.node else { return }
+        if let host {
+            handOver(game.id, to: host, link: link)
+            for (side, player) in game.players where crossing.seats[player.id]?.game == game.id {
+                link.send(.present(game: game.id, side: side, player: player.id, node: link.node), to: host)
+            }
+            return
+        }
+        // Hosted by no live node, or ended: what storage holds is the game, not this copy.
+        await game.handOver()
+        letGo(game)
+        await takeOverGames(ids: [game.id])
+        guard games[game.id] == nil else { return }
+        logger.warning("game \(game.id) was ended by another node: let go here")
+        endedElsewhere(game)
+        for player in game.players.values {
+            connections[player.id]?.outbox.send(
+                .error(
+                    ProtocolError(
+                        .noSuchGame,
+                        "game \(game.id) was ended by another server while this one was thought stopped")))
+        }
+    }
+
     // MARK: Messages from other nodes
 
     /// Acts on a message from another node.
@@ -399,6 +462,8 @@ extension Lobby {
                 link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: node)
             }
             guard node != link.node else { return }
+            // This node still holds it (it was taken for dead): it lets it go.
+            handOver(game, to: node, link: link)
             for (player, seat) in crossing.seats where seat.game == game {
                 if seat.host != node { answerLostRequest(of: player) }
                 crossing.seats[player]?.host = node

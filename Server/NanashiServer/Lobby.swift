@@ -365,6 +365,8 @@ actor Lobby {
             storage: storage, settings: settings, logger: logger
         ) { [weak self] game in
             await self?.ended(game)
+        } onRefused: { [weak self] game in
+            await self?.refused(game)
         }
         games[id] = game
         gameOf[x.id!] = game

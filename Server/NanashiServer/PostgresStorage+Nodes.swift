@@ -29,20 +29,24 @@ extension PostgresStorage {
     }
 
     /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not and
-    /// the stored messages for nodes that are not (dead, or gone).
+    /// the stored messages for nodes that are not (dead, or gone). Runs on a connection of its
+    /// own, not the pool's: however busy the pool, the lease is renewed.
     func heartbeat(node: Int64, now: Date, aliveAfter: Date) async throws {
-        try await client.query(
-            "UPDATE node SET seen_at = \(now.timeIntervalSince1970) WHERE id = \(node)", logger: logger)
-        try await client.query(
-            """
-            DELETE FROM seek WHERE node IN (SELECT id FROM node WHERE seen_at < \(aliveAfter.timeIntervalSince1970))
-            """, logger: logger)
-        try await client.query(
-            """
-            DELETE FROM relay_message
-            WHERE node IS NOT NULL
-              AND node NOT IN (SELECT id FROM node WHERE seen_at >= \(aliveAfter.timeIntervalSince1970))
-            """, logger: logger)
+        let logger = logger
+        try await heartbeatConnection.run { connection in
+            try await connection.query(
+                "UPDATE node SET seen_at = \(now.timeIntervalSince1970) WHERE id = \(node)", logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM seek WHERE node IN (SELECT id FROM node WHERE seen_at < \(aliveAfter.timeIntervalSince1970))
+                """, logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM relay_message
+                WHERE node IS NOT NULL
+                  AND node NOT IN (SELECT id FROM node WHERE seen_at >= \(aliveAfter.timeIntervalSince1970))
+                """, logger: logger)
+        }
     }
 
     /// Leaves the cluster in order: this node's games are hosted by nobody (the next node to

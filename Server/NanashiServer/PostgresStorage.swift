@@ -25,11 +25,17 @@ final class PostgresStorage: Storage {
     /// This server's row in `node` once it joined (`joinAsNode`), else 0: the host of the games
     /// it creates.
     let node = Atomic<Int64>(0)
+    /// How many connections the pool holds at most.
+    static let poolSize = 20
+    /// The connection of the node's heartbeat, outside the pool: a busy pool must not delay it
+    /// past the lease, or the other nodes take this live node for dead.
+    let heartbeatConnection: DedicatedConnection
 
     private init(client: PostgresClient, configuration: PostgresConnection.Configuration, logger: Logger) {
         self.client = client
         self.configuration = configuration
         self.logger = logger
+        heartbeatConnection = DedicatedConnection(configuration: configuration, logger: logger)
         running = Task { await client.run() }
     }
 
@@ -74,7 +80,7 @@ final class PostgresStorage: Storage {
         var pool = PostgresClient.Configuration(
             host: address.host, port: address.port, username: address.user, password: address.password,
             database: address.database, tls: clientTLS)
-        pool.options.maximumConnections = 20
+        pool.options.maximumConnections = poolSize
         return PostgresStorage(
             client: PostgresClient(configuration: pool, backgroundLogger: logger),
             configuration: configuration,
@@ -82,6 +88,7 @@ final class PostgresStorage: Storage {
     }
 
     func close() async {
+        await heartbeatConnection.close()
         running.cancel()
         await running.value
     }

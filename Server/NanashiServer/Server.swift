@@ -25,7 +25,8 @@ public final class Server: Sendable {
     var openConnections: Int { transport.openConnections }
 
     private let transport: Transport
-    private let lobby: Lobby
+    /// Internal for the tests: what they do to a node in place of another node.
+    let lobby: Lobby
     private let storage: any Storage
     private let engines: EnginePool
     private let accepting: Task<Void, Never>

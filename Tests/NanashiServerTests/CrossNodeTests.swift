@@ -610,3 +610,90 @@ private func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestCli
         }
     }
 }
+
+@Suite struct TakenForDeadTests {
+    /// The node that hosts a game and one of its players, alive, is taken for dead (its
+    /// heartbeat looked late): the other node takes the game over and says `hosted`. The node
+    /// that held the game lets it go, neither ended nor rated, and its player there gets the
+    /// game from the new host, relayed; both play on, and the game ends once, rated once.
+    @Test func aLiveNodeTakenForDeadLetsItsGameGoToTheNewHost() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let two = try await nodes(2, url: url)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let database = try await PostgresStorage.open(url)
+        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
+            Int64.self)
+        // Nodes are numbered in the order they started, from 1.
+        let (old, new) = (Int(host) - 1, 2 - Int(host))
+        // Its heartbeat looks late to the other node, as when it waited behind a busy pool.
+        _ = try await database.rows("UPDATE node SET seen_at = 0 WHERE id = \(host)")
+        await two[new].server!.lobby.takeOverGames()
+        for side in Side.allCases {
+            guard case .game(let state) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected the game again")
+            }
+            #expect(state.game == played.game && state.moves.count == 4 && state.color == side)
+        }
+        #expect(await !two[old].server!.lobby.isInProgress(played.game))
+        #expect(await two[new].server!.lobby.isInProgress(played.game))
+        try await played.play(2)
+        #expect(played.lines[.x]!.count == 7)
+        let resigner = played.position.sideToMove
+        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game)}"#)
+        for side in Side.allCases {
+            guard case .end(let end) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected end")
+            }
+            #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
+        }
+        let (moves, ratings, newHost) = try await database.rows(
+            """
+            SELECT (SELECT COUNT(*) FROM move WHERE game_id = \(played.game)),
+                   (SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)), host
+            FROM game WHERE id = \(played.game)
+            """
+        ).first!.decode((Int, Int, Int64).self)
+        #expect(moves == 6 && ratings == 2 && newHost == Int64(new + 1))
+        await database.close()
+        for node in two { await node.stop() }
+    }
+
+    /// A node whose game's row no longer names it host (here: nobody) has a move refused by
+    /// storage: the mover is told the move was not stored, the node takes the game again as
+    /// stored, both players get it, and the move played again is played.
+    @Test func aMoveRefusedForTheHostItIsNoLongerBringsTheStoredGameBack() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let two = try await nodes(2, url: url)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let database = try await PostgresStorage.open(url)
+        _ = try await database.rows("UPDATE game SET host = NULL WHERE id = \(played.game)")
+        let mover = played.position.sideToMove
+        let move = greedyMove(played.position)
+        played.clients[mover]!.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"m"}"#)
+        // The refusal and the game again, in whichever order they come.
+        var replies = [try await played.clients[mover]!.reply(), try await played.clients[mover]!.reply()]
+        if case .game = replies[0].message { replies.reverse() }
+        #expect(replies[0].id == .string("m"))
+        #expect(
+            replies[0].message
+                == .error(ProtocolError(.internalError, "the move could not be stored; play it again")))
+        guard case .game(let moverState) = replies[1].message,
+            case .game(let otherState) = try await played.clients[mover.opponent]!.reply().message
+        else { throw TestClient.Failure(description: "expected the game again") }
+        #expect(moverState.moves.count == 4 && otherState.moves.count == 4)
+        try await played.play(2)
+        // Ply 5, played again, is the move refused.
+        let lines = played.lines[mover]!
+        #expect(
+            lines[lines.count - 2].contains(#""ply":5"#)
+                && lines[lines.count - 2].contains(#""move":"\#(move)""#))
+        let stored = try await database.rows(
+            "SELECT COUNT(*) FROM move WHERE game_id = \(played.game)"
+        ).first!.decode(Int.self)
+        #expect(stored == 6)
+        await database.close()
+        for node in two { await node.stop() }
+    }
+}

@@ -342,6 +342,56 @@ private final class Flag: Sendable {
     }
 }
 
+@Suite struct HeartbeatTests {
+    /// With every connection of the pool held busy, the heartbeat still renews the node's lease:
+    /// it has a connection of its own. (Were it queued behind the pool, it would wait for the
+    /// holders, which wait for it: the time limit fails the test.)
+    @Test(.timeLimit(.minutes(1))) func theHeartbeatRenewsWhileThePoolIsBusy() async throws {
+        let url = try database()
+        let storage = try await PostgresStorage.open(url)
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let node = try await storage.joinAsNode(now: start)
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let release = Flag()
+        let holders = (0..<PostgresStorage.poolSize).map { _ in
+            Task {
+                try await storage.client.withConnection { _ in
+                    holding.yield()
+                    while !release.isSet { try await Task.sleep(for: .milliseconds(5)) }
+                }
+            }
+        }
+        var count = 0
+        for await _ in held {
+            count += 1
+            if count == PostgresStorage.poolSize { break }
+        }
+
+        try await storage.heartbeat(node: node, now: start + 7, aliveAfter: start - 3)
+        // Read through a connection of the test's own: the pool is still all taken.
+        let observer = try await PostgresConnection.connect(
+            configuration: storage.configuration, id: 99, logger: storage.logger)
+        let seen = try await observer.query(
+            "SELECT seen_at FROM node WHERE id = \(node)", logger: storage.logger
+        )
+        .collect().first?.decode(Double.self)
+        let busy = try await observer.query(
+            """
+            SELECT COUNT(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_type = 'client backend'
+            """, logger: storage.logger
+        ).collect().first?.decode(Int.self)
+        try await observer.close()
+        #expect(seen == start.timeIntervalSince1970 + 7)
+        // The pool's connections, the heartbeat's and the observer's.
+        #expect(busy == PostgresStorage.poolSize + 2)
+
+        release.set()
+        for holder in holders { try await holder.value }
+        await storage.close()
+    }
+}
+
 @Suite struct RelayMessageTests {
     /// A stored message for a node whose heartbeat stopped, or that left, is never read: a live
     /// node's heartbeat deletes it, and leaves the messages of live nodes and those for any node.
