@@ -5,6 +5,15 @@ import Testing
 @testable import NanashiAI
 
 @Suite(.blocking) struct NetworkTests {
+    /// Positions of the start, blockers, the middle game and a full board, both sides to move.
+    static let positions = [
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+        "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8",
+        "7/1xxo3/2xooo1/1xxxo2/2oox2/3x3/7 o 0 14",
+        "xxxxooo/xxxoo2/xxooo2/xx-o-x1/ooxxx2/ooxx3/oox4 x 1 24",
+    ]
+
     static let network = Network.trained
     typealias Lanes = Network.Lanes
 
@@ -69,13 +78,7 @@ import Testing
         #expect(moves > 150)
     }
 
-    @Test(arguments: [
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
-        "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8",
-        "7/1xxo3/2xooo1/1xxxo2/2oox2/3x3/7 o 0 14",
-        "xxxxooo/xxxoo2/xxooo2/xx-o-x1/ooxxx2/ooxx3/oox4 x 1 24",
-    ])
+    @Test(arguments: NetworkTests.positions)
     func aPositionAndItsColourSwappedTwinScoreTheSame(fen: String) throws {
         let position = try Position(fen: fen)
         let twin = try Position(fen: swappingColors(fen))
@@ -155,14 +158,7 @@ import Testing
         #expect(Tuples.windowsOfSquare[48] == 1 << 35)
     }
 
-    @Test(arguments: [
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
-        "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8",
-        "7/1xxo3/2xooo1/1xxxo2/2oox2/3x3/7 o 0 14",
-        "xxxxooo/xxxoo2/xxooo2/xx-o-x1/ooxxx2/ooxx3/oox4 x 1 24",
-        "xxxxxxx/xxxxxxx/xxxx3/7/7/4oo1/6o o 0 20",
-    ])
+    @Test(arguments: NetworkTests.positions + ["xxxxxxx/xxxxxxx/xxxx3/7/7/4oo1/6o o 0 20"])
     func theOutputKernelScoresAsThePlainFormula(fen: String) throws {
         // The vector kernel (AVX-512 or AVX2 where the processor has it) against the output layer
         // written out: the side to move's clipped activations squared times its weights, then the

@@ -33,6 +33,11 @@ func nodes(
     return servers
 }
 
+/// The node that hosts `game` (nodes are numbered from 1 in the order they started).
+func hostingNode(of game: Int64, in database: PostgresStorage) async throws -> Int64 {
+    try await database.rows("SELECT host FROM game WHERE id = \(game)").first!.decode(Int64.self)
+}
+
 /// A game played with `greedyMove` for `plies` plies, a request id on each move: ann on
 /// `annServer`, bob on `bobServer`.
 private struct PlayedGame {
@@ -223,8 +228,7 @@ extension SessionsAcrossNodesTests {
         let two = try await nodes(2, url: url, clock: clock, lease: .seconds(3_600))
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
         let database = try await PostgresStorage.open(url)
-        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
-            Int64.self)
+        let host = try await hostingNode(of: played.game, in: database)
         await database.close()
         // Nodes are numbered from 1 in the order they started; the relayed player is on the other.
         let relayedNode = two[host == 1 ? 1 : 0]
@@ -269,8 +273,7 @@ extension SessionsAcrossNodesTests {
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         // Nodes are numbered in the order they started, from 1.
         let database = try await PostgresStorage.open(url)
-        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
-            Int64.self)
+        let host = try await hostingNode(of: played.game, in: database)
         let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
         let moverName = dying == 0 ? "ann" : "bob"
         let mover = played.names.first { $0.value == moverName }!.key
@@ -347,8 +350,7 @@ extension FailoverTests {
         let two = try await nodes(2, url: url, clock: clock)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         let database = try await PostgresStorage.open(url)
-        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
-            Int64.self)
+        let host = try await hostingNode(of: played.game, in: database)
         await database.close()
         // Nodes are numbered in the order they started, from 1.
         let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
@@ -405,8 +407,7 @@ extension FailoverTests {
         let two = try await nodes(2, url: url)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         let database = try await PostgresStorage.open(url)
-        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
-            Int64.self)
+        let host = try await hostingNode(of: played.game, in: database)
         await database.close()
         // The move during the outage is made on the host's own node (a relayed one would wait
         // in its node's queue and be played once PostgreSQL is back).
@@ -622,8 +623,7 @@ private func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestCli
         let two = try await nodes(2, url: url)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         let database = try await PostgresStorage.open(url)
-        let host = try await database.rows("SELECT host FROM game WHERE id = \(played.game)").first!.decode(
-            Int64.self)
+        let host = try await hostingNode(of: played.game, in: database)
         // Nodes are numbered in the order they started, from 1.
         let (old, new) = (Int(host) - 1, 2 - Int(host))
         // Its heartbeat looks late to the other node, as when it waited behind a busy pool.
