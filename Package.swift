@@ -117,7 +117,8 @@ let package = Package(
         .testTarget(
             name: "NanashiWebTests",
             dependencies: [
-                "NanashiWeb", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiTestSupport",
+                "NanashiWeb", "NanashiServer", "NanashiAI", "NanashiProtocol", "NanashiCore",
+                "NanashiTestSupport",
                 "NanashiServerTestSupport",
             ],
             path: "Tests/NanashiWebTests"

@@ -10,7 +10,7 @@ import NanashiCore
 /// one below (README, "Levels"); every level answers within `thinkTime`.
 public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// The levels that exist.
-    public static let range: ClosedRange<Int> = 1...17
+    public static let range: ClosedRange<Int> = 1...18
 
     /// Full strength.
     public static let strongest = Level(unchecked: range.upperBound)
@@ -35,7 +35,7 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// level up to 8,000 at level 13 (1.7 times from level 10 to 11: twice scored 86.5%), then
     /// three times as many (four times was too big a step: 32,000 nodes scored 88.5% against 8,000).
     public var nodes: UInt64? {
-        [1_000, 1_700, 3_500, 8_000, 24_000, 72_000, 216_000][safe: number - 10]
+        [1_000, 1_700, 3_500, 8_000, 24_000, 72_000, 216_000, 650_000][safe: number - 10]
     }
 
     /// The most random bonus added to a move's score, in centi-pieces; 0 plays the best move found.
@@ -46,7 +46,7 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// The longest the level thinks about one move.
     public var thinkTime: Duration {
         switch number {
-        case Self.range.upperBound: .seconds(1)
+        case 17...: .seconds(1)
         case 14...: .milliseconds(600)
         default: .milliseconds(300)
         }

@@ -12,7 +12,7 @@ enum PlayPage {
     ]
 
     /// The engine's levels offered, and the one selected at first.
-    static let levels = 1...17
+    static let levels = 1...18
     static let defaultLevel = 6
 
     static var html: String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiAI
 import NanashiCore
 import NanashiLoad
 import NanashiProtocol
@@ -72,8 +73,8 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Games against the server's engine kept running meanwhile (each by a bot of its own).")
     var engineGames = 0
 
-    @Option(help: "The engine's level in those games (1 to 17).")
-    var engineLevel = 17
+    @Option(help: "The engine's level in those games (1 to 18).")
+    var engineLevel = Level.strongest.number
 
     @Option(help: "Seed of the bots' random choices.")
     var seed: UInt64 = 1

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiAI
 import NanashiMatch
 import NanashiTerminal
 
@@ -9,8 +10,9 @@ struct MatchCommand: ParsableCommand {
         commandName: "match",
         abstract: "Play games between two engines and report the score and Elo difference.",
         discussion: """
-            An engine is 'level:N' (a built-in level, 1 to 6) or a shell command that starts a UAI \
-            engine, like './nanashi uai'. Without --depth, --nodes, --movetime or --tc, built-in levels \
+            An engine is 'level:N' (a built-in level, \(Level.range.lowerBound) to \
+            \(Level.range.upperBound)) or a shell command that starts a UAI engine, like \
+            './nanashi uai'. Without --depth, --nodes, --movetime or --tc, built-in levels \
             use their own limits and external engines get 'go movetime 1000'. Prints one line per \
             game, then the totals from the first engine's point of view.
             """

@@ -23,7 +23,7 @@ struct OnlineCommand: AsyncParsableCommand {
             the account (or logs in if it is yours already); at a terminal, a failed login offers \
             to register the name.
 
-            With --ai LEVEL (1 to 17, as in 'nanashi play') the game is against the server's own \
+            With --ai LEVEL (1 to 18, as in 'nanashi play') the game is against the server's own \
             engine at that level, starting at once, unrated, in the same account and archive; \
             --side picks your side (random by default).
 
@@ -46,7 +46,7 @@ struct OnlineCommand: AsyncParsableCommand {
     @Flag(help: "Create the account (logs in instead when the name and password are yours already).")
     var register = false
 
-    @Option(help: "Play the server's engine at this level (1 to 17) instead of a person, unrated.")
+    @Option(help: "Play the server's engine at this level (1 to 18) instead of a person, unrated.")
     var ai: Int?
 
     @Option(help: "With --ai, your side: x (moves first), o, or random.")

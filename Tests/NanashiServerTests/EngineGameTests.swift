@@ -91,7 +91,7 @@ private func storedGames(_ server: TestServer) throws -> Int {
         for level in ["0", "20", "-3"] {
             #expect(
                 try await ann.exchange(#"{"type":"seek","ai":\#(level),"id":1}"#)
-                    == #"{"code":"bad_request","id":1,"message":"ai is a level from 1 to 17","type":"error"}"#
+                    == #"{"code":"bad_request","id":1,"message":"ai is a level from 1 to 18","type":"error"}"#
             )
         }
         #expect(try await ann.exchange(#"{"type":"seek","ai":"top"}"#).hasPrefix(#"{"code":"bad_request""#))

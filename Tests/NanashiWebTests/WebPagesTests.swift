@@ -1,4 +1,5 @@
 import Foundation
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import Synchronization
@@ -236,13 +237,19 @@ struct FakeSource: WebSource {
         // Inputs without a name are never submitted by the form.
         #expect(html.contains(#"<input id="login-password" type="password""#))
         #expect(!html.contains("name=\"password\""))
-        // Playing the computer: the 17 levels (6 chosen), the side, and the button.
+        // Playing the computer: the 18 levels (6 chosen), the side, and the button.
         #expect(html.contains(#"<option value="1">1 (easiest)</option>"#))
         #expect(html.contains(#"<option value="6" selected>6</option>"#))
-        #expect(html.contains(#"<option value="17">17 (strongest)</option>"#))
-        #expect(!html.contains(#"<option value="18""#))
+        #expect(html.contains(#"<option value="18">18 (strongest)</option>"#))
+        #expect(!html.contains(#"<option value="19""#))
         #expect(html.contains(#"<select id="ai-color"><option value="">random</option>"#))
         #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
+    }
+
+    /// The page offers the engine's levels, no more and no fewer (the page's module does not
+    /// depend on the engine's, so it keeps its own copy of the range).
+    @Test func thePlayPageOffersEveryLevelOfTheEngine() {
+        #expect(PlayPage.levels == Level.range)
     }
 
     /// A file of `Server/NanashiWeb/Resources`, as the repository has it.
