@@ -330,10 +330,26 @@ extension Lobby {
         guard let link, let host = try await link.storage.host(ofGame: id, aliveAfter: aliveAfter),
             host != link.node
         else { throw ProtocolError(.noSuchGame, "no game \(id) is in progress") }
+        return follow(id, on: host, outbox: outbox, requestID: requestID, link: link)
+    }
+
+    /// A connection here watches game `id` on `host`, which sends it `watching` (answering
+    /// `requestID`), then the game's lines.
+    private func follow(_ id: Int64, on host: Int64, outbox: Outbox, requestID: RequestID?, link: NodeLink)
+        -> RelayedWatch
+    {
         let watch = crossing.watchers[outbox.id]?.games[id] ?? RelayedWatch(game: id, host: host, lobby: self)
+        watch.host = host
         crossing.watchers[outbox.id, default: (outbox, [:])].games[id] = watch
         link.send(.watch(game: id, watcher: outbox.id, id: requestID, node: link.node), to: host)
         return watch
+    }
+
+    /// What a connection here watches as game `id` once the game it watched here was handed
+    /// over: the game taken again here, or the watch relayed to its new host.
+    func followed(_ id: Int64, by outbox: Outbox) -> (any Spectated)? {
+        if let game = games[id] { return game }
+        return crossing.watchers[outbox.id]?.games[id]
     }
 
     func unwatchElsewhere(_ id: Int64, outbox: Outbox) {
@@ -358,19 +374,21 @@ extension Lobby {
 
     /// Another node took over game `id`, which this node still holds (its heartbeat came late,
     /// and it was taken for dead): the game is let go here without ending or rating it, and its
-    /// players here get seats relayed to `host`, as players on a node other than the host. The
-    /// caller sends their `present`.
-    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) {
+    /// players here get seats relayed to `host`, as players on a node other than the host, and
+    /// its watchers here watch it there. The caller sends the players' `present`.
+    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) async {
         guard let game = games[id] else { return }
-        Task { await game.handOver() }
         letGo(game)
         // Their nodes heard `hosted` too, and follow the game to its new host.
         crossing.remoteSides[id] = nil
-        crossing.remoteWatchers[id] = nil
+        let elsewhere = Set((crossing.remoteWatchers.removeValue(forKey: id) ?? [:]).values.map(\.id))
         for (side, player) in game.players where connections[player.id] != nil {
             crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
         }
         logger.warning("game \(id) is hosted by node \(host) now: let go here")
+        for watcher in await game.handOver() where !elsewhere.contains(watcher.id) {
+            _ = follow(id, on: host, outbox: watcher, requestID: nil, link: link)
+        }
     }
 
     /// Takes a game this node no longer hosts off the books, without ending it.
@@ -395,17 +413,22 @@ extension Lobby {
         }
         guard games[game.id] === game, host != link.node else { return }
         if let host {
-            handOver(game.id, to: host, link: link)
+            await handOver(game.id, to: host, link: link)
             for (side, player) in game.players where crossing.seats[player.id]?.game == game.id {
                 link.send(.present(game: game.id, side: side, player: player.id, node: link.node), to: host)
             }
             return
         }
         // Hosted by no live node, or ended: what storage holds is the game, not this copy.
-        await game.handOver()
+        let elsewhere = Set((crossing.remoteWatchers[game.id] ?? [:]).values.map(\.id))
+        let watchers = await game.handOver().filter { !elsewhere.contains($0.id) }
         letGo(game)
         await takeOverGames(ids: [game.id])
-        guard games[game.id] == nil else { return }
+        if let again = games[game.id] {
+            // Its watchers here watch it again (those elsewhere follow it when told `hosted`).
+            for watcher in watchers { try? await again.watch(watcher, requestID: nil) }
+            return
+        }
         logger.warning("game \(game.id) was ended by another node: let go here")
         endedElsewhere(game)
         for player in game.players.values {
@@ -463,7 +486,7 @@ extension Lobby {
             }
             guard node != link.node else { return }
             // This node still holds it (it was taken for dead): it lets it go.
-            handOver(game, to: node, link: link)
+            await handOver(game, to: node, link: link)
             for (player, seat) in crossing.seats where seat.game == game {
                 if seat.host != node { answerLostRequest(of: player) }
                 crossing.seats[player]?.host = node
