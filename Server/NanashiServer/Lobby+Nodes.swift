@@ -401,7 +401,8 @@ extension Lobby {
     /// Storage refused a move or the result of a game held here, for it is no longer this
     /// node's (`game.host`): if another live node hosts it, the game is let go here and its
     /// players here are relayed there; if no live node does, this node takes it over again
-    /// and resumes it as storage holds it; if it ended meanwhile, its players are told.
+    /// and resumes it as storage holds it; if it ended meanwhile, its players and watchers get
+    /// its `end` as stored.
     func refused(_ game: Game) async {
         guard let link, games[game.id] === game else { return }
         let host: Int64?
@@ -421,23 +422,61 @@ extension Lobby {
         }
         // Hosted by no live node, or ended: what storage holds is the game, not this copy.
         let elsewhere = Set((crossing.remoteWatchers[game.id] ?? [:]).values.map(\.id))
-        let watchers = await game.handOver().filter { !elsewhere.contains($0.id) }
+        let watchers = await game.handOver()
         letGo(game)
         await takeOverGames(ids: [game.id])
         if let again = games[game.id] {
             // Its watchers here watch it again (those elsewhere follow it when told `hosted`).
-            for watcher in watchers { try? await again.watch(watcher, requestID: nil) }
+            for watcher in watchers where !elsewhere.contains(watcher.id) {
+                try? await again.watch(watcher, requestID: nil)
+            }
             return
         }
+        // Ended by another node: its players and watchers, here and on other nodes, get the end
+        // that node sent, as stored; their nodes then hear that it ended.
         logger.warning("game \(game.id) was ended by another node: let go here")
-        endedElsewhere(game)
-        for player in game.players.values {
-            connections[player.id]?.outbox.send(
-                .error(
-                    ProtocolError(
-                        .noSuchGame,
-                        "game \(game.id) was ended by another server while this one was thought stopped")))
+        if let stored = await storedEnd(of: game.id, link: link) {
+            for (side, player) in game.players {
+                let outbox = crossing.remoteSides[game.id]?[side]?.outbox ?? connections[player.id]?.outbox
+                outbox?.send(
+                    .end(GameEnd(game: game.id, outcome: stored.outcome, rating: stored.ratings[side]!)))
+            }
+            let line = Wire.line(Reply(.watchedEnd(WatchedEnd(game: game.id, outcome: stored.outcome))))
+            for watcher in watchers { watcher.sendWatched(line) }
         }
+        endedElsewhere(game)
+    }
+
+    /// How game `id` ended, as stored, if it did.
+    private func storedEnd(of id: Int64, link: NodeLink) async -> (
+        outcome: Outcome, ratings: [Side: RatingChange]
+    )? {
+        do {
+            return try await link.storage.storedEnd(ofGame: id)
+        } catch {
+            logger.error("reading how game \(id) ended failed: \(error)")
+            return nil
+        }
+    }
+
+    /// A player on `node` asked for game `id`, which is not here: if it is over (another node
+    /// ended it), they get its `end` as stored, answering `requestID`; if not, `otherwise`. Their
+    /// node then hears that it ended for them.
+    private func answerGone(
+        _ id: Int64, side: Side, player: Int64, node: Int64, requestID: RequestID?, otherwise: ProtocolError?,
+        link: NodeLink
+    ) async {
+        let line: String?
+        if let stored = await storedEnd(of: id, link: link) {
+            line = Wire.line(
+                Reply(
+                    .end(GameEnd(game: id, outcome: stored.outcome, rating: stored.ratings[side]!)),
+                    id: requestID))
+        } else {
+            line = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
+        }
+        if let line { link.send(.line(to: .player(player), text: line), to: node) }
+        link.send(.ended(game: id, player: player), to: node)
     }
 
     // MARK: Messages from other nodes
@@ -514,7 +553,12 @@ extension Lobby {
                 }
             }
         case .present(let id, let side, let player, let node):
-            guard let game = games[id], game.players[side]?.id == player else {
+            guard let game = games[id] else {
+                await answerGone(
+                    id, side: side, player: player, node: node, requestID: nil, otherwise: nil, link: link)
+                return
+            }
+            guard game.players[side]?.id == player else {
                 link.send(.ended(game: id, player: player), to: node)
                 return
             }
@@ -569,15 +613,19 @@ extension Lobby {
     private func hostedSide(
         _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ requestID: RequestID?, _ link: NodeLink
     ) -> (Game, Outbox)? {
-        guard let game = games[id], let remote = crossing.remoteSides[id]?[side], remote.node == node else {
+        let missing = ProtocolError(.noSuchGame, "you have no game \(id) in progress")
+        guard let game = games[id] else {
+            // Perhaps ended by another node, which took it over while this one was thought dead.
+            Task {
+                await answerGone(
+                    id, side: side, player: player, node: node, requestID: requestID, otherwise: missing,
+                    link: link)
+            }
+            return nil
+        }
+        guard let remote = crossing.remoteSides[id]?[side], remote.node == node else {
             link.send(
-                .line(
-                    to: .player(player),
-                    text: Wire.line(
-                        Reply(
-                            .error(ProtocolError(.noSuchGame, "you have no game \(id) in progress")),
-                            id: requestID))),
-                to: node)
+                .line(to: .player(player), text: Wire.line(Reply(.error(missing), id: requestID))), to: node)
             link.send(.ended(game: id, player: player), to: node)
             return nil
         }

@@ -105,6 +105,34 @@ extension PostgresStorage {
         ).first?.decode(Int64.self)
     }
 
+    /// How game `id` ended, as stored: its outcome and each side's rating before and after it
+    /// (the player's rating both times if it was not rated); `nil` while it is not over.
+    func storedEnd(ofGame id: Int64) async throws -> (outcome: Outcome, ratings: [Side: RatingChange])? {
+        guard
+            let row = try await rows(
+                """
+                SELECT game.result, game.reason, x.rating, o.rating,
+                       xc.rating_before, xc.rating_after, oc.rating_before, oc.rating_after
+                FROM game
+                JOIN player AS x ON x.id = game.x_id
+                JOIN player AS o ON o.id = game.o_id
+                LEFT JOIN rating_change AS xc ON xc.game_id = game.id AND xc.player_id = game.x_id
+                LEFT JOIN rating_change AS oc ON oc.game_id = game.id AND oc.player_id = game.o_id
+                WHERE game.id = \(id) AND game.result IS NOT NULL
+                """
+            ).first
+        else { return nil }
+        let (result, reason, xNow, oNow, xBefore, xAfter, oBefore, oAfter) = try row.decode(
+            (String, String?, Double, Double, Double?, Double?, Double?, Double?).self)
+        guard let outcome = Outcome(storedResult: result, reason: reason) else {
+            throw StorageError.damaged("game \(id) has a result the server does not write")
+        }
+        func change(_ before: Double?, _ after: Double?, _ now: Double) -> RatingChange {
+            RatingChange(before: rounded(before ?? now), after: rounded(after ?? now))
+        }
+        return (outcome, [.x: change(xBefore, xAfter, xNow), .o: change(oBefore, oAfter, oNow)])
+    }
+
     /// A number greater than that of every login before it on any node.
     func nextLoginTicket() async throws -> Int64 {
         guard let ticket = try await rows("SELECT nextval('login_ticket')").first?.decode(Int64.self) else {

@@ -71,3 +71,72 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
         for node in three { await node.stop() }
     }
 }
+
+@Suite struct EndedElsewhereTests {
+    /// A game that another node ended while this one still held it (the other took it over
+    /// while this one looked dead, and it was resigned there): the next move here is refused
+    /// by storage, and each player gets the `end` as stored, byte for byte what the node that
+    /// ended it sent, once; both are back in the lobby.
+    @Test func aGameEndedElsewhereEndsForItsPlayersHere() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        let two = try await nodes(2, url: url, clock: clock)
+        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let database = try await PostgresStorage.open(url)
+        let host = try await hostingNode(of: played.game, in: database)
+        // The player relayed to the host is to move.
+        let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
+        if played.position.sideToMove != relayed { try await played.play(1) }
+
+        // Another node takes the game over while the host looks dead, and x resigns there.
+        let other = try await PostgresStorage.open(url)
+        let otherNode = try await other.joinAsNode(now: clock.date)
+        _ = try await database.rows("UPDATE node SET seen_at = 0 WHERE id = \(host)")
+        #expect(try await other.claimGames(node: otherNode, aliveAfter: clock.date - 10) == [played.game])
+        let resigned = Outcome(winner: .o, reason: .resignation)
+        _ = try await other.finishGame(id: played.game, outcome: resigned, rated: true, now: clock.date) {
+            _, _ in
+            (
+                Rating(rating: 1_400.4, deviation: 300, volatility: 0.06),
+                Rating(rating: 1_599.6, deviation: 300, volatility: 0.06)
+            )
+        }
+        await other.close()
+
+        let move = greedyMove(played.position)
+        played.clients[relayed]!.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"m"}"#)
+        let g = played.game
+        let ends: [Side: String] = [
+            .x:
+                #"{"game":\#(g),"outcome":{"reason":"resign","winner":"o"},"rating":{"after":1400,"before":1500},"type":"end"}"#,
+            .o:
+                #"{"game":\#(g),"outcome":{"reason":"resign","winner":"o"},"rating":{"after":1600,"before":1500},"type":"end"}"#,
+        ]
+        // The move's refusal and the end, in whichever order they come.
+        let lines = Set([
+            try await played.clients[relayed]!.line(), try await played.clients[relayed]!.line(),
+        ])
+        #expect(
+            lines == [
+                #"{"code":"internal_error","id":"m","message":"the move could not be stored; play it again","type":"error"}"#,
+                ends[relayed]!,
+            ])
+        #expect(try await played.clients[relayed.opponent]!.line() == ends[relayed.opponent]!)
+        for side in Side.allCases {
+            // Nothing more of that game, and both may seek again.
+            let client = played.clients[side]!
+            #expect(try await client.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+            #expect(
+                try await client.exchange(#"{"type":"seek","initial":60,"increment":0}"#)
+                    == #"{"type":"seeking"}"#)
+            #expect(try await client.exchange(#"{"type":"cancel"}"#) == #"{"type":"cancelled"}"#)
+        }
+        let ratings = try await database.rows(
+            "SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)"
+        ).first!.decode(Int.self)
+        #expect(ratings == 2)
+        await database.close()
+        for node in two { await node.stop() }
+    }
+}
