@@ -433,11 +433,19 @@ extension Lobby {
             return
         }
         // Ended by another node: its players and watchers, here and on other nodes, get the end
-        // that node sent, as stored; their nodes then hear that it ended.
+        // that node sent, as stored. A player's node hears that it ended before the player reads
+        // the end (a node's messages arrive in order), so that they may seek at once; a
+        // watcher's node after the watcher's end, which it would drop otherwise.
         logger.warning("game \(game.id) was ended by another node: let go here")
-        if let stored = await storedEnd(of: game.id, link: link) {
+        let stored = await storedEnd(of: game.id, link: link)
+        let remoteSides = crossing.remoteSides.removeValue(forKey: game.id) ?? [:]
+        for (side, remote) in remoteSides {
+            guard let player = game.players[side]?.id else { continue }
+            link.send(.ended(game: game.id, player: player), to: remote.node)
+        }
+        if let stored {
             for (side, player) in game.players {
-                let outbox = crossing.remoteSides[game.id]?[side]?.outbox ?? connections[player.id]?.outbox
+                let outbox = remoteSides[side]?.outbox ?? connections[player.id]?.outbox
                 outbox?.send(
                     .end(GameEnd(game: game.id, outcome: stored.outcome, rating: stored.ratings[side]!)))
             }
@@ -459,9 +467,9 @@ extension Lobby {
         }
     }
 
-    /// A player on `node` asked for game `id`, which is not here: if it is over (another node
-    /// ended it), they get its `end` as stored, answering `requestID`; if not, `otherwise`. Their
-    /// node then hears that it ended for them.
+    /// A player on `node` asked for game `id`, which is not here: their node hears that it
+    /// ended for them, and if it is over (another node ended it), they get its `end` as stored,
+    /// answering `requestID`; if not, `otherwise`.
     private func answerGone(
         _ id: Int64, side: Side, player: Int64, node: Int64, requestID: RequestID?, otherwise: ProtocolError?,
         link: NodeLink
@@ -475,8 +483,9 @@ extension Lobby {
         } else {
             line = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
         }
-        if let line { link.send(.line(to: .player(player), text: line), to: node) }
+        // Their node hears it first: by the time they read the end, they may seek.
         link.send(.ended(game: id, player: player), to: node)
+        if let line { link.send(.line(to: .player(player), text: line), to: node) }
     }
 
     // MARK: Messages from other nodes

@@ -127,9 +127,8 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
             // Nothing more of that game, and both may seek again.
             let client = played.clients[side]!
             #expect(try await client.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
-            #expect(
-                try await client.exchange(#"{"type":"seek","initial":60,"increment":0}"#)
-                    == #"{"type":"seeking"}"#)
+            let seek = try await client.exchange(#"{"type":"seek","initial":60,"increment":0}"#)
+            #expect(seek == #"{"type":"seeking"}"#, "\(side == relayed ? "relayed" : "host's"): \(seek)")
             #expect(try await client.exchange(#"{"type":"cancel"}"#) == #"{"type":"cancelled"}"#)
         }
         let ratings = try await database.rows(
