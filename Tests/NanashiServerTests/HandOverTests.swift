@@ -139,3 +139,90 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
         for node in two { await node.stop() }
     }
 }
+
+@Suite struct EngineGameFailoverTests {
+    /// A game against the engine whose node dies just after storing the player's move, before
+    /// the engine answered: its player logs in on another node, which takes the game over once
+    /// the dead node's lease is over, seats the engine again and sends the player the game; the
+    /// engine answers there, plays on, and the game ends once, unrated.
+    @Test func aGameAgainstTheEngineGoesOnWhenItsHostDies() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let clock = TestClock()
+        let two = try await nodes(2, url: url, clock: clock)
+        let ann = try two[0].client()
+        let token = try await register(ann, "ann")
+        #expect(
+            try await ann.exchange(#"{"type":"seek","ai":1,"color":"x","initial":300,"increment":3}"#)
+                == #"{"type":"seeking"}"#)
+        guard case .start(let start) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        var (position, plies) = (Position.start, 0)
+        /// The next `moved`, which must be of the next ply.
+        func nextMove(_ client: TestClient) async throws {
+            plies += 1
+            let reply = try await client.reply()
+            guard case .moved(let moved) = reply.message, moved.ply == plies else {
+                throw TestClient.Failure(description: "expected moved \(plies), got \(reply)")
+            }
+            position = try position.play(Move(notation: moved.move))
+        }
+        /// A move of ann's that takes none of the engine's pieces, so the game goes on.
+        func quietMove() -> Move {
+            position.legalMoves().first { position.captures(by: $0) == .empty } ?? position.legalMoves()[0]
+        }
+        /// Ann moves and the engine answers.
+        func playAndHearTheEngine(_ client: TestClient) async throws {
+            client.send(#"{"type":"move","game":\#(start.game),"move":"\#(quietMove())"}"#)
+            try await nextMove(client)
+            try await nextMove(client)
+        }
+        try await playAndHearTheEngine(ann)
+
+        await two[0].server!.kill()
+        #expect(try await ann.linesUntilClosed().isEmpty)
+        // Ann's third move was stored just before the node died; the engine had not answered.
+        let database = try await PostgresStorage.open(url)
+        let third = quietMove()
+        _ = try await database.rows(
+            """
+            INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
+            VALUES (\(start.game), 3, \(third.description), 303000, 300000, \(clock.date.timeIntervalSince1970))
+            """)
+        position = try position.play(third)
+        plies = 3
+        let back = try two[1].client()
+        #expect(try await back.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+        // The dead node's lease runs out; the survivor's next heartbeat takes its game.
+        clock.advance(by: .seconds(11))
+        guard case .game(let state) = try await back.reply().message else {
+            throw TestClient.Failure(description: "expected the game again")
+        }
+        #expect(state.game == start.game && state.color == .x && state.opponent.name == "AI level 1")
+        // The engine answers at once, maybe before ann has the game again.
+        if state.moves.count == 3 {
+            try await nextMove(back)
+        } else {
+            #expect(state.moves.count == 4)
+            position = try position.play(Move(notation: state.moves[3]))
+            plies = 4
+        }
+        try await playAndHearTheEngine(back)
+        back.send(#"{"type":"resign","game":\#(start.game),"id":"r"}"#)
+        #expect(
+            try await back.line()
+                == #"{"game":\#(start.game),"id":"r","outcome":{"reason":"resign","winner":"o"},"rating":{"after":1500,"before":1500},"type":"end"}"#
+        )
+        let (moves, ratings, result, host) = try await database.rows(
+            """
+            SELECT (SELECT COUNT(*) FROM move WHERE game_id = \(start.game)),
+                   (SELECT COUNT(*) FROM rating_change WHERE game_id = \(start.game)), result, host
+            FROM game WHERE id = \(start.game)
+            """
+        ).first!.decode((Int, Int, String?, Int64?).self)
+        #expect(moves == 6 && ratings == 0 && result == "o" && host == 2)
+        await database.close()
+        await two[1].stop()
+    }
+}
