@@ -73,8 +73,11 @@ extension Lobby {
     func beatAndTakeOver() async {
         guard let link else { return }
         do {
+            // At most a beat's time: one that hangs is dropped, and the next beat connects again.
             try await link.storage.heartbeat(
-                node: link.node, now: settings.clock.date, aliveAfter: aliveAfter)
+                node: link.node, now: settings.clock.date, aliveAfter: aliveAfter,
+                within: settings.nodeLease / 4,
+                clock: settings.clock)
         } catch {
             logger.warning("heartbeat failed: \(error)")
             return

@@ -30,12 +30,20 @@ extension PostgresStorage {
 
     /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not and
     /// the stored messages for nodes that are not (dead, or gone). Runs on a connection of its
-    /// own, not the pool's: however busy the pool, the lease is renewed.
-    func heartbeat(node: Int64, now: Date, aliveAfter: Date) async throws {
+    /// own, not the pool's: however busy the pool, the lease is renewed. Gives up after `limit`
+    /// on `clock` (`DedicatedConnection.TimedOut`), dropping that connection: a statement that
+    /// hangs holds up no later heartbeat.
+    func heartbeat(
+        node: Int64, now: Date, aliveAfter: Date, within limit: Duration = .seconds(10),
+        clock: any ServerClock = SystemClock()
+    ) async throws {
         let logger = logger
-        try await heartbeatConnection.run { connection in
+        try await heartbeatConnection.run(within: limit, on: clock) { connection in
+            // Never back in time: a heartbeat given up on may still reach the row after a later one.
             try await connection.query(
-                "UPDATE node SET seen_at = \(now.timeIntervalSince1970) WHERE id = \(node)", logger: logger)
+                """
+                UPDATE node SET seen_at = GREATEST(seen_at, \(now.timeIntervalSince1970)) WHERE id = \(node)
+                """, logger: logger)
             try await connection.query(
                 """
                 DELETE FROM seek WHERE node IN (SELECT id FROM node WHERE seen_at < \(aliveAfter.timeIntervalSince1970))
