@@ -156,7 +156,7 @@ extension Lobby {
             // nodes could keep holding each other's seeks), rather than at the next interval.
             Task {
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 5...40)))
-                await self.requestPairing()
+                self.requestPairing()
             }
         }
         return again
