@@ -185,8 +185,8 @@ extension PostgresStorage {
 
     /// One pairing pass over the shared pool, in one transaction: locks at most `limit` seeks
     /// of live nodes, the oldest that no other node's pass holds (`FOR UPDATE SKIP LOCKED`),
-    /// lets `pick` choose pairs among them, and for each pair creates the game, hosted by
-    /// `node`, and deletes both seeks. Seeks locked by another pass are skipped, not waited for:
+    /// lets `pick` choose pairs among them, creates their games, hosted by `node`, and
+    /// deletes their seeks, one statement each. Seeks locked by another pass are skipped, not waited for:
     /// a pass never blocks another, no seek is paired twice, and passes on several nodes at
     /// once take batches of their own.
     ///
@@ -238,28 +238,40 @@ extension PostgresStorage {
                 players[player.id!] = player
             }
             try await connection.query("DELETE FROM seek WHERE player_id = ANY(\(seekers))", logger: logger)
-            var pairings: [SharedPairing] = []
-            for (first, second, firstIsX) in pairs {
-                let (x, o) = firstIsX ? (first, second) : (second, first)
-                guard
-                    let game = try await connection.query(
-                        """
-                        INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
-                        VALUES (\(x.playerID), \(o.playerID), \(first.control.initial), \(first.control.increment),
-                                \(now.timeIntervalSince1970), \(node))
-                        RETURNING id
-                        """, logger: logger
-                    ).collect().first?.decode(Int64.self)
-                else { throw StorageError.damaged("a new game got no id") }
-                guard let xRow = players[x.playerID], let oRow = players[o.playerID] else {
-                    throw StorageError.damaged("a seeker of game \(game) is missing")
-                }
-                pairings.append(
-                    SharedPairing(
-                        game: game, control: first.control, x: xRow, o: oRow,
-                        nodes: [.x: x.node, .o: o.node]))
+            // The games in one statement too (one round trip while the batch's rows are locked,
+            // not one a game), each found again by its x, who plays one of them.
+            let sides = pairs.map { $0.firstIsX ? ($0.first, $0.second) : ($0.second, $0.first) }
+            let (xs, os) = (sides.map(\.0.playerID), sides.map(\.1.playerID))
+            let initials = pairs.map { Int64($0.first.control.initial) }
+            let increments = pairs.map { Int64($0.first.control.increment) }
+            var games: [Int64: Int64] = [:]
+            for row in try await connection.query(
+                """
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
+                SELECT pair.x, pair.o, pair.initial, pair.increment, \(now.timeIntervalSince1970), \(node)
+                FROM unnest(\(xs)::BIGINT[], \(os)::BIGINT[], \(initials)::BIGINT[], \(increments)::BIGINT[])
+                    WITH ORDINALITY AS pair (x, o, initial, increment, n)
+                ORDER BY pair.n
+                RETURNING id, x_id
+                """, logger: logger
+            ).collect() {
+                let (game, x) = try row.decode((Int64, Int64).self)
+                games[x] = game
             }
-            return (pairings, full, skipped)
+            return (
+                try zip(pairs, sides).map { pair, side in
+                    let (x, o) = side
+                    guard let game = games[x.playerID] else {
+                        throw StorageError.damaged("a new game got no id")
+                    }
+                    guard let xRow = players[x.playerID], let oRow = players[o.playerID] else {
+                        throw StorageError.damaged("a seeker of game \(game) is missing")
+                    }
+                    return SharedPairing(
+                        game: game, control: pair.first.control, x: xRow, o: oRow,
+                        nodes: [.x: x.node, .o: o.node])
+                }, full, skipped
+            )
         }
     }
 
