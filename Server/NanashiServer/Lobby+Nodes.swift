@@ -566,8 +566,12 @@ extension Lobby {
             }
         case .present(let id, let side, let player, let node):
             guard let game = games[id] else {
-                await answerGone(
-                    id, side: side, player: player, node: node, requestID: nil, otherwise: nil, link: link)
+                // Not awaited: reading storage must not hold up this node's other messages.
+                Task {
+                    await answerGone(
+                        id, side: side, player: player, node: node, requestID: nil, otherwise: nil, link: link
+                    )
+                }
                 return
             }
             guard game.players[side]?.id == player else {
