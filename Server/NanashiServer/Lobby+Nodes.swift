@@ -25,8 +25,9 @@ struct CrossNodeGames {
     /// Hosted here: players on other nodes whose last game ended here (they may rematch it), and
     /// the outbox to them.
     var rematchers: [Int64: (node: Int64, outbox: Outbox)] = [:]
-    /// A pairing pass over the shared pool is running, and another was asked for meanwhile.
-    var pairing = false
+    /// The pairing passes over the shared pool running, and whether another was asked for
+    /// while as many ran as may.
+    var pairingPasses = 0
     var pairingAgain = false
 
     struct RemoteWatcher: Hashable {
@@ -114,19 +115,25 @@ extension Lobby {
         requestPairing()
     }
 
-    /// Pairing passes over the shared pool, one at a time: a pass asked for while one runs
-    /// comes after it, as does another batch when a pass found its batch full. This node hosts
-    /// the games it pairs, each with at least one of its own seekers.
+    /// Pairing passes over the shared pool, at most `sharedPairingPasses` at a time, each on a
+    /// batch of its own (`SKIP LOCKED`): a pass asked for while as many run comes after one of
+    /// them, and a pass that found its batch full starts another beside it (more seeks may
+    /// wait). This node hosts the games it pairs, each with at least one of its own seekers.
     func pairShared(link: NodeLink) async {
-        guard !crossing.pairing else {
+        guard crossing.pairingPasses < settings.sharedPairingPasses else {
             crossing.pairingAgain = true
             return
         }
-        crossing.pairing = true
-        defer { crossing.pairing = false }
+        crossing.pairingPasses += 1
+        defer { crossing.pairingPasses -= 1 }
         repeat {
             crossing.pairingAgain = false
-            if await pairBatch(link: link) { crossing.pairingAgain = true }
+            if await pairBatch(link: link) {
+                crossing.pairingAgain = true
+                if crossing.pairingPasses < settings.sharedPairingPasses {
+                    Task { await self.pairShared(link: link) }
+                }
+            }
         } while crossing.pairingAgain
     }
 
