@@ -513,6 +513,12 @@ extension Lobby {
         case .line(.player(let player), let text):
             // The host is alive and answering.
             crossing.seats[player]?.unanswered = nil
+            // The end of their game: over for them before they read it, so that they may seek
+            // at once (the host's `ended` comes after the line).
+            if let seat = crossing.seats[player], Self.isEnd(text, of: seat.game) {
+                crossing.seats[player] = nil
+                crossing.lastGameHosts[player] = (seat.game, seat.host)
+            }
             connections[player]?.outbox.sendLine(text)
         case .line(.watcher(let watcher), let text):
             crossing.watchers[watcher]?.outbox.sendWatched(text)
@@ -629,6 +635,15 @@ extension Lobby {
             crossing.rematchers[player] = nil
             moveOn(player)
         }
+    }
+
+    /// Whether a line the host sent a player is the `end` of game `id`. Lines are encoded with
+    /// sorted keys, so an `end` ends with its type: only such lines are decoded.
+    private static func isEnd(_ line: String, of id: Int64) -> Bool {
+        guard line.hasSuffix(#""type":"end"}"#),
+            case .end(let end)? = try? Wire.reply(fromLine: Array(line.utf8)).message
+        else { return false }
+        return end.game == id
     }
 
     /// The game hosted here and the outbox of `side`, if that side plays from `node`; else the

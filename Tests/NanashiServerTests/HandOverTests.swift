@@ -226,3 +226,33 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
         await two[1].stop()
     }
 }
+
+@Suite struct RelayedEndTests {
+    /// A relayed player reads the `end` of their game and seeks at once: they may, though the
+    /// host's word that the game ended (`ended`, sent after the line) has not come yet. Here a
+    /// node of the test's own hosts the game and never sends that word.
+    @Test func aRelayedPlayerMaySeekAsSoonAsTheyReadTheEnd() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let one = try await nodes(1, url: url)
+        let ann = try one[0].client()
+        _ = try await register(ann, "ann")  // player 1, on node 1
+        let storage = try await PostgresStorage.open(url)
+        let host = NodeLink(node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let sender = Task { await host.runSending() }
+        let end = Wire.line(
+            Reply(
+                .end(
+                    GameEnd(
+                        game: 7, outcome: Outcome(winner: .o, reason: .resignation),
+                        rating: RatingChange(before: 1500, after: 1490)))))
+        host.send(.started(game: 7, player: 1, side: .x, host: host.node), to: 1)
+        host.send(.line(to: .player(1), text: end), to: 1)
+        #expect(try await ann.line() == end)
+        #expect(
+            try await ann.exchange(#"{"type":"seek","initial":60,"increment":0}"#) == #"{"type":"seeking"}"#)
+        sender.cancel()
+        await storage.close()
+        await one[0].stop()
+    }
+}
