@@ -477,25 +477,62 @@ extension Lobby {
         }
     }
 
-    /// A player on `node` asked for game `id`, which is not here: their node hears that it
-    /// ended for them, and if it is over (another node ended it), they get its `end` as stored,
-    /// answering `requestID`; if not, `otherwise`.
+    /// A player on `node` asked for game `id`, which is not here. If it is over (another node
+    /// ended it), their node hears that it ended for them, then they get its `end` as stored,
+    /// answering `requestID`. If another live node hosts it (their node missed `hosted`), their
+    /// node is told which, and asks there. If it is being taken over here, `hosted` follows;
+    /// else their node hears that it ended for them, and they get `otherwise`.
     private func answerGone(
         _ id: Int64, side: Side, player: Int64, node: Int64, requestID: RequestID?, otherwise: ProtocolError?,
         link: NodeLink
     ) async {
-        let line: String?
         if let stored = await storedEnd(of: id, link: link) {
-            line = Wire.line(
-                Reply(
-                    .end(GameEnd(game: id, outcome: stored.outcome, rating: stored.ratings[side]!)),
-                    id: requestID))
-        } else {
-            line = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
+            let end = GameEnd(game: id, outcome: stored.outcome, rating: stored.ratings[side]!)
+            // Their node hears it first: by the time they read the end, they may seek.
+            link.send(.ended(game: id, player: player), to: node)
+            link.send(.line(to: .player(player), text: Wire.line(Reply(.end(end), id: requestID))), to: node)
+            return
         }
-        // Their node hears it first: by the time they read the end, they may seek.
-        link.send(.ended(game: id, player: player), to: node)
-        if let line { link.send(.line(to: .player(player), text: line), to: node) }
+        let answer = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
+        switch await liveHost(of: id, link: link) {
+        case link.node?:
+            // Claimed here and being resumed: its `hosted` is on its way, and their node asks again.
+            if let answer { link.send(.line(to: .player(player), text: answer), to: node) }
+        case let host?:
+            link.send(.hosted(game: id, node: host), to: node)
+        case nil:
+            link.send(.ended(game: id, player: player), to: node)
+            if let answer { link.send(.line(to: .player(player), text: answer), to: node) }
+        }
+    }
+
+    /// A watcher on `node` asked for game `id`, which is not here: if another live node hosts
+    /// it (their node missed `hosted`), their node is told which, and asks there; if it is being
+    /// taken over here, `hosted` follows; else the watcher hears that it is not in progress.
+    private func watchGone(_ id: Int64, watcher: Int, requestID: RequestID?, node: Int64, link: NodeLink)
+        async
+    {
+        switch await liveHost(of: id, link: link) {
+        case link.node?:
+            return
+        case let host?:
+            link.send(.hosted(game: id, node: host), to: node)
+        case nil:
+            let error = ProtocolError(.noSuchGame, "no game \(id) is in progress")
+            link.send(
+                .line(to: .watcher(watcher), text: Wire.line(Reply(.error(error), id: requestID))), to: node)
+            link.send(.watchEnded(game: id, watcher: watcher), to: node)
+        }
+    }
+
+    /// The live node hosting the unfinished game `id`, if any (`nil` too if storage cannot say).
+    private func liveHost(of id: Int64, link: NodeLink) async -> Int64? {
+        do {
+            return try await link.storage.host(ofGame: id, aliveAfter: aliveAfter)
+        } catch {
+            logger.error("looking up the host of game \(id) failed: \(error)")
+            return nil
+        }
     }
 
     // MARK: Messages from other nodes
@@ -601,12 +638,14 @@ extension Lobby {
             }
             await game.left(side, outbox: remote.outbox)
         case .watch(let id, let watcher, let requestID, let node):
+            guard let game = games[id] else {
+                // Not awaited, as for `present`.
+                Task { await watchGone(id, watcher: watcher, requestID: requestID, node: node, link: link) }
+                return
+            }
             let outbox = remoteOutbox(to: node, for: .watcher(watcher), link: link)
             let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
             do throws(ProtocolError) {
-                guard let game = games[id] else {
-                    throw ProtocolError(.noSuchGame, "no game \(id) is in progress")
-                }
                 if let older = crossing.remoteWatchers[id]?[key] { await game.unwatch(older) }
                 try await game.watch(outbox, requestID: requestID)
                 crossing.remoteWatchers[id, default: [:]][key] = outbox

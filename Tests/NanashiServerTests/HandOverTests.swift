@@ -256,3 +256,59 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
         await one[0].stop()
     }
 }
+
+@Suite struct GameNotHereTests {
+    /// A node asks a node that does not hold a game for it (`present`, `watch`), as one does
+    /// that missed `hosted` while it was not listening: while another live node hosts the game,
+    /// the answer names that node (`hosted`), so that it asks there; once the game is over, the
+    /// answer to `present` is that it ended, then the player's `end` as stored.
+    @Test func aNodeAskedForAGameItDoesNotHoldSaysWhereItIs() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let two = try await nodes(2, url: url)
+        let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
+        let database = try await PostgresStorage.open(url)
+        let host = try await hostingNode(of: played.game, in: database)
+        await database.close()
+        // Nodes and players are numbered from 1 in the order they started and registered.
+        let other: Int64 = host == 1 ? 2 : 1
+        let x: Int64 = played.names[.x] == "ann" ? 1 : 2
+        // A node of the test's own, listening.
+        let storage = try await PostgresStorage.open(url)
+        let asking = NodeLink(
+            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
+        let (listening, ready) = AsyncStream<Void>.makeStream()
+        let listener = Task {
+            await asking.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
+        }
+        let sender = Task { await asking.runSending() }
+        for await _ in listening { break }
+        var messages = received.makeAsyncIterator()
+        /// The next message about the game (not the nodes' words about logins).
+        func next() async -> NodeMessage? {
+            while let message = await messages.next() {
+                if case .loggedIn = message { continue }
+                return message
+            }
+            return nil
+        }
+
+        asking.send(.present(game: played.game, side: .x, player: x, node: asking.node), to: other)
+        #expect(await next() == .hosted(game: played.game, node: host))
+        asking.send(.watch(game: played.game, watcher: 5, id: nil, node: asking.node), to: other)
+        #expect(await next() == .hosted(game: played.game, node: host))
+
+        try await resign(played.clients[.x]!, played.game, heardBy: Array(played.clients.values))
+        asking.send(.present(game: played.game, side: .x, player: x, node: asking.node), to: other)
+        #expect(await next() == .ended(game: played.game, player: x))
+        guard case .line(.player(x), let line)? = await next() else {
+            throw TestClient.Failure(description: "expected the end")
+        }
+        #expect(line.hasPrefix(#"{"game":\#(played.game),"outcome":{"reason":"resign","winner":"o"}"#))
+        listener.cancel()
+        sender.cancel()
+        await storage.close()
+        for node in two { await node.stop() }
+    }
+}
