@@ -107,7 +107,7 @@ final class Connection: ConnectionHandler {
     }
 
     func closed() async {
-        for game in watched.values { await game.unwatch(outbox) }
+        for gameID in watched.keys { await spectated(gameID)?.unwatch(outbox) }
         if let player = session?.player.id { await lobby.detach(player, outbox: outbox) }
         let seconds = (settings.clock.now - opened).inSeconds
         logger.info(
@@ -138,7 +138,9 @@ final class Connection: ConnectionHandler {
         case .ping:
             // A spectator's pings keep it open only while it still watches a game in progress.
             if session == nil, !watched.isEmpty {
-                for (watchedID, game) in watched where await game.isOver { watched[watchedID] = nil }
+                for watchedID in watched.keys where await spectated(watchedID)?.isOver != false {
+                    watched[watchedID] = nil
+                }
                 outbox.markWatching(!watched.isEmpty)
             }
             outbox.send(.pong, id: id)
@@ -160,7 +162,10 @@ final class Connection: ConnectionHandler {
         case .watch(let gameID):
             try await watch(gameID, id: id)
         case .unwatch(let gameID):
-            if let game = watched.removeValue(forKey: gameID) { await game.unwatch(outbox) }
+            if let game = await spectated(gameID) {
+                watched[gameID] = nil
+                await game.unwatch(outbox)
+            }
             outbox.markWatching(!watched.isEmpty)
             outbox.send(.unwatched(game: gameID), id: id)
         case .games(let name, let before, let limit):
@@ -281,7 +286,9 @@ final class Connection: ConnectionHandler {
             guard await lobby.crossesNodes else { throw error }
         }
         if watched[gameID] == nil, watched.count >= settings.maximumWatchesPerConnection {
-            for (watchedID, game) in watched where await game.isOver { watched[watchedID] = nil }
+            for watchedID in watched.keys where await spectated(watchedID)?.isOver != false {
+                watched[watchedID] = nil
+            }
             guard watched.count < settings.maximumWatchesPerConnection else {
                 throw ProtocolError(
                     .watchLimit,
@@ -296,6 +303,16 @@ final class Connection: ConnectionHandler {
             watched[gameID] = try await lobby.watchElsewhere(gameID, outbox: outbox, requestID: id)
         }
         outbox.markWatching(true)
+    }
+
+    /// What this connection watches as game `id` now: a game handed over to another node (or
+    /// taken again here from storage) is followed where it went.
+    private func spectated(_ id: Int64) async -> (any Spectated)? {
+        guard let game = watched[id] else { return nil }
+        guard let handedOver = game as? Game, handedOver.isHandedOver else { return game }
+        let now = await lobby.followed(id, by: outbox) ?? game
+        watched[id] = now
+        return now
     }
 
     /// Replies `welcome`, then moves the player's messages (and their game, if any) here.

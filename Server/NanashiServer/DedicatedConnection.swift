@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 
 /// One PostgreSQL connection outside the pool, for work that must not queue behind it (the
-/// node's heartbeat): opened when first used, and opened again after it failed.
+/// node's heartbeat): opened when first used, and opened again after it failed or took too long.
 actor DedicatedConnection {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
@@ -14,9 +14,20 @@ actor DedicatedConnection {
         self.logger = logger
     }
 
-    /// Runs `work` on the connection (opening it first if needed); after an error the
-    /// connection is dropped, and the next call opens a new one.
-    func run<T: Sendable>(_ work: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// The work did not finish within its time limit; its connection was dropped.
+    struct TimedOut: Error, CustomStringConvertible {
+        var limit: Duration
+        var description: String { "no answer from the database within \(limit)" }
+    }
+
+    /// Runs `work` on the connection (opening it first if needed, within the connection's own
+    /// connect timeout), for at most `limit` on `clock`. After an error, or when the limit
+    /// passes first (`TimedOut`), the connection is dropped (closing it ends a statement still
+    /// waiting on this side), and the next call opens a new one.
+    func run<T: Sendable>(
+        within limit: Duration, on clock: any ServerClock,
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         // Closed: the server is stopping.
         guard !closed else { throw CancellationError() }
         let open: PostgresConnection
@@ -27,9 +38,23 @@ actor DedicatedConnection {
             connection = open
         }
         do {
-            return try await work(open)
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { .some(try await work(open)) }
+                group.addTask {
+                    try await clock.sleep(for: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard case .some(.some(let value)) = try await group.next() else {
+                    // The limit came first: the work's statement fails once its connection is
+                    // closed, so the group ends at once.
+                    try? await open.close()
+                    throw TimedOut(limit: limit)
+                }
+                return value
+            }
         } catch {
-            connection = nil
+            if connection === open { connection = nil }
             try? await open.close()
             throw error
         }

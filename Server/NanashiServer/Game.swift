@@ -349,10 +349,14 @@ actor Game {
     }
 
     /// Lets the game go to the node that hosts it now, without ending or rating it: it is
-    /// halted here, and `isHandedOver` from then on.
-    func handOver() {
+    /// halted here, and `isHandedOver` from then on. Returns its watchers, who watch it no
+    /// longer here (the lobby has them follow it).
+    @discardableResult
+    func handOver() -> [Outbox] {
         handedOverFlag.store(true, ordering: .relaxed)
         halt()
+        defer { watchers = [:] }
+        return Array(watchers.values)
     }
 
     /// Whether another node hosts this game now (it was handed over).

@@ -25,8 +25,9 @@ struct CrossNodeGames {
     /// Hosted here: players on other nodes whose last game ended here (they may rematch it), and
     /// the outbox to them.
     var rematchers: [Int64: (node: Int64, outbox: Outbox)] = [:]
-    /// A pairing pass over the shared pool is running, and another was asked for meanwhile.
-    var pairing = false
+    /// The pairing passes over the shared pool running, and whether another was asked for
+    /// while as many ran as may.
+    var pairingPasses = 0
     var pairingAgain = false
 
     struct RemoteWatcher: Hashable {
@@ -73,8 +74,11 @@ extension Lobby {
     func beatAndTakeOver() async {
         guard let link else { return }
         do {
+            // At most a beat's time: one that hangs is dropped, and the next beat connects again.
             try await link.storage.heartbeat(
-                node: link.node, now: settings.clock.date, aliveAfter: aliveAfter)
+                node: link.node, now: settings.clock.date, aliveAfter: aliveAfter,
+                within: settings.nodeLease / 4,
+                clock: settings.clock)
         } catch {
             logger.warning("heartbeat failed: \(error)")
             return
@@ -111,19 +115,25 @@ extension Lobby {
         requestPairing()
     }
 
-    /// Pairing passes over the shared pool, one at a time: a pass asked for while one runs
-    /// comes after it, as does another batch when a pass found its batch full. This node hosts
-    /// the games it pairs, each with at least one of its own seekers.
+    /// Pairing passes over the shared pool, at most `sharedPairingPasses` at a time, each on a
+    /// batch of its own (`SKIP LOCKED`): a pass asked for while as many run comes after one of
+    /// them, and a pass that found its batch full starts another beside it (more seeks may
+    /// wait). This node hosts the games it pairs, each with at least one of its own seekers.
     func pairShared(link: NodeLink) async {
-        guard !crossing.pairing else {
+        guard crossing.pairingPasses < settings.sharedPairingPasses else {
             crossing.pairingAgain = true
             return
         }
-        crossing.pairing = true
-        defer { crossing.pairing = false }
+        crossing.pairingPasses += 1
+        defer { crossing.pairingPasses -= 1 }
         repeat {
             crossing.pairingAgain = false
-            if await pairBatch(link: link) { crossing.pairingAgain = true }
+            if await pairBatch(link: link) {
+                crossing.pairingAgain = true
+                if crossing.pairingPasses < settings.sharedPairingPasses {
+                    Task { await self.pairShared(link: link) }
+                }
+            }
         } while crossing.pairingAgain
     }
 
@@ -153,7 +163,7 @@ extension Lobby {
             // nodes could keep holding each other's seeks), rather than at the next interval.
             Task {
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 5...40)))
-                await self.requestPairing()
+                self.requestPairing()
             }
         }
         return again
@@ -330,10 +340,26 @@ extension Lobby {
         guard let link, let host = try await link.storage.host(ofGame: id, aliveAfter: aliveAfter),
             host != link.node
         else { throw ProtocolError(.noSuchGame, "no game \(id) is in progress") }
+        return follow(id, on: host, outbox: outbox, requestID: requestID, link: link)
+    }
+
+    /// A connection here watches game `id` on `host`, which sends it `watching` (answering
+    /// `requestID`), then the game's lines.
+    private func follow(_ id: Int64, on host: Int64, outbox: Outbox, requestID: RequestID?, link: NodeLink)
+        -> RelayedWatch
+    {
         let watch = crossing.watchers[outbox.id]?.games[id] ?? RelayedWatch(game: id, host: host, lobby: self)
+        watch.host = host
         crossing.watchers[outbox.id, default: (outbox, [:])].games[id] = watch
         link.send(.watch(game: id, watcher: outbox.id, id: requestID, node: link.node), to: host)
         return watch
+    }
+
+    /// What a connection here watches as game `id` once the game it watched here was handed
+    /// over: the game taken again here, or the watch relayed to its new host.
+    func followed(_ id: Int64, by outbox: Outbox) -> (any Spectated)? {
+        if let game = games[id] { return game }
+        return crossing.watchers[outbox.id]?.games[id]
     }
 
     func unwatchElsewhere(_ id: Int64, outbox: Outbox) {
@@ -358,19 +384,21 @@ extension Lobby {
 
     /// Another node took over game `id`, which this node still holds (its heartbeat came late,
     /// and it was taken for dead): the game is let go here without ending or rating it, and its
-    /// players here get seats relayed to `host`, as players on a node other than the host. The
-    /// caller sends their `present`.
-    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) {
+    /// players here get seats relayed to `host`, as players on a node other than the host, and
+    /// its watchers here watch it there. The caller sends the players' `present`.
+    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) async {
         guard let game = games[id] else { return }
-        Task { await game.handOver() }
         letGo(game)
         // Their nodes heard `hosted` too, and follow the game to its new host.
         crossing.remoteSides[id] = nil
-        crossing.remoteWatchers[id] = nil
+        let elsewhere = Set((crossing.remoteWatchers.removeValue(forKey: id) ?? [:]).values.map(\.id))
         for (side, player) in game.players where connections[player.id] != nil {
             crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
         }
         logger.warning("game \(id) is hosted by node \(host) now: let go here")
+        for watcher in await game.handOver() where !elsewhere.contains(watcher.id) {
+            _ = follow(id, on: host, outbox: watcher, requestID: nil, link: link)
+        }
     }
 
     /// Takes a game this node no longer hosts off the books, without ending it.
@@ -383,7 +411,8 @@ extension Lobby {
     /// Storage refused a move or the result of a game held here, for it is no longer this
     /// node's (`game.host`): if another live node hosts it, the game is let go here and its
     /// players here are relayed there; if no live node does, this node takes it over again
-    /// and resumes it as storage holds it; if it ended meanwhile, its players are told.
+    /// and resumes it as storage holds it; if it ended meanwhile, its players and watchers get
+    /// its `end` as stored.
     func refused(_ game: Game) async {
         guard let link, games[game.id] === game else { return }
         let host: Int64?
@@ -395,25 +424,114 @@ extension Lobby {
         }
         guard games[game.id] === game, host != link.node else { return }
         if let host {
-            handOver(game.id, to: host, link: link)
+            await handOver(game.id, to: host, link: link)
             for (side, player) in game.players where crossing.seats[player.id]?.game == game.id {
                 link.send(.present(game: game.id, side: side, player: player.id, node: link.node), to: host)
             }
             return
         }
         // Hosted by no live node, or ended: what storage holds is the game, not this copy.
-        await game.handOver()
+        let elsewhere = Set((crossing.remoteWatchers[game.id] ?? [:]).values.map(\.id))
+        let watchers = await game.handOver()
         letGo(game)
         await takeOverGames(ids: [game.id])
-        guard games[game.id] == nil else { return }
+        if let again = games[game.id] {
+            // Its watchers here watch it again (those elsewhere follow it when told `hosted`).
+            for watcher in watchers where !elsewhere.contains(watcher.id) {
+                try? await again.watch(watcher, requestID: nil)
+            }
+            return
+        }
+        // Ended by another node: its players and watchers, here and on other nodes, get the end
+        // that node sent, as stored. A player's node hears that it ended before the player reads
+        // the end (a node's messages arrive in order), so that they may seek at once; a
+        // watcher's node after the watcher's end, which it would drop otherwise.
         logger.warning("game \(game.id) was ended by another node: let go here")
+        let stored = await storedEnd(of: game.id, link: link)
+        let remoteSides = crossing.remoteSides.removeValue(forKey: game.id) ?? [:]
+        for (side, remote) in remoteSides {
+            guard let player = game.players[side]?.id else { continue }
+            link.send(.ended(game: game.id, player: player), to: remote.node)
+        }
+        if let stored {
+            for (side, player) in game.players {
+                let outbox = remoteSides[side]?.outbox ?? connections[player.id]?.outbox
+                outbox?.send(
+                    .end(GameEnd(game: game.id, outcome: stored.outcome, rating: stored.ratings[side]!)))
+            }
+            let line = Wire.line(Reply(.watchedEnd(WatchedEnd(game: game.id, outcome: stored.outcome))))
+            for watcher in watchers { watcher.sendWatched(line) }
+        }
         endedElsewhere(game)
-        for player in game.players.values {
-            connections[player.id]?.outbox.send(
-                .error(
-                    ProtocolError(
-                        .noSuchGame,
-                        "game \(game.id) was ended by another server while this one was thought stopped")))
+    }
+
+    /// How game `id` ended, as stored, if it did.
+    private func storedEnd(of id: Int64, link: NodeLink) async -> (
+        outcome: Outcome, ratings: [Side: RatingChange]
+    )? {
+        do {
+            return try await link.storage.storedEnd(ofGame: id)
+        } catch {
+            logger.error("reading how game \(id) ended failed: \(error)")
+            return nil
+        }
+    }
+
+    /// A player on `node` asked for game `id`, which is not here. If it is over (another node
+    /// ended it), their node hears that it ended for them, then they get its `end` as stored,
+    /// answering `requestID`. If another live node hosts it (their node missed `hosted`), their
+    /// node is told which, and asks there. If it is being taken over here, `hosted` follows;
+    /// else their node hears that it ended for them, and they get `otherwise`.
+    private func answerGone(
+        _ id: Int64, side: Side, player: Int64, node: Int64, requestID: RequestID?, otherwise: ProtocolError?,
+        link: NodeLink
+    ) async {
+        if let stored = await storedEnd(of: id, link: link) {
+            let end = GameEnd(game: id, outcome: stored.outcome, rating: stored.ratings[side]!)
+            // Their node hears it first: by the time they read the end, they may seek.
+            link.send(.ended(game: id, player: player), to: node)
+            link.send(.line(to: .player(player), text: Wire.line(Reply(.end(end), id: requestID))), to: node)
+            return
+        }
+        let answer = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
+        switch await liveHost(of: id, link: link) {
+        case link.node?:
+            // Claimed here and being resumed: its `hosted` is on its way, and their node asks again.
+            if let answer { link.send(.line(to: .player(player), text: answer), to: node) }
+        case let host?:
+            link.send(.hosted(game: id, node: host), to: node)
+        case nil:
+            link.send(.ended(game: id, player: player), to: node)
+            if let answer { link.send(.line(to: .player(player), text: answer), to: node) }
+        }
+    }
+
+    /// A watcher on `node` asked for game `id`, which is not here: if another live node hosts
+    /// it (their node missed `hosted`), their node is told which, and asks there; if it is being
+    /// taken over here, `hosted` follows; else the watcher hears that it is not in progress.
+    private func watchGone(_ id: Int64, watcher: Int, requestID: RequestID?, node: Int64, link: NodeLink)
+        async
+    {
+        switch await liveHost(of: id, link: link) {
+        case link.node?:
+            return
+        case let host?:
+            link.send(.hosted(game: id, node: host), to: node)
+        case nil:
+            let error = ProtocolError(.noSuchGame, "no game \(id) is in progress")
+            link.send(
+                .line(to: .watcher(watcher), text: Wire.line(Reply(.error(error), id: requestID))), to: node)
+            link.send(.watchEnded(game: id, watcher: watcher), to: node)
+        }
+    }
+
+    /// The live node hosting the unfinished game `id`, if any (`nil` too if storage cannot say).
+    private func liveHost(of id: Int64, link: NodeLink) async -> Int64? {
+        do {
+            return try await link.storage.host(ofGame: id, aliveAfter: aliveAfter)
+        } catch {
+            logger.error("looking up the host of game \(id) failed: \(error)")
+            return nil
         }
     }
 
@@ -432,6 +550,12 @@ extension Lobby {
         case .line(.player(let player), let text):
             // The host is alive and answering.
             crossing.seats[player]?.unanswered = nil
+            // The end of their game: over for them before they read it, so that they may seek
+            // at once (the host's `ended` comes after the line).
+            if let seat = crossing.seats[player], Self.isEnd(text, of: seat.game) {
+                crossing.seats[player] = nil
+                crossing.lastGameHosts[player] = (seat.game, seat.host)
+            }
             connections[player]?.outbox.sendLine(text)
         case .line(.watcher(let watcher), let text):
             crossing.watchers[watcher]?.outbox.sendWatched(text)
@@ -463,7 +587,7 @@ extension Lobby {
             }
             guard node != link.node else { return }
             // This node still holds it (it was taken for dead): it lets it go.
-            handOver(game, to: node, link: link)
+            await handOver(game, to: node, link: link)
             for (player, seat) in crossing.seats where seat.game == game {
                 if seat.host != node { answerLostRequest(of: player) }
                 crossing.seats[player]?.host = node
@@ -491,7 +615,16 @@ extension Lobby {
                 }
             }
         case .present(let id, let side, let player, let node):
-            guard let game = games[id], game.players[side]?.id == player else {
+            guard let game = games[id] else {
+                // Not awaited: reading storage must not hold up this node's other messages.
+                Task {
+                    await answerGone(
+                        id, side: side, player: player, node: node, requestID: nil, otherwise: nil, link: link
+                    )
+                }
+                return
+            }
+            guard game.players[side]?.id == player else {
                 link.send(.ended(game: id, player: player), to: node)
                 return
             }
@@ -505,12 +638,14 @@ extension Lobby {
             }
             await game.left(side, outbox: remote.outbox)
         case .watch(let id, let watcher, let requestID, let node):
+            guard let game = games[id] else {
+                // Not awaited, as for `present`.
+                Task { await watchGone(id, watcher: watcher, requestID: requestID, node: node, link: link) }
+                return
+            }
             let outbox = remoteOutbox(to: node, for: .watcher(watcher), link: link)
             let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
             do throws(ProtocolError) {
-                guard let game = games[id] else {
-                    throw ProtocolError(.noSuchGame, "no game \(id) is in progress")
-                }
                 if let older = crossing.remoteWatchers[id]?[key] { await game.unwatch(older) }
                 try await game.watch(outbox, requestID: requestID)
                 crossing.remoteWatchers[id, default: [:]][key] = outbox
@@ -541,20 +676,33 @@ extension Lobby {
         }
     }
 
+    /// Whether a line the host sent a player is the `end` of game `id`. Lines are encoded with
+    /// sorted keys, so an `end` ends with its type: only such lines are decoded.
+    private static func isEnd(_ line: String, of id: Int64) -> Bool {
+        guard line.hasSuffix(#""type":"end"}"#),
+            case .end(let end)? = try? Wire.reply(fromLine: Array(line.utf8)).message
+        else { return false }
+        return end.game == id
+    }
+
     /// The game hosted here and the outbox of `side`, if that side plays from `node`; else the
     /// player there hears that the game is not here (it ended, or moved).
     private func hostedSide(
         _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ requestID: RequestID?, _ link: NodeLink
     ) -> (Game, Outbox)? {
-        guard let game = games[id], let remote = crossing.remoteSides[id]?[side], remote.node == node else {
+        let missing = ProtocolError(.noSuchGame, "you have no game \(id) in progress")
+        guard let game = games[id] else {
+            // Perhaps ended by another node, which took it over while this one was thought dead.
+            Task {
+                await answerGone(
+                    id, side: side, player: player, node: node, requestID: requestID, otherwise: missing,
+                    link: link)
+            }
+            return nil
+        }
+        guard let remote = crossing.remoteSides[id]?[side], remote.node == node else {
             link.send(
-                .line(
-                    to: .player(player),
-                    text: Wire.line(
-                        Reply(
-                            .error(ProtocolError(.noSuchGame, "you have no game \(id) in progress")),
-                            id: requestID))),
-                to: node)
+                .line(to: .player(player), text: Wire.line(Reply(.error(missing), id: requestID))), to: node)
             link.send(.ended(game: id, player: player), to: node)
             return nil
         }

@@ -30,12 +30,20 @@ extension PostgresStorage {
 
     /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not and
     /// the stored messages for nodes that are not (dead, or gone). Runs on a connection of its
-    /// own, not the pool's: however busy the pool, the lease is renewed.
-    func heartbeat(node: Int64, now: Date, aliveAfter: Date) async throws {
+    /// own, not the pool's: however busy the pool, the lease is renewed. Gives up after `limit`
+    /// on `clock` (`DedicatedConnection.TimedOut`), dropping that connection: a statement that
+    /// hangs holds up no later heartbeat.
+    func heartbeat(
+        node: Int64, now: Date, aliveAfter: Date, within limit: Duration = .seconds(10),
+        clock: any ServerClock = SystemClock()
+    ) async throws {
         let logger = logger
-        try await heartbeatConnection.run { connection in
+        try await heartbeatConnection.run(within: limit, on: clock) { connection in
+            // Never back in time: a heartbeat given up on may still reach the row after a later one.
             try await connection.query(
-                "UPDATE node SET seen_at = \(now.timeIntervalSince1970) WHERE id = \(node)", logger: logger)
+                """
+                UPDATE node SET seen_at = GREATEST(seen_at, \(now.timeIntervalSince1970)) WHERE id = \(node)
+                """, logger: logger)
             try await connection.query(
                 """
                 DELETE FROM seek WHERE node IN (SELECT id FROM node WHERE seen_at < \(aliveAfter.timeIntervalSince1970))
@@ -105,6 +113,34 @@ extension PostgresStorage {
         ).first?.decode(Int64.self)
     }
 
+    /// How game `id` ended, as stored: its outcome and each side's rating before and after it
+    /// (the player's rating both times if it was not rated); `nil` while it is not over.
+    func storedEnd(ofGame id: Int64) async throws -> (outcome: Outcome, ratings: [Side: RatingChange])? {
+        guard
+            let row = try await rows(
+                """
+                SELECT game.result, game.reason, x.rating, o.rating,
+                       xc.rating_before, xc.rating_after, oc.rating_before, oc.rating_after
+                FROM game
+                JOIN player AS x ON x.id = game.x_id
+                JOIN player AS o ON o.id = game.o_id
+                LEFT JOIN rating_change AS xc ON xc.game_id = game.id AND xc.player_id = game.x_id
+                LEFT JOIN rating_change AS oc ON oc.game_id = game.id AND oc.player_id = game.o_id
+                WHERE game.id = \(id) AND game.result IS NOT NULL
+                """
+            ).first
+        else { return nil }
+        let (result, reason, xNow, oNow, xBefore, xAfter, oBefore, oAfter) = try row.decode(
+            (String, String?, Double, Double, Double?, Double?, Double?, Double?).self)
+        guard let outcome = Outcome(storedResult: result, reason: reason) else {
+            throw StorageError.damaged("game \(id) has a result the server does not write")
+        }
+        func change(_ before: Double?, _ after: Double?, _ now: Double) -> RatingChange {
+            RatingChange(before: rounded(before ?? now), after: rounded(after ?? now))
+        }
+        return (outcome, [.x: change(xBefore, xAfter, xNow), .o: change(oBefore, oAfter, oNow)])
+    }
+
     /// A number greater than that of every login before it on any node.
     func nextLoginTicket() async throws -> Int64 {
         guard let ticket = try await rows("SELECT nextval('login_ticket')").first?.decode(Int64.self) else {
@@ -149,8 +185,8 @@ extension PostgresStorage {
 
     /// One pairing pass over the shared pool, in one transaction: locks at most `limit` seeks
     /// of live nodes, the oldest that no other node's pass holds (`FOR UPDATE SKIP LOCKED`),
-    /// lets `pick` choose pairs among them, and for each pair creates the game, hosted by
-    /// `node`, and deletes both seeks. Seeks locked by another pass are skipped, not waited for:
+    /// lets `pick` choose pairs among them, creates their games, hosted by `node`, and
+    /// deletes their seeks, one statement each. Seeks locked by another pass are skipped, not waited for:
     /// a pass never blocks another, no seek is paired twice, and passes on several nodes at
     /// once take batches of their own.
     ///
@@ -202,28 +238,40 @@ extension PostgresStorage {
                 players[player.id!] = player
             }
             try await connection.query("DELETE FROM seek WHERE player_id = ANY(\(seekers))", logger: logger)
-            var pairings: [SharedPairing] = []
-            for (first, second, firstIsX) in pairs {
-                let (x, o) = firstIsX ? (first, second) : (second, first)
-                guard
-                    let game = try await connection.query(
-                        """
-                        INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
-                        VALUES (\(x.playerID), \(o.playerID), \(first.control.initial), \(first.control.increment),
-                                \(now.timeIntervalSince1970), \(node))
-                        RETURNING id
-                        """, logger: logger
-                    ).collect().first?.decode(Int64.self)
-                else { throw StorageError.damaged("a new game got no id") }
-                guard let xRow = players[x.playerID], let oRow = players[o.playerID] else {
-                    throw StorageError.damaged("a seeker of game \(game) is missing")
-                }
-                pairings.append(
-                    SharedPairing(
-                        game: game, control: first.control, x: xRow, o: oRow,
-                        nodes: [.x: x.node, .o: o.node]))
+            // The games in one statement too (one round trip while the batch's rows are locked,
+            // not one a game), each found again by its x, who plays one of them.
+            let sides = pairs.map { $0.firstIsX ? ($0.first, $0.second) : ($0.second, $0.first) }
+            let (xs, os) = (sides.map(\.0.playerID), sides.map(\.1.playerID))
+            let initials = pairs.map { Int64($0.first.control.initial) }
+            let increments = pairs.map { Int64($0.first.control.increment) }
+            var games: [Int64: Int64] = [:]
+            for row in try await connection.query(
+                """
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
+                SELECT pair.x, pair.o, pair.initial, pair.increment, \(now.timeIntervalSince1970), \(node)
+                FROM unnest(\(xs)::BIGINT[], \(os)::BIGINT[], \(initials)::BIGINT[], \(increments)::BIGINT[])
+                    WITH ORDINALITY AS pair (x, o, initial, increment, n)
+                ORDER BY pair.n
+                RETURNING id, x_id
+                """, logger: logger
+            ).collect() {
+                let (game, x) = try row.decode((Int64, Int64).self)
+                games[x] = game
             }
-            return (pairings, full, skipped)
+            return (
+                try zip(pairs, sides).map { pair, side in
+                    let (x, o) = side
+                    guard let game = games[x.playerID] else {
+                        throw StorageError.damaged("a new game got no id")
+                    }
+                    guard let xRow = players[x.playerID], let oRow = players[o.playerID] else {
+                        throw StorageError.damaged("a seeker of game \(game) is missing")
+                    }
+                    return SharedPairing(
+                        game: game, control: pair.first.control, x: xRow, o: oRow,
+                        nodes: [.x: x.node, .o: o.node])
+                }, full, skipped
+            )
         }
     }
 

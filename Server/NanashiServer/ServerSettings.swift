@@ -43,6 +43,9 @@ public struct ServerSettings: Sendable {
     /// With several nodes, the most seeks one pairing pass locks and pairs in one transaction:
     /// a pass over thousands of seeks would hold them all while it creates the games.
     public var sharedPairingBatch = 128
+    /// With several nodes, how many pairing passes one node runs at a time, each on a batch of
+    /// its own: many seeks at once (the start of a big run) are paired side by side.
+    public var sharedPairingPasses = 3
     /// With PostgreSQL: a node whose heartbeat is older than this is taken for dead, and the
     /// live nodes take its games over. Each node's heartbeat comes four times as often.
     public var nodeLease = Duration.seconds(10)

@@ -40,7 +40,7 @@ func hostingNode(of game: Int64, in database: PostgresStorage) async throws -> I
 
 /// A game played with `greedyMove` for `plies` plies, a request id on each move: ann on
 /// `annServer`, bob on `bobServer`.
-private struct PlayedGame {
+struct PlayedGame {
     var game: Int64
     var clients: [Side: TestClient]
     var names: [Side: String]
@@ -603,7 +603,7 @@ extension FailoverTests {
 }
 
 /// `client` resigns game `id`; each of `players` gets its `end`.
-private func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) async throws {
+func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) async throws {
     client.send(#"{"type":"resign","game":\#(id)}"#)
     for player in players {
         guard case .end(let end) = try await player.reply().message, end.game == id else {
@@ -661,13 +661,19 @@ private func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestCli
 
     /// A node whose game's row no longer names it host (here: nobody) has a move refused by
     /// storage: the mover is told the move was not stored, the node takes the game again as
-    /// stored, both players get it, and the move played again is played.
+    /// stored, both players and its watcher there get it, and the move played again is played.
     @Test func aMoveRefusedForTheHostItIsNoLongerBringsTheStoredGameBack() async throws {
         try requirePostgres()
         let url = try TestPostgres.database()
         let two = try await nodes(2, url: url)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         let database = try await PostgresStorage.open(url)
+        let host = try await hostingNode(of: played.game, in: database)
+        let watcher = try two[Int(host) - 1].client()
+        watcher.send(#"{"type":"watch","game":\#(played.game)}"#)
+        guard case .watching = try await watcher.reply().message else {
+            throw TestClient.Failure(description: "expected the watched game")
+        }
         _ = try await database.rows("UPDATE game SET host = NULL WHERE id = \(played.game)")
         let mover = played.position.sideToMove
         let move = greedyMove(played.position)
@@ -693,6 +699,17 @@ private func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestCli
             "SELECT COUNT(*) FROM move WHERE game_id = \(played.game)"
         ).first!.decode(Int.self)
         #expect(stored == 6)
+        // The watcher watches the game taken again: the game as stored, then the moves after it.
+        guard case .watching(let again) = try await watcher.reply().message else {
+            throw TestClient.Failure(description: "expected the watched game again")
+        }
+        #expect(again.moves.count == 4)
+        for ply in 5...6 {
+            guard case .moved(let moved) = try await watcher.reply().message else {
+                throw TestClient.Failure(description: "expected moved")
+            }
+            #expect(moved.ply == ply)
+        }
         await database.close()
         for node in two { await node.stop() }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiCore
+import NanashiServerTestSupport
 import NanashiTestSupport
 import PostgresNIO
 import Synchronization
@@ -388,6 +389,59 @@ private final class Flag: Sendable {
 
         release.set()
         for holder in holders { try await holder.value }
+        await storage.close()
+    }
+}
+
+extension HeartbeatTests {
+    /// A heartbeat whose statement hangs (here: it waits for a lock another connection holds on
+    /// the node's row) gives up once its time limit has passed on the server's clock, and drops
+    /// its connection; the next heartbeat opens a new one and renews the lease. (Without a limit
+    /// it would wait as long as the lock is held: the time limit fails the test.)
+    @Test(.timeLimit(.minutes(1))) func aHeartbeatThatHangsGivesUpAndConnectsAgain() async throws {
+        let url = try database()
+        let storage = try await PostgresStorage.open(url)
+        let (clock, logger) = (TestClock(), storage.logger)
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let node = try await storage.joinAsNode(now: start)
+        let limit = Duration.seconds(5)
+        /// The server process of the heartbeat's connection.
+        func backend() async throws -> Int32 {
+            try await storage.heartbeatConnection.run(within: limit, on: clock) { connection in
+                try await connection.query("SELECT pg_backend_pid()", logger: logger).collect().first!.decode(
+                    Int32.self)
+            }
+        }
+        let first = try await backend()
+        let locker = try await PostgresConnection.connect(
+            configuration: storage.configuration, id: 98, logger: logger)
+        try await locker.query("BEGIN", logger: logger)
+        try await locker.query("SELECT id FROM node WHERE id = \(node) FOR UPDATE", logger: logger)
+
+        let beat = Task {
+            try await storage.heartbeat(
+                node: node, now: start + 7, aliveAfter: start - 3, within: limit, clock: clock)
+        }
+        // Once it waits for the lock, its time limit passes.
+        let waiting: PostgresQuery = """
+            SELECT COUNT(*) FROM pg_stat_activity WHERE pid = \(first) AND wait_event_type = 'Lock'
+            """
+        while try await locker.query(waiting, logger: logger).collect().first!.decode(Int.self) == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await clock.advanceWhenArmed(by: limit)
+        await #expect(throws: DedicatedConnection.TimedOut.self) { try await beat.value }
+
+        try await locker.query("ROLLBACK", logger: logger)
+        try await storage.heartbeat(
+            node: node, now: start + 9, aliveAfter: start - 1, within: limit, clock: clock)
+        #expect(try await backend() != first)
+        let seen = try await locker.query("SELECT seen_at FROM node WHERE id = \(node)", logger: logger)
+            .collect()
+            .first?.decode(Double.self)
+        // The heartbeat given up on may have reached the row after the lock went, but not back in time.
+        #expect(seen == start.timeIntervalSince1970 + 9)
+        try await locker.close()
         await storage.close()
     }
 }
