@@ -154,9 +154,14 @@ struct Search {
 
     // MARK: Negamax
 
-    mutating func negamax(_ position: Position, depth: Int, alpha: Int, beta: Int, ply: Int, isPV: Bool)
-        -> Int
-    {
+    /// The score of `position` for its side to move, searched `depth` plies within `alpha` and
+    /// `beta`. With an `excluded` move (the singular extension's test), the other moves alone are
+    /// searched and the table is neither trusted for a cutoff nor written.
+    mutating func negamax(
+        _ position: Position, depth: Int, alpha: Int, beta: Int, ply: Int, isPV: Bool,
+        excluded: PackedMove = MoveCode.none
+    ) -> Int {
+        var depth = depth
         pvLength[ply] = ply
         if nodes & 255 == 0 || nodes >= nodeLimit {
             checkLimits()
@@ -193,9 +198,11 @@ struct Search {
         let key = position.hash
         let slot = entries + (Int(truncatingIfNeeded: key) & tableMask)
         var tableMove = MoveCode.none
-        if slot.pointee.key == key {
+        let hit = slot.pointee.key == key
+        let entry = slot.pointee
+        if hit {
             tableMove = slot.pointee.move
-            if !isPV && Int(slot.pointee.depth) >= depth {
+            if !isPV && excluded == MoveCode.none && Int(slot.pointee.depth) >= depth {
                 let stored = Self.scoreFromTable(Int(slot.pointee.score), ply: ply)
                 switch slot.pointee.bound {
                 case .exact: return stored
@@ -210,12 +217,54 @@ struct Search {
         // static score and the move list are worked out.
         if depth >= 2 && tableMove != MoveCode.none { prefetchChild(of: position, move: tableMove) }
 
+        // Internal iterative reduction: with no table move to try first, this node was not searched
+        // before, or not deep enough to matter; a ply less costs little and the next visit has a move.
+        if depth >= 4 && tableMove == MoveCode.none && excluded == MoveCode.none {
+            depth -= 1
+        }
+        var staticEval = Int.min
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
-        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold {
+        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && excluded == MoveCode.none {
             let score = staticScore(
                 side: side, own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
                 ply: ply)
+            staticEval = score
             if score - 90 * depth >= beta { return score }
+        }
+        // Futility pruning: near the leaves, a move that captures nothing will not lift a static
+        // score this far below alpha.
+        var futile = false
+        if !isPV && depth <= 3 && abs(alpha) < Engine.winThreshold
+            && excluded == MoveCode.none
+        {
+            if staticEval == Int.min {
+                staticEval = staticScore(
+                    side: side, own: own, other: other, open: open, ownReach: ownReach,
+                    otherReach: otherReach, ply: ply)
+            }
+            futile = staticEval + 60 + 100 * depth <= alpha
+        }
+        // Singular extension: when every other move falls well short of the table's score, the table
+        // move is searched a ply deeper; when another move also reaches beta, the node cuts off at once
+        // (multicut).
+        var extendTable = 0
+        if ply > 0 && depth >= 7 && hit && tableMove != MoveCode.none
+            && excluded == MoveCode.none && Int(entry.depth) >= depth - 3 && entry.bound != .upper
+        {
+            let tableScore = Self.scoreFromTable(Int(entry.score), ply: ply)
+            if abs(tableScore) < Engine.winThreshold {
+                let singularBeta = tableScore - 2 * depth
+                let score = negamax(
+                    position, depth: (depth - 1) / 2, alpha: singularBeta - 1, beta: singularBeta, ply: ply,
+                    isPV: false, excluded: tableMove)
+                if aborted { return 0 }
+                pvLength[ply] = ply
+                if score < singularBeta {
+                    extendTable = 1
+                } else if singularBeta >= beta {
+                    return singularBeta
+                }
+            }
         }
 
         let moves = moveStack + ply * Scratch.maxMoves
@@ -231,6 +280,7 @@ struct Search {
         for index in 0..<count {
             pickBest(moves, scores, from: index, count: count)
             let packed = moves[index]
+            if packed == excluded { continue }
             let captures = (MoveGenerator.cloneRing(MoveCode.destination(packed)) & other).nonzeroBitCount
             let isKiller = packed == killers[ply * 2] || packed == killers[ply * 2 + 1]
             let isQuiet = captures == 0 && packed != tableMove && !isKiller
@@ -242,6 +292,7 @@ struct Search {
             if !isPV && depth <= 4 && searched >= lateMoveLimit && isWeak && best > -Engine.winThreshold {
                 continue
             }
+            if futile && searched > 0 && isQuiet { continue }
 
             var next = position
             next.make(unchecked: MoveCode.unpack(packed))
@@ -258,7 +309,9 @@ struct Search {
             }
             var score: Int
             if searched == 0 {
-                score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
+                let extra = packed == tableMove ? extendTable : 0
+                score = -negamax(
+                    next, depth: depth - 1 + extra, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
             } else {
                 var reduction = 0
                 if depth >= 3 && searched >= 2 && isReducible {
@@ -267,6 +320,8 @@ struct Search {
                     if captures >= 2 { reduction -= 1 }
                     // A jump that wins little leaves a hole behind: seldom the best move.
                     if !MoveCode.isClone(packed) && captures < 2 { reduction += 1 }
+                    // A move with a good history is reduced less, a bad one more.
+                    reduction -= Int(history[Int(packed & 4095)]) / 6_000
                     reduction = max(0, min(reduction, depth - 2))
                 }
                 score = -negamax(
@@ -298,6 +353,7 @@ struct Search {
             }
         }
 
+        if excluded != MoveCode.none { return best == -Self.infinity ? alpha : best }
         let bound: TranspositionTable.Bound =
             best >= beta ? .lower : (best > originalAlpha ? .exact : .upper)
         if slot.pointee.key != key || depth + 2 >= Int(slot.pointee.depth) || bound == .exact {
