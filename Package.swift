@@ -101,9 +101,8 @@ let package = Package(
                 // To make storage fail from outside, as a full disk would.
                 grdb,
             ]
-                // To test channel handlers on an event loop whose clock the test moves, and what
-                // runs on a real one.
-                + nio("NIOCore", "NIOEmbedded", "NIOHTTP1", "NIOPosix")
+                // To test channel handlers on an event loop whose clock the test moves.
+                + nio("NIOCore", "NIOEmbedded", "NIOHTTP1")
                 // To watch a shared PostgreSQL from outside: who waits for whose lock.
                 + [postgres, logging],
             path: "Tests/NanashiServerTests"

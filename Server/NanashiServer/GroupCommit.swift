@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import NIOPosix
 import Synchronization
 
 /// Writes that arrive while one is being stored wait and are then stored together, in one
@@ -15,21 +13,10 @@ import Synchronization
 ///
 /// If a batch fails, its items are written one at a time, so that one that cannot be stored
 /// (a duplicate, say) fails alone.
-///
-/// A caller that stores from an event loop's thread (a game resumed there, the connection that
-/// read its move) is resumed on that loop: the callers of a batch go back to their loops in
-/// one hand-over each, and their replies are written from the loop of the mover's connection.
 final class GroupCommit<Item: Sendable>: Sendable {
     private struct State {
-        var waiting: [Waiting] = []
+        var waiting: [(item: Item, done: CheckedContinuation<Void, any Error>)] = []
         var writing = false
-    }
-
-    private struct Waiting {
-        let item: Item
-        let done: CheckedContinuation<Void, any Error>
-        /// The event loop the caller stored from, if it did from one.
-        let home: (any EventLoop)?
     }
 
     private let state = Mutex(State())
@@ -39,27 +26,20 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private let delay: Duration
     /// Blocks the writing thread for a while (the tests' waits end when the test says).
     private let pause: @Sendable (Duration) -> Void
-    /// The event loop whose thread `store` is called on, if any.
-    private let currentLoop: @Sendable () -> (any EventLoop)?
 
     /// - Parameters:
     ///   - threads: where the batches are written, one at a time.
     ///   - delay: how long each batch waits for more items before it is written (none: at once).
     ///   - pause: how the writing thread waits out `delay`; a real sleep unless told.
-    ///   - currentLoop: the event loop the caller of `store` runs on, if any; SwiftNIO's unless told.
     ///   - write: stores a batch in one transaction, or throws and stores none of it.
     init(
         on threads: WorkerThreads, delay: Duration = .zero,
         pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.inSeconds) },
-        currentLoop: @escaping @Sendable () -> (any EventLoop)? = {
-            MultiThreadedEventLoopGroup.currentEventLoop
-        },
         write: @escaping @Sendable ([Item]) throws -> Void
     ) {
         self.threads = threads
         self.delay = delay
         self.pause = pause
-        self.currentLoop = currentLoop
         self.write = write
     }
 
@@ -68,10 +48,9 @@ final class GroupCommit<Item: Sendable>: Sendable {
 
     /// Stores `item` with whatever else is waiting; returns once it is stored.
     func store(_ item: Item) async throws {
-        let home = currentLoop()
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let start = state.withLock { state in
-                state.waiting.append(Waiting(item: item, done: done, home: home))
+                state.waiting.append((item, done))
                 guard !state.writing else { return false }
                 state.writing = true
                 return true
@@ -94,7 +73,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
             if batch.isEmpty { return }
             do {
                 try write(batch.map(\.item))
-                Self.resume(batch)
+                for entry in batch { entry.done.resume() }
             } catch {
                 for entry in batch {
                     do {
@@ -105,26 +84,6 @@ final class GroupCommit<Item: Sendable>: Sendable {
                     }
                 }
             }
-        }
-    }
-
-    /// Resumes the callers of a batch written: each on the loop it stored from, those of one
-    /// loop in one task there; the others at once.
-    private static func resume(_ batch: [Waiting]) {
-        var homes: [(loop: any EventLoop, callers: [CheckedContinuation<Void, any Error>])] = []
-        for entry in batch {
-            guard let home = entry.home else {
-                entry.done.resume()
-                continue
-            }
-            if let index = homes.firstIndex(where: { $0.loop === home }) {
-                homes[index].callers.append(entry.done)
-            } else {
-                homes.append((home, [entry.done]))
-            }
-        }
-        for (loop, callers) in homes {
-            loop.execute { for caller in callers { caller.resume() } }
         }
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import NIOPosix
 import Synchronization
 import Testing
 
@@ -87,30 +85,5 @@ import Testing
         let written = batches.withLock { $0 }
         #expect(written.map { Set($0) } == [[1, 2, 3, 4]])
         #expect(pauses.withLock { $0.first } == .milliseconds(3))
-    }
-
-    /// Runs each job on the thread that enqueues it: a task that prefers it goes on, after a
-    /// wait, on the thread that resumed it.
-    private final class InlineExecutor: TaskExecutor {
-        func enqueue(_ job: consuming ExecutorJob) {
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
-
-    /// A caller that stored from an event loop is resumed from that loop's thread, so that what
-    /// it does next (a game's replies) starts where its connection lives; one that stored from
-    /// elsewhere is resumed from the writing thread.
-    @Test func aCallerFromAnEventLoopIsResumedOnIt() async throws {
-        let threads = WorkerThreads(count: 1, name: "test.group-commit-loop")
-        defer { threads.stop() }
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        for (home, onLoop) in [(loop as (any EventLoop)?, true), (nil, false)] {
-            let commit = GroupCommit<Int>(on: threads, currentLoop: { home }, write: { _ in })
-            let resumedOnLoop = try await Task(executorPreference: InlineExecutor()) {
-                try await commit.store(1)
-                return loop.inEventLoop
-            }.value
-            #expect(resumedOnLoop == onLoop)
-        }
     }
 }
