@@ -11,9 +11,9 @@ import Synchronization
 /// The TCP (or TLS) listener, and the only code that touches SwiftNIO.
 ///
 /// Each connection gets a line decoder with a maximum line length and a reader that hands lines
-/// to its `ConnectionHandler` one at a time, on the event loop that read them (`LineQueue`). What the server sends goes straight from the
-/// `Outbox` to the channel, in order, on the channel's event loop: no task per connection
-/// waits to write. Whatever goes wrong with one connection is caught here and closes that
+/// to its `ConnectionHandler` one at a time, on the event loop that read them (`LineQueue`).
+/// What the server sends goes straight from the `Outbox` to the channel, in order, on the
+/// channel's event loop: no task per connection waits to write. Whatever goes wrong with one connection is caught here and closes that
 /// connection only.
 ///
 /// Nothing is shared between connections but the handlers' actors, so a slow client (one
