@@ -61,11 +61,12 @@ extension Transport {
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.addHandler(
+                                let pipeline = channel.pipeline.syncOperations
+                                try pipeline.addHandler(
                                     WebSocketLineCodec(maximumLength: maximumLineLength, clock: clock))
-                                return WebConnection.socket(
-                                    try NIOAsyncChannel<ReceivedLine, Never>(
-                                        wrappingChannelSynchronously: channel))
+                                let lines = LineQueue(readAgain: { channel.read() })
+                                try pipeline.addHandler(LineReader(queue: lines))
+                                return WebConnection.socket(channel, lines)
                             }
                         })
                     let upgrades = NIOTypedHTTPServerUpgradeConfiguration(

@@ -11,9 +11,9 @@ import Synchronization
 /// The TCP (or TLS) listener, and the only code that touches SwiftNIO.
 ///
 /// Each connection gets a line decoder with a maximum line length and a reader that hands lines
-/// to its `ConnectionHandler` one at a time. What the server sends goes straight from the
-/// `Outbox` to the channel, in order, on the channel's event loop: no task per connection
-/// waits to write. Whatever goes wrong with one connection is caught here and closes that
+/// to its `ConnectionHandler` one at a time, on the event loop that read them (`LineQueue`).
+/// What the server sends goes straight from the `Outbox` to the channel, in order, on the
+/// channel's event loop: no task per connection waits to write. Whatever goes wrong with one connection is caught here and closes that
 /// connection only.
 ///
 /// Nothing is shared between connections but the handlers' actors, so a slow client (one
@@ -75,14 +75,14 @@ final class Transport: Sendable {
     /// A connection to the protocol's port as accepted: counted in, or refused (its pipeline
     /// says why and closes it).
     enum Accepted: Sendable {
-        case admitted(NIOAsyncChannel<ReceivedLine, Never>)
+        case admitted(any Channel, LineQueue)
         case refused
     }
 
     /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
     /// carrying the protocol's lines, or page requests; or one refused at accept.
     enum WebConnection: Sendable {
-        case socket(NIOAsyncChannel<ReceivedLine, Never>)
+        case socket(any Channel, LineQueue)
         /// `forbiddenHandshake`: its first request was a WebSocket handshake from another site's page.
         case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, forbiddenHandshake: Bool)
         case refused
@@ -255,8 +255,9 @@ final class Transport: Sendable {
                     if let tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength, clock: clock)))
-                    return .admitted(
-                        try NIOAsyncChannel<ReceivedLine, Never>(wrappingChannelSynchronously: channel))
+                    let lines = LineQueue(readAgain: { channel.read() })
+                    try pipeline.addHandler(LineReader(queue: lines))
+                    return .admitted(channel, lines)
                 }
             }
         var web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
@@ -328,11 +329,11 @@ final class Transport: Sendable {
                     try await self.listener.executeThenClose { connections in
                         try await ShardedTaskGroup.withGroups(count: Self.taskGroups) { group in
                             for try await accepted in connections {
-                                guard case .admitted(let connection) = accepted else { continue }
+                                guard case .admitted(let channel, let lines) = accepted else { continue }
                                 let id = self.nextID.add(1, ordering: .relaxed).newValue
                                 group.addTask(shard: id) {
                                     await self.serve(
-                                        connection, id: id, isWebSocket: false, logger: logger,
+                                        channel, lines: lines, id: id, isWebSocket: false, logger: logger,
                                         makeHandler: makeHandler)
                                 }
                             }
@@ -431,15 +432,16 @@ final class Transport: Sendable {
         for link in open.withLock({ Array($0.links.values) }) { link.channel.close(promise: nil) }
     }
 
+    /// Serves one protocol connection (TCP, TLS or WebSocket) until it has closed: its lines go
+    /// to a new `ConnectionHandler` through `lines`, which the connection's pipeline fills.
     private func serve(
-        _ connection: NIOAsyncChannel<ReceivedLine, Never>, id: Int, isWebSocket: Bool, logger: Logger,
+        _ channel: any Channel, lines: LineQueue, id: Int, isWebSocket: Bool, logger: Logger,
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
-        let peer = connection.channel.remoteAddress?.description ?? "unknown"
+        let peer = channel.remoteAddress?.description ?? "unknown"
         let opened = (clock.now - epoch).wholeMilliseconds
         let link = Link(
-            id: id, channel: connection.channel, opened: opened, settings: settings, metrics: metrics,
-            logger: logger)
+            id: id, channel: channel, opened: opened, settings: settings, metrics: metrics, logger: logger)
         let outbox = link.outbox
         link.lastHeard.store(opened, ordering: .relaxed)
         open.withLock { $0.links[id] = link }
@@ -453,30 +455,17 @@ final class Transport: Sendable {
             outbox.send(.shutdown)
             outbox.close()
         }
-        do {
-            try await connection.executeThenClose { inbound in
-                let handler = makeHandler(outbox, peer, link.address)
-                do {
-                    // Ends when the client is done sending or the connection is closed.
-                    for try await received in inbound {
-                        // Closing (the client stopped reading, went idle or flooded, or the
-                        // server is stopping): lines still buffered are not handled.
-                        guard !link.isFinished else { break }
-                        link.lastHeard.store(
-                            (self.clock.now - self.epoch).wholeMilliseconds, ordering: .relaxed)
-                        await handler.received(received)
-                    }
-                } catch {
-                    logger.debug("connection \(id) read failed: \(error)")
-                }
-                await handler.closed()
-                // Write what is queued, then close.
-                link.finish()
-                try? await connection.channel.closeFuture.get()
-            }
-        } catch {
-            logger.debug("connection \(id) closed with error: \(error)")
-        }
+        let (clock, epoch) = (self.clock, self.epoch)
+        // Closing (the client stopped reading, went idle or flooded, or the server is
+        // stopping): lines still buffered are not handled. Once the handler has heard of the
+        // close, what is queued is written, then the connection closes.
+        await lines.serve(
+            LineQueue.Consumer(
+                handler: makeHandler(outbox, peer, link.address),
+                isFinished: { link.isFinished },
+                heard: { link.lastHeard.store((clock.now - epoch).wholeMilliseconds, ordering: .relaxed) },
+                afterClose: { link.finish() }))
+        try? await channel.closeFuture.get()
     }
 
     /// Serves one connection to the HTTP port: a WebSocket as a protocol connection like any
@@ -493,9 +482,10 @@ final class Transport: Sendable {
             return
         }
         switch accepted {
-        case .socket(let socket):
+        case .socket(let channel, let lines):
             let id = nextID.add(1, ordering: .relaxed).newValue
-            await serve(socket, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
+            await serve(
+                channel, lines: lines, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
         case .pages(let pages, let forbiddenHandshake):
             let id = nextID.add(1, ordering: .relaxed).newValue
             // Counted at accept; registered here only to be closed when the server stops.

@@ -127,7 +127,7 @@ extension Wire {
     }
 
     /// Appends `,"id":…` for an id written as it is; false for one the encoder must write.
-    private static func append(_ id: RequestID?, to line: inout String) -> Bool {
+    static func append(_ id: RequestID?, to line: inout String) -> Bool {
         switch id {
         case nil:
             return true
@@ -147,7 +147,7 @@ extension Wire {
     }
 
     /// Printable ASCII with nothing JSON escapes: written between quotes as it is.
-    private static func isPlain(_ text: String) -> Bool {
+    static func isPlain(_ text: String) -> Bool {
         text.utf8.allSatisfy(isPlain)
     }
 

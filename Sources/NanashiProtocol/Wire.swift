@@ -9,8 +9,15 @@ public enum Wire {
 
     /// The line for a server message, without its newline.
     public static func line(_ reply: Reply) -> String {
-        if case .moved(let moved) = reply.message, let line = movedLine(moved, id: reply.id) { return line }
-        return encode(reply)
+        let line: String? =
+            switch reply.message {
+            case .moved(let moved): movedLine(moved, id: reply.id)
+            case .start(let start): startLine(start, id: reply.id)
+            case .end(let end): endLine(end, id: reply.id)
+            case .welcome(let welcome): welcomeLine(welcome, id: reply.id)
+            default: nil
+            }
+        return line ?? encode(reply)
     }
 
     /// The line for a client message, without its newline.

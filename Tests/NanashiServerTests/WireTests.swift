@@ -313,3 +313,54 @@ func malformedRequestsGetTheirCode(line: String, code: ErrorCode) {
     #expect(Wire.requestID(inLine: Array(#"{"id":12}"#.utf8)) == .integer(12))
     #expect(Wire.requestID(inLine: Array("nonsense".utf8)) == nil)
 }
+
+/// Ids, and whether a line with one is written field by field.
+private let plainIDs: [(RequestID?, Bool)] = [
+    (nil, true), (.integer(0), true), (.integer(.min), true), (.integer(.max), true),
+    (.string("a/1 b"), true),
+    (.string(""), true), (.string(#"say "hi""#), false), (.string("caf\u{e9}"), false), (.number(2.5), false),
+]
+
+/// Names, and whether a line with one is written field by field.
+private let plainNames: [(String, Bool)] = [
+    ("ann", true), ("a/b c~{}", true), ("", true), (#"say "hi""#, false), ("caf\u{e9}", false),
+    ("tab\t", false), (#"back\slash"#, false),
+]
+
+/// `start`, `end` and `welcome` are written field by field too: byte for byte the encoder's
+/// line, with the encoder taking over only for what needs escaping or a non-integral id.
+@Test(arguments: plainIDs, plainNames)
+func gameLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), name: (String, Bool)) throws {
+    let (id, plainID) = id
+    let (name, plainName) = name
+    for legal in [nil, [], [.pass], Position.start.legalMoves()] as [[Move]?] {
+        for color in Side.allCases {
+            let start = GameStart(
+                game: 1_234_567, color: color, opponent: Opponent(name: name, rating: -3),
+                fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", initial: 300, increment: 0, legal: legal)
+            let reply = Reply(.start(start), id: id)
+            #expect((Wire.startLine(start, id: id) != nil) == (plainID && plainName))
+            let line = Wire.line(reply)
+            #expect(line == Wire.encode(reply))
+            #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+        }
+    }
+    for reason in Outcome.Reason.allCases {
+        for winner in [nil, .x, .o] as [Side?] {
+            let end = GameEnd(
+                game: .min, outcome: Outcome(winner: winner, reason: reason),
+                rating: RatingChange(before: 1500, after: -7))
+            let reply = Reply(.end(end), id: id)
+            #expect((Wire.endLine(end, id: id) != nil) == plainID)
+            let line = Wire.line(reply)
+            #expect(line == Wire.encode(reply))
+            #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+        }
+    }
+    let welcome = Welcome(name: name, token: "Ab-_09", rating: 1499, rd: 0, games: .max)
+    let reply = Reply(.welcome(welcome), id: id)
+    #expect((Wire.welcomeLine(welcome, id: id) != nil) == (plainID && plainName))
+    let line = Wire.line(reply)
+    #expect(line == Wire.encode(reply))
+    #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+}
