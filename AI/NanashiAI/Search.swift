@@ -198,13 +198,13 @@ struct Search {
         let key = position.hash
         let slot = entries + (Int(truncatingIfNeeded: key) & tableMask)
         var tableMove = MoveCode.none
-        let hit = slot.pointee.key == key
         let entry = slot.pointee
+        let hit = entry.key == key
         if hit {
-            tableMove = slot.pointee.move
-            if !isPV && excluded == MoveCode.none && Int(slot.pointee.depth) >= depth {
-                let stored = Self.scoreFromTable(Int(slot.pointee.score), ply: ply)
-                switch slot.pointee.bound {
+            tableMove = entry.move
+            if !isPV && excluded == MoveCode.none && Int(entry.depth) >= depth {
+                let stored = Self.scoreFromTable(Int(entry.score), ply: ply)
+                switch entry.bound {
                 case .exact: return stored
                 case .lower where stored >= beta: return stored
                 case .upper where stored <= alpha: return stored

@@ -5,14 +5,9 @@ import Testing
 @testable import NanashiAI
 
 @Suite(.blocking) struct NetworkTests {
-    /// Positions of the start, blockers, the middle game and a full board, both sides to move.
-    static let positions = [
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
-        "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8",
-        "7/1xxo3/2xooo1/1xxxo2/2oox2/3x3/7 o 0 14",
-        "xxxxooo/xxxoo2/xxooo2/xx-o-x1/ooxxx2/ooxx3/oox4 x 1 24",
-    ]
+    /// Positions of the start, blockers, the middle game and a full board, both sides to move:
+    /// the evaluation tests' positions but the last (a board walled in by blockers).
+    static let positions = Array(EvaluationTests.positions.dropLast())
 
     static let network = Network.trained
     typealias Lanes = Network.Lanes
