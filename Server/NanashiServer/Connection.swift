@@ -322,15 +322,11 @@ final class Connection: ConnectionHandler {
         }
         session = new
         let player = new.player
-        outbox.send(
-            .welcome(
-                Welcome(
-                    name: player.name, token: new.token, rating: rounded(player.rating),
-                    rd: rounded(player.rd),
-                    games: player.games)),
-            id: id)
-        logger.info("logged in", metadata: ["player": "\(player.name)", "peer": "\(peer)"])
+        let welcome = Welcome(
+            name: player.name, token: new.token, rating: rounded(player.rating), rd: rounded(player.rd),
+            games: player.games)
         outbox.markLoggedIn(true)
-        await lobby.attach(player, token: new.digest, outbox: outbox)
+        await lobby.attach(player, token: new.digest, outbox: outbox, welcome: welcome, id: id)
+        logger.info("logged in", metadata: ["player": "\(player.name)", "peer": "\(peer)"])
     }
 }

@@ -568,13 +568,13 @@ extension Lobby {
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
         case .loggedIn(let player, let node, let ticket):
-            guard node != link.node, let older = connections[player]?.outbox else { return }
-            guard let here = loginTickets[player] else {
-                // Its ticket here is still being drawn: compared once it is.
+            guard node != link.node else { return }
+            if loginsInProgress[player] != nil {
+                // A login here is drawing its ticket: compared once it has it.
                 loginsElsewhere[player] = max(loginsElsewhere[player] ?? 0, ticket)
-                return
             }
-            guard here < ticket else { return }
+            guard let older = connections[player]?.outbox, let here = loginTickets[player], here < ticket
+            else { return }
             older.send(.superseded)
             older.close()
             await detach(player, outbox: older)

@@ -19,7 +19,9 @@ actor Lobby {
     var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
     /// With other nodes: each connected player's login ticket here (`NodeMessage.loggedIn`).
     var loginTickets: [Int64: Int64] = [:]
-    /// Logins elsewhere heard of while a player's ticket here was still being drawn.
+    /// How many logins of each player here are drawing their ticket, and the newest ticket of a
+    /// login elsewhere heard of meanwhile.
+    var loginsInProgress: [Int64: Int] = [:]
     var loginsElsewhere: [Int64: Int64] = [:]
     var matchmaker: Matchmaker
     /// Each seeking player as read when they sought.
@@ -177,33 +179,54 @@ actor Lobby {
 
     // MARK: Presence
 
-    /// A player logged in on a connection: it gets their messages from now on, and the state
-    /// of their game in progress, if any. Their older connection, if any, is told `superseded`
-    /// and closed (its seek goes with it), so that one connection speaks for a player at a time.
-    func attach(_ player: PlayerRow, token: [UInt8], outbox: Outbox) async {
-        guard let id = player.id else { return }
+    /// A player logged in on a connection: it gets `welcome` (the reply to request `id`), then
+    /// their messages from now on and the state of their game in progress, if any. Their older
+    /// connection, if any, is told `superseded` and closed (its seek goes with it), so that one
+    /// connection speaks for a player at a time.
+    ///
+    /// With other nodes, the login draws its ticket before `welcome` goes out: a client that
+    /// heard `welcome` here and then logs in on another node draws a larger ticket there, so the
+    /// newer connection is the one that stays.
+    func attach(
+        _ player: PlayerRow, token: [UInt8], outbox: Outbox, welcome: Welcome, id requestID: RequestID?
+    ) async {
+        guard let id = player.id else {
+            outbox.send(.welcome(welcome), id: requestID)
+            return
+        }
+        var ticket: Int64 = 0
+        if let link {
+            // Without a ticket, any login elsewhere supersedes this one, and this one every other.
+            loginsInProgress[id, default: 0] += 1
+            ticket = (try? await link.storage.nextLoginTicket()) ?? 0
+            link.send(.loggedIn(player: id, node: link.node, ticket: ticket == 0 ? .max : ticket), to: nil)
+        }
+        let laterElsewhere = link == nil ? nil : loginEnded(id)
+        guard outbox.isOpen() else { return }
+        outbox.send(.welcome(welcome), id: requestID)
+        var supersededHere = false
         if let older = connections[id]?.outbox, older != outbox {
+            supersededHere = true
             older.send(.superseded)
             older.close()
             matchmaker.remove(id)
             seekers[id] = nil
-            if let link { try? await link.storage.removeSeek(playerID: id, node: link.node) }
         }
         connections[id] = (outbox, token)
         loginTickets[id] = nil
         if let link {
-            // One connection per player over all nodes: one elsewhere is superseded too, if it
-            // is older (notifications may arrive late). Without a ticket, any login elsewhere
-            // supersedes this one, and this one every other.
-            let ticket = (try? await link.storage.nextLoginTicket()) ?? 0
-            link.send(.loggedIn(player: id, node: link.node, ticket: ticket == 0 ? .max : ticket), to: nil)
-            guard connections[id]?.outbox == outbox else { return }
             loginTickets[id] = ticket
-            if let later = loginsElsewhere.removeValue(forKey: id), later > ticket {
+            // Notifications may arrive late: a newer login elsewhere heard of while this one's
+            // ticket was drawn supersedes it now.
+            if let laterElsewhere, laterElsewhere > ticket {
                 outbox.send(.superseded)
                 outbox.close()
                 await detach(id, outbox: outbox)
                 return
+            }
+            if supersededHere {
+                try? await link.storage.removeSeek(playerID: id, node: link.node)
+                guard connections[id]?.outbox == outbox else { return }
             }
         }
         if let game = gameOf[id], let side = game.side(of: id) {
@@ -215,12 +238,23 @@ actor Lobby {
         }
     }
 
+    /// One login of `player` here has its ticket: the newest login elsewhere heard of meanwhile.
+    private func loginEnded(_ player: Int64) -> Int64? {
+        let later = loginsElsewhere[player]
+        if let count = loginsInProgress[player], count > 1 {
+            loginsInProgress[player] = count - 1
+        } else {
+            loginsInProgress[player] = nil
+            loginsElsewhere[player] = nil
+        }
+        return later
+    }
+
     /// A player's connection closed or logged out: their seek goes, their game goes on.
     func detach(_ playerID: Int64, outbox: Outbox) async {
         guard connections[playerID]?.outbox == outbox else { return }
         connections[playerID] = nil
         loginTickets[playerID] = nil
-        loginsElsewhere[playerID] = nil
         matchmaker.remove(playerID)
         seekers[playerID] = nil
         moveOn(playerID)

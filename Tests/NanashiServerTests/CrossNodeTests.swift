@@ -4,6 +4,7 @@ import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
 import NanashiTestSupport
+import PostgresNIO
 import Testing
 
 @testable import NanashiServer
@@ -213,6 +214,56 @@ extension SessionsAcrossNodesTests {
         sender.cancel()
         await storage.close()
         for node in two { await node.stop() }
+    }
+}
+
+extension SessionsAcrossNodesTests {
+    /// A login's `welcome` goes out only once its ticket is drawn, and nothing reaches the new
+    /// connection before it: so a client that heard `welcome` and logs in on another node draws
+    /// a larger ticket there, and its newer connection is the one that stays. (Before, `welcome`
+    /// went out first: a slow draw here gave this older login the larger ticket, the newer
+    /// connection was the one superseded, and this one lived on.)
+    @Test func aLoginsWelcomeWaitsForItsTicket() async throws {
+        try requirePostgres()
+        let url = try TestPostgres.database()
+        let one = try await nodes(1, url: url)
+        let bob = try one[0].client()
+        _ = try await register(bob, "bob")
+        let storage = try await PostgresStorage.open(url)
+        let logger = storage.logger
+        // Another connection holds the ticket sequence: the login's draw waits for it.
+        let locker = try await PostgresConnection.connect(
+            configuration: storage.configuration, id: 97, logger: logger)
+        try await locker.query("BEGIN", logger: logger)
+        try await locker.query("ALTER SEQUENCE login_ticket INCREMENT BY 1", logger: logger)
+        let ann = try one[0].client()
+        ann.send(#"{"type":"register","name":"ann","password":"password1"}"#)
+        // Asked outside the locker's transaction, which would see the same activity each time.
+        let waiting: PostgresQuery = """
+            SELECT COUNT(*) FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE '%nextval%login_ticket%'
+            """
+        while try await storage.rows(waiting).first!.decode(Int.self) == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // A line for ann from another node while her ticket is drawn reaches no connection; the
+        // line for bob after it, on the same channel, shows that it was handled.
+        let annID = try await storage.rows("SELECT id FROM player WHERE name = 'ann'").first!.decode(
+            Int64.self)
+        let bobID = try await storage.rows("SELECT id FROM player WHERE name = 'bob'").first!.decode(
+            Int64.self)
+        let link = NodeLink(node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let sender = Task { await link.runSending() }
+        link.send(.line(to: .player(annID), text: #"{"id":"early","type":"pong"}"#), to: 1)
+        link.send(.line(to: .player(bobID), text: #"{"id":"after","type":"pong"}"#), to: 1)
+        #expect(try await bob.line() == #"{"id":"after","type":"pong"}"#)
+        try await locker.query("ROLLBACK", logger: logger)
+        #expect(try await ann.line().contains(#""type":"welcome""#))
+        #expect(try await ann.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        sender.cancel()
+        try await locker.close()
+        await storage.close()
+        await one[0].stop()
     }
 }
 
