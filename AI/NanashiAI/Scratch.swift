@@ -16,6 +16,9 @@ final class Scratch {
     let killers = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * 2)
     /// Indexed by `PackedMove` (origin and destination), 4096 entries.
     let history = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
+    /// The static score of the position at each ply of the line being searched (`Int.min` after a
+    /// pass), to tell whether the side to move is doing better than two plies before.
+    let staticScores = UnsafeMutablePointer<Int>.allocate(capacity: maxPly + 1)
     /// Late move reductions by depth and move number, both below 64.
     let reductions = UnsafeMutablePointer<Int8>.allocate(capacity: 64 * 64)
     /// The evaluation's weights (`EvaluationWeights.flattened`).
@@ -47,6 +50,7 @@ final class Scratch {
         pvLength.initialize(repeating: 0, count: Self.maxPly + 1)
         pieces.initialize(repeating: 0, count: 2 * (Self.maxPly + 1))
         accumulatorIsCurrent.initialize(repeating: false, count: Self.maxPly + 1)
+        staticScores.initialize(repeating: Int.min, count: Self.maxPly + 1)
     }
 
     deinit {
@@ -61,6 +65,7 @@ final class Scratch {
         accumulators.deallocate()
         pieces.deallocate()
         accumulatorIsCurrent.deallocate()
+        staticScores.deallocate()
     }
 
     func clearHistory() {

@@ -22,6 +22,7 @@ struct Search {
     let pvLength: UnsafeMutablePointer<Int>
     let killers: UnsafeMutablePointer<UInt16>
     let history: UnsafeMutablePointer<Int32>
+    let staticScores: UnsafeMutablePointer<Int>
     let reductions: UnsafeMutablePointer<Int8>
     let weights: UnsafePointer<Int32>
     /// Whether positions are scored by the network rather than the classic evaluation.
@@ -60,6 +61,7 @@ struct Search {
         pvLength = scratch.pvLength
         killers = scratch.killers
         history = scratch.history
+        staticScores = scratch.staticScores
         reductions = scratch.reductions
         weights = UnsafePointer(scratch.weights)
         usesNetwork = engine.evaluation == .network
@@ -183,6 +185,7 @@ struct Search {
             // A forced pass: it costs a ply of depth like any move, and the line goes on.
             var next = position
             next.make(unchecked: .pass)
+            staticScores[ply] = Int.min
             if usesNetwork { deferAccumulator(next, ply: ply + 1) }
             let score = -negamax(next, depth: depth - 1, alpha: -beta, beta: -alpha, ply: ply + 1, isPV: isPV)
             if isPV && !aborted { updatePV(ply: ply, move: MoveCode.pass) }
@@ -222,28 +225,28 @@ struct Search {
         if depth >= 4 && tableMove == MoveCode.none && excluded == MoveCode.none {
             depth -= 1
         }
-        var staticEval = Int.min
-        // Reverse futility pruning: far enough above beta that a shallow search will not fall back.
-        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && excluded == MoveCode.none {
-            let score = staticScore(
+        // The static score (the singular search's is its node's, already worked out), and whether
+        // it is better than two plies before: the side to move is improving.
+        let staticEval: Int
+        if excluded == MoveCode.none {
+            staticEval = staticScore(
                 side: side, own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach,
                 ply: ply)
-            staticEval = score
-            if score - 90 * depth >= beta { return score }
+            staticScores[ply] = staticEval
+        } else {
+            staticEval = staticScores[ply]
+        }
+        let improving = ply >= 2 && staticScores[ply - 2] != Int.min && staticEval > staticScores[ply - 2]
+        // Reverse futility pruning: far enough above beta that a shallow search will not fall back
+        // (a ply's margin less when improving).
+        if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && excluded == MoveCode.none {
+            if staticEval - 90 * (improving ? depth - 1 : depth) >= beta { return staticEval }
         }
         // Futility pruning: near the leaves, a move that captures nothing will not lift a static
         // score this far below alpha.
-        var futile = false
-        if !isPV && depth <= 3 && abs(alpha) < Engine.winThreshold
-            && excluded == MoveCode.none
-        {
-            if staticEval == Int.min {
-                staticEval = staticScore(
-                    side: side, own: own, other: other, open: open, ownReach: ownReach,
-                    otherReach: otherReach, ply: ply)
-            }
-            futile = staticEval + 60 + 100 * depth <= alpha
-        }
+        let futile =
+            !isPV && depth <= 3 && abs(alpha) < Engine.winThreshold && excluded == MoveCode.none
+            && staticEval + 60 + 100 * depth <= alpha
         // Singular extension: when every other move falls well short of the table's score, the table
         // move is searched a ply deeper; when another move also reaches beta, the node cuts off at once
         // (multicut).
