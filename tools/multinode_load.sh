@@ -11,6 +11,10 @@
 # CPU and peak memory, the nodes' and PostgreSQL's CPU per move, and the games the database holds
 # as finished. KEEP=FOLDER keeps the report and the progress lines. SERVE=BINARY runs the nodes
 # with another build than the loadtest's (to compare two builds under the same load).
+# Beside the whole run's CPU per move, the CPU per move of the STEADY seconds (default 40) from 3 s
+# after the last game started: the moves alone, without the logins, seeks and pairing of the start.
+# STATEMENTS=1 loads pg_stat_statements and prints the statements the run sent most often (calls,
+# rows, the server's time in them).
 # Needs Debian's postgresql; as root, the cluster runs as the postgres user.
 set -euo pipefail
 if [ $# -lt 2 ]; then
@@ -50,9 +54,11 @@ else
     pgport=$(free_port)
     as_pg "$pgbin/initdb" -D "$dir/data" -U postgres --auth=trust --no-sync -E UTF8 --locale=C > /dev/null
     as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w -o "-p $pgport -k $dir -c listen_addresses=127.0.0.1 \
-        -c max_connections=300 -c shared_buffers=256MB -c synchronous_commit=off" start > /dev/null
+        -c max_connections=300 -c shared_buffers=256MB -c synchronous_commit=off \
+        ${STATEMENTS:+-c shared_preload_libraries=pg_stat_statements}" start > /dev/null
     psql() { as_pg "$pgbin/psql" -X -q -h 127.0.0.1 -p "$pgport" -U postgres "$@"; }
     psql -d postgres -c "CREATE DATABASE nanashi"
+    [ -n "${STATEMENTS:-}" ] && psql -d nanashi -c "CREATE EXTENSION pg_stat_statements"
     db="postgres://postgres@127.0.0.1:$pgport/nanashi"
     "$bin" seed --db "$dir/bots.sqlite" --bots $((clients * count)) --accounts "$dir/bots.txt" > /dev/null
 fi
@@ -94,12 +100,23 @@ if [ "$nodes" != sqlite ]; then
     pgbefore=$(pgticks)
 fi
 list=$(for port in $ports; do printf "127.0.0.1:%s," "$port"; done); list=${list%,}
+# The nodes' and PostgreSQL's CPU ticks once a second, for the steady seconds' CPU per move.
+(
+    while true; do
+        n=0; for pid in $pids; do n=$((n + $(ticks "$pid" 2>/dev/null || echo 0))); done
+        echo "$(date +%s.%N) $n $([ "$nodes" != sqlite ] && pgticks || echo 0)"
+        sleep 1
+    done
+) > "$dir/cpu.txt" 2>/dev/null &
+sampler=$!
 load=$(cut -d' ' -f1-3 /proc/loadavg)
+[ -n "${STATEMENTS:-}" ] && [ "$nodes" != sqlite ] && psql -d nanashi -c "SELECT pg_stat_statements_reset()" > /dev/null
 start=$(date +%s.%N)
 "$bin" loadtest --server "$list" --clients "$clients" --games "$games" --think "$think" --ramp "$ramp" \
     --accounts "$dir/bots.txt" --bind-range "127.10.0.0/16" --duration 900 \
     > "$dir/report-$nodes.txt" 2> "$dir/progress-$nodes.txt" || true
 end=$(date +%s.%N)
+kill "$sampler" 2>/dev/null || true
 hz=$(getconf CLK_TCK)
 echo "== $count node(s) on $([ "$nodes" = sqlite ] && echo SQLite || echo PostgreSQL): one loadtest, $clients clients," \
     "$games games, think $think ms, ramp $ramp s; wall $(echo "$end - $start" | bc) s;" \
@@ -120,6 +137,30 @@ if m:
         print(f"per-second p99 once all games were going ({len(running)} s): "
               f"median {statistics.median(running)} ms, worst {max(running)} ms")
 EOF
+python3 - "$dir/progress-$nodes.txt" "$dir/report-$nodes.txt" "$dir/cpu.txt" "$start" "$hz" "${STEADY:-40}" <<'EOF'
+import re, sys
+progress, report, cpu, start, hz, steady = sys.argv[1:7]
+start, hz, steady = float(start), float(hz), int(steady)
+moves = {}
+for line in open(progress):
+    m = re.search(r"^\[(\d+)s\].* moves (\d+)", line)
+    if m: moves[int(m[1])] = int(m[2])
+m = re.search(r"sent from ([0-9.]+) s on", open(report).read())
+samples = [tuple(map(float, line.split())) for line in open(cpu) if len(line.split()) == 3]
+if m and samples:
+    first = int(float(m[1])) + 3
+    last = first + steady
+    def at(second):
+        # The sample nearest to that second of the run.
+        return min(samples, key=lambda s: abs(s[0] - start - second))
+    if first in moves and last in moves:
+        (t0, n0, p0), (t1, n1, p1) = at(first), at(last)
+        # The moves of the seconds the samples span (about the window's).
+        count = (moves[last] - moves[first]) * (t1 - t0) / (last - first)
+        line = f"steady seconds {first} to {last} ({count:.0f} moves): nodes {(n1 - n0) / hz / count * 1e6:.1f} us/move"
+        if p1 > p0: line += f", PostgreSQL {(p1 - p0) / hz / count * 1e6:.1f} us/move"
+        print(line)
+EOF
 moves=$(grep -oP '^moves \K[0-9]+' "$dir/report-$nodes.txt" | head -1 || echo 0)
 i=0; total_ticks=0
 for pid in $pids; do
@@ -137,4 +178,9 @@ if [ "$nodes" != sqlite ]; then
     psql -d nanashi -t -A -c "SELECT 'games across nodes ' || COUNT(*) FILTER (WHERE
         (substring(x.name from '[0-9]+')::int - 1) % $count <> (substring(o.name from '[0-9]+')::int - 1) % $count)
         || ' of ' || COUNT(*) FROM game JOIN player x ON x.id = game.x_id JOIN player o ON o.id = game.o_id"
+fi
+if [ -n "${STATEMENTS:-}" ] && [ "$nodes" != sqlite ]; then
+    echo "statements sent most often (calls, rows, ms in them, statement):"
+    psql -d nanashi -t -A -F ' | ' -c "SELECT calls, rows, round(total_exec_time), left(regexp_replace(query, '\s+', ' ', 'g'), 90)
+        FROM pg_stat_statements ORDER BY calls DESC LIMIT 12"
 fi

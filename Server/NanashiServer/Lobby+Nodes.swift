@@ -25,6 +25,9 @@ struct CrossNodeGames {
     /// Hosted here: players on other nodes whose last game ended here (they may rematch it), and
     /// the outbox to them.
     var rematchers: [Int64: (node: Int64, outbox: Outbox)] = [:]
+    /// Hosted here after a take-over: the moves and resignations relayed for a side whose node
+    /// has not said it is there (`present`, which follows `hosted`), played once it has.
+    var held: [Int64: [Side: [NodeMessage]]] = [:]
     /// The pairing passes over the shared pool running, and whether another was asked for
     /// while as many ran as may.
     var pairingPasses = 0
@@ -391,6 +394,7 @@ extension Lobby {
         letGo(game)
         // Their nodes heard `hosted` too, and follow the game to its new host.
         crossing.remoteSides[id] = nil
+        crossing.held[id] = nil
         let elsewhere = Set((crossing.remoteWatchers.removeValue(forKey: id) ?? [:]).values.map(\.id))
         for (side, player) in game.players where connections[player.id] != nil {
             crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
@@ -443,15 +447,18 @@ extension Lobby {
             return
         }
         // Ended by another node: its players and watchers, here and on other nodes, get the end
-        // that node sent, as stored. A player's node hears that it ended before the player reads
-        // the end (a node's messages arrive in order), so that they may seek at once; a
-        // watcher's node after the watcher's end, which it would drop otherwise.
+        // that node sent, as stored. A player's node takes the end as the game's end for them
+        // (so that they may seek at once), and hears that it ended after it, as a watcher's
+        // node after the watcher's end (a node's messages arrive in order): it would drop the
+        // end otherwise, as one the player had already.
         logger.warning("game \(game.id) was ended by another node: let go here")
         let stored = await storedEnd(of: game.id, link: link)
         let remoteSides = crossing.remoteSides.removeValue(forKey: game.id) ?? [:]
-        for (side, remote) in remoteSides {
-            guard let player = game.players[side]?.id else { continue }
-            link.send(.ended(game: game.id, player: player), to: remote.node)
+        defer {
+            for (side, remote) in remoteSides {
+                guard let player = game.players[side]?.id else { continue }
+                link.send(.ended(game: game.id, player: player), to: remote.node)
+            }
         }
         if let stored {
             for (side, player) in game.players {
@@ -478,26 +485,33 @@ extension Lobby {
     }
 
     /// A player on `node` asked for game `id`, which is not here. If it is over (another node
-    /// ended it), their node hears that it ended for them, then they get its `end` as stored,
-    /// answering `requestID`. If another live node hosts it (their node missed `hosted`), their
-    /// node is told which, and asks there. If it is being taken over here, `hosted` follows;
-    /// else their node hears that it ended for them, and they get `otherwise`.
+    /// ended it), they get its `end` as stored, answering `requestID` (their node takes it as
+    /// the game's end for them, unless they had it already), then their node hears that it
+    /// ended. If another live node hosts it (their node missed `hosted`), their node is told
+    /// which, and asks there. If it is being taken over here, `hosted` follows, and `request`
+    /// (their move or resignation) is held until their node presents them here; else their
+    /// node hears that it ended for them, and they get `otherwise`.
     private func answerGone(
         _ id: Int64, side: Side, player: Int64, node: Int64, requestID: RequestID?, otherwise: ProtocolError?,
-        link: NodeLink
+        request: NodeMessage? = nil, link: NodeLink
     ) async {
         if let stored = await storedEnd(of: id, link: link) {
             let end = GameEnd(game: id, outcome: stored.outcome, rating: stored.ratings[side]!)
-            // Their node hears it first: by the time they read the end, they may seek.
-            link.send(.ended(game: id, player: player), to: node)
             link.send(.line(to: .player(player), text: Wire.line(Reply(.end(end), id: requestID))), to: node)
+            link.send(.ended(game: id, player: player), to: node)
             return
         }
         let answer = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
         switch await liveHost(of: id, link: link) {
         case link.node?:
-            // Claimed here and being resumed: its `hosted` is on its way, and their node asks again.
-            if let answer { link.send(.line(to: .player(player), text: answer), to: node) }
+            // Claimed here and being resumed: its `hosted` is on its way, their node presents
+            // them again, and their request is answered then (or now, if that happened meanwhile).
+            guard let request else { return }
+            if games[id] != nil, crossing.remoteSides[id]?[side]?.node == node {
+                await received(request)
+            } else {
+                crossing.held[id, default: [:]][side, default: []].append(request)
+            }
         case let host?:
             link.send(.hosted(game: id, node: host), to: node)
         case nil:
@@ -551,8 +565,11 @@ extension Lobby {
             // The host is alive and answering.
             crossing.seats[player]?.unanswered = nil
             // The end of their game: over for them before they read it, so that they may seek
-            // at once (the host's `ended` comes after the line).
-            if let seat = crossing.seats[player], Self.isEnd(text, of: seat.game) {
+            // at once (the host's `ended` comes after the line). The end of a game they are not
+            // in (any more) is one they had already: a host answering a `present` sent as the
+            // game ended sends it again, as stored.
+            if let ended = Self.endedGame(text) {
+                guard let seat = crossing.seats[player], seat.game == ended else { return }
                 crossing.seats[player] = nil
                 crossing.lastGameHosts[player] = (seat.game, seat.host)
             }
@@ -597,7 +614,9 @@ extension Lobby {
                 }
             }
         case .move(let id, let side, let player, let move, let requestID, let node):
-            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, link) else { return }
+            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link) else {
+                return
+            }
             Task {
                 do throws(ProtocolError) {
                     try await game.play(move, by: side, requestID: requestID)
@@ -606,7 +625,9 @@ extension Lobby {
                 }
             }
         case .resign(let id, let side, let player, let requestID, let node):
-            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, link) else { return }
+            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link) else {
+                return
+            }
             Task {
                 do throws(ProtocolError) {
                     try await game.resign(side, requestID: requestID)
@@ -631,6 +652,8 @@ extension Lobby {
             let outbox = remoteOutbox(to: node, for: .player(player), link: link)
             crossing.remoteSides[id, default: [:]][side] = (node, outbox)
             await game.rejoin(side, outbox: outbox)
+            // What they asked while the game was taken over here is answered after the game.
+            for request in crossing.held[id]?.removeValue(forKey: side) ?? [] { await received(request) }
         case .absent(let id, let side, let node):
             guard let game = games[id], let remote = crossing.remoteSides[id]?[side], remote.node == node
             else {
@@ -676,28 +699,40 @@ extension Lobby {
         }
     }
 
-    /// Whether a line the host sent a player is the `end` of game `id`. Lines are encoded with
-    /// sorted keys, so an `end` ends with its type: only such lines are decoded.
-    private static func isEnd(_ line: String, of id: Int64) -> Bool {
+    /// The game whose `end` a line the host sent a player is, if it is one. Lines are encoded
+    /// with sorted keys, so an `end` ends with its type: only such lines are decoded.
+    private static func endedGame(_ line: String) -> Int64? {
         guard line.hasSuffix(#""type":"end"}"#),
             case .end(let end)? = try? Wire.reply(fromLine: Array(line.utf8)).message
-        else { return false }
-        return end.game == id
+        else { return nil }
+        return end.game
     }
 
-    /// The game hosted here and the outbox of `side`, if that side plays from `node`; else the
-    /// player there hears that the game is not here (it ended, or moved).
+    /// The game hosted here and the outbox of `side`, if that side plays from `node`. If the
+    /// game was taken over here and that side's node has not presented them yet, `request` is
+    /// held until it does; else the player there hears that the game is not here (it ended, or
+    /// moved).
     private func hostedSide(
-        _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ requestID: RequestID?, _ link: NodeLink
+        _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ requestID: RequestID?,
+        _ request: NodeMessage,
+        _ link: NodeLink
     ) -> (Game, Outbox)? {
         let missing = ProtocolError(.noSuchGame, "you have no game \(id) in progress")
         guard let game = games[id] else {
-            // Perhaps ended by another node, which took it over while this one was thought dead.
+            // Perhaps ended by another node, which took it over while this one was thought dead;
+            // or being taken over here.
             Task {
                 await answerGone(
                     id, side: side, player: player, node: node, requestID: requestID, otherwise: missing,
-                    link: link)
+                    request: request, link: link)
             }
+            return nil
+        }
+        if crossing.remoteSides[id]?[side] == nil, game.players[side]?.id == player,
+            connections[player] == nil
+        {
+            // Taken over here: their node heard `hosted` and presents them next.
+            crossing.held[id, default: [:]][side, default: []].append(request)
             return nil
         }
         guard let remote = crossing.remoteSides[id]?[side], remote.node == node else {
@@ -760,6 +795,7 @@ extension Lobby {
     /// A game hosted here ended: the nodes of its players and watchers elsewhere are told.
     func endedElsewhere(_ game: Game) {
         guard let link else { return }
+        crossing.held[game.id] = nil
         for (side, remote) in crossing.remoteSides.removeValue(forKey: game.id) ?? [:] {
             guard let player = game.players[side]?.id else { continue }
             link.send(.ended(game: game.id, player: player), to: remote.node)

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Each node listens on a channel of its own, `nanashi_node_ID`, and all on `nanashi_nodes`,
 /// on one dedicated connection. Messages to a node arrive in the order they were sent: `send`
-/// queues them, and one task sends what is queued in one statement at a time, retrying the same
+/// queues them, and one task sends what is queued (after `gather`, which lets more come) in one
+/// statement at a time, retrying the same
 /// batch while the database is away. A message longer than a notification may carry waits in
 /// `relay_message` and the notification carries its id. Each payload starts with a number of
 /// its own, so that two equal messages in one batch are not merged into one by PostgreSQL.
@@ -20,13 +21,19 @@ final class NodeLink: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     private let sequence = Atomic<Int>(0)
+    private let queued = Atomic<Int>(0)
+    /// How long a batch waits for more messages before it is sent.
+    private let gather: Duration
 
     /// The longest payload sent as it is; a longer one goes through `relay_message`.
     static let longestPayload = 7_000
 
-    init(node: Int64, storage: PostgresStorage, logger: Logger) {
+    /// - Parameter gather: how long each batch of messages waits for more before it is sent in
+    ///   one statement (none: at once).
+    init(node: Int64, storage: PostgresStorage, gather: Duration = .zero, logger: Logger) {
         self.node = node
         self.storage = storage
+        self.gather = gather
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -37,26 +44,29 @@ final class NodeLink: Sendable {
     /// Queues a message for `node` (`nil`: every node); never waits.
     func send(_ message: NodeMessage, to node: Int64?) {
         queue.withLock { $0.append((node, message)) }
+        queued.add(1, ordering: .relaxed)
         wake.yield()
     }
 
+    /// How many messages were queued so far (a test waits for a node's answer with it).
+    var queuedCount: Int { queued.load(ordering: .relaxed) }
+
     /// Sends what is queued, batch after batch, until cancelled.
     func runSending() async {
-        let encoder = JSONEncoder()
         for await _ in wakes {
             while !Task.isCancelled {
+                if gather > .zero { try? await EventLoopSleep.sleep(for: gather) }
                 let batch = queue.withLock { queue in
                     defer { queue = [] }
                     return queue
                 }
                 guard !batch.isEmpty else { break }
                 var notifications: [(node: Int64?, channel: String, payload: String)] = []
+                notifications.reserveCapacity(batch.count)
                 for (node, message) in batch {
-                    guard let json = try? encoder.encode(message) else { continue }
                     let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
                     let channel = node.map(Self.channel(of:)) ?? Self.everyNode
-                    notifications.append(
-                        (node, channel, "\(number) " + String(decoding: json, as: UTF8.self)))
+                    notifications.append((node, channel, "\(number) " + message.payload()))
                 }
                 await sendUntilSent(notifications)
             }
@@ -70,7 +80,7 @@ final class NodeLink: Sendable {
                 for index in notifications.indices
                 where notifications[index].payload.utf8.count > Self.longestPayload {
                     let (number, body) = Self.split(notifications[index].payload)
-                    let id = try await storage.storeRelayMessage(body, for: notifications[index].node)
+                    let id = try await storage.storeRelayMessage(String(body), for: notifications[index].node)
                     notifications[index].payload = "\(number) @\(id)"
                 }
                 try await storage.notify(notifications.map { ($0.channel, $0.payload) })
@@ -87,7 +97,6 @@ final class NodeLink: Sendable {
     func runListening(
         listening: @escaping @Sendable () -> Void, deliver: @escaping @Sendable (NodeMessage) async -> Void
     ) async {
-        let decoder = JSONDecoder()
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(
@@ -100,7 +109,7 @@ final class NodeLink: Sendable {
                             for notifications in [own, all] {
                                 group.addTask {
                                     for try await notification in notifications {
-                                        guard let message = await self.read(notification.payload, decoder)
+                                        guard let message = await self.read(notification.payload)
                                         else {
                                             continue
                                         }
@@ -121,17 +130,17 @@ final class NodeLink: Sendable {
         }
     }
 
-    private func read(_ payload: String, _ decoder: JSONDecoder) async -> NodeMessage? {
+    private func read(_ payload: String) async -> NodeMessage? {
         var (_, body) = Self.split(payload)
         if body.hasPrefix("@"), let id = Int64(body.dropFirst()) {
             guard let stored = try? await storage.takeRelayMessage(id: id) else {
                 logger.error("a relayed message \(id) cannot be read")
                 return nil
             }
-            body = stored
+            body = stored[...]
         }
         do {
-            return try decoder.decode(NodeMessage.self, from: Data(body.utf8))
+            return try NodeMessage(payload: body)
         } catch {
             logger.error("a message from another node cannot be read: \(error)")
             return nil
@@ -139,8 +148,8 @@ final class NodeLink: Sendable {
     }
 
     /// A payload's number and its message.
-    private static func split(_ payload: String) -> (number: Substring, body: String) {
-        guard let space = payload.firstIndex(of: " ") else { return ("", payload) }
-        return (payload[..<space], String(payload[payload.index(after: space)...]))
+    private static func split(_ payload: String) -> (number: Substring, body: Substring) {
+        guard let space = payload.utf8.firstIndex(of: UInt8(ascii: " ")) else { return ("", payload[...]) }
+        return (payload[..<space], payload[payload.utf8.index(after: space)...])
     }
 }

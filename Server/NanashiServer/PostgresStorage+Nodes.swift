@@ -332,11 +332,26 @@ extension PostgresStorage {
     /// Sends notifications in one statement, in order: `(channel, payload)`.
     func notify(_ notifications: [(channel: String, payload: String)]) async throws {
         guard !notifications.isEmpty else { return }
-        let channels = notifications.map(\.channel)
-        let payloads = notifications.map(\.payload)
-        try await client.query(
-            "SELECT pg_notify(c, p) FROM unnest(\(channels)::text[], \(payloads)::text[]) AS t(c, p)",
-            logger: logger)
+        let statement = Notify(channels: notifications.map(\.channel), payloads: notifications.map(\.payload))
+        for try await _ in try await client.execute(statement, logger: logger) {}
+    }
+
+    /// Notifications sent in one statement, prepared once a connection.
+    private struct Notify: PostgresPreparedStatement {
+        static let name = "nanashi_notify"
+        static let sql = "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS t(c, p)"
+        typealias Row = Void
+        var channels: [String]
+        var payloads: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(channels)
+            bindings.append(payloads)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     /// Keeps a message too long for a notification until its node (`nil`: any) reads it, or

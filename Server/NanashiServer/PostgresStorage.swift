@@ -30,21 +30,32 @@ final class PostgresStorage: Storage {
     /// The connection of the node's heartbeat, outside the pool: a busy pool must not delay it
     /// past the lease, or the other nodes take this live node for dead.
     let heartbeatConnection: DedicatedConnection
+    /// The moves waiting to be stored, each batch by one statement.
+    private let moves: StatementBatches<MoveRecord, Bool>
 
-    private init(client: PostgresClient, configuration: PostgresConnection.Configuration, logger: Logger) {
+    private init(
+        client: PostgresClient, configuration: PostgresConnection.Configuration, moveDelay: Duration,
+        logger: Logger
+    ) {
         self.client = client
         self.configuration = configuration
         self.logger = logger
         heartbeatConnection = DedicatedConnection(configuration: configuration, logger: logger)
+        moves = StatementBatches(delay: moveDelay) { batch in
+            try await StoreMoves.store(batch, client: client, logger: logger)
+        }
         running = Task { await client.run() }
     }
 
     /// Connects to the database, checks the login, brings the schema up to date, then opens
-    /// the pool of connections the server works through.
+    /// the pool of connections the server works through. Each batch of moves waits `moveDelay`
+    /// for more before it is stored (none: at once).
     ///
     /// - Throws: `PostgresOpenError` when the server cannot be reached or refuses the login;
     ///   `StorageError.newerSchema` when the database is at a later schema than this server's.
-    static func open(_ address: PostgresAddress, logger: Logger) async throws -> PostgresStorage {
+    static func open(_ address: PostgresAddress, moveDelay: Duration = .zero, logger: Logger) async throws
+        -> PostgresStorage
+    {
         let tls: PostgresConnection.Configuration.TLS
         var clientTLS = PostgresClient.Configuration.TLS.disable
         if address.requiresTLS {
@@ -81,9 +92,12 @@ final class PostgresStorage: Storage {
             host: address.host, port: address.port, username: address.user, password: address.password,
             database: address.database, tls: clientTLS)
         pool.options.maximumConnections = poolSize
+        // The statements prepared by name (the moves, the notifications) are planned once a
+        // connection, not again at each run; statements sent as text are planned each time anyway.
+        pool.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
         return PostgresStorage(
             client: PostgresClient(configuration: pool, backgroundLogger: logger),
-            configuration: configuration,
+            configuration: configuration, moveDelay: moveDelay,
             logger: logger)
     }
 
@@ -225,23 +239,17 @@ final class PostgresStorage: Storage {
     }
 
     /// Stores a move only while this server hosts the game: a node taken for dead whose games
-    /// were taken over, but which still runs, stores no more moves of them.
+    /// were taken over, but which still runs, stores no more moves of them. The moves stored
+    /// meanwhile wait and go together, in one statement (`StoreMoves`).
     ///
     /// The same move at a ply already stored is stored again (with these clocks): an `INSERT`
     /// that committed but whose answer was lost (PostgreSQL stopped between the two) was refused
     /// to its player, who plays it again. Another move at that ply is refused.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
-        let stored = try await rows(
-            """
-            INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
-            SELECT \(gameID), \(ply), \(move.description), \(clocks.x), \(clocks.o), \(now.timeIntervalSince1970)
-            WHERE EXISTS (SELECT 1 FROM game WHERE id = \(gameID) AND host IS NOT DISTINCT FROM \(host))
-            ON CONFLICT (game_id, ply) DO UPDATE
-                SET x_clock = EXCLUDED.x_clock, o_clock = EXCLUDED.o_clock, played_at = EXCLUDED.played_at
-                WHERE move.notation = EXCLUDED.notation
-            RETURNING ply
-            """)
-        guard !stored.isEmpty else { throw StorageError.noSuchGame }
+        let record = MoveRecord(
+            gameID: gameID, ply: Int64(ply), notation: move.description, clocks: clocks,
+            playedAt: now.timeIntervalSince1970, host: host)
+        guard try await moves.store(record) else { throw StorageError.noSuchGame }
     }
 
     func finishGame(

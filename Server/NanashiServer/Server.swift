@@ -66,7 +66,8 @@ public final class Server: Sendable {
                 try SQLiteStorage(
                     path: path, busyTimeout: settings.databaseBusyTimeout,
                     moveCommitDelay: settings.moveCommitDelay)
-            case .postgres(let address): try await PostgresStorage.open(address, logger: logger)
+            case .postgres(let address):
+                try await PostgresStorage.open(address, moveDelay: settings.moveCommitDelay, logger: logger)
             }
         let engines = EnginePool(
             threads: settings.engineThreads, maximumWaiting: settings.engineQueue,
@@ -76,7 +77,8 @@ public final class Server: Sendable {
         var link: NodeLink?
         if let shared = storage as? PostgresStorage {
             link = NodeLink(
-                node: try await shared.joinAsNode(now: settings.clock.date), storage: shared, logger: logger)
+                node: try await shared.joinAsNode(now: settings.clock.date), storage: shared,
+                gather: settings.moveCommitDelay, logger: logger)
         }
         let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines, link: link)
         try await lobby.start()

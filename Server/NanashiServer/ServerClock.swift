@@ -33,7 +33,9 @@ public struct SystemClock: ServerClock {
     public var now: ContinuousClock.Instant { .now }
     public var date: Date { Date() }
 
+    /// On an event loop (`EventLoopSleep`): the games' timers, armed and cancelled move after
+    /// move, cost no Dispatch timer each.
     public func sleep(until deadline: ContinuousClock.Instant) async throws {
-        try await Task.sleep(until: deadline, tolerance: .milliseconds(5), clock: .continuous)
+        try await EventLoopSleep.sleep(for: deadline - .now)
     }
 }

@@ -28,9 +28,12 @@ public struct ServerSettings: Sendable {
     public var databasePath = "nanashi.sqlite"
     /// How long a write waits for another's lock on the SQLite database before it fails.
     public var databaseBusyTimeout = Duration.seconds(5)
-    /// How long a batch of moves waits for more before it is committed to SQLite (`GroupCommit`):
-    /// a move is answered up to this much later, and the server spends far less CPU per move
-    /// when moves come one at a time. Zero commits each batch at once.
+    /// How long a batch of moves waits for more before it is committed to SQLite (`GroupCommit`)
+    /// or stored in PostgreSQL by one statement (`StatementBatches`), and a batch of messages to
+    /// other nodes before it is sent in one `NOTIFY` statement (`NodeLink`): a move is answered
+    /// up to this much later (twice more when it crosses nodes), and the servers and the
+    /// database spend far less CPU per move when moves come one at a time. Zero: each batch at
+    /// once.
     public var moveCommitDelay = Duration.milliseconds(2)
     /// The scrypt cost for new password hashes. Lower it only in tests.
     public var passwordCost = ScryptCost.owasp

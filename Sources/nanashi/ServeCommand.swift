@@ -83,7 +83,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Registrations one address may make per hour.")
     var registrationsPerHour = defaults.registrationsPerHour
 
-    @Option(help: "Milliseconds a batch of moves waits for more before it is committed (SQLite; 0 at once).")
+    @Option(
+        help:
+            "Milliseconds a batch of moves waits for more before it is stored, and (PostgreSQL) a batch of messages to other nodes before it is sent; 0 at once."
+    )
     var commitDelay = Int(defaults.moveCommitDelay.inSeconds * 1000)
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")

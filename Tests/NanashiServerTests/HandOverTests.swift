@@ -261,7 +261,7 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     /// A node asks a node that does not hold a game for it (`present`, `watch`), as one does
     /// that missed `hosted` while it was not listening: while another live node hosts the game,
     /// the answer names that node (`hosted`), so that it asks there; once the game is over, the
-    /// answer to `present` is that it ended, then the player's `end` as stored.
+    /// answer to `present` is the player's `end` as stored, then that it ended.
     @Test func aNodeAskedForAGameItDoesNotHoldSaysWhereItIs() async throws {
         try requirePostgres()
         let url = try TestPostgres.database()
@@ -301,11 +301,11 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
 
         try await resign(played.clients[.x]!, played.game, heardBy: Array(played.clients.values))
         asking.send(.present(game: played.game, side: .x, player: x, node: asking.node), to: other)
-        #expect(await next() == .ended(game: played.game, player: x))
         guard case .line(.player(x), let line)? = await next() else {
             throw TestClient.Failure(description: "expected the end")
         }
         #expect(line.hasPrefix(#"{"game":\#(played.game),"outcome":{"reason":"resign","winner":"o"}"#))
+        #expect(await next() == .ended(game: played.game, player: x))
         listener.cancel()
         sender.cancel()
         await storage.close()

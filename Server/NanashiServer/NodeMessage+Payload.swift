@@ -1,0 +1,119 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+
+/// How a `NodeMessage` travels in a notification's payload.
+///
+/// The messages of every move (a move to the host, the host's lines, a game's end) take a short
+/// form of their own, read without a JSON decoder and without escaping the line they carry:
+/// a letter, the numbers, then the text as it is. The rest, rare, travel as JSON (which starts
+/// with `{`, a letter no short form uses).
+extension NodeMessage {
+    /// The message as a payload's body.
+    func payload() -> String {
+        switch self {
+        case .line(.player(let player), let text):
+            return "P\(player) \(text)"
+        case .line(.watcher(let watcher), let text):
+            return "W\(watcher) \(text)"
+        case .move(let game, let side, let player, let move, let id, let node):
+            // The move as sent may hold any character: its length in bytes says where it ends.
+            return
+                "M\(game) \(side.rawValue) \(player) \(node) \(move.utf8.count) \(move)\(Self.payload(of: id))"
+        case .ended(let game, let player):
+            return "E\(game) \(player)"
+        default:
+            return String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+        }
+    }
+
+    /// Reads a payload's body written by `payload()`.
+    ///
+    /// - Throws: `NodeMessageUnreadable` for a body no node writes.
+    init(payload body: Substring) throws {
+        var reader = Reader(rest: body.dropFirst())
+        switch body.first {
+        case "P":
+            self = .line(to: .player(try reader.number()), text: String(reader.rest))
+        case "W":
+            self = .line(to: .watcher(Int(try reader.number())), text: String(reader.rest))
+        case "M":
+            let (game, side) = (try reader.number(), try reader.side())
+            let (player, node) = (try reader.number(), try reader.number())
+            let move = try reader.text(bytes: Int(try reader.number()))
+            self = .move(
+                game: game, side: side, player: player, move: move, id: try Self.requestID(reader.rest),
+                node: node)
+        case "E":
+            self = .ended(game: try reader.number(), player: try reader.last())
+        case "{":
+            self = try JSONDecoder().decode(NodeMessage.self, from: Data(body.utf8))
+        default:
+            throw NodeMessageUnreadable()
+        }
+    }
+
+    /// A request's id at the end of a short form: nothing if none, else its kind and value.
+    private static func payload(of id: RequestID?) -> String {
+        switch id {
+        case nil: ""
+        case .integer(let integer)?: "i\(integer)"
+        case .number(let number)?: "d\(number)"
+        case .string(let text)?: "s\(text)"
+        }
+    }
+
+    private static func requestID(_ text: Substring) throws -> RequestID? {
+        let value = text.dropFirst()
+        switch text.first {
+        case nil: return nil
+        case "i": if let integer = Int64(value) { return .integer(integer) }
+        case "d": if let number = Double(value) { return .number(number) }
+        case "s": return .string(String(value))
+        default: break
+        }
+        throw NodeMessageUnreadable()
+    }
+
+    /// Reads a short form's fields, each followed by a space, from the front of `rest`.
+    private struct Reader {
+        var rest: Substring
+
+        /// The next field as text.
+        mutating func field() throws -> Substring {
+            guard let space = rest.utf8.firstIndex(of: UInt8(ascii: " ")) else {
+                throw NodeMessageUnreadable()
+            }
+            defer { rest = rest[rest.utf8.index(after: space)...] }
+            return rest[..<space]
+        }
+
+        mutating func number() throws -> Int64 {
+            guard let number = Int64(try field()) else { throw NodeMessageUnreadable() }
+            return number
+        }
+
+        /// The last field, a number.
+        func last() throws -> Int64 {
+            guard let number = Int64(rest) else { throw NodeMessageUnreadable() }
+            return number
+        }
+
+        mutating func side() throws -> Side {
+            guard let side = Side(rawValue: String(try field())) else { throw NodeMessageUnreadable() }
+            return side
+        }
+
+        /// The next `bytes` bytes as text (no space after them).
+        mutating func text(bytes: Int) throws -> String {
+            let utf8 = rest.utf8
+            guard bytes >= 0, let end = utf8.index(utf8.startIndex, offsetBy: bytes, limitedBy: utf8.endIndex)
+            else { throw NodeMessageUnreadable() }
+            defer { rest = rest[end...] }
+            return String(rest[..<end])
+        }
+    }
+}
+
+/// A notification's payload that no node writes.
+struct NodeMessageUnreadable: Error {}

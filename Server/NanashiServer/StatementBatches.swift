@@ -1,0 +1,69 @@
+import Synchronization
+
+/// Items that arrive while a batch is being written wait, and are then written together by one
+/// statement: the moves of thousands of games cost one round trip, one parse and one commit
+/// each time the database is free, rather than one each. Each caller gets its own item's answer
+/// once the statement that wrote it returned, as if it had written alone.
+///
+/// The asynchronous counterpart of `GroupCommit`, for a database reached over a connection. A
+/// batch that fails fails each of its items with the same error (one statement stores all of
+/// it or none of it).
+final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
+    private struct State {
+        var waiting: [(item: Item, done: CheckedContinuation<Answer, any Error>)] = []
+        var writing = false
+    }
+
+    private let state = Mutex(State())
+    private let delay: Duration
+    private let write: @Sendable ([Item]) async throws -> [Answer]
+
+    /// - Parameters:
+    ///   - delay: how long each batch waits for more items before it is written (none: at once).
+    ///   - write: writes a batch in one statement and answers each item, in order, or throws and
+    ///     writes none of it.
+    init(delay: Duration = .zero, write: @escaping @Sendable ([Item]) async throws -> [Answer]) {
+        self.delay = delay
+        self.write = write
+    }
+
+    /// Items waiting for the next batch.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Writes `item` with whatever else is waiting; returns its answer once it is written.
+    func store(_ item: Item) async throws -> Answer {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Answer, any Error>) in
+            let start = state.withLock { state in
+                state.waiting.append((item, done))
+                guard !state.writing else { return false }
+                state.writing = true
+                return true
+            }
+            if start { Task { await self.drain() } }
+        }
+    }
+
+    /// Writes batches until nothing waits.
+    private func drain() async {
+        while true {
+            if delay > .zero { try? await EventLoopSleep.sleep(for: delay) }
+            let batch = state.withLock { state in
+                let batch = state.waiting
+                state.waiting.removeAll(keepingCapacity: true)
+                if batch.isEmpty { state.writing = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            do {
+                let answers = try await write(batch.map(\.item))
+                guard answers.count == batch.count else { throw BatchAnswerMismatch() }
+                for (entry, answer) in zip(batch, answers) { entry.done.resume(returning: answer) }
+            } catch {
+                for entry in batch { entry.done.resume(throwing: error) }
+            }
+        }
+    }
+}
+
+/// A batch's write answered a different number of items than it was given.
+struct BatchAnswerMismatch: Error {}
