@@ -274,41 +274,22 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
         let other: Int64 = host == 1 ? 2 : 1
         let x: Int64 = played.names[.x] == "ann" ? 1 : 2
         // A node of the test's own, listening.
-        let storage = try await PostgresStorage.open(url)
-        let asking = NodeLink(
-            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
-        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
-        let (listening, ready) = AsyncStream<Void>.makeStream()
-        let listener = Task {
-            await asking.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
-        }
-        let sender = Task { await asking.runSending() }
-        for await _ in listening { break }
-        var messages = received.makeAsyncIterator()
-        /// The next message about the game (not the nodes' words about logins).
-        func next() async -> NodeMessage? {
-            while let message = await messages.next() {
-                if case .loggedIn = message { continue }
-                return message
-            }
-            return nil
-        }
+        let listening = try await ListeningNode(url: url)
+        let asking = listening.link
 
         asking.send(.present(game: played.game, side: .x, player: x, node: asking.node), to: other)
-        #expect(await next() == .hosted(game: played.game, node: host))
+        #expect(await listening.next() == .hosted(game: played.game, node: host))
         asking.send(.watch(game: played.game, watcher: 5, id: nil, node: asking.node), to: other)
-        #expect(await next() == .hosted(game: played.game, node: host))
+        #expect(await listening.next() == .hosted(game: played.game, node: host))
 
         try await resign(played.clients[.x]!, played.game, heardBy: Array(played.clients.values))
         asking.send(.present(game: played.game, side: .x, player: x, node: asking.node), to: other)
-        guard case .line(.player(x), let line)? = await next() else {
+        guard case .line(.player(x), let line)? = await listening.next() else {
             throw TestClient.Failure(description: "expected the end")
         }
         #expect(line.hasPrefix(#"{"game":\#(played.game),"outcome":{"reason":"resign","winner":"o"}"#))
-        #expect(await next() == .ended(game: played.game, player: x))
-        listener.cancel()
-        sender.cancel()
-        await storage.close()
+        #expect(await listening.next() == .ended(game: played.game, player: x))
+        await listening.stop()
         for node in two { await node.stop() }
     }
 }

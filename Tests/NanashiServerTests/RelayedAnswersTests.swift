@@ -74,28 +74,11 @@ import Testing
         _ = try await dead.rows("UPDATE node SET seen_at = 0 WHERE id = \(deadNode)")
         await dead.close()
         // Bob's node, the test's own, listening.
-        let storage = try await PostgresStorage.open(url)
-        let bobsNode = NodeLink(
-            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
-        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
-        let (listening, ready) = AsyncStream<Void>.makeStream()
-        let listener = Task {
-            await bobsNode.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
-        }
-        let sender = Task { await bobsNode.runSending() }
-        for await _ in listening { break }
-        var messages = received.makeAsyncIterator()
-        /// The next message about the game (not the nodes' words about logins).
-        func next() async -> NodeMessage? {
-            while let message = await messages.next() {
-                if case .loggedIn = message { continue }
-                return message
-            }
-            return nil
-        }
+        let listening = try await ListeningNode(url: url)
+        let bobsNode = listening.link
 
         await lobby.takeOverGames()
-        #expect(await next() == .hosted(game: id, node: newHost))
+        #expect(await listening.next() == .hosted(game: id, node: newHost))
         let move = greedyMove(position)
         bobsNode.send(
             .move(
@@ -103,13 +86,13 @@ import Testing
                 node: bobsNode.node),
             to: newHost)
         bobsNode.send(.present(game: id, side: .x, player: bobID, node: bobsNode.node), to: newHost)
-        guard case .line(.player(bobID), let stateLine)? = await next(),
+        guard case .line(.player(bobID), let stateLine)? = await listening.next(),
             case .game(let state) = try Wire.reply(fromLine: Array(stateLine.utf8)).message
         else {
             throw TestClient.Failure(description: "expected the game")
         }
         #expect(state.game == id && state.moves.count == 2 && state.color == .x)
-        guard case .line(.player(bobID), let movedLine)? = await next() else {
+        guard case .line(.player(bobID), let movedLine)? = await listening.next() else {
             throw TestClient.Failure(description: "expected the move's answer")
         }
         let reply = try Wire.reply(fromLine: Array(movedLine.utf8))
@@ -117,9 +100,7 @@ import Testing
             throw TestClient.Failure(description: "expected moved, got \(movedLine)")
         }
         #expect(reply.id == .string("m3") && moved.ply == 3 && moved.move == move.description)
-        listener.cancel()
-        sender.cancel()
-        await storage.close()
+        await listening.stop()
         await one[0].stop()
     }
 }
