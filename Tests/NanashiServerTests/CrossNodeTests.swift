@@ -39,6 +39,19 @@ func hostingNode(of game: Int64, in database: PostgresStorage) async throws -> I
     try await database.rows("SELECT host FROM game WHERE id = \(game)").first!.decode(Int64.self)
 }
 
+/// The node that hosts `game`, asked through a connection of its own to the database at `url`.
+func hostingNode(of game: Int64, url: String) async throws -> Int64 {
+    let database = try await PostgresStorage.open(url)
+    do {
+        let host = try await hostingNode(of: game, in: database)
+        await database.close()
+        return host
+    } catch {
+        await database.close()
+        throw error
+    }
+}
+
 /// A game played with `greedyMove` for `plies` plies, a request id on each move: ann on
 /// `annServer`, bob on `bobServer`.
 struct PlayedGame {
@@ -278,9 +291,7 @@ extension SessionsAcrossNodesTests {
         // A lease longer than the test's time, so that neither node is taken for dead.
         let two = try await nodes(2, url: url, clock: clock, lease: .seconds(3_600))
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        await database.close()
+        let host = try await hostingNode(of: played.game, url: url)
         // Nodes are numbered from 1 in the order they started; the relayed player is on the other.
         let relayedNode = two[host == 1 ? 1 : 0]
         let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
@@ -400,9 +411,7 @@ extension FailoverTests {
         let clock = TestClock()
         let two = try await nodes(2, url: url, clock: clock)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
-        let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        await database.close()
+        let host = try await hostingNode(of: played.game, url: url)
         // Nodes are numbered in the order they started, from 1.
         let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
         let relayed = played.names.first { $0.value == (surviving == 0 ? "ann" : "bob") }!.key
@@ -457,9 +466,7 @@ extension FailoverTests {
         let url = try cluster.database()
         let two = try await nodes(2, url: url)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
-        let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        await database.close()
+        let host = try await hostingNode(of: played.game, url: url)
         // The move during the outage is made on the host's own node (a relayed one would wait
         // in its node's queue and be played once PostgreSQL is back).
         if played.names[played.position.sideToMove] != (host == 1 ? "ann" : "bob") {

@@ -267,9 +267,7 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
         let url = try TestPostgres.database()
         let two = try await nodes(2, url: url)
         let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        await database.close()
+        let host = try await hostingNode(of: played.game, url: url)
         // Nodes and players are numbered from 1 in the order they started and registered.
         let other: Int64 = host == 1 ? 2 : 1
         let x: Int64 = played.names[.x] == "ann" ? 1 : 2

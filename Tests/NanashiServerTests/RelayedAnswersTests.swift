@@ -17,9 +17,7 @@ import Testing
         let url = try TestPostgres.database()
         let two = try await nodes(2, url: url)
         let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        await database.close()
+        let host = try await hostingNode(of: played.game, url: url)
         // Nodes and players are numbered from 1 in the order they started and registered: ann
         // on node 1, bob on node 2. The player on the node that does not host the game:
         let node = host == 1 ? Int64(2) : 1
