@@ -13,21 +13,35 @@ final class FakeServer {
     private var connection: Int32 = -1
     private var pending: [UInt8] = []
 
-    init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// A server on a port of its own; one not `listening` holds its port bound, so connecting
+    /// to it is refused (as to a server that is down) and no other socket of the run can take it.
+    init(listening: Bool = true) throws {
+        let socket = try Self.boundSocket(port: 0, listening: listening)
+        listener = socket.descriptor
+        port = socket.port
+    }
+
+    /// A socket bound to 127.0.0.1:`port` (0: a free one), listening or not, and its port.
+    private static func boundSocket(port: Int, listening: Bool) throws -> (descriptor: Int32, port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        // Lets a port whose last connection is still in TIME_WAIT be bound again (`goAway`).
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ready = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 1) == 0
-                    && getsockname(listener, $0, &length) == 0
+                bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 1) == 0)
+                    && getsockname(descriptor, $0, &length) == 0
             }
         }
-        try #require(ready)
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        if !ready { close(descriptor) }
+        try #require(ready, "binding 127.0.0.1:\(port): errno \(errno)")
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     deinit {
@@ -69,10 +83,11 @@ final class FakeServer {
         shutdown(connection, Int32(SHUT_RDWR))
     }
 
-    /// Hangs up and stops listening: the server is gone, and connecting to its port is refused.
-    func goAway() {
+    /// Hangs up and stops listening, but keeps the port bound: the server is gone, connecting to
+    /// its port is refused, and no other socket of the run can take the port meanwhile.
+    func goAway() throws {
         hangUp()
         close(listener)
-        listener = -1
+        listener = try Self.boundSocket(port: port, listening: false).descriptor
     }
 }

@@ -53,7 +53,8 @@ import Testing
 }
 
 @Test func anUnreachableServerIsOneClearError() async throws {
-    let port = try FakeServer().port  // bound, then closed: nobody listens there now
+    let down = try FakeServer(listening: false)  // the port is held, and nobody listens there
+    let port = down.port
     await #expect(
         throws: ConnectionError(
             address: ServerAddress(host: "127.0.0.1", port: port), reason: "Connection refused")

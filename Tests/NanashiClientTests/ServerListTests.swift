@@ -79,8 +79,7 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
 }
 
 @Test(.blocking) func aClientConnectsToTheFirstServerOfTheListThatAnswers() async throws {
-    let down = try FakeServer()
-    down.goAway()
+    let down = try FakeServer(listening: false)
     let up = try FakeServer()
     let servers = try ServerList(parsing: "127.0.0.1:\(down.port),127.0.0.1:\(up.port)")
     let connection = try await ServerConnection.connect(to: servers, keepAlive: .seconds(3_600))
@@ -92,9 +91,7 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
 }
 
 @Test func whenNoServerOfTheListAnswersTheErrorNamesEach() async throws {
-    let (first, second) = (try FakeServer(), try FakeServer())
-    first.goAway()
-    second.goAway()
+    let (first, second) = (try FakeServer(listening: false), try FakeServer(listening: false))
     let servers = try ServerList(parsing: "127.0.0.1:\(first.port),127.0.0.1:\(second.port)")
     await #expect(
         throws: ConnectionError(
@@ -150,7 +147,7 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
 
     // The first server goes away: the session tries it again first (the last that worked), is
     // refused, and goes on to the second, where it resumes with its token.
-    first.goAway()
+    try first.goAway()
     #expect(
         try await next() == [
             "the connection to 127.0.0.1:\(first.port),127.0.0.1:\(second.port) was lost; reconnecting in 0.5 s"
