@@ -62,6 +62,7 @@ final class SQLiteStorage: Storage {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: Self.writerSettings) }
         self.pool = pool
         moves = GroupCommit(on: threads, delay: moveCommitDelay) { batch in
             try Self.insert(batch, into: pool)
@@ -73,6 +74,13 @@ final class SQLiteStorage: Storage {
         }
         try Self.migrator.migrate(pool)
     }
+
+    /// The writing connection's own settings. The moves of thousands of games land on as many
+    /// pages of the `move` table: a page cache that holds them all spares reading them back for
+    /// each batch, and checkpoints 8,192 pages apart (32 MiB of WAL rather than SQLite's 4 MiB)
+    /// copy each page to the database once for many moves rather than once for about one.
+    /// Durability is unchanged: a commit is in the WAL before it returns, as before.
+    static let writerSettings = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
 
     /// The schema version this build writes: the number of migrations it knows.
     static var schemaVersion: Int { migrator.migrations.count }
