@@ -316,18 +316,29 @@ final class SQLiteStorage: Storage {
                 playedAt: now.timeIntervalSince1970))
     }
 
-    /// Stores moves in one transaction through one prepared statement: the hottest write.
+    /// Stores moves in one transaction through one prepared statement: the hottest write. Its
+    /// `BEGIN` and `COMMIT` are prepared once as well, where `write` would parse both again for
+    /// each batch.
     private static func insert(_ moves: [MoveRow], into pool: DatabasePool) throws {
-        try pool.write { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """)
-            for move in moves {
-                try statement.execute(arguments: [
-                    move.gameID, move.ply, move.notation, move.xClock, move.oClock, move.playedAt,
-                ])
+        try pool.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+            do {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """)
+                for move in moves {
+                    try statement.execute(arguments: [
+                        move.gameID, move.ply, move.notation, move.xClock, move.oClock, move.playedAt,
+                    ])
+                }
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            } catch {
+                // Whatever failed, nothing of the batch stays (`GroupCommit` then stores its
+                // moves one at a time).
+                try? db.rollback()
+                throw error
             }
         }
     }
