@@ -5,8 +5,9 @@
 # prints the server's CPU (user + system, from /proc) per move played. With `perf`, records a
 # profile of the server to $DIR/perf-LABEL.data. CLIENTS, GAMES, THINK, MAXC, FILES as named;
 # SERVE_ARGS are added to the server's options (say --commit-delay 0). Also prints the server's
-# context switches (voluntary + involuntary, all its threads) per move; the load tool's progress
-# lines go to $DIR/progress-LABEL.txt.
+# context switches (voluntary + involuntary, all its threads) per move, and each thread's CPU and
+# switches per move (in the order the threads were started: the event loops first, then the
+# storage threads); the load tool's progress lines go to $DIR/progress-LABEL.txt.
 set -euo pipefail
 bin=$1; label=$2; perf=${3:-}
 dir=${DIR:-/tmp/pgload}
@@ -18,14 +19,22 @@ pid=$!
 for i in $(seq 100); do grep -q listening $dir/serve.out 2>/dev/null && break; sleep 0.1; done
 ticks() { awk '{print $14+$15}' /proc/$pid/stat; }
 switches() { cat /proc/$pid/task/*/status | awk '/ctxt_switches/ {n += $2} END {print n}'; }
+# One line a thread: id, CPU ticks, voluntary and involuntary switches.
+threads() {
+  for t in /proc/$pid/task/*; do
+    echo "$(basename $t) $(awk '{print $14+$15}' $t/stat) $(awk '/voluntary_ctxt/ {printf "%s ", $2}' $t/status)"
+  done
+}
 before=$(ticks)
 switchesBefore=$(switches)
+threads > $dir/threads-before-$label.txt
 if [ -n "$perf" ]; then perf record -F 999 -g -p $pid -o $dir/perf-$label.data > /dev/null 2>&1 & perfpid=$!; fi
 start=$(date +%s.%N)
 $bin loadtest --server 127.0.0.1:$port --clients ${CLIENTS:-1000} --games ${GAMES:-2000} --think ${THINK:-0} --accounts $dir/${BOTS:-bots}.txt --bind-range 127.1.0.0/16 > $dir/report-$label.txt 2> $dir/progress-$label.txt
 end=$(date +%s.%N)
 after=$(ticks)
 switchesAfter=$(switches)
+threads > $dir/threads-after-$label.txt
 if [ -n "$perf" ]; then kill -INT $perfpid; wait $perfpid || true; fi
 kill $pid; wait $pid || true
 moves=$(grep -oP 'moves \K[0-9]+' $dir/report-$label.txt | head -1)
@@ -35,3 +44,11 @@ cpu=($after-$before)/$hz; m=$moves
 print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move, wall {$end-$start:.1f} s, '
       f'{($switchesAfter-$switchesBefore)/m:.2f} context switches/move')"
 grep -E "errors|round trip|games completed" $dir/report-$label.txt | tr '\n' ' '; echo
+python3 -c "
+def load(name):
+    return {int(f[0]): [int(x) for x in f[1:4]] for f in (l.split() for l in open(name)) if len(f) == 4}
+before, after, m, hz = load('$dir/threads-before-$label.txt'), load('$dir/threads-after-$label.txt'), $moves, $hz
+for tid in sorted(after):
+    b = before.get(tid, [0, 0, 0]); cpu, vol, invol = (a - c for a, c in zip(after[tid], b))
+    if cpu / hz / m * 1e6 >= 0.5:
+        print(f'  thread {tid}: {cpu / hz / m * 1e6:.1f} us/move, switches {vol / m:.2f} voluntary {invol / m:.2f} involuntary')"

@@ -62,6 +62,7 @@ final class SQLiteStorage: Storage {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: Self.writerSettings) }
         self.pool = pool
         moves = GroupCommit(on: threads, delay: moveCommitDelay) { batch in
             try Self.insert(batch, into: pool)
@@ -73,6 +74,13 @@ final class SQLiteStorage: Storage {
         }
         try Self.migrator.migrate(pool)
     }
+
+    /// The writing connection's own settings. The moves of thousands of games land on as many
+    /// pages of the `move` table: a page cache that holds them all spares reading them back for
+    /// each batch, and checkpoints 8,192 pages apart (32 MiB of WAL rather than SQLite's 4 MiB)
+    /// copy each page to the database once for many moves rather than once for about one.
+    /// Durability is unchanged: a commit is in the WAL before it returns, as before.
+    static let writerSettings = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
 
     /// The schema version this build writes: the number of migrations it knows.
     static var schemaVersion: Int { migrator.migrations.count }
@@ -308,18 +316,29 @@ final class SQLiteStorage: Storage {
                 playedAt: now.timeIntervalSince1970))
     }
 
-    /// Stores moves in one transaction through one prepared statement: the hottest write.
+    /// Stores moves in one transaction through one prepared statement: the hottest write. Its
+    /// `BEGIN` and `COMMIT` are prepared once as well, where `write` would parse both again for
+    /// each batch.
     private static func insert(_ moves: [MoveRow], into pool: DatabasePool) throws {
-        try pool.write { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """)
-            for move in moves {
-                try statement.execute(arguments: [
-                    move.gameID, move.ply, move.notation, move.xClock, move.oClock, move.playedAt,
-                ])
+        try pool.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+            do {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """)
+                for move in moves {
+                    try statement.execute(arguments: [
+                        move.gameID, move.ply, move.notation, move.xClock, move.oClock, move.playedAt,
+                    ])
+                }
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            } catch {
+                // Whatever failed, nothing of the batch stays (`GroupCommit` then stores its
+                // moves one at a time).
+                try? db.rollback()
+                throw error
             }
         }
     }

@@ -36,6 +36,23 @@ import Testing
     #expect(plan.filter { $0.contains("TEMP B-TREE") }.count <= 1, "\(plan)")
 }
 
+/// The writing connection keeps the moves' pages in its cache and checkpoints the WAL every
+/// 8,192 pages; the reading connections keep SQLite's defaults.
+@Test func theWriterCachesMorePagesAndCheckpointsLessOften() throws {
+    let database = try TemporaryDatabase()
+    let storage = try SQLiteStorage(path: database.path)
+    let writer = try storage.pool.writeWithoutTransaction { db in
+        try (Int.fetchOne(db, sql: "PRAGMA cache_size"), Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint"))
+    }
+    #expect(writer.0 == -65536)
+    #expect(writer.1 == 8192)
+    let reader = try storage.pool.read { db in
+        try (Int.fetchOne(db, sql: "PRAGMA cache_size"), Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint"))
+    }
+    #expect(reader.0 == -2000)
+    #expect(reader.1 == 1000)
+}
+
 /// A database file that a newer server has migrated further is refused, and left as it was.
 @Test func aFileAtANewerSchemaIsRefused() throws {
     let database = try TemporaryDatabase()
