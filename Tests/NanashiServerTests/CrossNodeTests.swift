@@ -450,6 +450,15 @@ extension FailoverTests {
 }
 
 @Suite struct DatabaseOutageTests {
+    /// Runs one step of the scenario; an error it throws (a client's read timing out) names the step.
+    private func named<T>(_ step: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw TestClient.Failure(description: "\(step): \(error)")
+        }
+    }
+
     /// PostgreSQL stops (`pg_ctl stop -m fast`) in the middle of a game between two nodes: a
     /// move meanwhile is refused and not stored, neither node falls over, and once PostgreSQL is
     /// back the same move is accepted and play goes on both ways; every move acknowledged is
@@ -490,7 +499,9 @@ extension FailoverTests {
         // until it is: either way it is acknowledged once, and only once stored.
         var accepted = false
         for _ in 0..<100 where !accepted {
-            let reply = try await played.clients[mover]!.line()
+            let reply = try await named("the outage move's answer") {
+                try await played.clients[mover]!.line()
+            }
             accepted = reply.contains(#""type":"moved""#) && reply.contains(#""move":"\#(move)""#)
             if !accepted {
                 #expect(reply.contains("internal_error"))
@@ -503,7 +514,10 @@ extension FailoverTests {
         // yet when it was sent.
         var seen = false
         while !seen {
-            switch try await played.clients[mover.opponent]!.reply().message {
+            let reply = try await named("the opponent's sight of the outage move") {
+                try await played.clients[mover.opponent]!.reply()
+            }
+            switch reply.message {
             case .moved(let moved): seen = moved.ply == played.ply + 1
             case .game(let state): seen = state.moves.count == played.ply + 1
             default: break
@@ -511,7 +525,7 @@ extension FailoverTests {
         }
         played.position = try played.position.play(move)
         played.ply += 1
-        try await played.play(3, skippingStates: true)
+        try await named("the three moves after the outage") { try await played.play(3, skippingStates: true) }
         let check = try await PostgresStorage.open(url)
         let stored = try await check.rows("SELECT COUNT(*) FROM move WHERE game_id = \(played.game)").first!
             .decode(Int.self)
