@@ -14,12 +14,7 @@ import Synchronization
 /// If a batch fails, its items are written one at a time, so that one that cannot be stored
 /// (a duplicate, say) fails alone.
 final class GroupCommit<Item: Sendable>: Sendable {
-    private struct State {
-        var waiting: [(item: Item, done: CheckedContinuation<Void, any Error>)] = []
-        var writing = false
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(BatchQueue<(item: Item, done: CheckedContinuation<Void, any Error>)>())
     private let threads: WorkerThreads
     private let write: @Sendable ([Item]) throws -> Void
     /// How long a batch waits for more items before it is written.
@@ -44,17 +39,12 @@ final class GroupCommit<Item: Sendable>: Sendable {
     }
 
     /// Items waiting for the next batch.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
+    var waitingCount: Int { state.withLock { $0.count } }
 
     /// Stores `item` with whatever else is waiting; returns once it is stored.
     func store(_ item: Item) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            let start = state.withLock { state in
-                state.waiting.append((item, done))
-                guard !state.writing else { return false }
-                state.writing = true
-                return true
-            }
+            let start = state.withLock { $0.add((item, done)) }
             if start { threads.submit { self.drain() } }
         }
     }
@@ -64,12 +54,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
         while true {
             // Blocks only this worker thread, which writes nothing else meanwhile.
             if delay > .zero { pause(delay) }
-            let batch = state.withLock { state in
-                let batch = state.waiting
-                state.waiting.removeAll(keepingCapacity: true)
-                if batch.isEmpty { state.writing = false }
-                return batch
-            }
+            let batch = state.withLock { $0.takeBatch() }
             if batch.isEmpty { return }
             do {
                 try write(batch.map(\.item))

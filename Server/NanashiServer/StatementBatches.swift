@@ -9,12 +9,7 @@ import Synchronization
 /// batch that fails fails each of its items with the same error (one statement stores all of
 /// it or none of it).
 final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
-    private struct State {
-        var waiting: [(item: Item, done: CheckedContinuation<Answer, any Error>)] = []
-        var writing = false
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(BatchQueue<(item: Item, done: CheckedContinuation<Answer, any Error>)>())
     private let delay: Duration
     private let write: @Sendable ([Item]) async throws -> [Answer]
 
@@ -28,17 +23,12 @@ final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// Items waiting for the next batch.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
+    var waitingCount: Int { state.withLock { $0.count } }
 
     /// Writes `item` with whatever else is waiting; returns its answer once it is written.
     func store(_ item: Item) async throws -> Answer {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Answer, any Error>) in
-            let start = state.withLock { state in
-                state.waiting.append((item, done))
-                guard !state.writing else { return false }
-                state.writing = true
-                return true
-            }
+            let start = state.withLock { $0.add((item, done)) }
             if start { Task { await self.drain() } }
         }
     }
@@ -47,12 +37,7 @@ final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
     private func drain() async {
         while true {
             if delay > .zero { try? await EventLoopSleep.sleep(for: delay) }
-            let batch = state.withLock { state in
-                let batch = state.waiting
-                state.waiting.removeAll(keepingCapacity: true)
-                if batch.isEmpty { state.writing = false }
-                return batch
-            }
+            let batch = state.withLock { $0.takeBatch() }
             if batch.isEmpty { return }
             do {
                 let answers = try await write(batch.map(\.item))
