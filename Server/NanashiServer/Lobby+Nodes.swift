@@ -267,15 +267,25 @@ extension Lobby {
 
     /// This node listens again after its connection to the database was lost, and may have
     /// missed lines meanwhile: each player and watcher here of a game hosted elsewhere gets the
-    /// game afresh from its host.
+    /// game afresh from its host. The other nodes are told too, since what this node sent them
+    /// while they were not listening (the same outage may have cut them off) was lost as well.
     func listeningAgain() {
         guard let link else { return }
-        for (player, seat) in crossing.seats where connections[player] != nil {
+        presentAgain(to: nil, link: link)
+        link.send(.listening(node: link.node), to: nil)
+    }
+
+    /// Tells the hosts of games played or watched here (`host`'s only, or every one) who of this
+    /// node's players and watchers are in them, as if they had just come: each gets the game
+    /// afresh.
+    private func presentAgain(to host: Int64?, link: NodeLink) {
+        for (player, seat) in crossing.seats
+        where connections[player] != nil && (host ?? seat.host) == seat.host {
             link.send(
                 .present(game: seat.game, side: seat.side, player: player, node: link.node), to: seat.host)
         }
         for (watcher, watching) in crossing.watchers {
-            for (game, watch) in watching.games {
+            for (game, watch) in watching.games where (host ?? watch.host) == watch.host {
                 link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: watch.host)
             }
         }
@@ -696,6 +706,9 @@ extension Lobby {
             guard crossing.rematchers[player]?.node == node else { return }
             crossing.rematchers[player] = nil
             moveOn(player)
+        case .listening(let node):
+            guard node != link.node else { return }
+            presentAgain(to: node, link: link)
         }
     }
 

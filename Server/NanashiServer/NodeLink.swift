@@ -40,6 +40,8 @@ final class NodeLink: Sendable {
 
     static func channel(of node: Int64) -> String { "nanashi_node_\(node)" }
     static let everyNode = "nanashi_nodes"
+    /// The `application_name` of `node`'s listening connection.
+    static func listenerName(of node: Int64) -> String { "nanashi node \(node) listening" }
 
     /// Queues a message for `node` (`nil`: every node); never waits.
     func send(_ message: NodeMessage, to node: Int64?) {
@@ -97,10 +99,14 @@ final class NodeLink: Sendable {
     func runListening(
         listening: @escaping @Sendable () -> Void, deliver: @escaping @Sendable (NodeMessage) async -> Void
     ) async {
+        // Named, so that `pg_stat_activity` tells this connection from the others.
+        var configuration = storage.configuration
+        configuration.options.additionalStartupParameters.append(
+            ("application_name", Self.listenerName(of: node)))
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(
-                    configuration: storage.configuration, id: Int(node), logger: logger)
+                    configuration: configuration, id: Int(node), logger: logger)
                 defer { Task { try? await connection.close() } }
                 try await connection.listen(on: Self.channel(of: node)) { own in
                     try await connection.listen(on: Self.everyNode) { all in

@@ -29,6 +29,7 @@ import Testing
             .unwatch(game: 12, watcher: 5, node: 2),
             .rematch(game: 12, player: 7, id: nil, node: 2),
             .movedOn(player: 7, node: 2),
+            .listening(node: 3),
         ]
         for message in messages {
             let payload = message.payload()
