@@ -106,6 +106,30 @@ struct PlayedGame {
     }
 }
 
+/// A game across two new nodes on one new database, `plies` into it: ann on node 1, bob on
+/// node 2 (nodes and players are numbered from 1 in the order they started and registered).
+struct GameAcrossNodes {
+    let url: String
+    let servers: [TestServer]
+    let played: PlayedGame
+    /// The number of the node that hosts the game.
+    let host: Int64
+
+    init(plies: Int, clock: TestClock = TestClock(), lease: Duration = .seconds(10)) async throws {
+        try requirePostgres()
+        url = try TestPostgres.database()
+        servers = try await nodes(2, url: url, clock: clock, lease: lease)
+        played = try await PlayedGame(annServer: servers[0], bobServer: servers[1], plies: plies)
+        host = try await hostingNode(of: played.game, url: url)
+    }
+
+    /// The indexes in `servers` of the host and of the other node.
+    var hostIndex: Int { Int(host) - 1 }
+    var otherIndex: Int { 2 - Int(host) }
+    /// The side of the player on the other node, whose requests are relayed to the host.
+    var relayed: Side { played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key }
+}
+
 @Suite struct CrossNodeTests {
     /// Two players seeking on two nodes are paired, and every line each gets is byte for byte
     /// what they get when both play on one node; a watcher on either node sees the moves, and
@@ -285,16 +309,12 @@ extension SessionsAcrossNodesTests {
     /// they come back on their node and get the game from the host; they leave again and do not
     /// come back: the host ends the game by abandonment and their opponent hears it.
     @Test func aRelayedPlayerLeavesComesBackAndAbandons() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
         let clock = TestClock()
         // A lease longer than the test's time, so that neither node is taken for dead.
-        let two = try await nodes(2, url: url, clock: clock, lease: .seconds(3_600))
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let host = try await hostingNode(of: played.game, url: url)
-        // Nodes are numbered from 1 in the order they started; the relayed player is on the other.
-        let relayedNode = two[host == 1 ? 1 : 0]
-        let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
+        let setup = try await GameAcrossNodes(plies: 2, clock: clock, lease: .seconds(3_600))
+        let (two, relayed) = (setup.servers, setup.relayed)
+        var played = setup.played
+        let relayedNode = two[setup.otherIndex]
         played.clients[relayed]!.close()
         let back = try relayedNode.client()
         #expect(
@@ -328,15 +348,12 @@ extension SessionsAcrossNodesTests {
     /// to move charged the time since its last stored move, and both players get the game again
     /// and play on. The game ends once and is rated once.
     @Test func aGameGoesOnWhenItsHostDies() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
         let clock = TestClock()
-        let two = try await nodes(2, url: url, clock: clock)
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
-        // Nodes are numbered in the order they started, from 1.
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
+        let (url, two) = (setup.url, setup.servers)
+        var played = setup.played
         let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
+        let (dying, surviving) = (setup.hostIndex, setup.otherIndex)
         let moverName = dying == 0 ? "ann" : "bob"
         let mover = played.names.first { $0.value == moverName }!.key
         let lastLine = played.lines[.x]!.last!.replacingOccurrences(
@@ -406,15 +423,11 @@ extension FailoverTests {
     /// node takes the game over, the mover is told so (an error on the move's id), then gets the
     /// game as stored, without the move, and plays it again.
     @Test func aMoveRelayedToAHostThatDiedIsAnsweredOnceTheGameIsBack() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
         let clock = TestClock()
-        let two = try await nodes(2, url: url, clock: clock)
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
-        let host = try await hostingNode(of: played.game, url: url)
-        // Nodes are numbered in the order they started, from 1.
-        let (dying, surviving) = (Int(host) - 1, 2 - Int(host))
-        let relayed = played.names.first { $0.value == (surviving == 0 ? "ann" : "bob") }!.key
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
+        let (two, relayed) = (setup.servers, setup.relayed)
+        var played = setup.played
+        let (dying, surviving) = (setup.hostIndex, setup.otherIndex)
         // The relayed player is to move.
         if played.position.sideToMove != relayed { try await played.play(1) }
         let plies = played.ply
@@ -690,14 +703,11 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
     /// that held the game lets it go, neither ended nor rated, and its player there gets the
     /// game from the new host, relayed; both play on, and the game ends once, rated once.
     @Test func aLiveNodeTakenForDeadLetsItsGameGoToTheNewHost() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
-        let two = try await nodes(2, url: url)
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let setup = try await GameAcrossNodes(plies: 4)
+        let (url, two, host) = (setup.url, setup.servers, setup.host)
+        var played = setup.played
         let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        // Nodes are numbered in the order they started, from 1.
-        let (old, new) = (Int(host) - 1, 2 - Int(host))
+        let (old, new) = (setup.hostIndex, setup.otherIndex)
         // Its heartbeat looks late to the other node, as when it waited behind a busy pool.
         _ = try await database.rows("UPDATE node SET seen_at = 0 WHERE id = \(host)")
         await two[new].server!.lobby.takeOverGames()
@@ -735,13 +745,11 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
     /// storage: the mover is told the move was not stored, the node takes the game again as
     /// stored, both players and its watcher there get it, and the move played again is played.
     @Test func aMoveRefusedForTheHostItIsNoLongerBringsTheStoredGameBack() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
-        let two = try await nodes(2, url: url)
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let setup = try await GameAcrossNodes(plies: 4)
+        let (url, two) = (setup.url, setup.servers)
+        var played = setup.played
         let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
-        let watcher = try two[Int(host) - 1].client()
+        let watcher = try two[setup.hostIndex].client()
         watcher.send(#"{"type":"watch","game":\#(played.game)}"#)
         guard case .watching = try await watcher.reply().message else {
             throw TestClient.Failure(description: "expected the watched game")

@@ -78,15 +78,12 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     /// by storage, and each player gets the `end` as stored, byte for byte what the node that
     /// ended it sent, once; both are back in the lobby.
     @Test func aGameEndedElsewhereEndsForItsPlayersHere() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
         let clock = TestClock()
-        let two = try await nodes(2, url: url, clock: clock)
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
+        let (url, two, host, relayed) = (setup.url, setup.servers, setup.host, setup.relayed)
+        var played = setup.played
         let database = try await PostgresStorage.open(url)
-        let host = try await hostingNode(of: played.game, in: database)
         // The player relayed to the host is to move.
-        let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
         if played.position.sideToMove != relayed { try await played.play(1) }
 
         // Another node takes the game over while the host looks dead, and x resigns there.
@@ -263,11 +260,8 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     /// the answer names that node (`hosted`), so that it asks there; once the game is over, the
     /// answer to `present` is the player's `end` as stored, then that it ended.
     @Test func aNodeAskedForAGameItDoesNotHoldSaysWhereItIs() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
-        let two = try await nodes(2, url: url)
-        let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let host = try await hostingNode(of: played.game, url: url)
+        let setup = try await GameAcrossNodes(plies: 2)
+        let (url, two, host, played) = (setup.url, setup.servers, setup.host, setup.played)
         // Nodes and players are numbered from 1 in the order they started and registered.
         let other: Int64 = host == 1 ? 2 : 1
         let x: Int64 = played.names[.x] == "ann" ? 1 : 2

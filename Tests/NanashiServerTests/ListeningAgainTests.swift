@@ -12,14 +12,10 @@ import Testing
     /// the same outage, and its own `present` lost), so the other node presents its player and its
     /// watcher again, and each gets the game afresh; play goes on both ways.
     @Test func theOtherNodePresentsItsPlayersAgainToAHostThatListensAgain() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
-        let two = try await nodes(2, url: url)
-        var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
-        let host = try await hostingNode(of: played.game, url: url)
-        // Nodes are numbered in the order they started, from 1: ann's is 1.
-        let relayed = played.names.first { $0.value == (host == 1 ? "bob" : "ann") }!.key
-        let watcher = try two[host == 1 ? 1 : 0].client()
+        let setup = try await GameAcrossNodes(plies: 4)
+        let (url, two, host, relayed) = (setup.url, setup.servers, setup.host, setup.relayed)
+        var played = setup.played
+        let watcher = try two[setup.otherIndex].client()
         let watch = #"{"type":"watch","game":\#(played.game),"id":"w"}"#
         let watching = try await watcher.exchange(watch)
         guard case .watching = try Wire.reply(fromLine: Array(watching.utf8)).message else {

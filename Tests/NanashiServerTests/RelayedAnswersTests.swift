@@ -13,16 +13,11 @@ import Testing
     /// holds the game, answers with its end as stored. The player had that end already and does
     /// not get it twice; they are free to seek.
     @Test func aPresentAfterTheEndGivesNoSecondEnd() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
-        let two = try await nodes(2, url: url)
-        let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let host = try await hostingNode(of: played.game, url: url)
-        // Nodes and players are numbered from 1 in the order they started and registered: ann
-        // on node 1, bob on node 2. The player on the node that does not host the game:
+        let setup = try await GameAcrossNodes(plies: 2)
+        let (two, host, played, side) = (setup.servers, setup.host, setup.played, setup.relayed)
+        // Nodes and players are numbered from 1: the player on the node that does not host the
+        // game has that node's number.
         let node = host == 1 ? Int64(2) : 1
-        let name = node == 1 ? "ann" : "bob"
-        let side = played.names[.x] == name ? Side.x : .o
         let player = node
         try await resign(played.clients[.x]!, played.game, heardBy: Array(played.clients.values))
         let lobby = two[Int(host) - 1].server!.lobby
