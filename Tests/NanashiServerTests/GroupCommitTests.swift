@@ -7,6 +7,11 @@ import Testing
 @Suite struct GroupCommitTests {
     private struct Refused: Error, Equatable {}
 
+    /// The items whose callers have returned, shared with the tasks that store them.
+    private final class Returned: Sendable {
+        let items = Mutex<[Int]>([])
+    }
+
     /// What arrives while a batch is written goes in the next batch, all of it at once; an item
     /// the write refuses fails alone.
     @Test func writesThatArriveMeanwhileGoTogetherAndABadOneFailsAlone() async throws {
@@ -93,7 +98,7 @@ import Testing
         let threads = WorkerThreads(count: 1, name: "test.group-commit-answer")
         defer { threads.stop() }
         let handed = Mutex<[@Sendable () -> Void]>([])
-        let returned = Mutex<[Int]>([])
+        let returned = Returned()
         let pausing = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
         let commit = GroupCommit<Int>(
@@ -107,7 +112,7 @@ import Testing
         let store = { @Sendable (item: Int) in
             Task {
                 try await commit.store(item)
-                returned.withLock { $0.append(item) }
+                returned.items.withLock { $0.append(item) }
             }
         }
         let first = store(1)
@@ -125,14 +130,14 @@ import Testing
         for _ in 0..<10_000 where handed.withLock({ $0.isEmpty }) {
             try await Task.sleep(for: .milliseconds(1))
         }
-        #expect(returned.withLock { $0.isEmpty })
+        #expect(returned.items.withLock { $0.isEmpty })
         let answers = handed.withLock { $0 }
         #expect(answers.count == 1)
         answers.first?()
         try await first.value
         await #expect(throws: Refused()) { try await later[0].value }
         try await later[1].value
-        #expect(Set(returned.withLock { $0 }) == [1, 2])
+        #expect(Set(returned.items.withLock { $0 }) == [1, 2])
         #expect(handed.withLock { $0.count } == 1)
     }
 }
