@@ -13,6 +13,10 @@ import Synchronization
 ///
 /// If a batch fails, its items are written one at a time, so that one that cannot be stored
 /// (a duplicate, say) fails alone.
+///
+/// A batch's callers are answered together, in one closure given to `answer`: the server hands
+/// it to an event loop, so that a batch wakes one loop once rather than a loop for each of its
+/// callers.
 final class GroupCommit<Item: Sendable>: Sendable {
     private let state = Mutex(BatchQueue<(item: Item, done: CheckedContinuation<Void, any Error>)>())
     private let threads: WorkerThreads
@@ -21,20 +25,26 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private let delay: Duration
     /// Blocks the writing thread for a while (the tests' waits end when the test says).
     private let pause: @Sendable (Duration) -> Void
+    /// Runs the closure that answers a batch's callers.
+    private let answer: @Sendable (@escaping @Sendable () -> Void) -> Void
 
     /// - Parameters:
     ///   - threads: where the batches are written, one at a time.
     ///   - delay: how long each batch waits for more items before it is written (none: at once).
     ///   - pause: how the writing thread waits out `delay`; a real sleep unless told.
+    ///   - answer: runs the closure that answers a batch's callers, where it likes (it must run
+    ///     it); on the writing thread unless told.
     ///   - write: stores a batch in one transaction, or throws and stores none of it.
     init(
         on threads: WorkerThreads, delay: Duration = .zero,
         pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.inSeconds) },
+        answer: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
         write: @escaping @Sendable ([Item]) throws -> Void
     ) {
         self.threads = threads
         self.delay = delay
         self.pause = pause
+        self.answer = answer
         self.write = write
     }
 
@@ -56,18 +66,16 @@ final class GroupCommit<Item: Sendable>: Sendable {
             if delay > .zero { pause(delay) }
             let batch = state.withLock { $0.takeBatch() }
             if batch.isEmpty { return }
+            let results: [Result<Void, any Error>]
             do {
                 try write(batch.map(\.item))
-                for entry in batch { entry.done.resume() }
+                results = Array(repeating: .success(()), count: batch.count)
             } catch {
-                for entry in batch {
-                    do {
-                        try write([entry.item])
-                        entry.done.resume()
-                    } catch {
-                        entry.done.resume(throwing: error)
-                    }
-                }
+                results = batch.map { entry in Result { try write([entry.item]) } }
+            }
+            let waiting = batch.map(\.done)
+            answer {
+                for (done, result) in zip(waiting, results) { done.resume(with: result) }
             }
         }
     }

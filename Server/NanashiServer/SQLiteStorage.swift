@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOPosix
 import NanashiCore
 import NanashiProtocol
 
@@ -64,9 +65,12 @@ final class SQLiteStorage: Storage {
         let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.writeWithoutTransaction { db in try db.execute(sql: Self.writerSettings) }
         self.pool = pool
-        moves = GroupCommit(on: threads, delay: moveCommitDelay) { batch in
-            try Self.insert(batch, into: pool)
-        }
+        // A batch's games resume on one event loop, which one closure wakes once, rather than
+        // each waking a loop of its own from this thread.
+        moves = GroupCommit(
+            on: threads, delay: moveCommitDelay,
+            answer: { MultiThreadedEventLoopGroup.singleton.next().execute($0) },
+            write: { batch in try Self.insert(batch, into: pool) })
         let known = Set(Self.migrator.migrations)
         let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
         if !applied.isSubset(of: known) {

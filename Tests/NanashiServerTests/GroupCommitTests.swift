@@ -7,6 +7,11 @@ import Testing
 @Suite struct GroupCommitTests {
     private struct Refused: Error, Equatable {}
 
+    /// The items whose callers have returned, shared with the tasks that store them.
+    private final class Returned: Sendable {
+        let items = Mutex<[Int]>([])
+    }
+
     /// What arrives while a batch is written goes in the next batch, all of it at once; an item
     /// the write refuses fails alone.
     @Test func writesThatArriveMeanwhileGoTogetherAndABadOneFailsAlone() async throws {
@@ -85,5 +90,54 @@ import Testing
         let written = batches.withLock { $0 }
         #expect(written.map { Set($0) } == [[1, 2, 3, 4]])
         #expect(pauses.withLock { $0.first } == .milliseconds(3))
+    }
+
+    /// A batch's callers are answered together, by one closure handed to `answer`: none returns
+    /// before it runs, and each then gets its own outcome (a refused item its error).
+    @Test func aBatchsCallersAreAnsweredInOneHandOver() async throws {
+        let threads = WorkerThreads(count: 1, name: "test.group-commit-answer")
+        defer { threads.stop() }
+        let handed = Mutex<[@Sendable () -> Void]>([])
+        let returned = Returned()
+        let pausing = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let commit = GroupCommit<Int>(
+            on: threads, delay: .milliseconds(1),
+            pause: { _ in
+                pausing.signal()
+                _ = resume.wait(timeout: .now() + 60)
+            },
+            answer: { work in handed.withLock { $0.append(work) } },
+            write: { batch in if batch.contains(13) { throw Refused() } })
+        let store = { @Sendable (item: Int) in
+            Task {
+                try await commit.store(item)
+                returned.items.withLock { $0.append(item) }
+            }
+        }
+        let first = store(1)
+        await withCheckedContinuation { done in
+            DispatchQueue.global().async {
+                _ = pausing.wait(timeout: .now() + 10)
+                done.resume()
+            }
+        }
+        let later = [13, 2].map(store)
+        for _ in 0..<10_000 where commit.waitingCount < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(commit.waitingCount == 3)
+        // The batch is written, then the writer waits out the next (empty) batch's delay.
+        for _ in 0..<8 { resume.signal() }
+        for _ in 0..<10_000 where handed.withLock({ $0.isEmpty }) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(returned.items.withLock { $0.isEmpty })
+        let answers = handed.withLock { $0 }
+        #expect(answers.count == 1)
+        answers.first?()
+        try await first.value
+        await #expect(throws: Refused()) { try await later[0].value }
+        try await later[1].value
+        #expect(Set(returned.items.withLock { $0 }) == [1, 2])
+        #expect(handed.withLock { $0.count } == 1)
     }
 }
