@@ -18,7 +18,6 @@ $bin serve --port $port --db $dir/run.sqlite --log-level error --max-connections
 pid=$!
 for i in $(seq 100); do grep -q listening $dir/serve.out 2>/dev/null && break; sleep 0.1; done
 ticks() { awk '{print $14+$15}' /proc/$pid/stat; }
-switches() { cat /proc/$pid/task/*/status | awk '/ctxt_switches/ {n += $2} END {print n}'; }
 # One line a thread: id, CPU ticks, voluntary and involuntary switches.
 threads() {
   for t in /proc/$pid/task/*; do
@@ -26,29 +25,28 @@ threads() {
   done
 }
 before=$(ticks)
-switchesBefore=$(switches)
 threads > $dir/threads-before-$label.txt
 if [ -n "$perf" ]; then perf record -F 999 -g -p $pid -o $dir/perf-$label.data > /dev/null 2>&1 & perfpid=$!; fi
 start=$(date +%s.%N)
 $bin loadtest --server 127.0.0.1:$port --clients ${CLIENTS:-1000} --games ${GAMES:-2000} --think ${THINK:-0} --accounts $dir/${BOTS:-bots}.txt --bind-range 127.1.0.0/16 > $dir/report-$label.txt 2> $dir/progress-$label.txt
 end=$(date +%s.%N)
 after=$(ticks)
-switchesAfter=$(switches)
 threads > $dir/threads-after-$label.txt
 if [ -n "$perf" ]; then kill -INT $perfpid; wait $perfpid || true; fi
 kill $pid; wait $pid || true
 moves=$(grep -oP 'moves \K[0-9]+' $dir/report-$label.txt | head -1)
 hz=$(getconf CLK_TCK)
-python3 -c "
-cpu=($after-$before)/$hz; m=$moves
-print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move, wall {$end-$start:.1f} s, '
-      f'{($switchesAfter-$switchesBefore)/m:.2f} context switches/move')"
-grep -E "errors|round trip|games completed" $dir/report-$label.txt | tr '\n' ' '; echo
+# The switches of all its threads, and each thread's share, from the two snapshots.
 python3 -c "
 def load(name):
     return {int(f[0]): [int(x) for x in f[1:4]] for f in (l.split() for l in open(name)) if len(f) == 4}
 before, after, m, hz = load('$dir/threads-before-$label.txt'), load('$dir/threads-after-$label.txt'), $moves, $hz
+cpu = ($after - $before) / hz
+switches = sum(sum(t[1:]) for t in after.values()) - sum(sum(t[1:]) for t in before.values())
+print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move, wall {$end-$start:.1f} s, '
+      f'{switches/m:.2f} context switches/move')
 for tid in sorted(after):
     b = before.get(tid, [0, 0, 0]); cpu, vol, invol = (a - c for a, c in zip(after[tid], b))
     if cpu / hz / m * 1e6 >= 0.5:
         print(f'  thread {tid}: {cpu / hz / m * 1e6:.1f} us/move, switches {vol / m:.2f} voluntary {invol / m:.2f} involuntary')"
+grep -E "errors|round trip|games completed" $dir/report-$label.txt | tr '\n' ' '; echo

@@ -280,12 +280,12 @@ extension Lobby {
     /// afresh.
     private func presentAgain(to host: Int64?, link: NodeLink) {
         for (player, seat) in crossing.seats
-        where connections[player] != nil && (host ?? seat.host) == seat.host {
+        where connections[player] != nil && (host == nil || seat.host == host) {
             link.send(
                 .present(game: seat.game, side: seat.side, player: player, node: link.node), to: seat.host)
         }
         for (watcher, watching) in crossing.watchers {
-            for (game, watch) in watching.games where (host ?? watch.host) == watch.host {
+            for (game, watch) in watching.games where host == nil || watch.host == host {
                 link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: watch.host)
             }
         }
