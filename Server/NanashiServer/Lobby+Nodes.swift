@@ -28,6 +28,11 @@ struct CrossNodeGames {
     /// Hosted here after a take-over: the moves and resignations relayed for a side whose node
     /// has not said it is there (`present`, which follows `hosted`), played once it has.
     var held: [Int64: [Side: [NodeMessage]]] = [:]
+    /// Hosted here: the last move or resignation played for each side of a game played on
+    /// another node, by that node and its number for it; one sent again is not played twice.
+    var relaysPlayed: [Int64: [Side: (node: Int64, relay: Int64)]] = [:]
+    /// The number this node gave the last move or resignation it relayed to a host.
+    var lastRelay: Int64 = 0
     /// The pairing passes over the shared pool running, and whether another was asked for
     /// while as many ran as may.
     var pairingPasses = 0
@@ -271,6 +276,8 @@ extension Lobby {
     /// while they were not listening (the same outage may have cut them off) was lost as well.
     func listeningAgain() {
         guard let link else { return }
+        // A host's `listening` may have been missed as well.
+        sendUnansweredAgain(to: nil)
         presentAgain(to: nil, link: link)
         link.send(.listening(node: link.node), to: nil)
     }
@@ -288,6 +295,15 @@ extension Lobby {
             for (game, watch) in watching.games where host == nil || watch.host == host {
                 link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: watch.host)
             }
+        }
+    }
+
+    /// Sends the moves and resignations of players here still unanswered by their hosts
+    /// (`host`'s only, or every one) again: the host may not have been listening when they were
+    /// sent. A host that had them plays them once.
+    private func sendUnansweredAgain(to host: Int64?) {
+        for seat in crossing.seats.values where host == nil || seat.host == host {
+            if let unanswered = seat.unanswered { seat.sendAgain(unanswered) }
         }
     }
 
@@ -315,8 +331,10 @@ extension Lobby {
         _ move: String, game id: Int64, of playerID: Int64, requestID: RequestID?,
         failing failure: ProtocolError
     ) throws(ProtocolError) {
-        try relayedSeat(id, of: playerID, failing: failure).play(move, player: playerID, requestID: requestID)
-        crossing.seats[playerID]?.unanswered = .init(requestID: requestID)
+        let seat = try relayedSeat(id, of: playerID, failing: failure)
+        crossing.lastRelay += 1
+        let sent = try seat.play(move, player: playerID, requestID: requestID, relay: crossing.lastRelay)
+        crossing.seats[playerID]?.unanswered = sent
     }
 
     /// Forwards the resignation of a player here to the host of their game `id`.
@@ -327,8 +345,10 @@ extension Lobby {
     )
         throws(ProtocolError)
     {
-        try relayedSeat(id, of: playerID, failing: failure).resign(player: playerID, requestID: requestID)
-        crossing.seats[playerID]?.unanswered = .init(requestID: requestID)
+        let seat = try relayedSeat(id, of: playerID, failing: failure)
+        crossing.lastRelay += 1
+        let sent = seat.resign(player: playerID, requestID: requestID, relay: crossing.lastRelay)
+        crossing.seats[playerID]?.unanswered = sent
     }
 
     /// The host of a player's game changed while their last move or resignation, forwarded to
@@ -405,6 +425,7 @@ extension Lobby {
         // Their nodes heard `hosted` too, and follow the game to its new host.
         crossing.remoteSides[id] = nil
         crossing.held[id] = nil
+        crossing.relaysPlayed[id] = nil
         let elsewhere = Set((crossing.remoteWatchers.removeValue(forKey: id) ?? [:]).values.map(\.id))
         for (side, player) in game.players where connections[player.id] != nil {
             crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
@@ -464,6 +485,7 @@ extension Lobby {
         logger.warning("game \(game.id) was ended by another node: let go here")
         let stored = await storedEnd(of: game.id, link: link)
         let remoteSides = crossing.remoteSides.removeValue(forKey: game.id) ?? [:]
+        crossing.relaysPlayed[game.id] = nil
         defer {
             for (side, remote) in remoteSides {
                 guard let player = game.players[side]?.id else { continue }
@@ -623,10 +645,11 @@ extension Lobby {
                         .present(game: game, side: seat.side, player: player, node: link.node), to: node)
                 }
             }
-        case .move(let id, let side, let player, let move, let requestID, let node):
-            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link) else {
-                return
-            }
+        case .move(let id, let side, let player, let move, let requestID, let node, let relay):
+            guard !playedAlready(id, side, node, relay),
+                let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link)
+            else { return }
+            crossing.relaysPlayed[id, default: [:]][side] = (node, relay)
             Task {
                 do throws(ProtocolError) {
                     try await game.play(move, by: side, requestID: requestID)
@@ -634,10 +657,11 @@ extension Lobby {
                     outbox.send(.error(error), id: requestID)
                 }
             }
-        case .resign(let id, let side, let player, let requestID, let node):
-            guard let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link) else {
-                return
-            }
+        case .resign(let id, let side, let player, let requestID, let node, let relay):
+            guard !playedAlready(id, side, node, relay),
+                let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link)
+            else { return }
+            crossing.relaysPlayed[id, default: [:]][side] = (node, relay)
             Task {
                 do throws(ProtocolError) {
                     try await game.resign(side, requestID: requestID)
@@ -708,6 +732,8 @@ extension Lobby {
             moveOn(player)
         case .listening(let node):
             guard node != link.node else { return }
+            // The moves it may have missed first: the game sent afresh then shows them.
+            sendUnansweredAgain(to: node)
             presentAgain(to: node, link: link)
         }
     }
@@ -719,6 +745,13 @@ extension Lobby {
             case .end(let end)? = try? Wire.reply(fromLine: Array(line.utf8)).message
         else { return nil }
         return end.game
+    }
+
+    /// Whether request `relay` of `node` for `side` of game `id`, hosted here, was played
+    /// already: sent again, since this node was thought not to be listening.
+    private func playedAlready(_ id: Int64, _ side: Side, _ node: Int64, _ relay: Int64) -> Bool {
+        guard let last = crossing.relaysPlayed[id]?[side] else { return false }
+        return last.node == node && last.relay >= relay
     }
 
     /// The game hosted here and the outbox of `side`, if that side plays from `node`. If the
@@ -809,6 +842,7 @@ extension Lobby {
     func endedElsewhere(_ game: Game) {
         guard let link else { return }
         crossing.held[game.id] = nil
+        crossing.relaysPlayed[game.id] = nil
         for (side, remote) in crossing.remoteSides.removeValue(forKey: game.id) ?? [:] {
             guard let player = game.players[side]?.id else { continue }
             link.send(.ended(game: game.id, player: player), to: remote.node)

@@ -22,18 +22,28 @@ final class NodeLink: Sendable {
     private let wakes: AsyncStream<Void>
     private let sequence = Atomic<Int>(0)
     private let queued = Atomic<Int>(0)
+    private let sent = Atomic<Int>(0)
+    /// The clock of the pause before a lost listening connection is opened again.
+    private let clock: any ServerClock
     /// How long a batch waits for more messages before it is sent.
     private let gather: Duration
 
     /// The longest payload sent as it is; a longer one goes through `relay_message`.
     static let longestPayload = 7_000
 
-    /// - Parameter gather: how long each batch of messages waits for more before it is sent in
-    ///   one statement (none: at once).
-    init(node: Int64, storage: PostgresStorage, gather: Duration = .zero, logger: Logger) {
+    /// - Parameters:
+    ///   - gather: how long each batch of messages waits for more before it is sent in one
+    ///     statement (none: at once).
+    ///   - clock: times the pause before a lost listening connection is opened again.
+    init(
+        node: Int64, storage: PostgresStorage, gather: Duration = .zero,
+        clock: any ServerClock = SystemClock(),
+        logger: Logger
+    ) {
         self.node = node
         self.storage = storage
         self.gather = gather
+        self.clock = clock
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -52,6 +62,11 @@ final class NodeLink: Sendable {
 
     /// How many messages were queued so far (a test waits for a node's answer with it).
     var queuedCount: Int { queued.load(ordering: .relaxed) }
+    /// How many messages were sent so far: notified, whether or not anyone listened.
+    var sentCount: Int { sent.load(ordering: .relaxed) }
+
+    /// The pause before a lost listening connection is opened again.
+    static let listenAgainAfter = Duration.milliseconds(200)
 
     /// Sends what is queued, batch after batch, until cancelled.
     func runSending() async {
@@ -86,6 +101,7 @@ final class NodeLink: Sendable {
                     notifications[index].payload = "\(number) @\(id)"
                 }
                 try await storage.notify(notifications.map { ($0.channel, $0.payload) })
+                sent.add(notifications.count, ordering: .relaxed)
                 return
             } catch {
                 logger.warning("messages to other nodes not sent yet: \(String(reflecting: error))")
@@ -95,7 +111,8 @@ final class NodeLink: Sendable {
     }
 
     /// Listens on this node's channels and hands each message to `deliver`, in order, until
-    /// cancelled; a lost connection is opened again. `listening` is told each time it listens.
+    /// cancelled; a lost connection is opened again, `listenAgainAfter` later on the clock.
+    /// `listening` is told each time it listens.
     func runListening(
         listening: @escaping @Sendable () -> Void, deliver: @escaping @Sendable (NodeMessage) async -> Void
     ) async {
@@ -132,7 +149,7 @@ final class NodeLink: Sendable {
                 logger.warning(
                     "listening to the other nodes failed, trying again: \(String(reflecting: error))")
             }
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await clock.sleep(for: Self.listenAgainAfter)
         }
     }
 

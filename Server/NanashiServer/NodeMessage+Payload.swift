@@ -16,10 +16,10 @@ extension NodeMessage {
             return "P\(player) \(text)"
         case .line(.watcher(let watcher), let text):
             return "W\(watcher) \(text)"
-        case .move(let game, let side, let player, let move, let id, let node):
+        case .move(let game, let side, let player, let move, let id, let node, let relay):
             // The move as sent may hold any character: its length in bytes says where it ends.
             return
-                "M\(game) \(side.rawValue) \(player) \(node) \(move.utf8.count) \(move)\(Self.payload(of: id))"
+                "M\(game) \(side.rawValue) \(player) \(node) \(relay) \(move.utf8.count) \(move)\(Self.payload(of: id))"
         case .ended(let game, let player):
             return "E\(game) \(player)"
         default:
@@ -39,11 +39,11 @@ extension NodeMessage {
             self = .line(to: .watcher(Int(try reader.number())), text: String(reader.rest))
         case "M":
             let (game, side) = (try reader.number(), try reader.side())
-            let (player, node) = (try reader.number(), try reader.number())
+            let (player, node, relay) = (try reader.number(), try reader.number(), try reader.number())
             let move = try reader.text(bytes: Int(try reader.number()))
             self = .move(
                 game: game, side: side, player: player, move: move, id: try Self.requestID(reader.rest),
-                node: node)
+                node: node, relay: relay)
         case "E":
             self = .ended(game: try reader.number(), player: try reader.last())
         case "{":

@@ -29,9 +29,11 @@ enum NodeMessage: Codable, Sendable, Equatable {
 
     // To the host.
 
-    /// A player on `node` plays `move` (as sent, at most a move's length).
-    case move(game: Int64, side: Side, player: Int64, move: String, id: RequestID?, node: Int64)
-    case resign(game: Int64, side: Side, player: Int64, id: RequestID?, node: Int64)
+    /// A player on `node` plays `move` (as sent, at most a move's length). `relay` is the number
+    /// `node` gave the request (each larger than the last): a request sent again keeps it, and
+    /// the host plays it once.
+    case move(game: Int64, side: Side, player: Int64, move: String, id: RequestID?, node: Int64, relay: Int64)
+    case resign(game: Int64, side: Side, player: Int64, id: RequestID?, node: Int64, relay: Int64)
     /// A player connected on `node`: the host sends their game there from now on.
     case present(game: Int64, side: Side, player: Int64, node: Int64)
     /// A player's connection on `node` closed: their grace period starts.

@@ -7,27 +7,47 @@ struct RelayedSeat: Sendable {
     var side: Side
     var host: Int64
     let link: NodeLink
-    /// The id of the move or resignation last forwarded to the host, until a line of the host
-    /// comes back: if the host dies meanwhile, it is lost with it.
+    /// The move or resignation last forwarded to the host, until a line of the host comes back.
+    /// It is sent again when the host listens again (it may have missed it); if the host dies
+    /// meanwhile, it is lost with it.
     var unanswered: Unanswered?
 
     struct Unanswered: Sendable {
         var requestID: RequestID?
+        var message: NodeMessage
     }
 
-    /// Forwards a move, checked first for what needs no game (its notation).
-    func play(_ text: String, player: Int64, requestID: RequestID?) throws(ProtocolError) {
+    /// Forwards a move, checked first for what needs no game (its notation), as request number
+    /// `relay` of this node. Returns what was sent.
+    func play(_ text: String, player: Int64, requestID: RequestID?, relay: Int64) throws(ProtocolError)
+        -> Unanswered
+    {
         do {
             _ = try Move(notation: text)
         } catch {
             throw ProtocolError(.illegalMove, "'\(text.prefix(20))' is not a move: \(error)")
         }
-        link.send(
-            .move(game: game, side: side, player: player, move: text, id: requestID, node: link.node),
-            to: host)
+        return send(
+            .move(
+                game: game, side: side, player: player, move: text, id: requestID, node: link.node,
+                relay: relay),
+            requestID: requestID)
     }
 
-    func resign(player: Int64, requestID: RequestID?) {
-        link.send(.resign(game: game, side: side, player: player, id: requestID, node: link.node), to: host)
+    /// Forwards a resignation as request number `relay` of this node. Returns what was sent.
+    func resign(player: Int64, requestID: RequestID?, relay: Int64) -> Unanswered {
+        send(
+            .resign(game: game, side: side, player: player, id: requestID, node: link.node, relay: relay),
+            requestID: requestID)
+    }
+
+    /// Sends an unanswered request to the host again.
+    func sendAgain(_ request: Unanswered) {
+        link.send(request.message, to: host)
+    }
+
+    private func send(_ message: NodeMessage, requestID: RequestID?) -> Unanswered {
+        link.send(message, to: host)
+        return Unanswered(requestID: requestID, message: message)
     }
 }

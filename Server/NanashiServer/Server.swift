@@ -78,7 +78,7 @@ public final class Server: Sendable {
         if let shared = storage as? PostgresStorage {
             link = NodeLink(
                 node: try await shared.joinAsNode(now: settings.clock.date), storage: shared,
-                gather: settings.moveCommitDelay, logger: logger)
+                gather: settings.moveCommitDelay, clock: settings.clock, logger: logger)
         }
         let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines, link: link)
         try await lobby.start()

@@ -486,7 +486,8 @@ extension FailoverTests {
             try Test.cancel(Comment(rawValue: "\(error)"))
         }
         let url = try cluster.database()
-        let two = try await nodes(2, url: url)
+        let clock = TestClock()
+        let two = try await nodes(2, url: url, clock: clock)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         let host = try await hostingNode(of: played.game, url: url)
         // The move during the outage is made on the host's own node (a relayed one would wait
@@ -507,6 +508,8 @@ extension FailoverTests {
         // The outage's length is the scenario's (5 s), not a timeout being proven.
         try await Task.sleep(for: .seconds(5))
         try cluster.start()
+        // Each node opens its listening connection again after a pause on the test clock.
+        try await named("listening again") { try await listenAgain([1, 2], url: url, clock: clock) }
 
         // The move waited for the database and was stored, or was refused and is sent again
         // until it is: either way it is acknowledged once, and only once stored.
@@ -546,6 +549,31 @@ extension FailoverTests {
         await check.close()
         for node in two { await node.stop() }
     }
+}
+
+/// Moves `clock` on, a listening pause at a time, until each of `nodes` on the database at
+/// `url` listens again (its listening connection's last statement, `LISTEN` on every node's
+/// channel, done).
+func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
+    let database = try await PostgresStorage.open(url)
+    defer { Task { await database.close() } }
+    var waiting = nodes
+    for _ in 0..<1_000 where !waiting.isEmpty {
+        clock.advance(by: NodeLink.listenAgainAfter)
+        try await Task.sleep(for: .milliseconds(10))
+        var still: [Int64] = []
+        for node in waiting {
+            let listening = try await database.rows(
+                """
+                SELECT 1 FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = \(NodeLink.listenerName(of: node))
+                AND state = 'idle' AND query ILIKE \("%LISTEN%" + NodeLink.everyNode + "%")
+                """)
+            if listening.isEmpty { still.append(node) }
+        }
+        waiting = still
+    }
+    guard waiting.isEmpty else { throw TestClient.Failure(description: "nodes \(waiting) do not listen") }
 }
 
 @Suite struct NodeLinkTests {

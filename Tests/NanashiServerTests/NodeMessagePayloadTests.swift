@@ -17,12 +17,12 @@ import Testing
             .watchEnded(game: 12, watcher: 3),
             .hosted(game: 12, node: 2),
             .loggedIn(player: 7, node: 1, ticket: 99),
-            .move(game: 12, side: .x, player: 7, move: "f2", id: nil, node: 1),
-            .move(game: 12, side: .o, player: 7, move: "a1 b3 é", id: .integer(-5), node: 1),
-            .move(game: 12, side: .x, player: 7, move: "", id: .number(2.5), node: 1),
-            .move(game: 12, side: .x, player: 7, move: "g7g5", id: .string("req 1 é"), node: 3),
-            .move(game: 12, side: .x, player: 7, move: "g7g5", id: .string(""), node: 3),
-            .resign(game: 12, side: .o, player: 7, id: .string("r"), node: 1),
+            .move(game: 12, side: .x, player: 7, move: "f2", id: nil, node: 1, relay: 1),
+            .move(game: 12, side: .o, player: 7, move: "a1 b3 é", id: .integer(-5), node: 1, relay: 2),
+            .move(game: 12, side: .x, player: 7, move: "", id: .number(2.5), node: 1, relay: 3),
+            .move(game: 12, side: .x, player: 7, move: "g7g5", id: .string("req 1 é"), node: 3, relay: 40),
+            .move(game: 12, side: .x, player: 7, move: "g7g5", id: .string(""), node: 3, relay: Int64.max),
+            .resign(game: 12, side: .o, player: 7, id: .string("r"), node: 1, relay: 5),
             .present(game: 12, side: .x, player: 7, node: 2),
             .absent(game: 12, side: .o, node: 2),
             .watch(game: 12, watcher: 5, id: .integer(1), node: 2),
@@ -38,15 +38,16 @@ import Testing
         // The hot ones take the short form, exactly.
         #expect(NodeMessage.line(to: .player(7), text: "{}").payload() == "P7 {}")
         #expect(
-            NodeMessage.move(game: 12, side: .x, player: 7, move: "a1b3", id: .integer(4), node: 1).payload()
-                == "M12 x 7 1 4 a1b3i4")
+            NodeMessage.move(game: 12, side: .x, player: 7, move: "a1b3", id: .integer(4), node: 1, relay: 9)
+                .payload() == "M12 x 7 1 9 4 a1b3i4")
         #expect(NodeMessage.ended(game: 12, player: 7).payload() == "E12 7")
     }
 
     /// A payload no node writes is refused, not misread.
     @Test func aBadPayloadIsRefused() {
         for bad in [
-            "", "Q1 x", "P x", "M12 x 7 1 9 a1", "M12 z 7 1 2 f2", "E12", "E12 x", "M12 x 7 1 2 f2q", "{",
+            "", "Q1 x", "P x", "M12 x 7 1 9 a1", "M12 z 7 1 3 2 f2", "E12", "E12 x", "M12 x 7 1 3 2 f2q",
+            "M12 x 7 1 2 f2", "M12 x 7 1 r 2 f2", "{",
         ] {
             #expect(throws: (any Error).self, "\(bad)") { try NodeMessage(payload: bad[...]) }
         }

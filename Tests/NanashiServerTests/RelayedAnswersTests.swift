@@ -76,7 +76,7 @@ import Testing
         bobsNode.send(
             .move(
                 game: id, side: .x, player: bobID, move: move.description, id: .string("m3"),
-                node: bobsNode.node),
+                node: bobsNode.node, relay: 1),
             to: newHost)
         bobsNode.send(.present(game: id, side: .x, player: bobID, node: bobsNode.node), to: newHost)
         guard case .line(.player(bobID), let stateLine)? = await listening.next(),
