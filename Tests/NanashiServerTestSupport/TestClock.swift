@@ -72,12 +72,17 @@ public final class TestClock: ServerClock {
     /// Throws after 30 s of real time: the server never armed it.
     public func waitForTimer(until deadline: ContinuousClock.Instant) async throws {
         let started = ContinuousClock.now
-        while !state.withLock({ $0.sleepers.values.contains { $0.deadline == deadline } }) {
+        while !isArmed(until: deadline) {
             guard ContinuousClock.now - started < .seconds(30) else {
                 throw NoTimer(deadline: deadline - start)
             }
             try await Task.sleep(for: .milliseconds(1))
         }
+    }
+
+    /// Whether a timer sleeps until `deadline` now.
+    public func isArmed(until deadline: ContinuousClock.Instant) -> Bool {
+        state.withLock { $0.sleepers.values.contains { $0.deadline == deadline } }
     }
 
     /// Waits for a timer `delay` from now, then moves the clock to it.
