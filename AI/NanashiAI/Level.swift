@@ -31,16 +31,17 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
         [1, 1, 1, 1, 2, 2, 2, 3, 3][safe: number - 1]
     }
 
-    /// The most nodes the level searches a move, or `nil` for no node limit: about twice as many a
-    /// level up to 8,000 at level 13 (1.7 times from level 10 to 11: twice scored 86.5%), then
-    /// three times as many (four times was too big a step: 32,000 nodes scored 88.5% against 8,000).
+    /// The most nodes the level searches a move, or `nil` for no node limit: about 1.8 times as many
+    /// a level up to 8,000 at level 13 (with the sixth network, 3,500 against 1,700 scored 87%),
+    /// then three times as many (four times was too big a step: 32,000 nodes scored 88.5% against
+    /// 8,000).
     public var nodes: UInt64? {
-        [1_000, 1_700, 3_500, 8_000, 24_000, 72_000, 216_000, 650_000][safe: number - 10]
+        [1_300, 2_400, 4_400, 8_000, 24_000, 72_000, 216_000, 650_000][safe: number - 10]
     }
 
     /// The most random bonus added to a move's score, in centi-pieces; 0 plays the best move found.
     public var randomness: Int {
-        [800, 400, 200, 120, 350, 250, 150, 200, 100][safe: number - 1] ?? 0
+        [800, 400, 200, 120, 350, 250, 150, 200, 50][safe: number - 1] ?? 0
     }
 
     /// The longest the level thinks about one move.
