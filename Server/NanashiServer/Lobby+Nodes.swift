@@ -303,7 +303,7 @@ extension Lobby {
     /// sent. A host that had them plays them once.
     private func sendUnansweredAgain(to host: Int64?) {
         for seat in crossing.seats.values where host == nil || seat.host == host {
-            if let unanswered = seat.unanswered { seat.sendAgain(unanswered) }
+            if let unanswered = seat.unanswered { seat.send(unanswered) }
         }
     }
 
@@ -332,8 +332,7 @@ extension Lobby {
         failing failure: ProtocolError
     ) throws(ProtocolError) {
         let seat = try relayedSeat(id, of: playerID, failing: failure)
-        crossing.lastRelay += 1
-        let sent = try seat.play(move, player: playerID, requestID: requestID, relay: crossing.lastRelay)
+        let sent = try seat.play(move, player: playerID, requestID: requestID, relay: nextRelay())
         crossing.seats[playerID]?.unanswered = sent
     }
 
@@ -346,9 +345,14 @@ extension Lobby {
         throws(ProtocolError)
     {
         let seat = try relayedSeat(id, of: playerID, failing: failure)
-        crossing.lastRelay += 1
-        let sent = seat.resign(player: playerID, requestID: requestID, relay: crossing.lastRelay)
+        let sent = seat.resign(player: playerID, requestID: requestID, relay: nextRelay())
         crossing.seats[playerID]?.unanswered = sent
+    }
+
+    /// The number of the next move or resignation this node relays.
+    private func nextRelay() -> Int64 {
+        crossing.lastRelay += 1
+        return crossing.lastRelay
     }
 
     /// The host of a player's game changed while their last move or resignation, forwarded to
@@ -646,10 +650,9 @@ extension Lobby {
                 }
             }
         case .move(let id, let side, let player, let move, let requestID, let node, let relay):
-            guard !playedAlready(id, side, node, relay),
-                let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link)
-            else { return }
-            crossing.relaysPlayed[id, default: [:]][side] = (node, relay)
+            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, link) else {
+                return
+            }
             Task {
                 do throws(ProtocolError) {
                     try await game.play(move, by: side, requestID: requestID)
@@ -658,10 +661,9 @@ extension Lobby {
                 }
             }
         case .resign(let id, let side, let player, let requestID, let node, let relay):
-            guard !playedAlready(id, side, node, relay),
-                let (game, outbox) = hostedSide(id, side, player, node, requestID, message, link)
-            else { return }
-            crossing.relaysPlayed[id, default: [:]][side] = (node, relay)
+            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, link) else {
+                return
+            }
             Task {
                 do throws(ProtocolError) {
                     try await game.resign(side, requestID: requestID)
@@ -747,11 +749,19 @@ extension Lobby {
         return end.game
     }
 
-    /// Whether request `relay` of `node` for `side` of game `id`, hosted here, was played
-    /// already: sent again, since this node was thought not to be listening.
-    private func playedAlready(_ id: Int64, _ side: Side, _ node: Int64, _ relay: Int64) -> Bool {
-        guard let last = crossing.relaysPlayed[id]?[side] else { return false }
-        return last.node == node && last.relay >= relay
+    /// `hostedSide` for a move or resignation, number `relay` of `node`, which is recorded as
+    /// played; `nil` for one played already (sent again, since this node was thought not to be
+    /// listening).
+    private func hostedSideOnce(
+        _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ relay: Int64, _ request: NodeMessage,
+        _ link: NodeLink
+    ) -> (Game, Outbox)? {
+        if let last = crossing.relaysPlayed[id]?[side], last.node == node, last.relay >= relay { return nil }
+        guard let hosted = hostedSide(id, side, player, node, request.requestID, request, link) else {
+            return nil
+        }
+        crossing.relaysPlayed[id, default: [:]][side] = (node, relay)
+        return hosted
     }
 
     /// The game hosted here and the outbox of `side`, if that side plays from `node`. If the

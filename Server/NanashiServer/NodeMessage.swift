@@ -47,6 +47,14 @@ enum NodeMessage: Codable, Sendable, Equatable {
     /// which ended here, can no longer be rematched.
     case movedOn(player: Int64, node: Int64)
 
+    /// The id of the client's request a `move` or `resign` carries.
+    var requestID: RequestID? {
+        switch self {
+        case .move(_, _, _, _, let id, _, _), .resign(_, _, _, let id, _, _): id
+        default: nil
+        }
+    }
+
     /// Who a `line` is for on its node.
     enum Recipient: Codable, Sendable, Equatable {
         case player(Int64)

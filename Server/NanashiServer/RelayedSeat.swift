@@ -10,17 +10,12 @@ struct RelayedSeat: Sendable {
     /// The move or resignation last forwarded to the host, until a line of the host comes back.
     /// It is sent again when the host listens again (it may have missed it); if the host dies
     /// meanwhile, it is lost with it.
-    var unanswered: Unanswered?
-
-    struct Unanswered: Sendable {
-        var requestID: RequestID?
-        var message: NodeMessage
-    }
+    var unanswered: NodeMessage?
 
     /// Forwards a move, checked first for what needs no game (its notation), as request number
     /// `relay` of this node. Returns what was sent.
     func play(_ text: String, player: Int64, requestID: RequestID?, relay: Int64) throws(ProtocolError)
-        -> Unanswered
+        -> NodeMessage
     {
         do {
             _ = try Move(notation: text)
@@ -30,24 +25,18 @@ struct RelayedSeat: Sendable {
         return send(
             .move(
                 game: game, side: side, player: player, move: text, id: requestID, node: link.node,
-                relay: relay),
-            requestID: requestID)
+                relay: relay))
     }
 
     /// Forwards a resignation as request number `relay` of this node. Returns what was sent.
-    func resign(player: Int64, requestID: RequestID?, relay: Int64) -> Unanswered {
-        send(
-            .resign(game: game, side: side, player: player, id: requestID, node: link.node, relay: relay),
-            requestID: requestID)
+    func resign(player: Int64, requestID: RequestID?, relay: Int64) -> NodeMessage {
+        send(.resign(game: game, side: side, player: player, id: requestID, node: link.node, relay: relay))
     }
 
-    /// Sends an unanswered request to the host again.
-    func sendAgain(_ request: Unanswered) {
-        link.send(request.message, to: host)
-    }
-
-    private func send(_ message: NodeMessage, requestID: RequestID?) -> Unanswered {
+    /// Sends `message` to the host (again, for one unanswered); returns it.
+    @discardableResult
+    func send(_ message: NodeMessage) -> NodeMessage {
         link.send(message, to: host)
-        return Unanswered(requestID: requestID, message: message)
+        return message
     }
 }
