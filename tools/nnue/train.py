@@ -321,9 +321,10 @@ def main():
     print(f"positions {len(codes)}, read in {time.time() - started:.0f} s; logistic scale K = {scale:.1f}", flush=True)
     target = args.score_share / (1 + np.exp(-scores / scale)) + (1 - args.score_share) * results
 
-    order = generator.permutation(len(codes))
+    # The held-out positions are the last ones read: datagen writes a game's positions together, so
+    # they are whole games the training never saw, not neighbours of trained positions.
     held = max(1, min(len(codes) // 50, 200_000))
-    valid, train = order[:held], order[held:]
+    valid, train = np.arange(len(codes) - held, len(codes)), np.arange(len(codes) - held)
     codes_t = torch.from_numpy(codes.astype(np.int64))
     sides_t = torch.from_numpy(sides.astype(np.int64))
     target_t = torch.from_numpy(target.astype(np.float32))
@@ -356,6 +357,19 @@ def main():
         prediction = torch.sigmoid(network(*features(board, sides_t[index])))
         return torch.mean((prediction - target_t[index]) ** 2)
 
+    def held_out_loss():
+        network.eval()
+        with torch.no_grad():
+            return sum(
+                loss_on(valid[s : s + args.batch], torch.zeros(len(valid[s : s + args.batch]), dtype=torch.long)).item()
+                * len(valid[s : s + args.batch])
+                for s in range(0, len(valid), args.batch)
+            ) / len(valid)
+
+    if initial and not args.resume:
+        # The same held-out positions as every epoch's: what the warm start gains is the difference.
+        print(f"epoch 0 (the starting network): held-out loss {held_out_loss():.6f}", flush=True)
+
     for epoch in range(first_epoch, args.epochs + 1):
         network.train()
         shuffled = generator.permutation(train)
@@ -369,13 +383,7 @@ def main():
             total += loss.item()
             batches += 1
         schedule.step()
-        network.eval()
-        with torch.no_grad():
-            held_loss = sum(
-                loss_on(valid[s : s + args.batch], torch.zeros(len(valid[s : s + args.batch]), dtype=torch.long)).item()
-                * len(valid[s : s + args.batch])
-                for s in range(0, len(valid), args.batch)
-            ) / len(valid)
+        held_loss = held_out_loss()
         print(
             f"epoch {epoch}: train loss {total / batches:.6f}, held-out loss {held_loss:.6f}, "
             f"{time.time() - started:.0f} s",
