@@ -360,11 +360,10 @@ def main():
     def held_out_loss():
         network.eval()
         with torch.no_grad():
-            return sum(
-                loss_on(valid[s : s + args.batch], torch.zeros(len(valid[s : s + args.batch]), dtype=torch.long)).item()
-                * len(valid[s : s + args.batch])
-                for s in range(0, len(valid), args.batch)
-            ) / len(valid)
+            # Each position once, as it is (symmetry 0, the identity).
+            chunks = [valid[s : s + args.batch] for s in range(0, len(valid), args.batch)]
+            total = sum(loss_on(chunk, torch.zeros(len(chunk), dtype=torch.long)).item() * len(chunk) for chunk in chunks)
+            return total / len(valid)
 
     if initial and not args.resume:
         # The same held-out positions as every epoch's: what the warm start gains is the difference.
