@@ -19,13 +19,15 @@ func requirePostgres() throws {
 
 /// Servers on one new PostgreSQL database, on one test clock.
 func nodes(
-    _ count: Int, url: String? = nil, clock: TestClock = TestClock(), lease: Duration = .seconds(10)
+    _ count: Int, url: String? = nil, clock: TestClock = TestClock(), lease: Duration = .seconds(10),
+    log: CapturedLog? = nil
 ) async throws -> [TestServer] {
     let url = try url ?? TestPostgres.database()
     var servers: [TestServer] = []
-    for _ in 0..<count {
+    for index in 0..<count {
+        let logger = log.map { log in Logger(label: "node \(index + 1)") { log.handler(label: $0) } }
         servers.append(
-            try await TestServer {
+            try await TestServer(logger: logger ?? .quiet) {
                 $0.databasePath = url
                 $0.clock = clock
                 $0.nodeLease = lease
@@ -463,12 +465,19 @@ extension FailoverTests {
 }
 
 @Suite struct DatabaseOutageTests {
-    /// Runs one step of the scenario; an error it throws (a client's read timing out) names the step.
+    /// What the nodes logged (postgres-nio's tracing of each message left out), shown when a
+    /// step fails.
+    private let log = CapturedLog(level: .info)
+
+    /// Runs one step of the scenario; an error it throws (a client's read timing out) names the
+    /// step and carries the end of the nodes' log.
     private func named<T>(_ step: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
-            throw TestClient.Failure(description: "\(step): \(error)")
+            let tail = log.text.split(separator: "\n").suffix(80).joined(separator: "\n")
+            throw TestClient.Failure(
+                description: "\(step): \(error)\nthe nodes' log, its last 80 lines:\n\(tail)")
         }
     }
 
@@ -487,7 +496,7 @@ extension FailoverTests {
         }
         let url = try cluster.database()
         let clock = TestClock()
-        let two = try await nodes(2, url: url, clock: clock)
+        let two = try await nodes(2, url: url, clock: clock, log: log)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
         let host = try await hostingNode(of: played.game, url: url)
         // The move during the outage is made on the host's own node (a relayed one would wait

@@ -447,18 +447,27 @@ private final class StopFlag: Sendable {
     }
 }
 
-/// Everything a logger was asked to write, at every level, with its metadata.
+/// Everything a logger was asked to write at `level` or above (every level by default), with
+/// its metadata: each line with the seconds since the log began and the label of the logger
+/// that wrote it.
 final class CapturedLog: Sendable {
     private let lines = Mutex<[String]>([])
+    private let began = ContinuousClock.now
+    private let level: Logger.Level
+
+    init(level: Logger.Level = .trace) { self.level = level }
 
     var text: String { lines.withLock { $0.joined(separator: "\n") } }
 
-    func handler() -> some LogHandler { Handler(log: self) }
+    func handler(label: String = "") -> some LogHandler {
+        Handler(log: self, label: label, logLevel: level)
+    }
 
     private struct Handler: LogHandler {
         let log: CapturedLog
+        let label: String
+        var logLevel: Logger.Level
         var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
 
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -467,7 +476,9 @@ final class CapturedLog: Sendable {
 
         func log(event: LogEvent) {
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            log.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
+            let since = (ContinuousClock.now - log.began).components
+            let seconds = String(format: "%.3f", Double(since.seconds) + Double(since.attoseconds) / 1e18)
+            log.lines.withLock { $0.append("\(seconds) \(label) \(event.level) \(event.message) \(all)") }
         }
     }
 }
