@@ -205,15 +205,17 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     #expect(final.moves[games[3].id]?.count == inFlight.count + 1)
 }
 
-@Test(arguments: [
-    (["serve", "--idle-timeout", "0"], "nanashi: bad idle timeout 0: use 1 to 86400 seconds\n"),
-    (
-        ["serve", "--idle-timeout", "9223372036854775807"],
-        "nanashi: bad idle timeout 9223372036854775807: use 1 to 86400 seconds\n"
-    ),
-    (["serve", "--message-burst", "0"], "nanashi: bad message burst 0: use 1 or more\n"),
-    (["serve", "--message-rate", "0"], "nanashi: bad message rate 0.0: use more than 0\n"),
-])
+@Test(
+    .blocking,
+    arguments: [
+        (["serve", "--idle-timeout", "0"], "nanashi: bad idle timeout 0: use 1 to 86400 seconds\n"),
+        (
+            ["serve", "--idle-timeout", "9223372036854775807"],
+            "nanashi: bad idle timeout 9223372036854775807: use 1 to 86400 seconds\n"
+        ),
+        (["serve", "--message-burst", "0"], "nanashi: bad message burst 0: use 1 or more\n"),
+        (["serve", "--message-rate", "0"], "nanashi: bad message rate 0.0: use more than 0\n"),
+    ])
 func badLimitsFailWithOneLine(arguments: [String], message: String) throws {
     let result = try NanashiProcess.run(arguments)
     #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == message)

@@ -281,21 +281,26 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
                 + "you lose; rating 1500 → 1500 (0)\n"))
 }
 
-@Test(arguments: [
-    (
-        ["online", "--time", "0+1"],
-        "nanashi: bad time control '0+1': the clock starts with 1 second to 180 minutes\n"
-    ),
-    (
-        ["online", "--server", "host:99999"],
-        "nanashi: bad port '99999' in the server address: use 1 to 65535\n"
-    ),
-    (["leaderboard", "--db", "x.sqlite", "--server", "host:1"], "nanashi: use --db or --server, not both\n"),
-    (
-        ["profile", "ann", "--server", "127.0.0.1:1"],
-        "nanashi: cannot connect to 127.0.0.1:1: Connection refused\n"
-    ),
-])
+@Test(
+    .blocking,
+    arguments: [
+        (
+            ["online", "--time", "0+1"],
+            "nanashi: bad time control '0+1': the clock starts with 1 second to 180 minutes\n"
+        ),
+        (
+            ["online", "--server", "host:99999"],
+            "nanashi: bad port '99999' in the server address: use 1 to 65535\n"
+        ),
+        (
+            ["leaderboard", "--db", "x.sqlite", "--server", "host:1"],
+            "nanashi: use --db or --server, not both\n"
+        ),
+        (
+            ["profile", "ann", "--server", "127.0.0.1:1"],
+            "nanashi: cannot connect to 127.0.0.1:1: Connection refused\n"
+        ),
+    ])
 func badOnlineCommandsFailWithOneLine(arguments: [String], message: String) throws {
     let run = try runNanashi(arguments)
     #expect(run.status == 2 && run.stdout.isEmpty && run.stderr == message)

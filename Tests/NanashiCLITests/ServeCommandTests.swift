@@ -78,28 +78,30 @@ private func field(_ name: String, in line: String) -> String? {
             + #""rating":1338,"rd":290,"wins":0}],"total":2}"# + "\n")
 }
 
-@Test(arguments: [
-    (
-        ["leaderboard", "--db", "/nonexistent/nanashi.sqlite"],
-        "nanashi: no database file at /nonexistent/nanashi.sqlite\n"
-    ),
-    (["leaderboard", "--db", "x.sqlite", "--top", "101"], "nanashi: bad --top 101: use 1 to 100\n"),
-    (
-        ["leaderboard", "--db", "postgres://ann@h/g"],
-        "nanashi: --db reads a server's SQLite file; for PostgreSQL ask a server with --server\n"
-    ),
-    (["serve", "--port", "70000"], "nanashi: bad port 70000: use 0 to 65535\n"),
-    (["serve", "--http", "70000"], "nanashi: bad HTTP port 70000: use 0 to 65535\n"),
-    (
-        ["serve", "--db", "postgres://localhost/nanashi"],
-        "nanashi: bad --db: bad PostgreSQL URL (no user): expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB\n"
-    ),
-    (
-        ["serve", "--db", "postgres://ann:secret@localhost:99999/nanashi"],
-        "nanashi: bad --db: bad PostgreSQL URL (port 99999 is out of range): "
-            + "expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB\n"
-    ),
-])
+@Test(
+    .blocking,
+    arguments: [
+        (
+            ["leaderboard", "--db", "/nonexistent/nanashi.sqlite"],
+            "nanashi: no database file at /nonexistent/nanashi.sqlite\n"
+        ),
+        (["leaderboard", "--db", "x.sqlite", "--top", "101"], "nanashi: bad --top 101: use 1 to 100\n"),
+        (
+            ["leaderboard", "--db", "postgres://ann@h/g"],
+            "nanashi: --db reads a server's SQLite file; for PostgreSQL ask a server with --server\n"
+        ),
+        (["serve", "--port", "70000"], "nanashi: bad port 70000: use 0 to 65535\n"),
+        (["serve", "--http", "70000"], "nanashi: bad HTTP port 70000: use 0 to 65535\n"),
+        (
+            ["serve", "--db", "postgres://localhost/nanashi"],
+            "nanashi: bad --db: bad PostgreSQL URL (no user): expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB\n"
+        ),
+        (
+            ["serve", "--db", "postgres://ann:secret@localhost:99999/nanashi"],
+            "nanashi: bad --db: bad PostgreSQL URL (port 99999 is out of range): "
+                + "expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB\n"
+        ),
+    ])
 func badServerCommandsFailWithOneLine(arguments: [String], message: String) throws {
     let (output, error, status) = try runNanashi(arguments)
     #expect(status == 2 && output.isEmpty && error == message)
@@ -107,17 +109,17 @@ func badServerCommandsFailWithOneLine(arguments: [String], message: String) thro
 
 /// A PostgreSQL that refuses the login, or that nobody answers for: one line without the
 /// password, exit code 2, before the server listens.
-@Test func aDatabaseThatCannotBeOpenedStopsTheServerWithOneLine() throws {
+@Test(.blocking) func aDatabaseThatCannotBeOpenedStopsTheServerWithOneLine() async throws {
     var unreachable = ["postgres://ann:hunter2@127.0.0.1:1/nanashi"]
     var expected = [
         "nanashi: cannot serve on 127.0.0.1:0 with database postgres://ann@127.0.0.1:1/nanashi: "
             + "PostgreSQL cannot be reached: "
     ]
-    if let why = TestPostgres.unavailable {
+    if let why = await TestPostgres.unavailable {
         Issue.record(Comment(rawValue: why), severity: .warning)
     } else {
-        let url = try TestPostgres.database()
-        let wrong = try TestPostgres.wrongPassword(database: String(url.split(separator: "/").last!))
+        let url = try await TestPostgres.database()
+        let wrong = try await TestPostgres.wrongPassword(database: String(url.split(separator: "/").last!))
         let shown = wrong.replacingOccurrences(of: #":[^:@/]*@"#, with: "@", options: .regularExpression)
         unreachable.append(wrong)
         expected.append(

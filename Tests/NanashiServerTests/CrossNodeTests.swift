@@ -10,8 +10,8 @@ import Testing
 @testable import NanashiServer
 
 /// Skips a test, saying why, when there is no PostgreSQL to test against.
-func requirePostgres() throws {
-    if let why = TestPostgres.unavailable {
+func requirePostgres() async throws {
+    if let why = await TestPostgres.unavailable {
         Issue.record(Comment(rawValue: why), severity: .warning)
         try Test.cancel(Comment(rawValue: why))
     }
@@ -22,7 +22,7 @@ func nodes(
     _ count: Int, url: String? = nil, clock: TestClock = TestClock(), lease: Duration = .seconds(10),
     log: CapturedLog? = nil
 ) async throws -> [TestServer] {
-    let url = try url ?? TestPostgres.database()
+    let url = if let url { url } else { try await TestPostgres.database() }
     var servers: [TestServer] = []
     for index in 0..<count {
         let logger = log.map { log in Logger(label: "node \(index + 1)") { log.handler(label: $0) } }
@@ -118,8 +118,8 @@ struct GameAcrossNodes {
     let host: Int64
 
     init(plies: Int, clock: TestClock = TestClock(), lease: Duration = .seconds(10)) async throws {
-        try requirePostgres()
-        url = try TestPostgres.database()
+        try await requirePostgres()
+        url = try await TestPostgres.database()
         servers = try await nodes(2, url: url, clock: clock, lease: lease)
         played = try await PlayedGame(annServer: servers[0], bobServer: servers[1], plies: plies)
         host = try await hostingNode(of: played.game, url: url)
@@ -137,7 +137,7 @@ struct GameAcrossNodes {
     /// what they get when both play on one node; a watcher on either node sees the moves, and
     /// `live` on both nodes lists the game.
     @Test func playersOnTwoNodesPlayAsOnOne() async throws {
-        try requirePostgres()
+        try await requirePostgres()
         let one = try await nodes(1)
         let single = try await PlayedGame(annServer: one[0], bobServer: one[0], plies: 6)
         await one[0].stop()
@@ -204,8 +204,8 @@ struct GameAcrossNodes {
     /// `superseded` and closed, as on one node, and its seek leaves the pool, while a seek from
     /// the newer one stays.
     @Test func aLoginOnAnotherNodeSupersedesTheConnectionHere() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
+        try await requirePostgres()
+        let url = try await TestPostgres.database()
         let two = try await nodes(2, url: url)
         let first = try two[0].client()
         let token = try await register(first, "ann")
@@ -231,8 +231,8 @@ extension SessionsAcrossNodesTests {
     /// Notifications may arrive late: a message about an older login elsewhere (a smaller
     /// ticket) supersedes no newer connection; one about a newer login does.
     @Test func aLateWordOfAnOlderLoginSupersedesNothing() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
+        try await requirePostgres()
+        let url = try await TestPostgres.database()
         let two = try await nodes(2, url: url)
         let first = try two[0].client()
         let token = try await register(first, "ann")  // player 1, on node 1
@@ -263,8 +263,8 @@ extension SessionsAcrossNodesTests {
     /// went out first: a slow draw here gave this older login the larger ticket, the newer
     /// connection was the one superseded, and this one lived on.)
     @Test func aLoginsWelcomeWaitsForItsTicket() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
+        try await requirePostgres()
+        let url = try await TestPostgres.database()
         let one = try await nodes(1, url: url)
         let bob = try one[0].client()
         _ = try await register(bob, "bob")
@@ -486,15 +486,15 @@ extension FailoverTests {
     /// back the same move is accepted and play goes on both ways; every move acknowledged is
     /// stored, and no other.
     @Test func playGoesOnWhenPostgreSQLIsBack() async throws {
-        try requirePostgres()
+        try await requirePostgres()
         let cluster: TestPostgres.OwnCluster
         do {
-            cluster = try TestPostgres.ownCluster()
+            cluster = try await TestPostgres.ownCluster()
         } catch {
             Issue.record(Comment(rawValue: "skipped: \(error)"), severity: .warning)
             try Test.cancel(Comment(rawValue: "\(error)"))
         }
-        let url = try cluster.database()
+        let url = try await cluster.database()
         let clock = TestClock()
         let two = try await nodes(2, url: url, clock: clock, log: log)
         var played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 4)
@@ -508,7 +508,7 @@ extension FailoverTests {
         let move = greedyMove(played.position)
         let line = #"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"again"}"#
 
-        try cluster.stop()
+        try await cluster.stop()
         played.clients[mover]!.send(line)
         // Nothing that needs no database waits for it meanwhile.
         for node in two {
@@ -516,7 +516,7 @@ extension FailoverTests {
         }
         // The outage's length is the scenario's (5 s), not a timeout being proven.
         try await Task.sleep(for: .seconds(5))
-        try cluster.start()
+        try await cluster.start()
         // Each node opens its listening connection again after a pause on the test clock.
         try await named("listening again") { try await listenAgain([1, 2], url: url, clock: clock) }
 
@@ -596,8 +596,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     /// notification may carry (through `relay_message`, read once), and two equal messages
     /// in one batch (which PostgreSQL would merge into one without their numbers).
     @Test func messagesArriveWholeAndInOrder() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
+        try await requirePostgres()
+        let url = try await TestPostgres.database()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date()
         let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
@@ -636,8 +636,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     /// over (the first one's lease over), the first stores nothing more of it. The same move
     /// stored again at its ply (an answer lost) is stored with its new clocks; another is refused.
     @Test func onlyTheHostStoresMovesAndTheResult() async throws {
-        try requirePostgres()
-        let url = try TestPostgres.database()
+        try await requirePostgres()
+        let url = try await TestPostgres.database()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         _ = try await a.joinAsNode(now: now)
@@ -685,7 +685,7 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     /// `rematch_offer`, and once both asked a new game with colours swapped, played like any
     /// other; then an offer lapses (`rematch_declined`) when the opponent seeks instead.
     @Test func playersOnTwoNodesRematchTheirGame() async throws {
-        try requirePostgres()
+        try await requirePostgres()
         let two = try await nodes(2)
         let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
         let (x, o) = (played.clients[.x]!, played.clients[.o]!)

@@ -16,35 +16,58 @@ public enum TestPostgres {
     /// The environment variable that points the tests at a running PostgreSQL.
     public static let environmentVariable = "NANASHI_TEST_POSTGRES"
 
-    /// Why there is no PostgreSQL to test against, or `nil` if there is.
+    /// Why there is no PostgreSQL to test against, or `nil` if there is. The first to ask
+    /// starts the cluster (the others wait for it), on a thread of its own.
     public static var unavailable: String? {
-        switch server {
-        case .success: nil
-        case .failure(let why): "PostgreSQL tests skipped: \(why.message)"
+        get async {
+            switch await offThePool({ server }) {
+            case .success: nil
+            case .failure(let why): "PostgreSQL tests skipped: \(why.message)"
+            }
         }
     }
 
     /// A new, empty database's URL; `postgres://postgres:PASSWORD@127.0.0.1:PORT/NAME`.
     ///
     /// - Throws: `TestPostgresError` if there is no PostgreSQL or the database cannot be created.
-    public static func database() throws -> String {
-        let server = try server.get()
-        let name =
-            "nanashi_test_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())"
-        try run(
-            psql,
-            [
-                "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
-                "CREATE DATABASE \(name)",
-            ])
-        return server.url(database: name)
+    public static func database() async throws -> String {
+        try await offThePool {
+            let server = try server.get()
+            let name =
+                "nanashi_test_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())"
+            try run(
+                psql,
+                [
+                    "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
+                    "CREATE DATABASE \(name)",
+                ])
+            return server.url(database: name)
+        }
     }
 
     /// The server's URL for `database` with a wrong password (to test a refused login).
-    public static func wrongPassword(database: String) throws -> String {
-        var server = try server.get()
-        server.password = "wrong-\(server.password)"
-        return server.url(database: database)
+    public static func wrongPassword(database: String) async throws -> String {
+        try await offThePool {
+            var server = try server.get()
+            server.password = "wrong-\(server.password)"
+            return server.url(database: database)
+        }
+    }
+
+    /// Runs `work`, which waits for processes (`initdb`, `pg_ctl`, `psql`) or for the cluster's
+    /// start, on a thread of its own: on Swift concurrency's pool (a thread a core) it would hold
+    /// up the in-process servers of every other test meanwhile.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
     }
 
     /// A running server: where it listens and its superuser's login.
@@ -106,11 +129,11 @@ public enum TestPostgres {
     ///
     /// - Throws: `TestPostgresError` without `initdb` and `pg_ctl` (a running PostgreSQL named by
     ///   `NANASHI_TEST_POSTGRES` cannot be stopped by the tests).
-    public static func ownCluster() throws -> OwnCluster {
+    public static func ownCluster() async throws -> OwnCluster {
         guard let bin = binaries else {
             throw TestPostgresError("initdb and pg_ctl not found (install Debian's postgresql)")
         }
-        return try startCluster(bin: bin, shared: false)
+        return try await offThePool { try startCluster(bin: bin, shared: false) }
     }
 
     /// A cluster one test owns: it may stop it and start it again.
@@ -131,27 +154,31 @@ public enum TestPostgres {
         }
 
         /// A new, empty database's URL.
-        public func database() throws -> String {
+        public func database() async throws -> String {
             let name = "nanashi_own_\(UUID().uuidString.prefix(8).lowercased())"
-            try run(
-                psql,
-                [
-                    "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
-                    "CREATE DATABASE \(name)",
-                ])
+            let url = server.url(database: "postgres")
+            try await offThePool {
+                try run(psql, ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
+            }
             return server.url(database: name)
         }
 
         /// `pg_ctl stop -m fast`: the server ends every session and stops.
-        public func stop() throws {
-            try pgCtl(["-D", folder + "/data", "-m", "fast", "-w", "stop"])
+        public func stop() async throws {
+            try await offThePool {
+                try self.pgCtl(["-D", self.folder + "/data", "-m", "fast", "-w", "stop"])
+            }
         }
 
         /// Starts the stopped server again on the same port.
-        public func start() throws {
-            try pgCtl([
-                "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o", options, "start",
-            ])
+        public func start() async throws {
+            try await offThePool {
+                try self.pgCtl([
+                    "-D", self.folder + "/data", "-l", self.folder + "/log", "-w", "-t", "60", "-o",
+                    self.options,
+                    "start",
+                ])
+            }
         }
 
         private func pgCtl(_ arguments: [String]) throws {
