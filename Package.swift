@@ -134,7 +134,7 @@ let package = Package(
             name: "NanashiLoadTests",
             dependencies: [
                 "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiClient",
-                "NanashiServerTestSupport",
+                "NanashiServerTestSupport", "NanashiTestSupport",
             ],
             path: "Tests/NanashiLoadTests"
         ),

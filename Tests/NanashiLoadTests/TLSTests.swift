@@ -3,6 +3,7 @@ import NanashiClient
 import NanashiProtocol
 import NanashiServer
 import NanashiServerTestSupport
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiLoad
@@ -42,7 +43,7 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     }
 }
 
-@Test func aWholeGameIsPlayedOverTLS() async throws {
+@Test(.blocking) func aWholeGameIsPlayedOverTLS() async throws {
     let certificate = try TestCertificate()
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
@@ -66,7 +67,7 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
     await server.stop()
 }
 
-@Test func plainTextAndUntrustedClientsAreRefusedOnTheTLSPort() async throws {
+@Test(.blocking) func plainTextAndUntrustedClientsAreRefusedOnTheTLSPort() async throws {
     let certificate = try TestCertificate()
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
@@ -105,7 +106,7 @@ private func handshakes(port: Int, _ version: String) throws -> Bool {
     return text.contains("CONNECTION ESTABLISHED")
 }
 
-@Test func tlsBelowOnePointTwoIsRefused() async throws {
+@Test(.blocking) func tlsBelowOnePointTwoIsRefused() async throws {
     let certificate = try TestCertificate()
     defer { certificate.remove() }
     let server = try await startTLSServer(certificate)
