@@ -22,7 +22,11 @@ private func database() async throws -> String {
 @Suite struct PostgresStorageTests {
     /// Two games of ann end at the same moment on two servers: the second is rated from the
     /// first's result, not from the rating both read before.
-    @Test func twoGamesOfOnePlayerEndingTogetherOnTwoServersLoseNeitherUpdate() async throws {
+    ///
+    /// The first rating holds its thread until the second waits for the lock: `.blocking`, and
+    /// the two run as child tasks of the test (on its lanes), so that the hold is not one of Swift
+    /// concurrency's threads, which every in-process server of the run shares.
+    @Test(.blocking) func twoGamesOfOnePlayerEndingTogetherOnTwoServersLoseNeitherUpdate() async throws {
         let url = try await database()
         let (first, second, watcher) = (
             try await PostgresStorage.open(url), try await PostgresStorage.open(url),
@@ -37,24 +41,24 @@ private func database() async throws -> String {
         // The first server rates game 1 and, before it commits, holds on until the second server
         // is waiting to rate game 2.
         let inside = Flag()
+        let heldOnALane = Flag()
         let release = DispatchSemaphore(value: 0)
-        let firstFinish = Task {
-            try await first.finishGame(
-                id: game1, outcome: Outcome(winner: .x, reason: .resignation), now: Date()
-            ) {
-                x, o in
-                inside.set()
-                _ = release.wait(timeout: .now() + 60)
-                return xWins(x, o)
-            }
+        async let firstFinish = first.finishGame(
+            id: game1, outcome: Outcome(winner: .x, reason: .resignation), now: Date()
+        ) {
+            x, o in
+            if BlockingTrait.isOnALane { heldOnALane.set() }
+            inside.set()
+            _ = release.wait(timeout: .now() + 60)
+            return xWins(x, o)
         }
         while !inside.isSet { try await Task.sleep(for: .milliseconds(5)) }
         let secondDone = Flag()
-        let secondFinish = Task {
+        async let secondFinish = {
             defer { secondDone.set() }
             return try await second.finishGame(
                 id: game2, outcome: Outcome(winner: .x, reason: .resignation), now: Date(), rate: xWins)
-        }
+        }()
         // Until the second server's transaction waits for a lock (or, wrongly, finishes).
         var waited = false
         for _ in 0..<6000 where !waited && !secondDone.isSet {
@@ -68,9 +72,10 @@ private func database() async throws -> String {
             if !waited { try await Task.sleep(for: .milliseconds(5)) }
         }
         release.signal()
-        let one = try #require(try await firstFinish.value)
-        let two = try #require(try await secondFinish.value)
+        let one = try #require(try await firstFinish)
+        let two = try #require(try await secondFinish)
         #expect(waited, "the second server rated game 2 without waiting for game 1's rating")
+        #expect(heldOnALane.isSet, "the first rating held one of Swift concurrency's threads")
         #expect(two.x.before == one.x.after)
         let stored = try #require(try await watcher.player(id: ann.id!))
         #expect(stored.games == 2 && stored.wins == 2 && stored.glicko == two.x.after)
