@@ -9,7 +9,8 @@ import Testing
 
 @testable import NanashiServer
 
-/// Skips a test, saying why, when there is no PostgreSQL to test against.
+/// Skips a test, saying why, when there is no PostgreSQL to test against: a warning, so the run
+/// says why (a cancelled test alone reads as passed).
 func requirePostgres() async throws {
     if let why = await TestPostgres.unavailable {
         Issue.record(Comment(rawValue: why), severity: .warning)

@@ -478,7 +478,8 @@ final class CapturedLog: Sendable {
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
             let since = (ContinuousClock.now - log.began).components
             let seconds = String(format: "%.3f", Double(since.seconds) + Double(since.attoseconds) / 1e18)
-            log.lines.withLock { $0.append("\(seconds) \(label) \(event.level) \(event.message) \(all)") }
+            let writer = label.isEmpty ? "" : " \(label)"
+            log.lines.withLock { $0.append("\(seconds)\(writer) \(event.level) \(event.message) \(all)") }
         }
     }
 }

@@ -12,10 +12,7 @@ import Testing
 
 /// A new database on the test server and the URL to it; a warning and a stop without one.
 private func database() async throws -> String {
-    if let why = await TestPostgres.unavailable {
-        Issue.record(Comment(rawValue: why), severity: .warning)
-        try Test.cancel(Comment(rawValue: why))
-    }
+    try await requirePostgres()
     return try await TestPostgres.database()
 }
 

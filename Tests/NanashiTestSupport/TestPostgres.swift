@@ -20,7 +20,7 @@ public enum TestPostgres {
     /// starts the cluster (the others wait for it), on a thread of its own.
     public static var unavailable: String? {
         get async {
-            switch await offThePool({ server }) {
+            switch await resultOnAThreadOfItsOwn({ server }) {
             case .success: nil
             case .failure(let why): "PostgreSQL tests skipped: \(why.message)"
             }
@@ -31,40 +31,47 @@ public enum TestPostgres {
     ///
     /// - Throws: `TestPostgresError` if there is no PostgreSQL or the database cannot be created.
     public static func database() async throws -> String {
-        try await offThePool {
-            let server = try server.get()
-            let name =
-                "nanashi_test_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())"
-            try run(
-                psql,
-                [
-                    "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
-                    "CREATE DATABASE \(name)",
-                ])
-            return server.url(database: name)
+        try await onAThreadOfItsOwn {
+            try createDatabase(
+                "nanashi_test_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())",
+                on: try server.get())
         }
     }
 
     /// The server's URL for `database` with a wrong password (to test a refused login).
     public static func wrongPassword(database: String) async throws -> String {
-        try await offThePool {
+        try await onAThreadOfItsOwn {
             var server = try server.get()
             server.password = "wrong-\(server.password)"
             return server.url(database: database)
         }
     }
 
+    /// Creates the database `name` on `server` (with `psql`); its URL.
+    private static func createDatabase(_ name: String, on server: Server) throws(TestPostgresError) -> String
+    {
+        try run(
+            psql,
+            [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", server.url(database: "postgres"), "-c",
+                "CREATE DATABASE \(name)",
+            ])
+        return server.url(database: name)
+    }
+
     /// Runs `work`, which waits for processes (`initdb`, `pg_ctl`, `psql`) or for the cluster's
     /// start, on a thread of its own: on Swift concurrency's pool (a thread a core) it would hold
     /// up the in-process servers of every other test meanwhile.
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T
+    private static func onAThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
+        async throws
+        -> T
     {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
+        try await resultOnAThreadOfItsOwn { Result { try work() } }.get()
     }
 
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    /// `work`'s value, computed on a thread of its own (for work that cannot throw, or that
+    /// returns its failure as a `Result`).
+    private static func resultOnAThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }
@@ -133,7 +140,7 @@ public enum TestPostgres {
         guard let bin = binaries else {
             throw TestPostgresError("initdb and pg_ctl not found (install Debian's postgresql)")
         }
-        return try await offThePool { try startCluster(bin: bin, shared: false) }
+        return try await onAThreadOfItsOwn { try startCluster(bin: bin, shared: false) }
     }
 
     /// A cluster one test owns: it may stop it and start it again.
@@ -155,24 +162,20 @@ public enum TestPostgres {
 
         /// A new, empty database's URL.
         public func database() async throws -> String {
-            let name = "nanashi_own_\(UUID().uuidString.prefix(8).lowercased())"
-            let url = server.url(database: "postgres")
-            try await offThePool {
-                try run(psql, ["-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", "CREATE DATABASE \(name)"])
-            }
-            return server.url(database: name)
+            let (name, server) = ("nanashi_own_\(UUID().uuidString.prefix(8).lowercased())", server)
+            return try await onAThreadOfItsOwn { try createDatabase(name, on: server) }
         }
 
         /// `pg_ctl stop -m fast`: the server ends every session and stops.
         public func stop() async throws {
-            try await offThePool {
+            try await onAThreadOfItsOwn {
                 try self.pgCtl(["-D", self.folder + "/data", "-m", "fast", "-w", "stop"])
             }
         }
 
         /// Starts the stopped server again on the same port.
         public func start() async throws {
-            try await offThePool {
+            try await onAThreadOfItsOwn {
                 try self.pgCtl([
                     "-D", self.folder + "/data", "-l", self.folder + "/log", "-w", "-t", "60", "-o",
                     self.options,
