@@ -25,9 +25,12 @@ final class FakeServer {
     private static func boundSocket(port: Int, listening: Bool) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(descriptor >= 0)
-        // Lets a port whose last connection is still in TIME_WAIT be bound again (`goAway`).
+        // Lets a port whose last connection is still in TIME_WAIT be bound again, and lets
+        // `goAway` bind its port a second time before it lets the listener go (the same user's
+        // sockets only, and none of the servers under test asks for it).
         var reuse: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -84,10 +87,13 @@ final class FakeServer {
     }
 
     /// Hangs up and stops listening, but keeps the port bound: the server is gone, connecting to
-    /// its port is refused, and no other socket of the run can take the port meanwhile.
+    /// its port is refused, and no other socket of the run can take the port meanwhile. The
+    /// port is bound again before the listener closes: closing first left a moment in which
+    /// another test's socket could take it (a CI run failed so, binding it again with errno 98).
     func goAway() throws {
         hangUp()
+        let holder = try Self.boundSocket(port: port, listening: false).descriptor
         close(listener)
-        listener = try Self.boundSocket(port: port, listening: false).descriptor
+        listener = holder
     }
 }
