@@ -18,6 +18,13 @@ func requirePostgres() async throws {
     }
 }
 
+/// A new database on the test server and the URL to it; skips the test, as `requirePostgres`
+/// does, without PostgreSQL.
+func postgresDatabase() async throws -> String {
+    try await requirePostgres()
+    return try await TestPostgres.database()
+}
+
 /// Servers on one new PostgreSQL database, on one test clock.
 func nodes(
     _ count: Int, url: String? = nil, clock: TestClock = TestClock(), lease: Duration = .seconds(10),
@@ -119,8 +126,7 @@ struct GameAcrossNodes {
     let host: Int64
 
     init(plies: Int, clock: TestClock = TestClock(), lease: Duration = .seconds(10)) async throws {
-        try await requirePostgres()
-        url = try await TestPostgres.database()
+        url = try await postgresDatabase()
         servers = try await nodes(2, url: url, clock: clock, lease: lease)
         played = try await PlayedGame(annServer: servers[0], bobServer: servers[1], plies: plies)
         host = try await hostingNode(of: played.game, url: url)
@@ -205,8 +211,7 @@ struct GameAcrossNodes {
     /// `superseded` and closed, as on one node, and its seek leaves the pool, while a seek from
     /// the newer one stays.
     @Test func aLoginOnAnotherNodeSupersedesTheConnectionHere() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let two = try await nodes(2, url: url)
         let first = try two[0].client()
         let token = try await register(first, "ann")
@@ -232,8 +237,7 @@ extension SessionsAcrossNodesTests {
     /// Notifications may arrive late: a message about an older login elsewhere (a smaller
     /// ticket) supersedes no newer connection; one about a newer login does.
     @Test func aLateWordOfAnOlderLoginSupersedesNothing() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let two = try await nodes(2, url: url)
         let first = try two[0].client()
         let token = try await register(first, "ann")  // player 1, on node 1
@@ -264,8 +268,7 @@ extension SessionsAcrossNodesTests {
     /// went out first: a slow draw here gave this older login the larger ticket, the newer
     /// connection was the one superseded, and this one lived on.)
     @Test func aLoginsWelcomeWaitsForItsTicket() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let one = try await nodes(1, url: url)
         let bob = try one[0].client()
         _ = try await register(bob, "bob")
@@ -597,8 +600,7 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     /// notification may carry (through `relay_message`, read once), and two equal messages
     /// in one batch (which PostgreSQL would merge into one without their numbers).
     @Test func messagesArriveWholeAndInOrder() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date()
         let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
@@ -637,8 +639,7 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     /// over (the first one's lease over), the first stores nothing more of it. The same move
     /// stored again at its ply (an answer lost) is stored with its new clocks; another is refused.
     @Test func onlyTheHostStoresMovesAndTheResult() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         _ = try await a.joinAsNode(now: now)

@@ -22,8 +22,7 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     /// host's own included, gets the game again from the new host, then each next move and the
     /// end, as before.
     @Test func watchersOnEveryNodeFollowTheGameToItsNewHost() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let three = try await nodes(3, url: url)
         var played = try await PlayedGame(annServer: three[0], bobServer: three[1], plies: 4)
         let database = try await PostgresStorage.open(url)
@@ -143,8 +142,7 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     /// the dead node's lease is over, seats the engine again and sends the player the game; the
     /// engine answers there, plays on, and the game ends once, unrated.
     @Test func aGameAgainstTheEngineGoesOnWhenItsHostDies() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let clock = TestClock()
         let two = try await nodes(2, url: url, clock: clock)
         let ann = try two[0].client()
@@ -229,8 +227,7 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     /// host's word that the game ended (`ended`, sent after the line) has not come yet. Here a
     /// node of the test's own hosts the game and never sends that word.
     @Test func aRelayedPlayerMaySeekAsSoonAsTheyReadTheEnd() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let one = try await nodes(1, url: url)
         let ann = try one[0].client()
         _ = try await register(ann, "ann")  // player 1, on node 1

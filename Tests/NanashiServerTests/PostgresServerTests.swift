@@ -10,8 +10,7 @@ import Testing
 /// Two servers on one PostgreSQL database: a player registered and rated on one is known on the
 /// other, and a game left unfinished by one is resumed by the next server to start.
 @Test func twoServersOnOnePostgreSQLShareAccountsRatingsAndGames() async throws {
-    try await requirePostgres()
-    let url = try await TestPostgres.database()
+    let url = try await postgresDatabase()
     let first = try await TestServer { $0.databasePath = url }
     let second = try await TestServer { $0.databasePath = url }
     let paired = try await pairedGame(first)
@@ -56,8 +55,7 @@ import Testing
 /// Wrong passwords for one name from one address, sent to two servers on one database, count
 /// together: the third is refused wherever it goes, and the right password then still is.
 @Test func failedLoginsForOneNameCountAcrossServers() async throws {
-    try await requirePostgres()
-    let url = try await TestPostgres.database()
+    let url = try await postgresDatabase()
     let configure: (inout ServerSettings) -> Void = {
         $0.databasePath = url
         $0.failedLoginsBeforeThrottle = 2

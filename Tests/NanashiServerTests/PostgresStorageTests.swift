@@ -10,12 +10,6 @@ import Testing
 
 // What only PostgreSQL's storage does: several servers on one database.
 
-/// A new database on the test server and the URL to it; a warning and a stop without one.
-private func database() async throws -> String {
-    try await requirePostgres()
-    return try await TestPostgres.database()
-}
-
 @Suite struct PostgresStorageTests {
     /// Two games of ann end at the same moment on two servers: the second is rated from the
     /// first's result, not from the rating both read before.
@@ -24,7 +18,7 @@ private func database() async throws -> String {
     /// the two run as child tasks of the test (on its lanes), so that the hold is not one of Swift
     /// concurrency's threads, which every in-process server of the run shares.
     @Test(.blocking) func twoGamesOfOnePlayerEndingTogetherOnTwoServersLoseNeitherUpdate() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let (first, second, watcher) = (
             try await PostgresStorage.open(url), try await PostgresStorage.open(url),
             try await PostgresStorage.open(url)
@@ -83,7 +77,7 @@ private func database() async throws -> String {
     /// Many games of one player end at once over two servers: every one is counted, and each
     /// rating change starts where the one before it ended.
     @Test func aBurstOfFinishesOverTwoServersIsRatedOneAfterAnother() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let servers = [try await PostgresStorage.open(url), try await PostgresStorage.open(url)]
         let ann = try await servers[0].createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
         var games: [Int64] = []
@@ -118,7 +112,7 @@ private func database() async throws -> String {
     /// Servers starting together on a new database migrate it once; one built for an older
     /// schema than the database's refuses to start.
     @Test func theSchemaIsMigratedOnceAndANewerOneRefused() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         async let a = PostgresStorage.open(url)
         async let b = PostgresStorage.open(url)
         let (first, second) = try await (a, b)
@@ -139,7 +133,7 @@ private func database() async throws -> String {
     }
 
     @Test func aRefusedLoginAndAnUnreachableServerSayWhy() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let name = String(url.split(separator: "/").last!)
         let wrong = try await TestPostgres.wrongPassword(database: name)
         await #expect {
@@ -233,7 +227,7 @@ private final class Flag: Sendable {
     /// The failed-login bucket of one (address, name) is one for all servers: taken on either,
     /// given back, refilled with time, cleared by a success.
     @Test func guessesAtOneNameCountOnEveryServer() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         func take(_ storage: PostgresStorage, at time: Date = now, from address: String = "10.0.0.1")
@@ -271,7 +265,7 @@ private final class Flag: Sendable {
     /// other nodes' oldest; it pairs only pairs with a seeker of its own, and leaves the rest
     /// of the pool to later passes.
     @Test func aPairingPassTakesABatchOfItsOwnOldestSeeksThenOthers() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let storage = try await PostgresStorage.open(url)
         let now = Date()
         let (a, b) = (try await storage.joinAsNode(now: now), try await storage.joinAsNode(now: now))
@@ -317,7 +311,7 @@ private final class Flag: Sendable {
     /// Of another node's seeks in a batch, a pass pairs none with each other: the oldest of
     /// them meets this node's seeker, and the others wait for their own node's pass.
     @Test func aPassPairsNoTwoSeekersOfOtherNodes() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let storage = try await PostgresStorage.open(url)
         let now = Date()
         let (a, b) = (try await storage.joinAsNode(now: now), try await storage.joinAsNode(now: now))
@@ -350,7 +344,7 @@ private final class Flag: Sendable {
     /// it has a connection of its own. (Were it queued behind the pool, it would wait for the
     /// holders, which wait for it: the time limit fails the test.)
     @Test(.timeLimit(.minutes(1))) func theHeartbeatRenewsWhileThePoolIsBusy() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let storage = try await PostgresStorage.open(url)
         let start = Date(timeIntervalSince1970: 1_000_000)
         let node = try await storage.joinAsNode(now: start)
@@ -401,7 +395,7 @@ extension HeartbeatTests {
     /// its connection; the next heartbeat opens a new one and renews the lease. (Without a limit
     /// it would wait as long as the lock is held: the time limit fails the test.)
     @Test(.timeLimit(.minutes(1))) func aHeartbeatThatHangsGivesUpAndConnectsAgain() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let storage = try await PostgresStorage.open(url)
         let (clock, logger) = (TestClock(), storage.logger)
         let start = Date(timeIntervalSince1970: 1_000_000)
@@ -452,7 +446,7 @@ extension HeartbeatTests {
     /// A stored message for a node whose heartbeat stopped, or that left, is never read: a live
     /// node's heartbeat deletes it, and leaves the messages of live nodes and those for any node.
     @Test func storedMessagesForDeadOrGoneNodesAreDeleted() async throws {
-        let url = try await database()
+        let url = try await postgresDatabase()
         let storage = try await PostgresStorage.open(url)
         let now = Date()
         let live = try await storage.joinAsNode(now: now)

@@ -44,8 +44,7 @@ import Testing
     /// `present`. The move waits for it: the player gets the game as stored, then their move
     /// played, answering its id, never `no_such_game`.
     @Test func aMoveRelayedBeforeThePlayerIsPresentWaitsForThem() async throws {
-        try await requirePostgres()
-        let url = try await TestPostgres.database()
+        let url = try await postgresDatabase()
         let one = try await nodes(1, url: url)
         let lobby = one[0].server!.lobby
         let newHost = try #require(await lobby.link).node

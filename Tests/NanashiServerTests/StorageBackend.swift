@@ -23,8 +23,7 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
             let file = try TemporaryDatabase()
             return OpenedStorage(storage: try SQLiteStorage(path: file.path), file: file, url: file.path)
         case .postgres:
-            try await requirePostgres()
-            let url = try await TestPostgres.database()
+            let url = try await postgresDatabase()
             return OpenedStorage(storage: try await PostgresStorage.open(url), file: nil, url: url)
         }
     }
