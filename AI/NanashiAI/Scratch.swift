@@ -16,6 +16,8 @@ final class Scratch {
     let killers = UnsafeMutablePointer<UInt16>.allocate(capacity: maxPly * 2)
     /// Indexed by `PackedMove` (origin and destination), 4096 entries.
     let history = UnsafeMutablePointer<Int32>.allocate(capacity: 4096)
+    /// The nodes spent under each root move in the current search, indexed like `history`.
+    let rootNodes = UnsafeMutablePointer<UInt64>.allocate(capacity: 4096)
     /// The static score of the position at each ply of the line being searched (`Int.min` after a
     /// pass), to tell whether the side to move is doing better than two plies before.
     let staticScores = UnsafeMutablePointer<Int>.allocate(capacity: maxPly + 1)
@@ -47,6 +49,7 @@ final class Scratch {
             }
         }
         clearHistory()
+        rootNodes.initialize(repeating: 0, count: 4096)
         pvLength.initialize(repeating: 0, count: Self.maxPly + 1)
         pieces.initialize(repeating: 0, count: 2 * (Self.maxPly + 1))
         accumulatorIsCurrent.initialize(repeating: false, count: Self.maxPly + 1)
@@ -60,6 +63,7 @@ final class Scratch {
         pvLength.deallocate()
         killers.deallocate()
         history.deallocate()
+        rootNodes.deallocate()
         reductions.deallocate()
         weights.deallocate()
         accumulators.deallocate()

@@ -22,6 +22,7 @@ struct Search {
     let pvLength: UnsafeMutablePointer<Int>
     let killers: UnsafeMutablePointer<UInt16>
     let history: UnsafeMutablePointer<Int32>
+    let rootNodes: UnsafeMutablePointer<UInt64>
     let staticScores: UnsafeMutablePointer<Int>
     let reductions: UnsafeMutablePointer<Int8>
     let weights: UnsafePointer<Int32>
@@ -61,6 +62,7 @@ struct Search {
         pvLength = scratch.pvLength
         killers = scratch.killers
         history = scratch.history
+        rootNodes = scratch.rootNodes
         staticScores = scratch.staticScores
         reductions = scratch.reductions
         weights = UnsafePointer(scratch.weights)
@@ -87,6 +89,7 @@ struct Search {
             bestMove: fallbackMove(position), score: 0, depth: 0, nodes: 0, pv: [])
         var score = 0
         var stableIterations = 0
+        rootNodes.update(repeating: 0, count: 4096)
         refreshAccumulator(position, ply: 0)
         for depth in 1...limit {
             var delta = 40
@@ -125,7 +128,13 @@ struct Search {
             let elapsed = ContinuousClock.now - start
             onInfo(SearchInfo(depth: depth, score: score, nodes: nodes, time: elapsed, pv: result.pv))
             if abs(score) >= Engine.winThreshold && depth > Engine.winScore - abs(score) { break }
-            if budget.stopsIterating(after: elapsed, stableIterations: stableIterations) { break }
+            let bestMoveNodes = rootNodes[Int(MoveCode.pack(result.bestMove) & 4095)]
+            let share = nodes > 0 ? Double(bestMoveNodes) / Double(nodes) : nil
+            if budget.stopsIterating(
+                after: elapsed, stableIterations: stableIterations, bestMoveNodeShare: share)
+            {
+                break
+            }
             if engine.isStopRequested || nodes >= nodeLimit || nodes >= softNodeLimit { break }
         }
         result.nodes = nodes
@@ -310,6 +319,7 @@ struct Search {
                     prefetchChild(of: position, move: moves[index + 1])
                 }
             }
+            let nodesBefore = nodes
             var score: Int
             if searched == 0 {
                 let extra = packed == tableMove ? extendTable : 0
@@ -340,6 +350,7 @@ struct Search {
                 }
             }
             if aborted { return 0 }
+            if ply == 0 { rootNodes[Int(packed & 4095)] &+= nodes &- nodesBefore }
             searched += 1
             if score > best {
                 best = score

@@ -38,12 +38,25 @@ struct TimeBudget {
     /// move (0: it has just changed).
     static let stabilityFactors = [2.0, 1.4, 1.1, 0.9, 0.75]
 
+    /// The soft limit's share for the part of the search's nodes that went to its best move:
+    /// a move that took nearly all of them is clear, one that took few was a close call. 1.35 ×
+    /// (1.5 − share), from 0.675 (all of them) to 2.025 (none).
+    static func nodeShareFactor(_ share: Double) -> Double {
+        (1.5 - min(max(share, 0), 1)) * 1.35
+    }
+
     /// Whether a search that has thought for `elapsed`, its best move unchanged over the last
-    /// `stableIterations` iterations, should start no further iteration: the next one seldom
-    /// takes less than all the earlier ones.
-    func stopsIterating(after elapsed: Duration, stableIterations: Int) -> Bool {
+    /// `stableIterations` iterations and given `bestMoveNodeShare` of its nodes (nil: not counted),
+    /// should start no further iteration: the next one seldom takes less than all the earlier ones.
+    func stopsIterating(
+        after elapsed: Duration, stableIterations: Int, bestMoveNodeShare: Double? = nil
+    ) -> Bool {
         guard let soft else { return false }
-        let factor = followsStability ? Self.stabilityFactors[min(stableIterations, 4)] : 1
+        var factor = 1.0
+        if followsStability {
+            factor = Self.stabilityFactors[min(stableIterations, 4)]
+            if let bestMoveNodeShare { factor *= Self.nodeShareFactor(bestMoveNodeShare) }
+        }
         return elapsed >= soft * factor / 2
     }
 }

@@ -98,6 +98,17 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(result.nodes >= lastNodes)
     }
 
+    @Test func everyNodeBelowTheRootIsCountedUnderItsRootMove() throws {
+        // Depth 4 has no aspiration window, so the root is searched once an iteration: its own four
+        // visits are the only nodes outside the root moves' counts.
+        let engine = Engine()
+        let result = engine.search(.start, limits: .depth(4))
+        let counted = (0..<4096).reduce(UInt64(0)) { $0 + engine.scratch.rootNodes[$1] }
+        #expect(counted == result.nodes - 4)
+        let best = engine.scratch.rootNodes[Int(MoveCode.pack(result.bestMove) & 4095)]
+        #expect(best > 0 && best < counted)
+    }
+
     @Test func aNodeLimitStopsTheSearch() throws {
         let result = Engine().search(.start, limits: .nodes(3_000))
         #expect(result.nodes >= 3_000)

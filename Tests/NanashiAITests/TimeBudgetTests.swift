@@ -39,6 +39,27 @@ import Testing
         #expect(budget.stopsIterating(after: .milliseconds(235), stableIterations: 9))
     }
 
+    @Test func onAClockABestMoveThatTookFewOfTheNodesGetsMoreTime() throws {
+        let budget = TimeBudget(limits: .clock(own: .seconds(30), opponent: .seconds(30)))
+        // Settled for two iterations (1.1), the best move's share of the nodes 0.9: 1.1 × 0.81 =
+        // 0.891 of the 599 ms soft limit, halved: 267 ms. A share of 0.3: 1.1 × 1.62, 534 ms.
+        #expect(
+            !budget.stopsIterating(after: .milliseconds(262), stableIterations: 2, bestMoveNodeShare: 0.9))
+        #expect(budget.stopsIterating(after: .milliseconds(272), stableIterations: 2, bestMoveNodeShare: 0.9))
+        #expect(
+            !budget.stopsIterating(after: .milliseconds(529), stableIterations: 2, bestMoveNodeShare: 0.3))
+        #expect(budget.stopsIterating(after: .milliseconds(539), stableIterations: 2, bestMoveNodeShare: 0.3))
+        #expect(TimeBudget.nodeShareFactor(1) == 0.675)
+        #expect(abs(TimeBudget.nodeShareFactor(-3) - 2.025) < 1e-12)
+    }
+
+    @Test func aMovetimeIgnoresTheBestMovesShareOfTheNodes() {
+        let budget = TimeBudget(limits: .movetime(.milliseconds(1_000)))
+        #expect(
+            !budget.stopsIterating(after: .milliseconds(485), stableIterations: 0, bestMoveNodeShare: 0.1))
+        #expect(budget.stopsIterating(after: .milliseconds(495), stableIterations: 4, bestMoveNodeShare: 1))
+    }
+
     @Test func aMovetimeIsSpentAsAskedWhateverTheBestMoveDoes() {
         let budget = TimeBudget(limits: .movetime(.milliseconds(1_000)))
         for stable in [0, 4] {
