@@ -129,7 +129,7 @@ struct Search {
             onInfo(SearchInfo(depth: depth, score: score, nodes: nodes, time: elapsed, pv: result.pv))
             if abs(score) >= Engine.winThreshold && depth > Engine.winScore - abs(score) { break }
             let bestMoveNodes = rootNodes[Int(MoveCode.pack(result.bestMove) & 4095)]
-            let share = nodes > 0 ? Double(bestMoveNodes) / Double(nodes) : nil
+            let share = Double(bestMoveNodes) / Double(max(nodes, 1))
             if budget.stopsIterating(
                 after: elapsed, stableIterations: stableIterations, bestMoveNodeShare: share)
             {
