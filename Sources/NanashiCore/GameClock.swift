@@ -15,10 +15,11 @@ public struct GameClock: Hashable, Sendable {
         self.since = since
     }
 
-    /// Milliseconds left to `side` at `now`: negative once its time has run out.
+    /// Milliseconds left to `side` at `now`: negative once its time has run out. (Held at
+    /// `Int64`'s bounds: the clocks a client is sent come from the wire.)
     public func left(_ side: Side, at now: ContinuousClock.Instant) -> Int64 {
         guard side == running else { return atTurnStart[side] }
-        return atTurnStart[side] - (now - since).wholeMilliseconds
+        return Self.sum(atTurnStart[side], -(now - since).wholeMilliseconds)
     }
 
     /// Both clocks as they read at `now`, never below zero.
@@ -30,7 +31,7 @@ public struct GameClock: Hashable, Sendable {
     /// milliseconds are added, and the other side's clock starts.
     public mutating func press(at now: ContinuousClock.Instant, increment: Int64) {
         guard let mover = running else { return }
-        atTurnStart[mover] = left(mover, at: now) + increment
+        atTurnStart[mover] = Self.sum(left(mover, at: now), increment)
         running = mover.opponent
         since = now
     }
@@ -47,7 +48,7 @@ public struct GameClock: Hashable, Sendable {
     /// only once the move is stored, so that storing it is charged to no one.
     public mutating func stop(afterMoveBy mover: Side, at now: ContinuousClock.Instant, increment: Int64) {
         stop(at: now)
-        atTurnStart[mover] += increment
+        atTurnStart[mover] = Self.sum(atTurnStart[mover], increment)
     }
 
     /// Stops both clocks at `now`, keeping the time left.
@@ -55,5 +56,12 @@ public struct GameClock: Hashable, Sendable {
         atTurnStart = reading(at: now)
         running = nil
         since = now
+    }
+
+    /// `a + b`, held at `Int64`'s bounds instead of overflowing.
+    private static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (total, overflow) = a.addingReportingOverflow(b)
+        guard overflow else { return total }
+        return b < 0 ? .min : .max
     }
 }

@@ -8,9 +8,13 @@ public struct TimeControl: Hashable, Sendable, Codable, CustomStringConvertible 
     /// Milliseconds added to the mover's clock after each move.
     public var incrementMilliseconds: Int64
 
-    /// Whole seconds on each clock at the start and added after each move.
+    /// Whole seconds on each clock at the start and added after each move. Seconds too many (or
+    /// too few) for milliseconds in 64 bits are held at the bounds, so that a number from the wire
+    /// never traps; the server's own limits then refuse it.
     public init(initial: Int = 300, increment: Int = 3) {
-        self.init(initialMilliseconds: Int64(initial) * 1000, incrementMilliseconds: Int64(increment) * 1000)
+        self.init(
+            initialMilliseconds: Self.milliseconds(seconds: initial),
+            incrementMilliseconds: Self.milliseconds(seconds: increment))
     }
 
     public init(initialMilliseconds: Int64, incrementMilliseconds: Int64) {
@@ -24,13 +28,20 @@ public struct TimeControl: Hashable, Sendable, Codable, CustomStringConvertible 
     /// Seconds on each clock at the start, rounded down.
     public var initial: Int {
         get { Int(initialMilliseconds / 1000) }
-        set { initialMilliseconds = Int64(newValue) * 1000 }
+        set { initialMilliseconds = Self.milliseconds(seconds: newValue) }
     }
 
     /// Seconds added after each move, rounded down.
     public var increment: Int {
         get { Int(incrementMilliseconds / 1000) }
-        set { incrementMilliseconds = Int64(newValue) * 1000 }
+        set { incrementMilliseconds = Self.milliseconds(seconds: newValue) }
+    }
+
+    /// `seconds` in milliseconds, held at `Int64`'s bounds instead of overflowing.
+    private static func milliseconds(seconds: Int) -> Int64 {
+        let (product, overflow) = Int64(seconds).multipliedReportingOverflow(by: 1000)
+        guard overflow else { return product }
+        return seconds < 0 ? .min : .max
     }
 
     private enum CodingKeys: String, CodingKey { case initial, increment }

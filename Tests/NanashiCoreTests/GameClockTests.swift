@@ -47,3 +47,15 @@ private func at(_ milliseconds: Int64) -> ContinuousClock.Instant { epoch + .mil
     clock.stop(afterMoveBy: .o, at: at(9_000), increment: 250)
     #expect(clock.atTurnStart == Clocks(x: 8_750, o: 9_250))
 }
+
+/// The clocks a client is sent come from the wire: extreme ones are held at the bounds.
+@Test func extremeClocksAreHeldAtTheBoundsInsteadOfOverflowing() {
+    var clock = GameClock(Clocks(x: .min, o: .max), running: .x, since: at(0))
+    #expect(clock.left(.x, at: at(5_000)) == .min)
+    #expect(clock.reading(at: at(5_000)) == Clocks(x: 0, o: .max))
+    clock.press(at: at(5_000), increment: 1_000)
+    #expect(clock.atTurnStart == Clocks(x: .min + 1_000, o: .max))
+    // o's 1,000 ms used and 1,000 earned back, at the top already.
+    clock.stop(afterMoveBy: .o, at: at(6_000), increment: 1_000)
+    #expect(clock.atTurnStart == Clocks(x: 0, o: .max))
+}

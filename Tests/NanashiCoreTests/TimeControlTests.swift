@@ -24,3 +24,19 @@ import Testing
         try decoder.decode(TimeControl.self, from: Data(text.utf8)) == TimeControl(initial: 60, increment: 0))
     #expect(try decoder.decode(TimeControl.self, from: Data("{}".utf8)) == .standard)
 }
+
+/// Seconds from the wire too large for milliseconds in 64 bits are held at the bounds, never
+/// trapping (a seek line with them once stopped the whole server); the server's limits then
+/// refuse them.
+@Test func secondsBeyondSixtyFourBitMillisecondsAreHeldAtTheBounds() throws {
+    let huge = TimeControl(initial: 10_000_000_000_000_000, increment: -10_000_000_000_000_000)
+    #expect(huge.initialMilliseconds == .max && huge.incrementMilliseconds == .min)
+    #expect(huge.initial == 9_223_372_036_854_775 && huge.increment == -9_223_372_036_854_775)
+    var control = TimeControl.standard
+    control.initial = .max
+    control.increment = .min
+    #expect(control == TimeControl(initialMilliseconds: .max, incrementMilliseconds: .min))
+    let decoded = try JSONDecoder().decode(
+        TimeControl.self, from: Data(#"{"initial":9223372036854775807,"increment":3}"#.utf8))
+    #expect(decoded == TimeControl(initialMilliseconds: .max, incrementMilliseconds: 3_000))
+}

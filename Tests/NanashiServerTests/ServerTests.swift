@@ -345,7 +345,11 @@ func greedyMove(_ position: Position) -> Move {
         await server.stop()
     }
 
-    @Test(arguments: [(14, 0), (1, 0), (10_801, 0), (60, 601)])
+    /// The last three were once a crash of the whole server (seconds to milliseconds overflowed).
+    @Test(arguments: [
+        (14, 0), (1, 0), (10_801, 0), (60, 601), (10_000_000_000_000_000, 0), (-10_000_000_000_000_000, 0),
+        (60, 9_223_372_036_854_775_807),
+    ])
     func aSeekOutsideTheServersClockLimitsIsABadRequest(initial: Int, increment: Int) async throws {
         #expect(ServerSettings().initialClockRange == 15...10_800)
         let server = try await TestServer()
