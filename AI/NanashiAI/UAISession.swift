@@ -5,9 +5,10 @@ import Synchronization
 /// lines in through `receive(_:)`, lines out through the `output` closure.
 ///
 /// `go` searches on a background task, so `stop`, `isready` and `quit` are answered while it
-/// thinks. Bad input never changes the session's state: it is answered with one line
-/// `info string error ...`. Beyond the standard commands, `perft N` prints the move path count
-/// and `d` prints the board and a line `fen <FEN>`.
+/// thinks; any other command while it thinks is refused (`info string error searching; send stop
+/// first`), never left waiting for a search that only `stop` can end. Bad input never changes the
+/// session's state: it is answered with one line `info string error ...`. Beyond the standard
+/// commands, `perft N` prints the move path count and `d` prints the board and a line `fen <FEN>`.
 public final class UAISession: @unchecked Sendable {
     /// The name the engine gives in `id name`.
     public static let engineName = "Nanashi"
@@ -20,6 +21,9 @@ public final class UAISession: @unchecked Sendable {
     private var position = Position.start
     private var searchTask: Task<Void, Never>?
     private var searchIsInfinite = false
+    /// Set by `go`; cleared by the search itself just before its `bestmove`, so that a search
+    /// that ended on its own is over for the next command, whether or not anyone waited for it.
+    private let searching = Atomic<Bool>(false)
 
     static let hashRange = 1...1024
 
@@ -53,16 +57,17 @@ public final class UAISession: @unchecked Sendable {
         case "isready":
             output("readyok")
         case "uainewgame":
-            await waitUntilIdle()
+            guard await becomeIdle() else { return refuseWhileSearching() }
             engine.newGame()
             position = .start
         case "setoption":
-            await waitUntilIdle()
+            guard await becomeIdle() else { return refuseWhileSearching() }
             setOption(arguments)
         case "position":
-            await waitUntilIdle()
+            guard await becomeIdle() else { return refuseWhileSearching() }
             setPosition(arguments)
         case "go":
+            guard await becomeIdle() else { return refuseWhileSearching() }
             go(arguments)
         case "stop":
             await stopSearch()
@@ -70,13 +75,13 @@ public final class UAISession: @unchecked Sendable {
             await stopSearch()
             return false
         case "perft":
-            await waitUntilIdle()
+            guard await becomeIdle() else { return refuseWhileSearching() }
             guard arguments.count == 1, let depth = Int(arguments[0]), (0...12).contains(depth) else {
                 return error("perft needs one depth from 0 to 12")
             }
             output(String(position.perft(depth)))
         case "d":
-            await waitUntilIdle()
+            guard await becomeIdle() else { return refuseWhileSearching() }
             for row in position.diagram.split(separator: "\n") {
                 output(String(row))
             }
@@ -115,6 +120,18 @@ public final class UAISession: @unchecked Sendable {
             await searchTask.value
             self.searchTask = nil
         }
+    }
+
+    /// `true` once no search is under way (collecting one that has printed its `bestmove`);
+    /// `false`, at once, while one still searches.
+    private func becomeIdle() async -> Bool {
+        guard !searching.load(ordering: .acquiring) else { return false }
+        await waitUntilIdle()
+        return true
+    }
+
+    private func refuseWhileSearching() -> Bool {
+        error("searching; send stop first")
     }
 
     private func error(_ message: String) -> Bool {
@@ -196,10 +213,6 @@ public final class UAISession: @unchecked Sendable {
     }
 
     private func go(_ arguments: [String]) {
-        if searchTask != nil {
-            _ = error("already searching; send stop first")
-            return
-        }
         let request: GoRequest
         do {
             request = try GoRequest(arguments)
@@ -220,6 +233,7 @@ public final class UAISession: @unchecked Sendable {
         }
         engine.armForSearch()
         searchIsInfinite = limits.isInfinite && !usesLevel
+        searching.store(true, ordering: .releasing)
         searchTask = Task {
             let result = await OffPool.run {
                 let report: (SearchInfo) -> Void = { info in output(Self.line(for: info)) }
@@ -227,6 +241,7 @@ public final class UAISession: @unchecked Sendable {
                     ? engine.chooseMove(for: position, level: level, extraLimits: limits, onInfo: report)
                     : engine.run(position, limits: limits, onInfo: report)
             }
+            self.searching.store(false, ordering: .releasing)
             output("bestmove \(result.bestMove)")
         }
     }
@@ -270,16 +285,29 @@ struct GoRequest {
             index += 2
             return value
         }
-        let time: ClosedRange<Int64> = -86_400_000...86_400_000
+        func count(_ name: String) throws(ParseError) -> UInt64 {
+            guard index + 1 < arguments.count, let value = UInt64(arguments[index + 1]), value > 0 else {
+                throw ParseError(message: "go \(name) needs a number from 1 to \(UInt64.max)")
+            }
+            index += 2
+            return value
+        }
+        /// Milliseconds: any whole number is read (a clock may hold more than a day once
+        /// increments add up), and held within a year either way, which no search tells apart.
+        func milliseconds(_ name: String, atLeast lowest: Int64) throws(ParseError) -> Int64 {
+            let year: Int64 = 365 * 86_400_000
+            let value = try number(name, in: lowest...Int64.max)
+            return min(max(value, -year), year)
+        }
         while index < arguments.count {
             switch arguments[index] {
             case "depth": depth = Int(try number("depth", in: 1...Int64(Search.maxDepth)))
-            case "nodes": nodes = UInt64(try number("nodes", in: 1...Int64.max))
-            case "movetime": movetime = try number("movetime", in: 0...86_400_000)
-            case "btime": xTime = try number("btime", in: time)
-            case "wtime": oTime = try number("wtime", in: time)
-            case "binc": xIncrement = try number("binc", in: 0...86_400_000)
-            case "winc": oIncrement = try number("winc", in: 0...86_400_000)
+            case "nodes": nodes = try count("nodes")
+            case "movetime": movetime = try milliseconds("movetime", atLeast: 0)
+            case "btime": xTime = try milliseconds("btime", atLeast: .min)
+            case "wtime": oTime = try milliseconds("wtime", atLeast: .min)
+            case "binc": xIncrement = try milliseconds("binc", atLeast: 0)
+            case "winc": oIncrement = try milliseconds("winc", atLeast: 0)
             case "movestogo": movesToGo = Int(try number("movestogo", in: 1...10_000))
             case "infinite":
                 infinite = true

@@ -143,6 +143,58 @@ private final class Transcript: Sendable {
         #expect(replies.last?.hasPrefix("bestmove ") == true)
     }
 
+    /// While a search runs, the only answers are to `isready`, `stop` and `quit`: anything else is
+    /// refused at once, not left waiting for a search that only `stop` can end (which the session,
+    /// waiting, would never read).
+    @Test(.timeLimit(.minutes(1)))
+    func commandsDuringAnInfiniteSearchAreRefusedNotLeftHanging() async {
+        let transcript = Transcript()
+        _ = await transcript.session.receive("go infinite")
+        for command in [
+            "position startpos moves g2", "uainewgame", "setoption name Hash value 8", "go depth 1", "d",
+        ] {
+            _ = await transcript.session.receive(command)
+        }
+        let replies = await transcript.send("stop")
+        #expect(
+            replies.filter { $0.hasPrefix("info string error") }
+                == Array(repeating: "info string error searching; send stop first", count: 5))
+        #expect(replies.last?.hasPrefix("bestmove ") == true)
+        // Nothing the refused commands asked for happened.
+        #expect(await transcript.send("d").last == "fen x5o/7/7/7/7/7/o5x x 0 1")
+    }
+
+    /// A search that ended on its own leaves the session idle for the next `go`, with nothing
+    /// sent in between.
+    @Test(.timeLimit(.minutes(1)))
+    func aSecondGoAfterABestmoveSearchesAgain() async throws {
+        let transcript = Transcript()
+        for _ in 0..<2 {
+            _ = await transcript.session.receive("go depth 2")
+            while !transcript.lines.value.withLock({ $0.contains { $0.hasPrefix("bestmove ") } }) {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            let replies = transcript.lines.value.withLock { lines in
+                defer { lines.removeAll() }
+                return lines
+            }
+            #expect(!replies.contains { $0.hasPrefix("info string error") }, "\(replies)")
+            #expect(replies.last?.hasPrefix("bestmove ") == true)
+        }
+    }
+
+    /// Clocks past a day (increments add up) are read, not refused: a match would wait forever for
+    /// the `bestmove` of a refused `go`.
+    @Test func longClocksAndLargeNodeCountsAreRead() throws {
+        let request = try GoRequest([
+            "wtime", "90000000000", "btime", "100000000", "nodes", "18446744073709551615",
+        ])
+        #expect(request.oTime == 365 * 86_400_000 && request.xTime == 100_000_000)
+        #expect(request.nodes == .max)
+        #expect(throws: GoRequest.ParseError.self) { try GoRequest(["nodes", "0"]) }
+        #expect(throws: GoRequest.ParseError.self) { try GoRequest(["binc", "-1"]) }
+    }
+
     @Test func quitEndsTheSession() async {
         let session = Transcript().session
         #expect(await session.receive("isready"))
