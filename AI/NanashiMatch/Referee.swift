@@ -33,9 +33,14 @@ public struct Referee {
         let initial = timeControl?.initialMilliseconds ?? 0
         // Stopped between moves: a side's clock runs only while it thinks.
         var clock = GameClock(Clocks(x: initial, o: initial), running: nil, since: now())
-        while moves.count < maxPlies {
+        while true {
+            // The rules first: a game decided on its last allowed ply is decided, not adjudicated.
             if let outcome = position.outcome {
                 return PlayedGame(start: start, moves: moves, outcome: outcome)
+            }
+            if moves.count >= maxPlies {
+                return PlayedGame(
+                    start: start, moves: moves, outcome: Outcome(winner: nil, reason: .adjudication))
             }
             let side = position.sideToMove
             var moveLimits = limits
@@ -66,6 +71,5 @@ public struct Referee {
             position = next
             moves.append(move)
         }
-        return PlayedGame(start: start, moves: moves, outcome: Outcome(winner: nil, reason: .adjudication))
     }
 }

@@ -3,6 +3,9 @@ import NanashiAI
 import NanashiCore
 
 /// An external engine speaking UAI through pipes, started with `/bin/sh -c COMMAND`.
+///
+/// An engine that dies makes the match throw, never kill it: writing to its closed pipe fails
+/// instead of raising SIGPIPE (ignored for the whole process once the first engine starts).
 final class UAIPlayer: Player {
     private(set) var name: String
     private let process = Process()
@@ -10,7 +13,11 @@ final class UAIPlayer: Player {
     private let output = Pipe()
     private var buffer = Data()
 
+    /// Ignores SIGPIPE, once.
+    private static let brokenPipesFailWrites: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     init(command: String) throws {
+        Self.brokenPipesFailWrites
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         process.standardInput = input
@@ -41,6 +48,13 @@ final class UAIPlayer: Player {
         send("position fen \(start.fen)\(moveText)")
         send(Self.goCommand(limits: limits, sideToMove: position.sideToMove))
         while let line = readLine() {
+            // Our engines refuse a request they cannot serve with this line and no bestmove:
+            // waiting on would hang the match.
+            if line.hasPrefix("info string error ") {
+                throw MatchError(
+                    "\(name) refused '\(Self.goCommand(limits: limits, sideToMove: position.sideToMove))': \(line)"
+                )
+            }
             if line.hasPrefix("bestmove ") {
                 let text = line.dropFirst("bestmove ".count).split(separator: " ").first ?? ""
                 do {

@@ -53,7 +53,9 @@ struct MatchTextTests {
         #expect(timeControl.secondsNotation == expected)
     }
 
-    @Test(arguments: ["", "0+1", "fast", "10+", "+1", "10+-1", "1+2+3", "10m+1", "s+1", "90000+0", "10+3601"])
+    @Test(arguments: [
+        "", "0+1", "0.0005", "fast", "10+", "+1", "10+-1", "1+2+3", "10m+1", "s+1", "90000+0", "10+3601",
+    ])
     func badTimeControlsAreRefused(text: String) {
         #expect(TimeControl(seconds: text) == nil)
     }

@@ -81,12 +81,14 @@ struct RefereeTests {
         #expect(game.moves.isEmpty)
     }
 
-    @Test func aGameEndsWithTheOutcomeOfTheRules() throws {
+    /// Also when the deciding move is the last ply allowed: the rules' result, not a draw.
+    @Test(arguments: [400, 1])
+    func aGameEndsWithTheOutcomeOfTheRules(maxPlies: Int) throws {
         let clock = FakeClock()
         let x = ScriptedPlayer(name: "a", clock: clock, thinking: .zero) { _ in .clone(to: Square("a6")!) }
         let o = ScriptedPlayer(name: "b", clock: clock, thinking: .zero)
         let start = try Position(fen: "xo5/7/7/7/7/7/7 x 0 1")
-        let game = try Referee(x: x, o: o, limits: .infinite, timeControl: nil, maxPlies: 400).play(
+        let game = try Referee(x: x, o: o, limits: .infinite, timeControl: nil, maxPlies: maxPlies).play(
             from: start)
         #expect(game.outcome == Outcome(winner: .x, reason: .noPieces))
         #expect(game.ending == "pieces")
