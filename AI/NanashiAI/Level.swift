@@ -58,6 +58,20 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
         SearchLimits(depth: depth, nodes: nodes, movetime: thinkTime)
     }
 
+    /// The level's limits with `extra` applied on top: the smaller depth, nodes, soft nodes and move
+    /// time of the two (a caller can make a level weaker or quicker, never stronger), and `extra`'s clock.
+    public func limits(within extra: SearchLimits) -> SearchLimits {
+        var limits = limits
+        if let depth = extra.depth { limits.depth = min(depth, limits.depth ?? depth) }
+        if let nodes = extra.nodes { limits.nodes = min(nodes, limits.nodes ?? nodes) }
+        if let softNodes = extra.softNodes {
+            limits.softNodes = min(softNodes, limits.softNodes ?? softNodes)
+        }
+        if let movetime = extra.movetime { limits.movetime = min(movetime, limits.movetime ?? movetime) }
+        limits.clock = extra.clock
+        return limits
+    }
+
     public var description: String { "level \(number)" }
 }
 
@@ -82,13 +96,7 @@ extension Engine {
         for position: Position, level: Level, extraLimits: SearchLimits = .infinite,
         random: RandomSource = RandomSource(), onInfo: (SearchInfo) -> Void = { _ in }
     ) -> SearchResult {
-        var limits = level.limits
-        if let depth = extraLimits.depth { limits.depth = min(depth, limits.depth ?? depth) }
-        if let nodes = extraLimits.nodes { limits.nodes = nodes }
-        if let movetime = extraLimits.movetime {
-            limits.movetime = min(movetime, limits.movetime ?? movetime)
-        }
-        limits.clock = extraLimits.clock
+        let limits = level.limits(within: extraLimits)
         if level.randomness > 0 {
             return run(
                 position, limits: limits, onInfo: onInfo, rootNoise: (level.randomness, random))

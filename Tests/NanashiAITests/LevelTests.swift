@@ -29,6 +29,20 @@ import Testing
         #expect(levels.allSatisfy { $0.thinkTime <= .seconds(1) })
     }
 
+    /// `go nodes` or a match's `--nodes` can make a level quicker, never stronger.
+    @Test func extraLimitsOnlyTightenALevel() throws {
+        let level = try #require(Level(10))
+        let clock = SearchLimits.Clock(own: .seconds(60), opponent: .seconds(60))
+        #expect(
+            level.limits(
+                within: SearchLimits(depth: 9, nodes: 1_000_000, movetime: .seconds(5), clock: clock))
+                == SearchLimits(depth: 9, nodes: 1_300, movetime: .milliseconds(300), clock: clock))
+        #expect(
+            level.limits(within: SearchLimits(nodes: 500, movetime: .milliseconds(50)))
+                == SearchLimits(nodes: 500, movetime: .milliseconds(50)))
+        #expect(Level(2)!.limits(within: .depth(5)) == Level(2)!.limits)
+    }
+
     @Test(arguments: Level.range)
     func everyLevelTakesTheLastPieces(number: Int) throws {
         let position = try Position(fen: "7/3x3/2ooo2/2o1o2/2ooo2/7/6x x 0 1")
