@@ -14,7 +14,11 @@ import NIOWebSocket
 /// - A binary frame is not part of the protocol: the connection is closed (1003).
 /// - Pings are answered; a close frame is answered and the connection closed. Pongs go out
 ///   through the channel like every other write, so a client that pings without reading meets
-///   the channel's back-pressure (the transport stops reading from it) like any other.
+///   the channel's back-pressure (the transport stops reading from it) like any other; they are
+///   flushed once per read, not one system call each.
+/// - Frames that carry no line (pings, pongs, empty fragments) never reach the connection's
+///   message budget, so they have their own: `controlBurst` at once, `controlRate` a second
+///   after that. A client past it is closed (1008): a flood of them cannot hold an event loop.
 final class WebSocketLineCodec: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ReceivedLine
@@ -25,22 +29,38 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     /// what could hurt the server.
     static let maximumFrameSize = 16 * 1024
 
+    /// Frames without a line (pings, pongs, empty fragments) a client may send at once...
+    static let controlBurst = 20.0
+    /// ...and a second after that.
+    static let controlRate = 2.0
+
     private let maximumLength: Int
     /// What stamps each line with the time it was read.
     private let clock: any ServerClock
     /// The fragments of a text message so far, or `nil` between messages.
     private var fragments: ByteBuffer?
     private var closeSent = false
+    /// What is left of the budget of frames without a line.
+    private var controlFrames: TokenBucket
+    /// Pongs written since the last flush.
+    private var pongsUnflushed = false
 
     init(maximumLength: Int, clock: any ServerClock) {
         self.maximumLength = maximumLength
         self.clock = clock
+        controlFrames = TokenBucket(capacity: Self.controlBurst, perSecond: Self.controlRate, now: clock.now)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         guard !closeSent else { return }
         guard frame.maskKey != nil else { return close(context, code: .protocolError) }
+        let carriesNoLine =
+            frame.opcode == .ping || frame.opcode == .pong
+            || (frame.opcode == .continuation && frame.length == 0 && !frame.fin)
+        if carriesNoLine, !controlFrames.take(now: clock.now) {
+            return close(context, code: .policyViolation)
+        }
         switch frame.opcode {
         case .text:
             fragments = nil
@@ -52,7 +72,8 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
             close(context, code: .unacceptableData)
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            context.write(wrapOutboundOut(pong), promise: nil)
+            pongsUnflushed = true
         case .pong:
             break
         case .connectionClose:
@@ -60,6 +81,14 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
         default:
             close(context, code: .protocolError)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if pongsUnflushed {
+            pongsUnflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
     }
 
     /// Adds a text frame or a fragment to the message, and hands on the message once whole.

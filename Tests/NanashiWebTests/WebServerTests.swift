@@ -321,6 +321,36 @@ func samples(_ text: String) -> [String: Double] {
         await server.stop()
     }
 
+    /// Pings spend no message budget, so they have their own: a client that reads its pongs and
+    /// pings on gets 20, then a close (1008), and cannot keep an event loop answering it.
+    @Test func aWebSocketThatFloodsPingsIsClosedAfterItsBudget() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        let bystander = try WebSocketClient(port: http, from: "127.0.0.2")
+        let flood = try WebSocketClient(port: http)
+        let ping = WebSocketClient.bytes(
+            of: WebSocketClient.Frame(opcode: WebSocketClient.Frame.ping, payload: []))
+        _ = flood.sendBytes(Array(Array(repeating: ping, count: 30).joined()))
+        var frames: [WebSocketClient.Frame] = []
+        while let frame = try flood.frame() { frames.append(frame) }
+        #expect(
+            frames
+                == Array(
+                    repeating: WebSocketClient.Frame(opcode: WebSocketClient.Frame.pong, payload: []),
+                    count: 20)
+                + [WebSocketClient.Frame(opcode: WebSocketClient.Frame.close, payload: [0x03, 0xF0])])
+        // A client that pings now and then is answered every time: the budget comes back.
+        for _ in 0..<25 {
+            server.clock.advance(by: .seconds(1))
+            bystander.send(WebSocketClient.Frame(opcode: WebSocketClient.Frame.ping, payload: [7]))
+            #expect(
+                try bystander.frame()
+                    == WebSocketClient.Frame(opcode: WebSocketClient.Frame.pong, payload: [7]))
+        }
+        #expect(try bystander.exchange(#"{"type":"ping","id":"b"}"#) == #"{"id":"b","type":"pong"}"#)
+        await server.stop()
+    }
+
     @Test func halfSentRequestHeadsAreCountedAtAcceptAndHurtNoOne() async throws {
         let server = try await webServer {
             $0.maximumConnectionsPerAddress = 4
