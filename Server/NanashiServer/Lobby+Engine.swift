@@ -31,6 +31,16 @@ extension Lobby {
         guard let id = player.id else { return }
         starting.insert(id)
         defer { starting.remove(id) }
+        // With several nodes a seek for a person is a shared row too, which another node would
+        // otherwise pair once this game ends. (Removed once `starting` holds the player, so that
+        // a second seek meanwhile is refused.)
+        if let link {
+            do {
+                try await link.storage.removeSeek(playerID: id, node: link.node)
+            } catch {
+                logger.error("removing a seek failed: \(error)")
+            }
+        }
         let stored: (engine: PlayerRow, game: Int64)
         do {
             stored = try await storage.createEngineGame(

@@ -347,7 +347,16 @@ actor Lobby {
     /// the lobby serves others, and the two players count as `starting`.
     private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) async {
         // Read as they sought, so a pass reads nothing and writes only the new games.
-        guard let a = seekers[first.playerID], let b = seekers[second.playerID] else { return }
+        guard let a = seekers[first.playerID], let b = seekers[second.playerID] else {
+            // One of them stopped seeking (cancelled, left, or sought the computer) while an
+            // earlier pair of this pass was being stored: the other still seeks, so back to the
+            // pool, and to another pass.
+            for seek in [first, second] where seekers[seek.playerID] != nil {
+                try? matchmaker.add(seek)
+            }
+            requestPairing()
+            return
+        }
         // Colours even out over each player's games: the one who has had x less often gets it.
         let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)

@@ -234,6 +234,26 @@ struct GameAcrossNodes {
 }
 
 extension SessionsAcrossNodesTests {
+    /// A seek for a person lapses when the player seeks the computer, on PostgreSQL too: its
+    /// shared row goes, so no node pairs it once the game against the computer ends.
+    @Test func seekingTheComputerTakesTheSharedSeekAway() async throws {
+        let url = try await postgresDatabase()
+        let one = try await nodes(1, url: url)
+        let ann = try one[0].client()
+        _ = try await register(ann, "ann")
+        #expect(
+            try await ann.exchange(#"{"type":"seek","initial":300,"increment":3}"#) == #"{"type":"seeking"}"#)
+        let database = try await PostgresStorage.open(url)
+        #expect(try await database.rows("SELECT player_id FROM seek").count == 1)
+        #expect(
+            try await ann.exchange(#"{"type":"seek","ai":1,"color":"x","initial":60,"increment":0}"#)
+                == #"{"type":"seeking"}"#)
+        #expect(try await ann.line().contains(#""type":"start""#))
+        #expect(try await database.rows("SELECT player_id FROM seek").isEmpty)
+        await database.close()
+        await one[0].stop()
+    }
+
     /// Notifications may arrive late: a message about an older login elsewhere (a smaller
     /// ticket) supersedes no newer connection; one about a newer login does.
     @Test func aLateWordOfAnOlderLoginSupersedesNothing() async throws {
