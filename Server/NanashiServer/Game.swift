@@ -71,10 +71,20 @@ actor Game {
     var hasEnded: Bool { isOver && !finishing && !halted }
     /// A move is being stored.
     private var storing = false
+    /// A move is being stored (for tests that need one held there).
+    var isStoringMove: Bool { storing }
     /// The result is being stored: a player who comes back meanwhile still gets the `end`.
     private var finishing = false
     /// The abort timer woke while a move was being stored; looked at again once it is.
     private var abortDue = false
+    /// An end that came while a move was being stored: the move was read first, so it counts
+    /// (or fails) before the end is played out.
+    private var endDue: DueEnd?
+
+    private enum DueEnd {
+        case resignation(Side, RequestID?)
+        case abandonment(Side)
+    }
 
     init(
         id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
@@ -230,9 +240,10 @@ actor Game {
                 await finish(winner: nil, reason: .aborted)
             }
         }
-        // Ended meanwhile (resigned, abandoned, aborted, or the server is stopping).
+        // Ended meanwhile (aborted, or the server is stopping).
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
         guard stored else {
+            if await settleDueEnd() { throw ProtocolError(.noSuchGame, "game \(id) is over") }
             // The mover is not charged for the store that failed (it may have waited seconds for
             // a locked database): their clock stood still from the moment the move was read.
             clock.stop(at: stoppedAt)
@@ -265,15 +276,36 @@ actor Game {
         }
         sendWatchers(.moved(moved))
         if let outcome = position.outcome {
+            endDue = nil
             await finish(winner: outcome.winner, reason: outcome.reason)
+        } else if await settleDueEnd() {
+            return
         } else if !paused {
             armFlag()
         }
     }
 
+    /// Plays out an end that came while a move was stored; `true` if the game is over now.
+    private func settleDueEnd() async -> Bool {
+        guard let due = endDue else { return false }
+        endDue = nil
+        switch due {
+        case .resignation(let side, let requestID):
+            await finish(winner: side.opponent, reason: .resignation, requestIDs: [side: requestID])
+        case .abandonment(let side):
+            await abandoned(side)
+        }
+        return isOver
+    }
+
     /// `side` gives up; their `end` carries the request's id.
     func resign(_ side: Side, requestID: RequestID?) async throws(ProtocolError) {
         guard !isOver else { throw ProtocolError(.noSuchGame, "game \(id) is over") }
+        guard !storing else {
+            // The move being stored was read first: it counts, then this.
+            if endDue == nil { endDue = .resignation(side, requestID) }
+            return
+        }
         await finish(winner: side.opponent, reason: .resignation, requestIDs: [side: requestID])
     }
 
@@ -420,6 +452,10 @@ actor Game {
         // would refuse to store it.
         absenceTimers[side] = nil
         guard !isOver, outboxes[side] == nil else { return }
+        guard !storing else {
+            if endDue == nil { endDue = .abandonment(side) }
+            return
+        }
         let bothGone =
             outboxes[side.opponent] == nil
             && absenceDeadlines[side.opponent].map { $0 <= settings.clock.now } == true

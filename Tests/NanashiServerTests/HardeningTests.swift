@@ -537,6 +537,39 @@ final class CapturedLog: Sendable {
         await server.stop()
     }
 
+    /// A resignation that comes while a move is being stored waits for it: the move was read
+    /// first, so it is played and announced, then the resignation ends the game. (It once ended
+    /// the game at once: the mover was told the game was over, yet the move was stored.)
+    @Test func aResignationWhileAMoveIsStoredComesAfterTheMove() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
+        let paired = try await pairedGame(server)
+        let (x, o) = (paired.clients[.x]!, paired.clients[.o]!)
+        let game = try await server.server!.lobby.watchable(paired.game)
+        let lock = try WriteLockHolder(path: server.database.path)
+        x.send(#"{"type":"move","game":\#(paired.game),"move":"b6","id":1}"#)
+        while await !game.isStoringMove { try await Task.sleep(for: .milliseconds(1)) }
+        o.send(#"{"type":"resign","game":\#(paired.game),"id":2}"#)
+        // Answered at once: the resignation is taken and waits for the move.
+        #expect(try await o.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        lock.release()
+        for (side, id) in [(Side.x, RequestID?.some(.integer(1))), (.o, nil)] {
+            let reply = try await paired.clients[side]!.reply()
+            guard case .moved(let moved) = reply.message else {
+                throw TestClient.Failure(description: "expected moved, got \(reply)")
+            }
+            #expect(moved.ply == 1 && moved.move == "b6" && reply.id == id)
+        }
+        for side in Side.allCases {
+            let reply = try await paired.clients[side]!.reply()
+            guard case .end(let end) = reply.message else {
+                throw TestClient.Failure(description: "expected end, got \(reply)")
+            }
+            #expect(end.outcome == Outcome(winner: .x, reason: .resignation))
+            #expect(reply.id == (side == .o ? .integer(2) : nil))
+        }
+        await server.stop()
+    }
+
     @Test func aRegistrationThatCannotBeStoredLeavesNoPlayer() async throws {
         let server = try await TestServer()
         try execute(
