@@ -56,8 +56,9 @@ extension Lobby {
     /// Claims the games no live node hosts, resumes them here and tells the other nodes.
     func takeOverGames(ids: [Int64]? = nil) async {
         guard let link else { return }
+        var claimed: [Int64] = []
         do {
-            let claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: ids)
+            claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: ids)
             guard !claimed.isEmpty else { return }
             let engineGames = try await storage.unfinishedEngineLevels()
             await resume(try await link.storage.unfinishedGames(ids: claimed), engineGames: engineGames)
@@ -75,6 +76,14 @@ extension Lobby {
             }
         } catch {
             logger.error("taking over games failed: \(error)")
+            // Claimed but not resumed, a game would be held by a live node that does not play
+            // it, and no node would claim it again: let it go, for the next beat to claim.
+            let unresumed = claimed.filter { games[$0] == nil }
+            do {
+                try await link.storage.releaseGames(ids: unresumed, node: link.node)
+            } catch {
+                logger.error("letting go of \(unresumed.count) claimed games failed: \(error)")
+            }
         }
     }
 

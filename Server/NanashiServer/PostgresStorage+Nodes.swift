@@ -86,6 +86,19 @@ extension PostgresStorage {
         ).map { try $0.decode(Int64.self) }
     }
 
+    /// Lets go of the unfinished games of `ids` that `node` hosts (their host becomes nobody), for
+    /// the next claim, here or on another node.
+    func releaseGames(ids: [Int64], node: Int64) async throws {
+        guard !ids.isEmpty else { return }
+        let only = ids.map(String.init).joined(separator: ",")
+        _ = try await rows(
+            """
+            UPDATE game SET host = NULL
+            WHERE host = \(node) AND result IS NULL AND id IN (\(unescaped: only))
+            RETURNING id
+            """)
+    }
+
     /// A player's unfinished game, the side they play and its host, if that host is alive.
     func unfinishedGame(of playerID: Int64, aliveAfter: Date) async throws -> (
         game: Int64, side: Side, host: Int64?

@@ -71,6 +71,36 @@ private func watching(_ watcher: TestClient) async throws -> WatchedGame {
     }
 }
 
+extension WatchersFollowTests {
+    /// A takeover that claims a game but cannot read it lets the game go again (it was once
+    /// left claimed by a live node that did not play it, frozen for good): the next takeover
+    /// gets it, and its players play on.
+    @Test func aTakeoverThatCannotReadItsGamesLetsThemGo() async throws {
+        let url = try await postgresDatabase()
+        let three = try await nodes(3, url: url)
+        let played = try await PlayedGame(annServer: three[0], bobServer: three[1], plies: 2)
+        let database = try await PostgresStorage.open(url)
+        let host = try await hostingNode(of: played.game, in: database)
+        _ = try await database.rows("UPDATE node SET seen_at = 0 WHERE id = \(host)")
+        // The moves cannot be read: the claim succeeds, the reading after it fails.
+        _ = try await database.rows("ALTER TABLE move RENAME TO move_held")
+        await three[2].server!.lobby.takeOverGames()
+        let hosts = try await database.rows("SELECT host FROM game WHERE id = \(played.game)")
+        #expect(try hosts.map { try $0.decode(Int64?.self) } == [nil])
+        _ = try await database.rows("ALTER TABLE move_held RENAME TO move")
+        await three[2].server!.lobby.takeOverGames()
+        #expect(try await hostingNode(of: played.game, in: database) == 3)
+        for side in Side.allCases {
+            guard case .game(let state) = try await played.clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected the game again")
+            }
+            #expect(state.moves.count == 2)
+        }
+        await database.close()
+        for node in three { await node.stop() }
+    }
+}
+
 @Suite struct EndedElsewhereTests {
     /// A game that another node ended while this one still held it (the other took it over
     /// while this one looked dead, and it was resigned there): the next move here is refused
