@@ -11,7 +11,9 @@ import Synchronization
 /// low `ulimit -n`). So sockets are kept within `descriptors`, a budget below the process's
 /// limit: admitted connections get all of it but room for refusals (a quarter of it, at most
 /// 256), and a connection accepted when the whole budget is in use is closed at once without a
-/// word.
+/// word. An address is told why at most `maximumPerAddress` times at once: past that its
+/// connections are closed without a word too, so that one address cannot fill the budget with
+/// refusals and have everyone else's connections dropped.
 final class ConnectionCaps: Sendable {
     /// Admitted connections at most: the configured cap, or less if descriptors are short.
     let maximum: Int
@@ -24,6 +26,7 @@ final class ConnectionCaps: Sendable {
         var admitted = 0
         var refusing = 0
         var perAddress: [String: Int] = [:]
+        var refusingPerAddress: [String: Int] = [:]
     }
 
     /// What becomes of a connection just accepted.
@@ -56,7 +59,10 @@ final class ConnectionCaps: Sendable {
                     .rateLimited, "too many connections from your address (at most \(maximumPerAddress))")
             }
             if let refusal {
+                let refusing = counts.refusingPerAddress[address] ?? 0
+                guard refusing < maximumPerAddress else { return .dropped }
                 counts.refusing += 1
+                counts.refusingPerAddress[address] = refusing + 1
                 return .refused(refusal)
             }
             counts.admitted += 1
@@ -73,7 +79,10 @@ final class ConnectionCaps: Sendable {
                 counts.admitted -= 1
                 let left = (counts.perAddress[address] ?? 1) - 1
                 counts.perAddress[address] = left > 0 ? left : nil
-            case .refused: counts.refusing -= 1
+            case .refused:
+                counts.refusing -= 1
+                let left = (counts.refusingPerAddress[address] ?? 1) - 1
+                counts.refusingPerAddress[address] = left > 0 ? left : nil
             case .dropped: break
             }
         }

@@ -38,6 +38,21 @@ import Testing
         #expect(ConnectionCaps.descriptorBudget(limit: 1024, open: 20) == 1024 - 20 - ConnectionCaps.reserve)
     }
 
+    /// An address is told why it is refused at most as often at once as it may connect: past
+    /// that it is dropped without a word, and the descriptors it would hold stay for others.
+    @Test func anAddressIsRefusedAtMostItsShareAtOnce() {
+        let caps = ConnectionCaps(maximum: 100, perAddress: 2, descriptors: 200)
+        let tooMany = ProtocolError(.rateLimited, "too many connections from your address (at most 2)")
+        let flood = (0..<6).map { _ in caps.admit("a") }
+        #expect(flood == [.admitted, .admitted, .refused(tooMany), .refused(tooMany), .dropped, .dropped])
+        // Others are admitted (and refused) as before.
+        #expect(caps.admit("b") == .admitted)
+        // Once a refusal has been told and closed, the address may be told again.
+        caps.release("a", flood[2])
+        #expect(caps.admit("a") == .refused(tooMany))
+        #expect(caps.admit("a") == .dropped)
+    }
+
     @Test(
         arguments: [
             ("http://localhost:8080", "localhost:8080", true),
