@@ -526,9 +526,11 @@ struct LineDecoder: ByteToMessageDecoder {
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let view = buffer.readableBytesView
         guard let newline = view.firstIndex(of: UInt8(ascii: "\n")) else {
+            // A longest line's `\r` may come a read before its `\n`.
+            let longest = maximumLength + (view.last == UInt8(ascii: "\r") ? 1 : 0)
             if skipping {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-            } else if buffer.readableBytes > maximumLength {
+            } else if buffer.readableBytes > longest {
                 skipping = true
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
                 emit(.tooLong, context: context)

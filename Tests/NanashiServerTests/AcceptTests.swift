@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NanashiProtocol
+import NanashiServerTestSupport
 import Testing
 
 @testable import NanashiServer
@@ -111,5 +112,22 @@ import Testing
             HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols)))
         channel.embeddedEventLoop.advanceTime(by: .seconds(3600))
         #expect(channel.isActive)
+    }
+}
+
+/// The TCP line decoder on an `EmbeddedChannel`, fed read by read.
+@Suite struct LineDecoderTests {
+    /// A line of the longest length whose `\r\n` is split across two reads is the same line as
+    /// when it comes whole (its `\r` once made it too long while the `\n` was still to come).
+    @Test func aLongestLineWhoseLineEndIsSplitIsALine() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(LineDecoder(maximumLength: 8, clock: TestClock())))
+        try channel.writeInbound(ByteBuffer(string: "12345678\r"))
+        try channel.writeInbound(ByteBuffer(string: "\n123456789\r"))
+        try channel.writeInbound(ByteBuffer(string: "\n"))
+        #expect(try channel.readInbound(as: ReceivedLine.self)?.event == .line(Array("12345678".utf8)))
+        #expect(try channel.readInbound(as: ReceivedLine.self)?.event == .tooLong)
+        #expect(try channel.readInbound(as: ReceivedLine.self) == nil)
     }
 }
