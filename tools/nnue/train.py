@@ -19,6 +19,7 @@ its text lines; several files may be given. Checkpoints are written after every 
 """
 
 import argparse
+import math
 import base64
 import os
 import struct
@@ -314,11 +315,20 @@ def main():
     elif args.init:
         initial = torch.load(args.init)
     codes, sides, scores, results = read(args.data)
-    scale = fit_scale(scores, results)
-    if initial:
-        # The network's output is in units of its own K: keep it.
+    fitted = fit_scale(scores, results)
+    scale = fitted
+    # A resumed run goes on in its checkpoint's K, and a warm start in its network's: the output
+    # is in those units. (The target below is made with it, so it must be settled first.)
+    resumed = torch.load(args.checkpoint) if args.resume else None
+    if resumed:
+        scale = resumed["scale"]
+    elif initial:
         scale = initial["scale"]
-    print(f"positions {len(codes)}, read in {time.time() - started:.0f} s; logistic scale K = {scale:.1f}", flush=True)
+    print(
+        f"positions {len(codes)}, read in {time.time() - started:.0f} s; logistic scale K = {scale:.1f}"
+        f" (fitted to these positions: {fitted:.1f})",
+        flush=True,
+    )
     target = args.score_share / (1 + np.exp(-scores / scale)) + (1 - args.score_share) * results
 
     # The held-out positions are the last ones read: datagen writes a game's positions together, so
@@ -336,15 +346,18 @@ def main():
     if initial:
         network.load_state_dict(initial["network"])
         print(f"started from the network of {args.init} (K = {scale:.1f})", flush=True)
-    if args.resume:
-        state = torch.load(args.checkpoint)
+    if resumed:
+        state = resumed
         network.load_state_dict(state["network"])
         optimiser.load_state_dict(state["optimiser"])
         schedule.load_state_dict(state["schedule"])
         # A different --epochs on resuming stretches or shortens the rest of the cosine schedule.
+        # The scheduler steps from the current rate, so the rate is set to where the new schedule
+        # stands (a run that ended at rate 0 would otherwise stay there, training nothing).
         schedule.T_max = args.epochs
+        for group, base in zip(optimiser.param_groups, schedule.base_lrs):
+            group["lr"] = base * (1 + math.cos(math.pi * state["epoch"] / args.epochs)) / 2
         first_epoch = state["epoch"] + 1
-        scale = state["scale"]
         generator = np.random.default_rng(args.seed + first_epoch)
         print(f"resumed after epoch {state['epoch']}", flush=True)
 
