@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import socket
 import subprocess
 import sys
@@ -159,6 +160,29 @@ def click_a_move(driver, color, wait, result):
     return False
 
 
+def click_a_move_the_server_cannot_store(driver, color, database, wait, status):
+    """With the database's write lock held by another connection (as a long write elsewhere
+    would), clicks a move: the server cannot store it and says so, and the page lets the player
+    play again (it once waited for a `moved` that never came, until the clock ran out)."""
+    lock = sqlite3.connect(database, isolation_level=None)
+    try:
+        lock.execute("BEGIN IMMEDIATE")
+        for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color):
+            square = piece.find_element(By.XPATH, "..")
+            square.click()
+            targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
+                driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
+            if targets:
+                targets[0].click()
+                wait.until(lambda d: "could not be stored" in status())
+                return
+            square.click()
+        raise AssertionError("no piece with a move")
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+
+
 def play_the_computer(driver, base, wait, shot, status, result):
     """From /play (logged in), a whole game against the computer at level 1, clicking as a person
     would; then its page, where the analysis is asked for, drawn, and its mistakes step the board.
@@ -295,6 +319,7 @@ def main():
         clicks = 0
         checked = 0
         watched = False
+        refused = False
         long_wait = WebDriverWait(driver, 60)
         while True:
             long_wait.until(lambda d: status().startswith("Your move") or result().startswith("Game over"))
@@ -307,6 +332,11 @@ def main():
                 drawn = drawn_moves(driver, color)
                 assert told and drawn == set(told), (sorted(drawn), told)
                 checked += 1
+            if clicks == 6 and not refused:
+                click_a_move_the_server_cannot_store(
+                    driver, color, os.path.join(workdir, "db.sqlite"), wait, status)
+                refused = True
+                continue
             if click_a_move(driver, color, long_wait, result):
                 clicks += 2
             else:
@@ -340,6 +370,7 @@ def main():
         final = result()
         print("final status:", final)
         assert watched, "the game ended before the watch page was looked at"
+        assert refused, "the game ended before a move the server could not store was tried"
         assert checked == 3, "the page's targets were compared with the server's moves %d times" % checked
 
         # The opponent offers a rematch; the phone-sized play page shows it.

@@ -428,6 +428,8 @@
     var seeking = false;
     // A seek for the computer is on its way: its `seeking` is followed at once by `start`.
     var seekingEngine = false;
+    // Moves sent on this page, for their ids.
+    var movesSent = 0;
     var superseded = false;
     var show = function (id, visible) { document.getElementById(id).hidden = !visible; };
     var status = function (text) { setText('status', text); };
@@ -526,7 +528,22 @@
           setText('me', message.name);
           setText('my-rating', message.rating + ' ± ' + message.rd);
           if (!game || game.over) { status('Pick a time control and find an opponent.'); }
+          if (game && !game.over) {
+            // Back after a drop in the middle of a game: the server sends the game next if it
+            // goes on. If the answer to this ping comes first, it ended while we were away.
+            game.awaitingState = true;
+            link.send({ type: 'ping', id: 'game-check' });
+          }
           lobby();
+          break;
+        case 'pong':
+          if (message.id === 'game-check' && game && !game.over && game.awaitingState) {
+            game.over = true;
+            clocks.running = null;
+            setText('result', 'The game ended while you were away: its page has the result.');
+            status('');
+            finished();
+          }
           break;
         case 'bye':
           me = null;
@@ -618,6 +635,12 @@
           if (seekingEngine && !game) { seekingEngine = false; }
           if (message.code === 'not_your_turn' || message.code === 'illegal_move') {
             if (game) { game.sent = false; game.selected = -1; turn(); }
+          } else if (game && game.sent && message.id === game.moveID) {
+            // The move was not taken (not stored, or too many messages): play it again, and a
+            // forced pass goes again by itself after a second, not at once.
+            game.sent = false;
+            game.selected = -1;
+            setTimeout(turn, 1000);
           }
           status(message.message);
           break;
@@ -684,10 +707,7 @@
             // The game is over by the rules: the server's 'end' is on its way.
             status('');
           } else if (game.legal.length === 1 && game.legal[0] === '0000') {
-            if (!game.sent) {
-              game.sent = true;
-              link.send({ type: 'move', game: game.id, move: '0000' });
-            }
+            if (!game.sent) { sendMove('0000'); }
             status('You have no move: passing.');
           } else {
             status('Your move: click a piece, then where it goes.');
@@ -719,10 +739,15 @@
       var kind = targetsOf(game.selected)[index];
       if (!kind) { game.selected = -1; redraw(); return; }
       var move = kind === 'clone' ? name(index) : name(game.selected) + name(index);
-      if (link.send({ type: 'move', game: game.id, move: move })) {
-        game.sent = true;
-        status('…');
-      }
+      if (sendMove(move)) { status('…'); }
+    }
+
+    // Sends a move with an id of its own, so that an error about it is known for one.
+    function sendMove(move) {
+      movesSent += 1;
+      game.moveID = 'move-' + movesSent;
+      game.sent = link.send({ type: 'move', game: game.id, move: move, id: game.moveID });
+      return game.sent;
     }
 
     function tick() {
