@@ -168,7 +168,9 @@ final class PostgresStorage: Storage {
     }
 
     func player(named name: String) async throws -> PlayerRow? {
-        try await rows(
+        // No name holds a NUL, and PostgreSQL refuses one in text: asked for, it is nobody.
+        guard !name.unicodeScalars.contains("\0") else { return nil }
+        return try await rows(
             "SELECT \(unescaped: Self.playerColumns) FROM player WHERE name_key = \(name.lowercased())"
         )
         .first.map(Self.player)

@@ -228,6 +228,9 @@ import Testing
                     name: "cy", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0,
                     recent: []))
         #expect(try await storage.profile(name: "nobody") == nil)
+        // A name no one can have (`/player/a%00b`): nobody, not a failure.
+        #expect(try await storage.profile(name: "c\0y") == nil)
+        #expect(try await storage.finishedGames(name: "c\0y", before: nil, limit: 10) == nil)
         #expect(try await storage.leaderboard(limit: 20, offset: 0) == Leaderboard(total: 0, entries: []))
         await storage.close()
     }
