@@ -458,8 +458,21 @@ actor Lobby {
     /// How many games are in progress.
     var gamesInProgress: Int { games.count }
 
-    /// Whether the game with this id is in progress.
+    /// Whether the game with this id is in progress here.
     func isInProgress(_ id: Int64) -> Bool { games[id] != nil }
+
+    /// Whether the game with this id is in progress on any node: here, or (with several nodes)
+    /// hosted by a live one, which a watcher here follows as `live` lists it.
+    func isInProgressAnywhere(_ id: Int64) async -> Bool {
+        if games[id] != nil { return true }
+        guard let link else { return false }
+        do {
+            return try await link.storage.host(ofGame: id, aliveAfter: aliveAfter) != nil
+        } catch {
+            logger.error("reading game \(id)'s host failed: \(error)")
+            return false
+        }
+    }
 
     /// The game in progress with this id, to watch.
     func watchable(_ id: Int64) throws(ProtocolError) -> Game {

@@ -34,7 +34,7 @@ struct ServerWebSource: WebSource {
     }
 
     func isInProgress(game: Int64) async -> Bool {
-        await lobby.isInProgress(game)
+        await lobby.isInProgressAnywhere(game)
     }
 
     func storedAnalysis(game: Int64) async throws -> GameAnalysis? {

@@ -254,6 +254,25 @@ extension SessionsAcrossNodesTests {
         await one[0].stop()
     }
 
+    /// A game hosted by one node is in progress for every node's pages (`/game/G` once answered
+    /// 404 on the nodes that did not host it), and no longer once it ended.
+    @Test func aGameHostedElsewhereIsInProgressForEveryNode() async throws {
+        let url = try await postgresDatabase()
+        let two = try await nodes(2, url: url)
+        let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
+        let database = try await PostgresStorage.open(url)
+        let host = Int(try await hostingNode(of: played.game, in: database)) - 1
+        await database.close()
+        let other = two[1 - host].server!.lobby
+        #expect(await !other.isInProgress(played.game))
+        #expect(await other.isInProgressAnywhere(played.game))
+        #expect(await two[host].server!.lobby.isInProgressAnywhere(played.game))
+        #expect(await !other.isInProgressAnywhere(played.game + 1))
+        try await resign(played.clients[.x]!, played.game, heardBy: Array(played.clients.values))
+        #expect(await !other.isInProgressAnywhere(played.game))
+        for node in two { await node.stop() }
+    }
+
     /// Notifications may arrive late: a message about an older login elsewhere (a smaller
     /// ticket) supersedes no newer connection; one about a newer login does.
     @Test func aLateWordOfAnOlderLoginSupersedesNothing() async throws {
