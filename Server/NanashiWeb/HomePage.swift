@@ -60,7 +60,17 @@ struct HomePage {
     private var standings: String {
         let entries = leaderboard.entries
         guard !entries.isEmpty else {
-            return "<section><h2>Leaderboard</h2><p class=\"quiet\">No rated games yet.</p></section>\n"
+            guard leaderboard.total > 0 else {
+                return "<section><h2>Leaderboard</h2><p class=\"quiet\">No rated games yet.</p></section>\n"
+            }
+            // Past the end (an old link, or an offset typed in): the way back to the last page.
+            let last = max(0, leaderboard.total - Self.pageSize)
+            return """
+                <section><h2>Leaderboard</h2><p class="quiet">This page is past the end of the \
+                \(leaderboard.total) rated players. <a rel="prev" href="/?offset=\(last)">← the last page</a></p>\
+                </section>
+
+                """
         }
         let rows = entries.map { entry in
             """

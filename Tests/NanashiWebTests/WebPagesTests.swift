@@ -117,6 +117,16 @@ struct FakeSource: WebSource {
         #expect(response.header("content-security-policy")?.contains("default-src 'self'") == true)
     }
 
+    /// A page past the end of the leaderboard says so and leads back to its last page.
+    @Test func aLeaderboardPagePastTheEndLeadsBack() async {
+        let html = await get("/?offset=100").text
+        #expect(
+            html.contains(
+                #"This page is past the end of the 60 rated players. <a rel="prev" href="/?offset=35">← the last page</a>"#
+            ))
+        #expect(!html.contains("No rated games yet."))
+    }
+
     @Test func aSearchFindsAPlayerOrSaysSoEscaped() async {
         let found = await get("/?name=ANN")
         #expect(found.status == 303)
