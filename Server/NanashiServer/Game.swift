@@ -63,8 +63,9 @@ actor Game {
     private var finishRetry: Task<Void, Never>?
     /// Failed attempts to store the result so far.
     private var finishAttempts = 0
-    /// Attempts to store the result before it is left for the next start (about two minutes
-    /// of backing off).
+    /// Attempts to store the result before its players are told it is late (about two minutes
+    /// of backing off); it is tried again every 64 s after that, until stored or the server
+    /// stops (and then resumed, unfinished, at the next start).
     static let finishAttempts = 8
     private(set) var isOver = false
     /// The game is over and its result stored and announced.
@@ -509,24 +510,20 @@ actor Game {
             guard !halted else { return }
             if error as? StorageError == .noSuchGame { Task { await onRefused(self) } }
             finishAttempts += 1
-            guard finishAttempts < Self.finishAttempts else {
-                // Give up for now: the game stays unfinished in storage and is settled when the
-                // server next starts; its players are free to play on meanwhile.
-                logger.error("game \(id): the result could not be stored; left for the next start")
+            if finishAttempts == Self.finishAttempts {
+                // Never given up while the server runs: a result left unstored came back after a
+                // restart as a game going on (a loss on time undone), and on shared storage kept
+                // its players from seeking anyway. They hear why nothing has come yet.
+                logger.error("game \(id): the result is still not stored; trying every minute")
                 for side in Side.allCases {
                     outboxes[side]?.send(
                         .error(
                             ProtocolError(
                                 .internalError,
-                                "game \(id)'s result could not be stored; it is settled when the server restarts"
-                            )))
+                                "game \(id)'s result is not stored yet; it is tried again every minute")))
                 }
-                outboxes = [:]
-                watchers = [:]
-                Task { await onEnd(self) }
-                return
             }
-            // Backing off: 1 s, 2 s, 4 s... between attempts.
+            // Backing off: 1 s, 2 s, 4 s... between attempts, then every 64 s.
             let wait = Duration.seconds(1 << min(finishAttempts - 1, 6))
             finishRetry = Task { [weak self, clock = settings.clock] in
                 try? await clock.sleep(for: wait)

@@ -587,6 +587,50 @@ final class CapturedLog: Sendable {
         await server.stop()
     }
 
+    /// A result that cannot be stored for minutes is not given up while the server runs: after
+    /// eight attempts the players hear that it is late, and once storing works again it is stored
+    /// and announced. (It was once left for the next start, which brought the game back as one
+    /// going on: a resignation, or a loss on time, undone.)
+    @Test func aResultIsTriedUntilStoredHoweverLongItTakes() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        try execute(
+            "CREATE TRIGGER hold BEFORE UPDATE OF result ON game BEGIN SELECT RAISE(ABORT, 'held'); END",
+            on: server)
+        paired.clients[.o]!.send(#"{"type":"resign","game":\#(paired.game),"id":"r"}"#)
+        /// Pings `side` (a player pings to stay within the idle timeout) and returns the lines
+        /// that came before the pong.
+        func lines(to side: Side) async throws -> [String] {
+            let client = paired.clients[side]!
+            client.send(#"{"type":"ping"}"#)
+            var lines: [String] = []
+            while case let line = try await client.line(), line != #"{"type":"pong"}"# { lines.append(line) }
+            return lines
+        }
+        let late =
+            #"{"code":"internal_error","message":"game \#(paired.game)'s result is not stored yet; it is tried again every minute","type":"error"}"#
+        // Attempts after 1, 2, 4... 64 s; the players ping meanwhile (as they must within the
+        // idle timeout) and hear nothing else. The eighth attempt fails too: both hear it is late.
+        for wait in [1, 2, 4, 8, 16, 32, 64] {
+            for side in Side.allCases { #expect(try await lines(to: side) == []) }
+            try await server.clock.advanceWhenArmed(by: .seconds(wait))
+        }
+        for side in Side.allCases { #expect(try await paired.clients[side]!.line() == late) }
+        // Storing works again: the next attempt, a minute on, stores and announces it.
+        try execute("DROP TRIGGER hold", on: server)
+        for side in Side.allCases { #expect(try await lines(to: side) == []) }
+        try await server.clock.advanceWhenArmed(by: .seconds(64))
+        for side in Side.allCases {
+            let end = try await paired.clients[side]!.reply()
+            guard case .end(let ended) = end.message else {
+                throw TestClient.Failure(description: "expected end, got \(end)")
+            }
+            #expect(ended.outcome == .resignation(by: .o))
+            #expect(end.id == (side == .o ? .string("r") : nil))
+        }
+        await server.stop()
+    }
+
     @Test func aResultIsAnnouncedOnlyOnceStored() async throws {
         let server = try await TestServer()
         let paired = try await pairedGame(server)
