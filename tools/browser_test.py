@@ -142,22 +142,30 @@ class Opponent(threading.Thread):
             self.error = error
 
 
-def click_a_move(driver, color, wait, result):
-    """Clicks the first of `color`'s pieces that has a target, then that target, and waits for the
-    counts to change or the game to end; False when no piece has a move (the page passes itself)."""
+def click_the_first_move(driver, color):
+    """Clicks the first of `color`'s pieces that has a target, then that target; False when no
+    piece has a move (the page passes itself)."""
     for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color):
         square = piece.find_element(By.XPATH, "..")
         square.click()
         targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
             driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
         if targets:
-            before = driver.find_element(By.ID, "counts").text
             targets[0].click()
-            wait.until(lambda d: d.find_element(By.ID, "counts").text != before
-                       or result().startswith("Game over"))
             return True
         square.click()  # deselect
     return False
+
+
+def click_a_move(driver, color, wait, result):
+    """Clicks a move (`click_the_first_move`) and waits for the counts to change or the game to
+    end; False when no piece has a move."""
+    before = driver.find_element(By.ID, "counts").text
+    if not click_the_first_move(driver, color):
+        return False
+    wait.until(lambda d: d.find_element(By.ID, "counts").text != before
+               or result().startswith("Game over"))
+    return True
 
 
 def click_a_move_the_server_cannot_store(driver, color, database, wait, status):
@@ -167,17 +175,8 @@ def click_a_move_the_server_cannot_store(driver, color, database, wait, status):
     lock = sqlite3.connect(database, isolation_level=None)
     try:
         lock.execute("BEGIN IMMEDIATE")
-        for piece in driver.find_elements(By.CSS_SELECTOR, "#board .square .piece.%s" % color):
-            square = piece.find_element(By.XPATH, "..")
-            square.click()
-            targets = driver.find_elements(By.CSS_SELECTOR, "#board .square.clone-target") or \
-                driver.find_elements(By.CSS_SELECTOR, "#board .square.jump-target")
-            if targets:
-                targets[0].click()
-                wait.until(lambda d: "could not be stored" in status())
-                return
-            square.click()
-        raise AssertionError("no piece with a move")
+        assert click_the_first_move(driver, color), "no piece with a move"
+        wait.until(lambda d: "could not be stored" in status())
     finally:
         lock.execute("ROLLBACK")
         lock.close()

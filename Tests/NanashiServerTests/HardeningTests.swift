@@ -587,17 +587,24 @@ final class CapturedLog: Sendable {
         await server.stop()
     }
 
-    /// A result that cannot be stored for minutes is not given up while the server runs: after
-    /// eight attempts the players hear that it is late, and once storing works again it is stored
-    /// and announced. (It was once left for the next start, which brought the game back as one
-    /// going on: a resignation, or a loss on time, undone.)
-    @Test func aResultIsTriedUntilStoredHoweverLongItTakes() async throws {
+    /// A paired game whose result storage refuses (a trigger, until dropped), and o's
+    /// resignation (request id "r") sent.
+    private func resignationThatCannotBeStored() async throws -> (TestServer, PairedGame) {
         let server = try await TestServer()
         let paired = try await pairedGame(server)
         try execute(
             "CREATE TRIGGER hold BEFORE UPDATE OF result ON game BEGIN SELECT RAISE(ABORT, 'held'); END",
             on: server)
         paired.clients[.o]!.send(#"{"type":"resign","game":\#(paired.game),"id":"r"}"#)
+        return (server, paired)
+    }
+
+    /// A result that cannot be stored for minutes is not given up while the server runs: after
+    /// eight attempts the players hear that it is late, and once storing works again it is stored
+    /// and announced. (It was once left for the next start, which brought the game back as one
+    /// going on: a resignation, or a loss on time, undone.)
+    @Test func aResultIsTriedUntilStoredHoweverLongItTakes() async throws {
+        let (server, paired) = try await resignationThatCannotBeStored()
         /// Pings `side` (a player pings to stay within the idle timeout) and returns the lines
         /// that came before the pong.
         func lines(to side: Side) async throws -> [String] {
@@ -632,12 +639,7 @@ final class CapturedLog: Sendable {
     }
 
     @Test func aResultIsAnnouncedOnlyOnceStored() async throws {
-        let server = try await TestServer()
-        let paired = try await pairedGame(server)
-        try execute(
-            "CREATE TRIGGER hold BEFORE UPDATE OF result ON game BEGIN SELECT RAISE(ABORT, 'held'); END",
-            on: server)
-        paired.clients[.o]!.send(#"{"type":"resign","game":\#(paired.game),"id":"r"}"#)
+        let (server, paired) = try await resignationThatCannotBeStored()
         // Nobody is told of an end that is not stored: the next line each gets is the pong.
         for side in Side.allCases {
             #expect(try await paired.clients[side]!.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
