@@ -34,13 +34,7 @@ extension Lobby {
         // With several nodes a seek for a person is a shared row too, which another node would
         // otherwise pair once this game ends. (Removed once `starting` holds the player, so that
         // a second seek meanwhile is refused.)
-        if let link {
-            do {
-                try await link.storage.removeSeek(playerID: id, node: link.node)
-            } catch {
-                logger.error("removing a seek failed: \(error)")
-            }
-        }
+        await removeSharedSeek(of: id)
         let stored: (engine: PlayerRow, game: Int64)
         do {
             stored = try await storage.createEngineGame(

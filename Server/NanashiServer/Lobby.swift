@@ -325,12 +325,16 @@ actor Lobby {
     func cancel(_ playerID: Int64) async {
         matchmaker.remove(playerID)
         seekers[playerID] = nil
-        if let link {
-            do {
-                try await link.storage.removeSeek(playerID: playerID, node: link.node)
-            } catch {
-                logger.error("cancelling a seek failed: \(error)")
-            }
+        await removeSharedSeek(of: playerID)
+    }
+
+    /// With several nodes, takes the player's seek out of the pool the nodes share.
+    func removeSharedSeek(of playerID: Int64) async {
+        guard let link else { return }
+        do {
+            try await link.storage.removeSeek(playerID: playerID, node: link.node)
+        } catch {
+            logger.error("removing a seek failed: \(error)")
         }
     }
 
