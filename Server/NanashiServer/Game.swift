@@ -81,6 +81,9 @@ actor Game {
     /// An end that came while a move was being stored: the move was read first, so it counts
     /// (or fails) before the end is played out.
     private var endDue: DueEnd?
+    /// A resignation whose result storage has not taken yet (it is tried again): if the game
+    /// is handed over meanwhile, its new host plays it.
+    private var unstoredResignation: Resignation?
 
     private enum DueEnd {
         case resignation(Side, RequestID?)
@@ -383,13 +386,33 @@ actor Game {
 
     /// Lets the game go to the node that hosts it now, without ending or rating it: it is
     /// halted here, and `isHandedOver` from then on. Returns its watchers, who watch it no
-    /// longer here (the lobby has them follow it).
+    /// longer here (the lobby has them follow it), and the resignation it had not stored yet,
+    /// which the game's host is to play.
     @discardableResult
-    func handOver() -> [Outbox] {
+    func handOver() -> HandedOver {
         handedOverFlag.store(true, ordering: .relaxed)
         halt()
+        var resignation = unstoredResignation
+        if resignation == nil, case .resignation(let side, let requestID)? = endDue {
+            resignation = Resignation(side: side, requestID: requestID)
+        }
+        endDue = nil
         defer { watchers = [:] }
-        return Array(watchers.values)
+        return HandedOver(watchers: Array(watchers.values), resignation: resignation)
+    }
+
+    /// What a game let go to another node leaves to the lobby.
+    struct HandedOver {
+        /// The connections that watched it here.
+        var watchers: [Outbox]
+        /// A player's resignation that was not stored here: the game's host plays it.
+        var resignation: Resignation?
+    }
+
+    /// A side's resignation, and the id of the request that asked for it.
+    struct Resignation {
+        var side: Side
+        var requestID: RequestID?
     }
 
     /// Whether another node hosts this game now (it was handed over).
@@ -507,6 +530,10 @@ actor Game {
             // Nothing is announced that is not stored: try again in a moment. If the server
             // stops first, the game is still unfinished in storage and resumes at the next start.
             logger.error("game \(id): storing the result failed: \(error)")
+            if reason == .resignation, let winner {
+                unstoredResignation = Resignation(
+                    side: winner.opponent, requestID: requestIDs[winner.opponent] ?? nil)
+            }
             guard !halted else { return }
             if error as? StorageError == .noSuchGame { Task { await onRefused(self) } }
             finishAttempts += 1
@@ -533,6 +560,7 @@ actor Game {
             return
         }
         finishing = false
+        unstoredResignation = nil
         logger.info(
             "game \(id) ended: \(outcome.storedResult) by \(reason.rawValue) after \(moves.count) moves\(rated ? "" : ", unrated")",
             metadata: ["x": "\(players[.x]!.name)", "o": "\(players[.o]!.name)"])

@@ -431,9 +431,10 @@ extension Lobby {
     /// Another node took over game `id`, which this node still holds (its heartbeat came late,
     /// and it was taken for dead): the game is let go here without ending or rating it, and its
     /// players here get seats relayed to `host`, as players on a node other than the host, and
-    /// its watchers here watch it there. The caller sends the players' `present`.
-    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) async {
-        guard let game = games[id] else { return }
+    /// its watchers here watch it there. The caller sends the players' `present`, then
+    /// `resignElsewhere` of what this returns: a resignation the game had not stored here.
+    private func handOver(_ id: Int64, to host: Int64, link: NodeLink) async -> (Game, Game.Resignation)? {
+        guard let game = games[id] else { return nil }
         letGo(game)
         // Their nodes heard `hosted` too, and follow the game to its new host.
         crossing.remoteSides[id] = nil
@@ -444,9 +445,21 @@ extension Lobby {
             crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
         }
         logger.warning("game \(id) is hosted by node \(host) now: let go here")
-        for watcher in await game.handOver() where !elsewhere.contains(watcher.id) {
+        let handedOver = await game.handOver()
+        for watcher in handedOver.watchers where !elsewhere.contains(watcher.id) {
             _ = follow(id, on: host, outbox: watcher, requestID: nil, link: link)
         }
+        return handedOver.resignation.map { (game, $0) }
+    }
+
+    /// A player here resigned game `game` as it was handed over, and it was not stored: the
+    /// resignation goes to the game's host (after the player's `present`), which plays it and
+    /// answers it. (A player no longer here has no seat: their absence plays out there.)
+    private func resignElsewhere(_ resignation: Game.Resignation, of game: Game) {
+        guard let player = game.players[resignation.side]?.id else { return }
+        try? relayResignation(
+            game: game.id, of: player, requestID: resignation.requestID,
+            failing: ProtocolError(.noSuchGame, "no seat"))
     }
 
     /// Takes a game this node no longer hosts off the books, without ending it.
@@ -472,24 +485,30 @@ extension Lobby {
         }
         guard games[game.id] === game, host != link.node else { return }
         if let host {
-            await handOver(game.id, to: host, link: link)
+            let unstored = await handOver(game.id, to: host, link: link)
             for (side, player) in game.players where crossing.seats[player.id]?.game == game.id {
                 link.send(.present(game: game.id, side: side, player: player.id, node: link.node), to: host)
             }
+            if let (game, resignation) = unstored { resignElsewhere(resignation, of: game) }
             return
         }
         // Hosted by no live node, or ended: what storage holds is the game, not this copy.
         let elsewhere = Set((crossing.remoteWatchers[game.id] ?? [:]).values.map(\.id))
-        let watchers = await game.handOver()
+        let handedOver = await game.handOver()
         letGo(game)
         await takeOverGames(ids: [game.id])
         if let again = games[game.id] {
             // Its watchers here watch it again (those elsewhere follow it when told `hosted`).
-            for watcher in watchers where !elsewhere.contains(watcher.id) {
+            for watcher in handedOver.watchers where !elsewhere.contains(watcher.id) {
                 try? await again.watch(watcher, requestID: nil)
+            }
+            // A resignation refused with the old copy is the player's still.
+            if let resignation = handedOver.resignation {
+                try? await again.resign(resignation.side, requestID: resignation.requestID)
             }
             return
         }
+        let watchers = handedOver.watchers
         // Ended by another node: its players and watchers, here and on other nodes, get the end
         // that node sent, as stored. A player's node takes the end as the game's end for them
         // (so that they may seek at once), and hears that it ended after it, as a watcher's
@@ -649,7 +668,7 @@ extension Lobby {
             }
             guard node != link.node else { return }
             // This node still holds it (it was taken for dead): it lets it go.
-            await handOver(game, to: node, link: link)
+            let unstored = await handOver(game, to: node, link: link)
             for (player, seat) in crossing.seats where seat.game == game {
                 if seat.host != node { answerLostRequest(of: player) }
                 crossing.seats[player]?.host = node
@@ -658,6 +677,7 @@ extension Lobby {
                         .present(game: game, side: seat.side, player: player, node: link.node), to: node)
                 }
             }
+            if let (game, resignation) = unstored { resignElsewhere(resignation, of: game) }
         case .move(let id, let side, let player, let move, let requestID, let node, let relay):
             guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, link) else {
                 return

@@ -825,6 +825,88 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         for node in two { await node.stop() }
     }
 
+    /// The host is taken for dead while it does not listen (so it misses `hosted`), and its
+    /// player there resigns: the old host cannot store the result, lets the game go, and sends
+    /// the resignation on to the new host, which plays it. The resigner gets the game from the
+    /// new host, then the end answering their request; the game is rated once.
+    @Test func aResignationTheOldHostCouldNotStoreIsPlayedByTheNewHost() async throws {
+        let clock = TestClock()
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
+        let (url, two, host) = (setup.url, setup.servers, setup.host)
+        let played = setup.played
+        let database = try await PostgresStorage.open(url)
+        let (old, new) = (setup.hostIndex, setup.otherIndex)
+        let resigner = setup.relayed.opponent
+        let oldLink = try #require(await two[old].server!.lobby.link)
+        let newLink = try #require(await two[new].server!.lobby.link)
+        try await cutListening(of: host, url: url, clock: clock)
+        _ = try await database.rows("UPDATE node SET seen_at = 0 WHERE id = \(host)")
+        await two[new].server!.lobby.takeOverGames()
+        // `hosted` is sent while the old host does not listen: it still holds the game.
+        let queued = newLink.queuedCount
+        while newLink.sentCount < queued { try await Task.sleep(for: .milliseconds(1)) }
+        guard case .game = try await played.clients[setup.relayed]!.reply().message else {
+            throw TestClient.Failure(description: "expected the game from the new host")
+        }
+        // The old host listens again (it says so to the others), none the wiser.
+        let before = oldLink.queuedCount
+        clock.advance(by: NodeLink.listenAgainAfter)
+        while oldLink.queuedCount == before { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await two[old].server!.lobby.isInProgress(played.game))
+
+        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game),"id":"r"}"#)
+        guard case .game(let state) = try await played.clients[resigner]!.reply().message else {
+            throw TestClient.Failure(description: "expected the game from the new host")
+        }
+        #expect(state.moves.count == 4)
+        let resigned = Outcome(winner: resigner.opponent, reason: .resignation)
+        let end = try await played.clients[resigner]!.reply()
+        guard case .end(let theirs) = end.message else {
+            throw TestClient.Failure(description: "expected the end, got \(end)")
+        }
+        #expect(theirs.outcome == resigned && end.id == .string("r"))
+        guard case .end(let others) = try await played.clients[setup.relayed]!.reply().message else {
+            throw TestClient.Failure(description: "expected the end")
+        }
+        #expect(others.outcome == resigned)
+        let (result, ratings, newHost) = try await database.rows(
+            """
+            SELECT result, (SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)), host
+            FROM game WHERE id = \(played.game)
+            """
+        ).first!.decode((String, Int, Int64).self)
+        #expect(result == resigned.storedResult && ratings == 2 && newHost == Int64(new + 1))
+        await database.close()
+        for node in two { await node.stop() }
+    }
+
+    /// The host's resignation is refused for the host the game's row no longer names (here:
+    /// nobody): the node takes the game again as stored and plays the resignation there; the
+    /// resigner gets the game again, then the end answering their request.
+    @Test func aResignationRefusedForTheHostItIsNoLongerIsPlayedOnTheGameTakenAgain() async throws {
+        let setup = try await GameAcrossNodes(plies: 4)
+        let played = setup.played
+        let database = try await PostgresStorage.open(setup.url)
+        _ = try await database.rows("UPDATE game SET host = NULL WHERE id = \(played.game)")
+        let resigner = setup.relayed.opponent
+        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game),"id":"r"}"#)
+        guard case .game = try await played.clients[resigner]!.reply().message else {
+            throw TestClient.Failure(description: "expected the game again")
+        }
+        let end = try await played.clients[resigner]!.reply()
+        guard case .end(let theirs) = end.message else {
+            throw TestClient.Failure(description: "expected the end, got \(end)")
+        }
+        #expect(theirs.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
+        #expect(end.id == .string("r"))
+        let ratings = try await database.rows(
+            "SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)"
+        ).first!.decode(Int.self)
+        #expect(ratings == 2)
+        await database.close()
+        for node in setup.servers { await node.stop() }
+    }
+
     /// A node whose game's row no longer names it host (here: nobody) has a move refused by
     /// storage: the mover is told the move was not stored, the node takes the game again as
     /// stored, both players and its watcher there get it, and the move played again is played.
