@@ -397,6 +397,8 @@ actor Game {
             resignation = Resignation(side: side, requestID: requestID)
         }
         endDue = nil
+        // Nothing is sent from here any more; the engine's seat, which holds the game, is let go.
+        outboxes = [:]
         defer { watchers = [:] }
         return HandedOver(watchers: Array(watchers.values), resignation: resignation)
     }

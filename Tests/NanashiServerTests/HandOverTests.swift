@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
@@ -310,5 +312,40 @@ extension WatchersFollowTests {
         #expect(await listening.next() == .ended(game: played.game, player: x))
         await listening.stop()
         for node in two { await node.stop() }
+    }
+}
+
+@Suite struct HandedOverGameTests {
+    /// A game handed over to another node lets go of its players' outboxes: the engine's seat,
+    /// which holds the game while it sits in it, no longer keeps it (and itself) alive, one of
+    /// each per hand-over.
+    @Test func aGameHandedOverIsFreedWithItsEngineSeat() async throws {
+        let database = try TemporaryDatabase()
+        let storage = try SQLiteStorage(path: database.path)
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "-", now: Date(), token: nil)
+        let control = TimeControl(initial: 60, increment: 0)
+        let (engine, id) = try await storage.createEngineGame(
+            playerID: ann.id!, side: .x, level: 1, control: control, now: Date())
+        let pool = EnginePool(threads: 1, maximumWaiting: 4)
+        weak var freed: Game?
+        do {
+            let seat = EngineSeat(
+                level: Level(1)!, side: .o, game: id, pool: pool, clock: SystemClock(),
+                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() })
+            let game = Game(
+                id: id, control: control,
+                players: [
+                    .x: .init(id: ann.id!, name: "ann", rating: 1500),
+                    .o: .init(id: engine.id!, name: engine.name, rating: 1500),
+                ],
+                outboxes: [.o: seat.outbox], isRated: false, storage: storage, settings: ServerSettings(),
+                logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            ) { _ in }
+            seat.seat(in: game)
+            freed = game
+            let handedOver = await game.handOver()
+            #expect(handedOver.watchers.isEmpty && handedOver.resignation == nil)
+        }
+        #expect(freed == nil)
     }
 }
