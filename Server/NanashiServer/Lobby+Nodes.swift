@@ -56,13 +56,25 @@ extension Lobby {
     /// Claims the games no live node hosts, resumes them here and tells the other nodes.
     func takeOverGames(ids: [Int64]? = nil) async {
         guard let link else { return }
-        var claimed: [Int64] = []
+        let claimed: [Int64]
         do {
             claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: ids)
-            guard !claimed.isEmpty else { return }
+        } catch {
+            logger.error("taking over games failed: \(error)")
+            return
+        }
+        await resumeHosted(claimed, link: link)
+    }
+
+    /// Resumes as stored the games of `ids`, which storage says this node hosts (claimed just
+    /// now, or held here in a copy that storage refused), and tells the other nodes; the
+    /// players here get them.
+    private func resumeHosted(_ ids: [Int64], link: NodeLink) async {
+        guard !ids.isEmpty else { return }
+        do {
             let engineGames = try await storage.unfinishedEngineLevels()
-            await resume(try await link.storage.unfinishedGames(ids: claimed), engineGames: engineGames)
-            for id in claimed {
+            await resume(try await link.storage.unfinishedGames(ids: ids), engineGames: engineGames)
+            for id in ids {
                 guard let game = games[id] else { continue }
                 link.send(.hosted(game: id, node: link.node), to: nil)
                 // Its players here were relayed to the old host: they get the game from here now.
@@ -75,10 +87,10 @@ extension Lobby {
                 }
             }
         } catch {
-            logger.error("taking over games failed: \(error)")
-            // Claimed but not resumed, a game would be held by a live node that does not play
+            logger.error("resuming \(ids.count) games hosted here failed: \(error)")
+            // Hosted but not resumed, a game would be held by a live node that does not play
             // it, and no node would claim it again: let it go, for the next beat to claim.
-            let unresumed = claimed.filter { games[$0] == nil }
+            let unresumed = ids.filter { games[$0] == nil }
             do {
                 try await link.storage.releaseGames(ids: unresumed, node: link.node)
             } catch {
@@ -470,10 +482,11 @@ extension Lobby {
     }
 
     /// Storage refused a move or the result of a game held here, for it is no longer this
-    /// node's (`game.host`): if another live node hosts it, the game is let go here and its
-    /// players here are relayed there; if no live node does, this node takes it over again
-    /// and resumes it as storage holds it; if it ended meanwhile, its players and watchers get
-    /// its `end` as stored.
+    /// node's (`game.host`), or holds another move at that ply (one whose commit's answer was
+    /// lost, and which the player then played differently): if another live node hosts it, the
+    /// game is let go here and its players here are relayed there; if this node does, or no
+    /// live node, this node resumes it again as storage holds it; if it ended meanwhile, its
+    /// players and watchers get its `end` as stored.
     func refused(_ game: Game) async {
         guard let link, games[game.id] === game else { return }
         let host: Int64?
@@ -483,8 +496,8 @@ extension Lobby {
             logger.error("looking up the host of game \(game.id) failed: \(error)")
             return
         }
-        guard games[game.id] === game, host != link.node else { return }
-        if let host {
+        guard games[game.id] === game else { return }
+        if let host, host != link.node {
             let unstored = await handOver(game.id, to: host, link: link)
             for (side, player) in game.players where crossing.seats[player.id]?.game == game.id {
                 link.send(.present(game: game.id, side: side, player: player.id, node: link.node), to: host)
@@ -492,11 +505,15 @@ extension Lobby {
             if let (game, resignation) = unstored { resignElsewhere(resignation, of: game) }
             return
         }
-        // Hosted by no live node, or ended: what storage holds is the game, not this copy.
+        // Hosted here or by no live node, or ended: what storage holds is the game, not this copy.
         let elsewhere = Set((crossing.remoteWatchers[game.id] ?? [:]).values.map(\.id))
         let handedOver = await game.handOver()
         letGo(game)
-        await takeOverGames(ids: [game.id])
+        if host == link.node {
+            await resumeHosted([game.id], link: link)
+        } else {
+            await takeOverGames(ids: [game.id])
+        }
         if let again = games[game.id] {
             // Its watchers here watch it again (those elsewhere follow it when told `hosted`).
             for watcher in handedOver.watchers where !elsewhere.contains(watcher.id) {

@@ -907,6 +907,50 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         for node in setup.servers { await node.stop() }
     }
 
+    /// A move whose commit's answer was lost stays in storage at its ply while the host's copy
+    /// of the game lacks it (its player was told to play again): the player plays another move
+    /// there, which storage refuses. The host takes the game again as stored, with the stored
+    /// move, and both players get it; play goes on from it.
+    @Test func aStoredMoveTheHostDidNotKnowIsTheGamesWhenAnotherIsPlayedAtItsPly() async throws {
+        let clock = TestClock()
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
+        var played = setup.played
+        let database = try await PostgresStorage.open(setup.url)
+        let mover = setup.relayed.opponent
+        if played.position.sideToMove != mover { try await played.play(1) }
+        let move = greedyMove(played.position)
+        let stored = try #require(played.position.legalMoves().first { $0 != move })
+        let ply = played.ply + 1
+        _ = try await database.rows(
+            """
+            INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
+            VALUES (\(played.game), \(ply), \(stored.description), 290000, 290000, \(clock.date.timeIntervalSince1970))
+            """)
+        played.clients[mover]!.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"m"}"#)
+        // The refusal and the game again, in whichever order they come.
+        var replies = [try await played.clients[mover]!.reply(), try await played.clients[mover]!.reply()]
+        if case .game = replies[0].message { replies.reverse() }
+        #expect(replies[0].id == .string("m"))
+        #expect(
+            replies[0].message
+                == .error(ProtocolError(.internalError, "the move could not be stored; play it again")))
+        guard case .game(let moverState) = replies[1].message,
+            case .game(let otherState) = try await played.clients[mover.opponent]!.reply().message
+        else { throw TestClient.Failure(description: "expected the game again") }
+        for state in [moverState, otherState] {
+            #expect(state.moves.count == ply && state.moves.last == stored.description)
+        }
+        played.position = try played.position.play(stored)
+        played.ply = ply
+        try await played.play(2)
+        let moves = try await database.rows(
+            "SELECT COUNT(*) FROM move WHERE game_id = \(played.game)"
+        ).first!.decode(Int.self)
+        #expect(moves == ply + 2)
+        await database.close()
+        for node in setup.servers { await node.stop() }
+    }
+
     /// A node whose game's row no longer names it host (here: nobody) has a move refused by
     /// storage: the mover is told the move was not stored, the node takes the game again as
     /// stored, both players and its watcher there get it, and the move played again is played.
