@@ -88,7 +88,8 @@ def main():
     port = 20000 + random.randrange(20000)
     server = subprocess.Popen(
         [options.binary, "serve", "--port", str(port), "--db", run, "--log-level", "error",
-         "--max-connections", "12000", "--message-burst", "100000", "--message-rate", "100000"],
+         "--max-connections", "12000", "--message-burst", "100000", "--message-rate", "100000",
+         "--read-burst", "100000", "--read-rate", "100000"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         server.stdout.readline()  # listening on ...

@@ -28,12 +28,16 @@ final class Connection: ConnectionHandler {
     private var requests = 0
     /// The message budget: every line costs one (`MessageBudget`).
     private var budget: MessageBudget
+    /// The database reads of this connection's address, shared with its other connections.
+    private let reads: AddressReads
     private var cutOff = false
 
     init(
         outbox: Outbox, peer: String, address: String, lobby: Lobby, analyst: Analyst, accounts: Accounts,
-        storage: any Storage, settings: ServerSettings, metrics: ServerMetrics, logger: Logger
+        reads: AddressReads, storage: any Storage, settings: ServerSettings, metrics: ServerMetrics,
+        logger: Logger
     ) {
+        self.reads = reads
         self.outbox = outbox
         self.peer = peer
         self.address = address
@@ -122,6 +126,12 @@ final class Connection: ConnectionHandler {
         async throws
     {
         let client = Accounts.Client(address: address, isOpen: outbox.isOpen)
+        switch message {
+        case .leaderboard, .profile, .live, .games, .pgn:
+            guard reads.spend(address) else { throw reads.refusal }
+        default:
+            break
+        }
         switch message {
         case .register(let credentials):
             try await logIn(

@@ -84,16 +84,17 @@ public final class Server: Sendable {
         try await lobby.start()
         let analyst = Analyst(storage: storage, engines: engines, settings: settings, logger: logger)
         let accounts = Accounts(storage: storage, settings: settings)
+        let reads = AddressReads(settings)
         let metrics = ServerMetrics()
         let transport = try await Transport.bind(settings, metrics: metrics)
         let source = ServerWebSource(storage: storage, lobby: lobby, serverMetrics: metrics)
         let sites = (pages: WebSite(source: source), metrics: WebSite(source: source, part: .metrics))
         let accepting = Task {
-            await transport.run(logger: logger, sites: sites) { outbox, peer, address in
+            await transport.run(logger: logger, sites: sites, reads: reads) { outbox, peer, address in
                 logger.debug("connection \(outbox.id) from \(peer)")
                 return Connection(
                     outbox: outbox, peer: peer, address: address, lobby: lobby, analyst: analyst,
-                    accounts: accounts,
+                    accounts: accounts, reads: reads,
                     storage: storage, settings: settings, metrics: metrics, logger: logger)
             }
         }

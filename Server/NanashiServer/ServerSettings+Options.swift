@@ -14,7 +14,8 @@ extension ServerSettings {
         host: String, port: Int, httpPort: Int?, httpHost: String, metricsPort: Int?, metricsHost: String,
         allowedOrigins: [String], databasePath: String, graceSeconds: Int, nodeLeaseSeconds: Int,
         idleTimeoutSeconds: Int,
-        messageBurst: Int, messageRate: Double, maximumConnections: Int, maximumConnectionsPerAddress: Int,
+        messageBurst: Int, messageRate: Double, readBurstPerAddress: Int, readRatePerAddress: Double,
+        maximumConnections: Int, maximumConnectionsPerAddress: Int,
         loginsPerMinute: Double, registrationsPerHour: Double, moveCommitDelayMilliseconds: Int,
         tlsCertificateChain: String?, tlsKey: String?
     ) throws(Problem) {
@@ -32,6 +33,8 @@ extension ServerSettings {
         idleTimeout = .seconds(idleTimeoutSeconds)
         self.messageBurst = messageBurst
         self.messageRate = messageRate
+        self.readBurstPerAddress = readBurstPerAddress
+        self.readRatePerAddress = readRatePerAddress
         self.maximumConnections = maximumConnections
         self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
         self.loginsPerMinute = loginsPerMinute

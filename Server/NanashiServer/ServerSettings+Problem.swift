@@ -27,6 +27,10 @@ extension ServerSettings {
         guard messageRate > 0, messageRate.isFinite else {
             return "bad message rate \(messageRate): use more than 0"
         }
+        guard readBurstPerAddress >= 1 else { return "bad read burst \(readBurstPerAddress): use 1 or more" }
+        guard readRatePerAddress > 0, readRatePerAddress.isFinite else {
+            return "bad read rate \(readRatePerAddress): use more than 0"
+        }
         guard maximumConnections >= 1, maximumConnectionsPerAddress >= 1 else {
             return
                 "bad connection limits \(maximumConnections), \(maximumConnectionsPerAddress): use 1 or more"

@@ -103,6 +103,11 @@ public struct ServerSettings: Sendable {
     public var messageBurst = 50
     /// Messages per second the budget refills by.
     public var messageRate = 20.0
+    /// Database reads (queries and page requests) one client address may ask for at once, over
+    /// all its connections (`AddressReads`).
+    public var readBurstPerAddress = 100
+    /// Reads per second an address's budget refills by.
+    public var readRatePerAddress = 20.0
     /// Bytes of replies waiting to be written to one connection before it counts as not reading
     /// and is closed. The largest reply (a leaderboard page of 100) is about 15 KB.
     public var maximumQueuedBytes = 256 * 1024

@@ -103,10 +103,13 @@ extension Transport {
     ///
     /// Requests spend the connection's budget as protocol lines do (`settings.messageBurst`,
     /// refilled at `settings.messageRate` a second): over it a request gets 429, and at minus
-    /// the burst the connection is closed.
+    /// the burst the connection is closed. Each also spends one of its address's `reads`
+    /// (`AddressReads`), if given: with none left it gets 429.
     static func answer(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
-        settings: ServerSettings, forbiddenHandshake: Bool, logger: Logger
+        settings: ServerSettings, reads: (budget: AddressReads, address: String)? = nil,
+        forbiddenHandshake: Bool,
+        logger: Logger
     ) async {
         var budget = MessageBudget(settings)
         do {
@@ -141,6 +144,8 @@ extension Transport {
                         head = nil
                         let response: WebResponse
                         switch budget.spend() {
+                        case .within where reads.map { $0.budget.spend($0.address) } == false:
+                            response = .plain(429, "too many requests from your address; slow down\n")
                         case .within:
                             response = await site.respond(
                                 to: WebRequest(method: request.method.rawValue, target: request.uri))

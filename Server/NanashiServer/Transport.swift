@@ -319,7 +319,7 @@ final class Transport: Sendable {
     /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
     /// metrics port if there is one (`sites.metrics`).
     func run(
-        logger: Logger, sites: (pages: WebSite, metrics: WebSite),
+        logger: Logger, sites: (pages: WebSite, metrics: WebSite), reads: AddressReads,
         makeHandler:
             @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
     ) async {
@@ -343,7 +343,9 @@ final class Transport: Sendable {
                     logger.error("listener stopped: \(error)")
                 }
             }
-            for (listener, site) in [(web, sites.pages), (metricsListener, sites.metrics)] {
+            // The pages spend their address's reads; the operator's metrics do not.
+            for (listener, site, reads) in [(web, sites.pages, reads), (metricsListener, sites.metrics, nil)]
+            {
                 guard let listener else { continue }
                 listeners.addTask {
                     do {
@@ -354,7 +356,8 @@ final class Transport: Sendable {
                                     accepted &+= 1
                                     group.addTask(shard: accepted) {
                                         await self.serveWeb(
-                                            connection, site: site, logger: logger, makeHandler: makeHandler)
+                                            connection, site: site, reads: reads, logger: logger,
+                                            makeHandler: makeHandler)
                                     }
                                 }
                             }
@@ -471,7 +474,7 @@ final class Transport: Sendable {
     /// Serves one connection to the HTTP port: a WebSocket as a protocol connection like any
     /// other, or page requests one after the other while the client keeps the connection open.
     private func serveWeb(
-        _ connection: EventLoopFuture<WebConnection>, site: WebSite, logger: Logger,
+        _ connection: EventLoopFuture<WebConnection>, site: WebSite, reads: AddressReads?, logger: Logger,
         makeHandler: @escaping @Sendable (Outbox, String, String) -> any ConnectionHandler
     ) async {
         let accepted: WebConnection
@@ -500,7 +503,9 @@ final class Transport: Sendable {
             }
             defer { open.withLock { $0.pages[id] = nil } }
             await Self.answer(
-                pages, site: site, settings: settings, forbiddenHandshake: forbiddenHandshake, logger: logger)
+                pages, site: site, settings: settings,
+                reads: reads.map { ($0, ClientAddress.key(pages.channel.remoteAddress)) },
+                forbiddenHandshake: forbiddenHandshake, logger: logger)
         case .refused:
             break
         }

@@ -65,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Messages per second that budget refills by.")
     var messageRate = defaults.messageRate
 
+    @Option(help: "Queries and page requests one address may send at once, over all its connections.")
+    var readBurst = defaults.readBurstPerAddress
+
+    @Option(help: "Queries and page requests per second that an address's budget refills by.")
+    var readRate = defaults.readRatePerAddress
+
     @Option(help: "A PEM certificate chain (Let's Encrypt's fullchain.pem): serve TLS; needs --tls-key.")
     var tlsCert: String?
 
@@ -98,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             metricsHost: metricsHost, allowedOrigins: allowOrigin, databasePath: db, graceSeconds: grace,
             nodeLeaseSeconds: nodeLease,
             idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
+            readBurstPerAddress: readBurst, readRatePerAddress: readRate,
             maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
             loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,
             moveCommitDelayMilliseconds: commitDelay,

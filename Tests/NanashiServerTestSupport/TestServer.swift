@@ -28,6 +28,7 @@ public final class TestServer {
         settings.loginsPerMinute = 10_000
         settings.registrationsPerHour = 10_000
         settings.failedLoginsPerAddressBeforeThrottle = 10_000
+        settings.readBurstPerAddress = 100_000
         configure(&settings)
         server = try await Server.start(settings, logger: logger)
     }

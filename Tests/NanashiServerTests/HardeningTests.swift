@@ -170,6 +170,35 @@ import Testing
         await server.stop()
     }
 
+    /// Queries that read the database spend one budget per address, over all its connections:
+    /// a client that has spent it gets nothing more by connecting again, its pings and games are
+    /// not held up, and another address is served.
+    @Test func queriesFromOneAddressShareOneBudgetOverItsConnections() async throws {
+        let server = try await TestServer { $0.readBurstPerAddress = 3 }
+        let first = try server.client()
+        for id in 0..<3 {
+            #expect(
+                try await first.exchange(#"{"type":"leaderboard","id":\#(id)}"#)
+                    == #"{"entries":[],"id":\#(id),"total":0,"type":"leaderboard"}"#)
+        }
+        let again = try server.client()
+        let limited =
+            #""code":"rate_limited","id":3,"message":"too many queries from your address; slow down (at most 20 a second)","type":"error"}"#
+        #expect(try await again.exchange(#"{"type":"profile","name":"nobody","id":3}"#) == "{" + limited)
+        #expect(try await first.exchange(#"{"type":"live","id":3}"#) == "{" + limited)
+        #expect(try await again.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        let other = try server.client(from: "127.0.0.2")
+        #expect(
+            try await other.exchange(#"{"type":"leaderboard","id":4}"#)
+                == #"{"entries":[],"id":4,"total":0,"type":"leaderboard"}"#)
+        // A second later the budget has 20 more.
+        server.clock.advance(by: .seconds(1))
+        #expect(
+            try await again.exchange(#"{"type":"leaderboard","id":5}"#)
+                == #"{"entries":[],"id":5,"total":0,"type":"leaderboard"}"#)
+        await server.stop()
+    }
+
     @Test func aClientThatSlowsDownIsServedAgain() async throws {
         let server = try await TestServer {
             $0.messageBurst = 2

@@ -33,6 +33,8 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             "bad idle timeout 9223372036854775807: use 1 to 86400 seconds"
         ),
         (changed { $0.messageBurst = 0 }, "bad message burst 0: use 1 or more"),
+        (changed { $0.readBurstPerAddress = 0 }, "bad read burst 0: use 1 or more"),
+        (changed { $0.readRatePerAddress = .infinity }, "bad read rate inf: use more than 0"),
         (changed { $0.messageRate = 0 }, "bad message rate 0.0: use more than 0"),
         (changed { $0.messageRate = .infinity }, "bad message rate inf: use more than 0"),
         (changed { $0.maximumConnectionsPerAddress = 0 }, "bad connection limits 20000, 0: use 1 or more"),
@@ -58,6 +60,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             host: "0.0.0.0", port: port, httpPort: 8080, httpHost: "0.0.0.0", metricsPort: nil,
             metricsHost: "127.0.0.1", allowedOrigins: ["https://a.example"], databasePath: "x.sqlite",
             graceSeconds: 30, nodeLeaseSeconds: 20, idleTimeoutSeconds: 90, messageBurst: 50, messageRate: 10,
+            readBurstPerAddress: 40, readRatePerAddress: 4,
             maximumConnections: 100,
             maximumConnectionsPerAddress: 5, loginsPerMinute: 3, registrationsPerHour: 2,
             moveCommitDelayMilliseconds: 7,
@@ -76,6 +79,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
     #expect(made.abandonGrace == expected.abandonGrace && made.idleTimeout == expected.idleTimeout)
     #expect(made.nodeLease == .seconds(20) && made.moveCommitDelay == .milliseconds(7))
     #expect(made.messageBurst == expected.messageBurst && made.messageRate == expected.messageRate)
+    #expect(made.readBurstPerAddress == 40 && made.readRatePerAddress == 4)
     #expect(made.maximumConnections == 100 && made.maximumConnectionsPerAddress == 5)
     #expect(made.loginsPerMinute == 3 && made.registrationsPerHour == 2 && made.tls == nil)
     #expect(

@@ -204,6 +204,18 @@ func samples(_ text: String) -> [String: Double] {
         #expect(try kept.rest().isEmpty)
     }
 
+    /// Pages spend their address's read budget, over all its connections: connecting again for
+    /// each page does not refill it; another address is served.
+    @Test func pagesFromOneAddressShareItsReadBudget() async throws {
+        let server = try await webServer { $0.readBurstPerAddress = 3 }
+        let http = try #require(server.server?.httpPort)
+        for _ in 0..<3 { #expect(try HTTPReply.get(http, "/play").status == 200) }
+        let refused = try HTTPReply.get(http, "/play")
+        #expect(refused.status == 429 && refused.body == "too many requests from your address; slow down\n")
+        #expect(try HTTPReply.get(http, "/play", from: "127.0.0.2").status == 200)
+        await server.stop()
+    }
+
     @Test func pageRequestsHaveABudgetAndNoBody() async throws {
         let server = try await webServer {
             $0.messageBurst = 5
