@@ -76,13 +76,14 @@ extension Transport {
                                 WebConnection.pages(
                                     try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                                         wrappingChannelSynchronously: channel),
-                                    forbiddenHandshake: handshake.forbidden.load(ordering: .relaxed))
+                                    declined: handshake.declined)
                             }
                         })
                     let upgraded = try pipeline.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: upgrades))
                     let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                     try pipeline.addHandler(RequestHeadDeadline(limit: headLimit), position: .after(decoder))
+                    try pipeline.addHandler(UpgradeHeadKeeper(handshake), position: .after(decoder))
                     return upgraded
                 }
             }
@@ -108,13 +109,14 @@ extension Transport {
     static func answer(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
         settings: ServerSettings, reads: (budget: AddressReads, address: String)? = nil,
-        forbiddenHandshake: Bool,
+        declined: DeclinedUpgrade = .none,
         logger: Logger
     ) async {
         var budget = MessageBudget(settings)
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
+                var declined = declined
                 var bodyBytes = 0
                 for try await part in inbound {
                     switch part {
@@ -130,12 +132,17 @@ extension Transport {
                             return
                         }
                     case .end:
+                        // The first request's head, if the upgrade handler kept it.
+                        let first = declined
+                        declined = .none
+                        if head == nil, case .other(let asked) = first { head = asked }
                         guard let request = head else {
                             // A WebSocket handshake declined (from another site's page, or
                             // elsewhere than /ws): NIO's upgrade handler keeps its head when it
                             // declines, so only the end comes here.
+                            let forbidden = if case .webSocket(true) = first { true } else { false }
                             try await write(
-                                forbiddenHandshake
+                                forbidden
                                     ? .plain(403, "a WebSocket is only opened from this site's pages\n")
                                     : .plain(404, "the WebSocket is at /ws\n"),
                                 to: outbound, keepAlive: false, head: false, version: .http1_1)
@@ -233,4 +240,48 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
 final class HandshakeVerdict: Sendable {
     /// The handshake came from a page of another site, and was refused.
     let forbidden = Atomic<Bool>(false)
+    /// The head of the connection's first request, if it asked to upgrade (`UpgradeHeadKeeper`).
+    let upgradeHead = Mutex<HTTPRequestHead?>(nil)
+
+    /// The first request as the pages are to take it, once the upgrader has declined it.
+    var declined: DeclinedUpgrade {
+        guard let head = upgradeHead.withLock({ $0 }) else { return .none }
+        let protocols = head.headers[canonicalForm: "upgrade"]
+        guard protocols.contains(where: { $0.lowercased() == "websocket" }) else { return .other(head) }
+        return .webSocket(forbidden: forbidden.load(ordering: .relaxed))
+    }
+}
+
+/// A page connection's first request when it asked to upgrade and was not: NIO's upgrade handler
+/// keeps that request's head, so the pages see only its end.
+enum DeclinedUpgrade: Sendable {
+    /// It did not ask to upgrade.
+    case none
+    /// A WebSocket handshake from another site's page (403), or elsewhere than `/ws` (404).
+    case webSocket(forbidden: Bool)
+    /// An upgrade to a protocol this server does not speak (`h2c`, which `curl --http2` asks
+    /// for): answered as the request it is otherwise.
+    case other(HTTPRequestHead)
+}
+
+/// Keeps the head of a connection's first request for `HandshakeVerdict` if it asks to upgrade,
+/// then leaves the pipeline (whatever comes after the first request is not looked at). Sits
+/// right after the HTTP request decoder.
+final class UpgradeHeadKeeper: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let verdict: HandshakeVerdict
+
+    init(_ verdict: HandshakeVerdict) {
+        self.verdict = verdict
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data), head.headers.contains(name: "upgrade") {
+            verdict.upgradeHead.withLock { $0 = head }
+        }
+        context.fireChannelRead(data)
+        context.pipeline.syncOperations.removeHandler(self, promise: nil)
+    }
 }

@@ -83,8 +83,8 @@ final class Transport: Sendable {
     /// carrying the protocol's lines, or page requests; or one refused at accept.
     enum WebConnection: Sendable {
         case socket(any Channel, LineQueue)
-        /// `forbiddenHandshake`: its first request was a WebSocket handshake from another site's page.
-        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, forbiddenHandshake: Bool)
+        /// `declined`: its first request asked to upgrade, and was not.
+        case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, declined: DeclinedUpgrade)
         case refused
     }
 
@@ -489,7 +489,7 @@ final class Transport: Sendable {
             let id = nextID.add(1, ordering: .relaxed).newValue
             await serve(
                 channel, lines: lines, id: id, isWebSocket: true, logger: logger, makeHandler: makeHandler)
-        case .pages(let pages, let forbiddenHandshake):
+        case .pages(let pages, let declined):
             let id = nextID.add(1, ordering: .relaxed).newValue
             // Counted at accept; registered here only to be closed when the server stops.
             let admitted = open.withLock { registry in
@@ -505,7 +505,7 @@ final class Transport: Sendable {
             await Self.answer(
                 pages, site: site, settings: settings,
                 reads: reads.map { ($0, ClientAddress.key(pages.channel.remoteAddress)) },
-                forbiddenHandshake: forbiddenHandshake, logger: logger)
+                declined: declined, logger: logger)
         case .refused:
             break
         }

@@ -204,6 +204,27 @@ func samples(_ text: String) -> [String: Double] {
         #expect(try kept.rest().isEmpty)
     }
 
+    /// A page request that asks to upgrade to a protocol the server does not speak (`curl
+    /// --http2` asks for `h2c`) gets the page, as without the header; a WebSocket handshake
+    /// elsewhere than `/ws` still gets 404.
+    @Test func aRequestAskingForAnotherProtocolGetsThePage() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        for target in ["/play", "/healthz"] {
+            let client = try LineClient(port: http)
+            client.sendBytes(
+                Array(
+                    ("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings, close\r\n"
+                        + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n").utf8))
+            let reply = try HTTPReply(String(decoding: try client.rest(), as: UTF8.self))
+            let plain = try HTTPReply.get(http, target)
+            #expect(reply.status == 200 && reply.body == plain.body, "\(target)")
+        }
+        let elsewhere = try WebSocketClient(port: http, path: "/socket")
+        #expect(elsewhere.statusLine == "HTTP/1.1 404 Not Found")
+        await server.stop()
+    }
+
     /// Pages spend their address's read budget, over all its connections: connecting again for
     /// each page does not refill it; another address is served.
     @Test func pagesFromOneAddressShareItsReadBudget() async throws {
