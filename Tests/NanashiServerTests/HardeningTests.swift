@@ -566,6 +566,59 @@ final class CapturedLog: Sendable {
         await server.stop()
     }
 
+    /// One pairing pass pairs two couples; while the first couple's game is stored, a player of
+    /// the second leaves. Their partner goes back to the pool (they once dropped out of it for
+    /// good, told `seeking` and never paired) and is paired with the next seeker.
+    @Test func aSeekerWhosePartnerLeftWhileAnotherGameWasStoredStaysInThePool() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
+        let lobby = server.server!.lobby
+        var tokens: [String] = []
+        for name in ["ann", "bob", "cat", "dan"] {
+            let client = try server.client()
+            tokens.append(try await register(client, name))
+            client.close()
+        }
+        // 600 apart: none is paired until the gap accepted has widened (100, and 25 a second).
+        try await DatabaseQueue(path: server.database.path).write { db in
+            for (id, rating) in zip(1...4, [1_000, 1_600, 2_200, 2_800]) {
+                try db.execute(sql: "UPDATE player SET rating = ? WHERE id = ?", arguments: [rating, id])
+            }
+        }
+        var clients: [TestClient] = []
+        for token in tokens {
+            let client = try server.client()
+            let welcome = try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#)
+            guard case .welcome = try Wire.reply(fromLine: Array(welcome.utf8)).message else {
+                throw TestClient.Failure(description: "expected welcome, got \(welcome)")
+            }
+            #expect(
+                try await client.exchange(#"{"type":"seek","initial":60,"increment":0}"#)
+                    == #"{"type":"seeking"}"#)
+            clients.append(client)
+        }
+        let lock = try WriteLockHolder(path: server.database.path)
+        // The next pass pairs ann with bob and cat with dan; ann and bob's game waits for the lock.
+        server.clock.advance(by: .seconds(30))
+        while await !lobby.starting.contains(1) { try await Task.sleep(for: .milliseconds(1)) }
+        clients[3].close()
+        while await lobby.seekers[4] != nil { try await Task.sleep(for: .milliseconds(1)) }
+        lock.release()
+        for client in clients[0...1] {
+            guard case .start = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+        }
+        let eve = try server.client()
+        _ = try await register(eve, "eve")
+        #expect(
+            try await eve.exchange(#"{"type":"seek","initial":60,"increment":0}"#) == #"{"type":"seeking"}"#)
+        guard case .start(let start) = try await clients[2].reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        #expect(start.opponent.name == "eve")
+        await server.stop()
+    }
+
     /// A resignation that comes while a move is being stored waits for it: the move was read
     /// first, so it is played and announced, then the resignation ends the game. (It once ended
     /// the game at once: the mover was told the game was over, yet the move was stored.)
