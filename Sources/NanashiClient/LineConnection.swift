@@ -113,7 +113,7 @@ private final class LineReader: ChannelInboundHandler {
 
     private func deliver() {
         do {
-            receiver.received(try Wire.reply(fromLine: pending))
+            receiver.received(try Wire.reply(fromLine: ServerText.withoutControlCharacters(pending)))
         } catch {
             receiver.receivedUnreadable(error)
         }

@@ -76,3 +76,17 @@ import Testing
     for await event in connection.events { events.append(event) }
     #expect(events == [.reply(Reply(.pong, id: .integer(8))), .closed])
 }
+
+@Test(.blocking) func theServersTextCarriesNoEscapeSequencesToTheTerminal() async throws {
+    let server = try FakeServer()
+    let connection = try await ServerConnection.connect(
+        to: ServerAddress(host: "127.0.0.1", port: server.port), keepAlive: .seconds(3_600))
+    defer { connection.close() }
+    try server.accept()
+    server.write(#"{"type":"error","code":"x","message":"\u001b[?1049lgone"}"# + "\n")
+    server.hangUp()
+    var events: [ServerEvent] = []
+    for await event in connection.events { events.append(event) }
+    #expect(
+        events == [.reply(Reply(.error(ProtocolError(ErrorCode(rawValue: "x"), "?[?1049lgone")))), .closed])
+}
