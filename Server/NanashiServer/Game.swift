@@ -185,7 +185,13 @@ actor Game {
     /// back (the time the side to move had used since the last stored move is given back, as
     /// after a crash it cannot be known). Both players' grace periods start now, so a game
     /// whose players never return still ends.
-    func resume() {
+    func resume() async {
+        // Its last move was stored, and the server stopped before the result was: the rules end
+        // it now, as they would have then.
+        if let outcome = position.outcome {
+            await finish(winner: outcome.winner, reason: outcome.reason)
+            return
+        }
         paused = true
         let now = settings.clock.now
         clock.stop(at: now)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NanashiCore
 import NanashiProtocol
 import Testing
@@ -471,6 +472,41 @@ func greedyMove(_ position: Position) -> Move {
             }
             #expect(moved.ply == 2 && moved.move == "f6")
         }
+        await restarted.stop()
+    }
+}
+
+@Suite struct DeadGameTests {
+    /// The server stopped after a game's last move was stored but before its result was (here:
+    /// the hundredth ply without a clone, a draw by the rules). At the next start the game is
+    /// not resumed as a game nobody can move in (to be lost on time): it ends as the rules say,
+    /// rated once.
+    @Test func aGameWhoseLastMoveEndedItEndsAsTheRulesSayAtTheNextStart() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server)
+        await server.stop()
+        let storage = try SQLiteStorage(path: server.database.path)
+        // Jumps back and forth that take nothing: no clone in 100 plies.
+        let cycle = ["g1e1", "a1c1", "e1g1", "c1a1"].map { try! Move(notation: $0) }
+        var position = Position.start
+        for ply in 1...100 {
+            #expect(position.outcome == nil)
+            let move = cycle[(ply - 1) % 4]
+            position = try position.play(move)
+            try await storage.recordMove(
+                gameID: paired.game, ply: ply, move: move, clocks: Clocks(x: 300_000, o: 300_000), now: Date()
+            )
+        }
+        let outcome = try #require(position.outcome)
+        #expect(outcome.winner == nil)
+
+        let restarted = try await TestServer(database: server.database)
+        let stored = try await DatabaseQueue(path: server.database.path).read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT result, reason FROM game WHERE id = ?", arguments: [paired.game])
+        }
+        #expect(stored?["result"] == "draw" && stored?["reason"] == outcome.reason.rawValue)
+        #expect(await !restarted.server!.lobby.isInProgress(paired.game))
         await restarted.stop()
     }
 }
