@@ -50,10 +50,15 @@ final class EnginePool: Sendable {
     var searches: Int { state.withLock { $0.searches } }
 
     /// The move the engine plays at `level`, thinking no longer than the level allows, nor than
-    /// `clock` (the engine's own time less the time it waited in the queue) would.
-    func move(for position: Position, level: Level, clock: SearchLimits.Clock?) async -> Move {
+    /// `clock` (the engine's own time less the time it waited in the queue) would. If `wanted`
+    /// says no when its turn in the queue comes (its game ended meanwhile), it does not search
+    /// and answers a pass at once.
+    func move(
+        for position: Position, level: Level, clock: SearchLimits.Clock?,
+        wanted: @escaping @Sendable () -> Bool = { true }
+    ) async -> Move {
         let queued = now()
-        return await search { engine in
+        return await search(wanted: wanted) { engine in
             var limits = SearchLimits.infinite
             if var clock {
                 let waited = Int64((self.now() - queued).inMilliseconds)
@@ -83,14 +88,17 @@ final class EnginePool: Sendable {
         threads.stop()
     }
 
-    private func search(_ work: @escaping @Sendable (Engine) -> SearchResult) async -> SearchResult {
+    private func search(
+        wanted: @escaping @Sendable () -> Bool = { true },
+        _ work: @escaping @Sendable (Engine) -> SearchResult
+    ) async -> SearchResult {
         await withCheckedContinuation { continuation in
             // Submitted under the lock that `stop()` sets `stopped` under: a search either goes
             // in before the threads are told to stop (and is run) or answers at once.
             let submitted = state.withLock { state in
                 guard !state.stopped else { return false }
                 state.waiting += 1
-                threads.submit { self.run(work, continuation) }
+                threads.submit { self.run(work, wanted: wanted, continuation) }
                 return true
             }
             if !submitted { continuation.resume(returning: Self.nothing) }
@@ -99,14 +107,16 @@ final class EnginePool: Sendable {
 
     /// One search on this worker thread, on an idle engine (or a new one).
     private func run(
-        _ work: @Sendable (Engine) -> SearchResult, _ continuation: CheckedContinuation<SearchResult, Never>
+        _ work: @Sendable (Engine) -> SearchResult, wanted: @Sendable () -> Bool,
+        _ continuation: CheckedContinuation<SearchResult, Never>
     ) {
         let (idle, stopped) = state.withLock { state in
             state.waiting -= 1
             return (state.idle.popLast(), state.stopped)
         }
-        // Stopped while it waited: the game is halted; answer at once.
-        guard !stopped else {
+        // Stopped while it waited (the game is halted), or no longer wanted: answer at once.
+        guard !stopped, wanted() else {
+            if let idle { state.withLock { $0.idle.append(idle) } }
             continuation.resume(returning: Self.nothing)
             return
         }

@@ -87,8 +87,10 @@ final class EngineSeat: Sendable {
             ownIncrement: .milliseconds(increments[side]),
             opponentIncrement: .milliseconds(increments[side.opponent]))
         let (pool, level, side, clock, logger) = (pool, level, side, clock, logger)
+        // A search still queued when the game ends (resigned, lost on time) is not made.
+        let wanted: @Sendable () -> Bool = { [weak self] in self?.state.withLock { $0.game != nil } ?? false }
         Task {
-            let move = await pool.move(for: position, level: level, clock: gameClock)
+            let move = await pool.move(for: position, level: level, clock: gameClock, wanted: wanted)
             // A store that failed is tried again, as a person would play the move again.
             for attempt in 1...3 {
                 do {

@@ -91,13 +91,20 @@ extension Lobby {
     }
 
     /// A rematch of the player's last game against the engine starts at once, colours swapped;
-    /// returns false (doing nothing) when `gameID` is not that game.
-    func rematchEngine(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?) async
-        -> Bool
+    /// returns false (doing nothing) when `gameID` is not that game. Refused as a new `seek`
+    /// with `ai` is: with a game in progress or starting, or when the engine is `busy`.
+    func rematchEngine(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError) -> Bool
     {
         guard let ended = engineRematches[playerID], ended.game == gameID else { return false }
         let engine = ended.opponent(of: playerID)
         guard let level = engineLevels[engine] else { return false }
+        try await checkMayStartAGame(playerID, outbox: outbox)
+        guard engines.hasRoom else {
+            throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
+        }
+        // Checked again: the checks waited for a game.
+        guard engineRematches[playerID]?.game == gameID, !starting.contains(playerID) else { return false }
         engineRematches[playerID] = nil
         outbox.send(.rematchOffered(game: gameID), id: requestID)
         let side: Side = ended.x == engine ? .x : .o

@@ -211,6 +211,8 @@ actor Lobby {
             older.close()
             matchmaker.remove(id)
             seekers[id] = nil
+            // As when a player leaves: their rematch offers lapse.
+            moveOn(id)
         }
         connections[id] = (outbox, token)
         loginTickets[id] = nil
@@ -286,8 +288,9 @@ actor Lobby {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
         // A game that has just ended may not have been taken off the books yet; its players
-        // have had their `end` already and may seek again.
-        if let game = gameOf[id], await !game.isOver {
+        // have had their `end` already and may seek again. One whose result is still being
+        // stored has not ended yet: its players have not had their `end`.
+        if let game = gameOf[id], await !game.hasEnded {
             throw ProtocolError(.inGame, "you have a game in progress")
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
@@ -501,7 +504,7 @@ actor Lobby {
         }
         // The `end` may have reached the player before the game told the lobby it ended.
         if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
-        if await rematchEngine(gameID, by: playerID, outbox: outbox, requestID: requestID) { return }
+        if try await rematchEngine(gameID, by: playerID, outbox: outbox, requestID: requestID) { return }
         if rematchElsewhere(gameID, by: playerID, requestID: requestID) { return }
         try await offerRematch(gameID, by: playerID, outbox: outbox, requestID: requestID)
     }

@@ -133,6 +133,32 @@ private func storedGames(_ server: TestServer) throws -> Int {
         await server.stop()
     }
 
+    /// A rematch of the engine is a new engine game: refused with `busy` when the engine has no
+    /// room, as a seek is (rematches once skipped the check, so one player resigning and
+    /// rematching in a loop could queue searches without end).
+    @Test func aRematchOfTheEngineIsRefusedWhenTheEngineIsBusy() async throws {
+        let server = try await TestServer()
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        #expect(
+            try await ann.exchange(#"{"type":"seek","ai":1,"color":"x","initial":60,"increment":0}"#)
+                == #"{"type":"seeking"}"#)
+        guard case .start(let started) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        ann.send(#"{"type":"resign","game":\#(started.game)}"#)
+        guard case .end = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected end")
+        }
+        await server.server!.lobby.engines.stop()
+        #expect(
+            try await ann.exchange(#"{"type":"rematch","game":\#(started.game)}"#)
+                == #"{"code":"busy","message":"the engine is busy with other games; try again in a minute","type":"error"}"#
+        )
+        #expect(try storedGames(server) == 1)
+        await server.stop()
+    }
+
     /// A game against the engine resumes after a restart, the engine seated again: it answers the
     /// player's move as before.
     @Test func anEngineGameResumesAfterARestart() async throws {

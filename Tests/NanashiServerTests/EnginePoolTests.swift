@@ -31,6 +31,18 @@ import Testing
         #expect(pool.searches == 1)
     }
 
+    /// A search whose game ended while it waited in the queue is not made: it answers a pass at
+    /// once, and the engine it would have used searches the next.
+    @Test func aSearchNoLongerWantedWhenItsTurnComesIsNotMade() async {
+        let pool = EnginePool(threads: 1, maximumWaiting: 4)
+        #expect(await pool.move(for: .start, level: Level(3)!, clock: nil, wanted: { false }) == .pass)
+        #expect(pool.searches == 0)
+        #expect(
+            Position.start.legalMoves().contains(await pool.move(for: .start, level: Level(3)!, clock: nil)))
+        #expect(pool.searches == 1)
+        pool.stop()
+    }
+
     /// No room once `maximumWaiting` searches wait: with none allowed to wait, never room.
     @Test func aPoolThatMayQueueNothingHasNoRoom() {
         let pool = EnginePool(threads: 1, maximumWaiting: 0)

@@ -566,6 +566,32 @@ final class CapturedLog: Sendable {
         await server.stop()
     }
 
+    /// A game whose result storage has not taken yet has not ended: its players cannot seek
+    /// (they could once, and be paired while the old game could still be rematched, or come back
+    /// unfinished after a restart beside the new one); once it is stored they can.
+    @Test func aPlayerWhoseResultIsStillBeingStoredCannotSeekYet() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .milliseconds(100) }
+        let paired = try await pairedGame(server)
+        let (x, o) = (paired.clients[.x]!, paired.clients[.o]!)
+        let lock = try WriteLockHolder(path: server.database.path)
+        x.send(#"{"type":"resign","game":\#(paired.game)}"#)
+        // Answered after the resignation's first attempt to store the result failed.
+        #expect(try await x.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        let seek = #"{"type":"seek","initial":60,"increment":0}"#
+        #expect(
+            try await o.exchange(seek)
+                == #"{"code":"in_game","message":"you have a game in progress","type":"error"}"#)
+        lock.release()
+        server.clock.advance(by: .seconds(1))
+        for client in [x, o] {
+            guard case .end = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected end")
+            }
+        }
+        #expect(try await o.exchange(seek) == #"{"type":"seeking"}"#)
+        await server.stop()
+    }
+
     /// One pairing pass pairs two couples; while the first couple's game is stored, a player of
     /// the second leaves. Their partner goes back to the pool (they once dropped out of it for
     /// good, told `seeking` and never paired) and is paired with the next seeker.

@@ -359,7 +359,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
     }
 
     @Test func anOfferLapsesWhenTheOtherSeeksWatchesOrLeaves() async throws {
-        for moveOn in ["seek", "watch", "leave"] {
+        for moveOn in ["seek", "watch", "leave", "supersede"] {
             let server = try await TestServer()
             let paired = try await resignedGame(server)
             let (x, o, game) = (paired.clients[.x]!, paired.clients[.o]!, paired.game)
@@ -371,6 +371,12 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 let (other, players) = try await startedGame(server, between: "carl", and: "dora")
                 defer { _ = players }
                 _ = try await o.exchange(#"{"type":"watch","game":\#(other)}"#)
+            case "supersede":
+                // Logged in again on another connection.
+                let again = try server.client()
+                #expect(
+                    try await again.exchange(#"{"type":"auth","token":"\#(paired.tokens[.o]!)"}"#).contains(
+                        "welcome"))
             default: o.close()
             }
             #expect(try await x.line() == #"{"game":\#(game),"type":"rematch_declined"}"#, "\(moveOn)")
