@@ -127,7 +127,7 @@ final class Connection: ConnectionHandler {
     {
         let client = Accounts.Client(address: address, isOpen: outbox.isOpen)
         switch message {
-        case .leaderboard, .profile, .live, .games, .pgn:
+        case .leaderboard, .profile, .live, .games, .pgn, .auth:
             guard reads.spend(address) else { throw reads.refusal }
         default:
             break
@@ -192,7 +192,20 @@ final class Connection: ConnectionHandler {
             }
             outbox.send(.pgn(GamePGN(game: gameID, pgn: try game.pgn())), id: id)
         case .analyse(let gameID):
-            outbox.send(.analysis(try await analyst.analysis(of: gameID, from: address)), id: id)
+            // Computing takes seconds: the connection's next lines (a move in a rematch) are
+            // not held up behind it; the answer carries the request's id.
+            let (analyst, address, outbox, logger) = (analyst, address, outbox, logger)
+            Task {
+                do {
+                    outbox.send(.analysis(try await analyst.analysis(of: gameID, from: address)), id: id)
+                } catch let error as ProtocolError {
+                    outbox.send(.error(error), id: id)
+                } catch {
+                    logger.error("analysis failed: \(error)")
+                    outbox.send(
+                        .error(ProtocolError(.internalError, "the server failed; nothing changed")), id: id)
+                }
+            }
         case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")

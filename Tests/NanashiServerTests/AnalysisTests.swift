@@ -30,6 +30,24 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
 }
 
 @Suite struct AnalysisTests {
+    /// An analysis is computed beside the connection's other lines: while it waits for the
+    /// engine (here held by a search that does not end), a ping on the same connection is
+    /// answered (it once waited behind it, as a move in a rematch would, losing on time).
+    @Test func anAnalysisBeingComputedDoesNotHoldUpTheConnectionsNextLines() async throws {
+        let server = try await TestServer { $0.engineThreads = 1 }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        let (game, _) = try await finishedEngineGame(ann)
+        let engines = await server.server!.lobby.engines
+        let holding = Task { await engines.evaluate(.start, depth: 60) }
+        ann.send(#"{"type":"analyse","game":\#(game),"id":7}"#)
+        #expect(try await ann.exchange(#"{"type":"ping","id":8}"#) == #"{"id":8,"type":"pong"}"#)
+        engines.stop()
+        _ = await holding.value
+        #expect(try await ann.reply().id == .integer(7))
+        await server.stop()
+    }
+
     /// Each position is searched at the server's depth on a cleared table, so a fresh engine
     /// gives the same evaluations; the answer is stored and served again from storage.
     @Test func aFinishedGameIsAnalysedOnceAndServedFromStorage() async throws {
