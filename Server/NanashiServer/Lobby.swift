@@ -353,12 +353,18 @@ actor Lobby {
     /// Stores the new game, then starts it. Storing happens on the storage threads: meanwhile
     /// the lobby serves others, and the two players count as `starting`.
     private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) async {
+        // Still seeking as when the pass took them out of the pool: not stopped, and not sought
+        // again (a new seek waits in the pool) while an earlier pair of the pass was stored.
+        let stillSeeking = { (seek: Matchmaker.Seek) in
+            self.seekers[seek.playerID] != nil && !self.matchmaker.isSeeking(seek.playerID)
+        }
         // Read as they sought, so a pass reads nothing and writes only the new games.
-        guard let a = seekers[first.playerID], let b = seekers[second.playerID] else {
-            // One of them stopped seeking (cancelled, left, or sought the computer) while an
-            // earlier pair of this pass was being stored: the other still seeks, so back to the
-            // pool, and to another pass.
-            for seek in [first, second] where seekers[seek.playerID] != nil {
+        guard stillSeeking(first), stillSeeking(second), let a = seekers[first.playerID],
+            let b = seekers[second.playerID]
+        else {
+            // One of them stopped seeking (cancelled, left, or sought the computer) or sought
+            // again: the other still seeks, so back to the pool, and to another pass.
+            for seek in [first, second] where stillSeeking(seek) {
                 try? matchmaker.add(seek)
             }
             requestPairing()

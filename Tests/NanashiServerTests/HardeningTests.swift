@@ -598,13 +598,70 @@ final class CapturedLog: Sendable {
     @Test func aSeekerWhosePartnerLeftWhileAnotherGameWasStoredStaysInThePool() async throws {
         let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
         let lobby = server.server!.lobby
+        let (clients, lock) = try await twoCouplesInOnePass(server)
+        clients[3].close()
+        while await lobby.seekers[4] != nil { try await Task.sleep(for: .milliseconds(1)) }
+        lock.release()
+        for client in clients[0...1] {
+            guard case .start = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+        }
+        let eve = try server.client()
+        _ = try await register(eve, "eve")
+        #expect(
+            try await eve.exchange(#"{"type":"seek","initial":60,"increment":0}"#) == #"{"type":"seeking"}"#)
+        guard case .start(let start) = try await clients[2].reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        #expect(start.opponent.name == "eve")
+        await server.stop()
+    }
+
+    /// The same pass, and a player of the second couple cancels and seeks another time control
+    /// while the first couple's game is stored: the pass does not start the second couple's game
+    /// at the control they cancelled (it once did, and left their new seek in the pool as a
+    /// phantom); each is paired with a seeker of their own control.
+    @Test func aSeekerWhoSoughtAgainDuringAPassIsPairedOnTheirNewSeek() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
+        let (clients, lock) = try await twoCouplesInOnePass(server)
+        let cat = clients[2]
+        #expect(try await cat.exchange(#"{"type":"cancel"}"#) == #"{"type":"cancelled"}"#)
+        #expect(
+            try await cat.exchange(#"{"type":"seek","initial":120,"increment":0}"#) == #"{"type":"seeking"}"#)
+        lock.release()
+        for client in clients[0...1] {
+            guard case .start = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+        }
+        // Dan's window widens to the newcomers' 1,500 (cat's is wide enough already).
+        server.clock.advance(by: .seconds(30))
+        for (name, initial, seeker) in [("eve", 60, clients[3]), ("fay", 120, cat)] {
+            let client = try server.client()
+            _ = try await register(client, name)
+            #expect(
+                try await client.exchange(#"{"type":"seek","initial":\#(initial),"increment":0}"#)
+                    == #"{"type":"seeking"}"#)
+            guard case .start(let start) = try await seeker.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+            #expect(start.opponent.name == name && start.initial == initial)
+        }
+        await server.stop()
+    }
+
+    /// Four players seeking 60+0, 600 rating points apart (none paired yet), and a pass that pairs
+    /// ann with bob and cat with dan, held while ann and bob's game is stored (the database's write
+    /// lock, released by the caller). Returns the four clients (players 1 to 4) and the lock.
+    private func twoCouplesInOnePass(_ server: TestServer) async throws -> ([TestClient], WriteLockHolder) {
         var tokens: [String] = []
         for name in ["ann", "bob", "cat", "dan"] {
             let client = try server.client()
             tokens.append(try await register(client, name))
             client.close()
         }
-        // 600 apart: none is paired until the gap accepted has widened (100, and 25 a second).
+        // The gap accepted widens from 100, 25 a second.
         try await DatabaseQueue(path: server.database.path).write { db in
             for (id, rating) in zip(1...4, [1_000, 1_600, 2_200, 2_800]) {
                 try db.execute(sql: "UPDATE player SET rating = ? WHERE id = ?", arguments: [rating, id])
@@ -623,26 +680,9 @@ final class CapturedLog: Sendable {
             clients.append(client)
         }
         let lock = try WriteLockHolder(path: server.database.path)
-        // The next pass pairs ann with bob and cat with dan; ann and bob's game waits for the lock.
         server.clock.advance(by: .seconds(30))
-        while await !lobby.starting.contains(1) { try await Task.sleep(for: .milliseconds(1)) }
-        clients[3].close()
-        while await lobby.seekers[4] != nil { try await Task.sleep(for: .milliseconds(1)) }
-        lock.release()
-        for client in clients[0...1] {
-            guard case .start = try await client.reply().message else {
-                throw TestClient.Failure(description: "expected start")
-            }
-        }
-        let eve = try server.client()
-        _ = try await register(eve, "eve")
-        #expect(
-            try await eve.exchange(#"{"type":"seek","initial":60,"increment":0}"#) == #"{"type":"seeking"}"#)
-        guard case .start(let start) = try await clients[2].reply().message else {
-            throw TestClient.Failure(description: "expected start")
-        }
-        #expect(start.opponent.name == "eve")
-        await server.stop()
+        while await !server.server!.lobby.starting.contains(1) { try await Task.sleep(for: .milliseconds(1)) }
+        return (clients, lock)
     }
 
     /// A resignation that comes while a move is being stored waits for it: the move was read
