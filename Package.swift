@@ -102,7 +102,7 @@ let package = Package(
                 grdb,
             ]
                 // To test channel handlers on an event loop whose clock the test moves.
-                + nio("NIOCore", "NIOEmbedded", "NIOHTTP1")
+                + nio("NIOCore", "NIOEmbedded", "NIOHTTP1", "NIOWebSocket")
                 // To watch a shared PostgreSQL from outside: who waits for whose lock.
                 + [postgres, logging],
             path: "Tests/NanashiServerTests"

@@ -10,15 +10,17 @@ import NIOWebSocket
 ///   too long (`line_too_long`); the connection stays open. A fragmented message that grows past
 ///   the line closes the connection at once (1009), so fragments never pile up. A single frame
 ///   over `maximumFrameSize` never reaches here: the frame decoder closes the connection (1009).
-/// - A frame the client did not mask breaks RFC 6455: the connection is closed (1002).
+/// - A frame the client did not mask, or a text or binary frame while a message in fragments is
+///   still open, breaks RFC 6455: the connection is closed (1002).
 /// - A binary frame is not part of the protocol: the connection is closed (1003).
 /// - Pings are answered; a close frame is answered and the connection closed. Pongs go out
 ///   through the channel like every other write, so a client that pings without reading meets
 ///   the channel's back-pressure (the transport stops reading from it) like any other; they are
 ///   flushed once per read, not one system call each.
-/// - Frames that carry no line (pings, pongs, empty fragments) never reach the connection's
-///   message budget, so they have their own: `controlBurst` at once, `controlRate` a second
-///   after that. A client past it is closed (1008): a flood of them cannot hold an event loop.
+/// - Frames that end no line (pings, pongs, every fragment but a message's last) never reach
+///   the connection's message budget, so they have their own: `controlBurst` at once,
+///   `controlRate` a second after that. A client past it is closed (1008): a flood of them
+///   cannot hold an event loop.
 final class WebSocketLineCodec: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = ReceivedLine
@@ -29,7 +31,8 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     /// what could hurt the server.
     static let maximumFrameSize = 16 * 1024
 
-    /// Frames without a line (pings, pongs, empty fragments) a client may send at once...
+    /// Frames that end no line (pings, pongs, fragments before a message's last) a client may
+    /// send at once...
     static let controlBurst = 20.0
     /// ...and a second after that.
     static let controlRate = 2.0
@@ -40,7 +43,7 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     /// The fragments of a text message so far, or `nil` between messages.
     private var fragments: ByteBuffer?
     private var closeSent = false
-    /// What is left of the budget of frames without a line.
+    /// What is left of the budget of frames that end no line.
     private var controlFrames: TokenBucket
     /// Pongs written since the last flush.
     private var pongsUnflushed = false
@@ -55,15 +58,16 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
         let frame = unwrapInboundIn(data)
         guard !closeSent else { return }
         guard frame.maskKey != nil else { return close(context, code: .protocolError) }
-        let carriesNoLine =
-            frame.opcode == .ping || frame.opcode == .pong
-            || (frame.opcode == .continuation && frame.length == 0 && !frame.fin)
-        if carriesNoLine, !controlFrames.take(now: clock.now) {
+        let endsNoLine = frame.opcode == .ping || frame.opcode == .pong || !frame.fin
+        if endsNoLine, !controlFrames.take(now: clock.now) {
             return close(context, code: .policyViolation)
+        }
+        // A new message while one in fragments is open breaks RFC 6455 (5.4).
+        if frame.opcode == .text || frame.opcode == .binary, fragments != nil {
+            return close(context, code: .protocolError)
         }
         switch frame.opcode {
         case .text:
-            fragments = nil
             take(frame, context: context)
         case .continuation:
             guard fragments != nil else { return close(context, code: .protocolError) }
