@@ -19,7 +19,8 @@ extension Transport {
     /// the connection (`RequestHeadDeadline`), however slowly its bytes drip in; and one that
     /// sends nothing for the idle timeout (and 10 s) is closed, whatever it is.
     ///
-    /// Without `webSockets` (the metrics port) no handshake is upgraded.
+    /// Without `webSockets` (the metrics port) no handshake is upgraded, nor is one with a request
+    /// body (`HandshakeRefusal`); an upgrade that fails half way closes the connection.
     static func bindWeb(
         _ settings: ServerSettings, host: String, port: Int, webSockets: Bool, caps: ConnectionCaps,
         metrics: ServerMetrics
@@ -50,14 +51,10 @@ extension Transport {
                     let upgrader = NIOTypedWebSocketServerUpgrader<WebConnection>(
                         maxFrameSize: WebSocketLineCodec.maximumFrameSize,
                         shouldUpgrade: { channel, head in
-                            let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
-                            let allowed = WebSocketOrigin.isAllowed(
-                                origin: head.headers.first(name: "Origin"),
-                                host: head.headers.first(name: "Host"),
-                                allowed: allowedOrigins)
-                            if !allowed { handshake.forbidden.store(true, ordering: .relaxed) }
-                            return channel.eventLoop.makeSucceededFuture(
-                                webSockets && path == "/ws" && allowed ? HTTPHeaders() : nil)
+                            let refusal = HandshakeRefusal(
+                                head, webSockets: webSockets, allowedOrigins: allowedOrigins)
+                            handshake.refusal.withLock { $0 = refusal }
+                            return channel.eventLoop.makeSucceededFuture(refusal == nil ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
@@ -84,6 +81,9 @@ extension Transport {
                     let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                     try pipeline.addHandler(RequestHeadDeadline(limit: headLimit), position: .after(decoder))
                     try pipeline.addHandler(UpgradeHeadKeeper(handshake), position: .after(decoder))
+                    // An upgrade that fails half way (NIO may still answer 101 and install the
+                    // WebSocket) leaves nothing open that no one serves.
+                    upgraded.whenFailure { _ in channel.close(promise: nil) }
                     return upgraded
                 }
             }
@@ -137,15 +137,13 @@ extension Transport {
                         declined = .none
                         if head == nil, case .other(let asked) = first { head = asked }
                         guard let request = head else {
-                            // A WebSocket handshake declined (from another site's page, or
-                            // elsewhere than /ws): NIO's upgrade handler keeps its head when it
-                            // declines, so only the end comes here.
-                            let forbidden = if case .webSocket(true) = first { true } else { false }
+                            // A WebSocket handshake declined: NIO's upgrade handler keeps its head
+                            // when it declines, so only the end comes here.
+                            let refusal: HandshakeRefusal =
+                                if case .webSocket(let refusal) = first { refusal } else { .elsewhere }
                             try await write(
-                                forbidden
-                                    ? .plain(403, "a WebSocket is only opened from this site's pages\n")
-                                    : .plain(404, "the WebSocket is at /ws\n"),
-                                to: outbound, keepAlive: false, head: false, version: .http1_1)
+                                .refusing(refusal), to: outbound, keepAlive: false, head: false,
+                                version: .http1_1)
                             return
                         }
                         head = nil
@@ -221,6 +219,15 @@ extension WebResponse {
     fileprivate static func plain(_ status: Int, _ text: String) -> WebResponse {
         WebResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
     }
+
+    /// The answer to a WebSocket handshake declined for `refusal`.
+    fileprivate static func refusing(_ refusal: HandshakeRefusal) -> WebResponse {
+        switch refusal {
+        case .elsewhere: .plain(404, "the WebSocket is at /ws\n")
+        case .foreignOrigin: .plain(403, "a WebSocket is only opened from this site's pages\n")
+        case .carriesBody: .plain(400, "a WebSocket handshake carries no body\n")
+        }
+    }
 }
 
 /// Closes a connection that has sent nothing for the `IdleStateHandler`'s read timeout.
@@ -238,8 +245,8 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
 
 /// What the WebSocket upgrader decided about one connection's handshake, for its page handler.
 final class HandshakeVerdict: Sendable {
-    /// The handshake came from a page of another site, and was refused.
-    let forbidden = Atomic<Bool>(false)
+    /// Why the upgrader declined the handshake, if it looked at it and did.
+    let refusal = Mutex<HandshakeRefusal?>(nil)
     /// The head of the connection's first request, if it asked to upgrade (`UpgradeHeadKeeper`).
     let upgradeHead = Mutex<HTTPRequestHead?>(nil)
 
@@ -248,7 +255,7 @@ final class HandshakeVerdict: Sendable {
         guard let head = upgradeHead.withLock({ $0 }) else { return .none }
         let protocols = head.headers[canonicalForm: "upgrade"]
         guard protocols.contains(where: { $0.lowercased() == "websocket" }) else { return .other(head) }
-        return .webSocket(forbidden: forbidden.load(ordering: .relaxed))
+        return .webSocket(refusal.withLock { $0 } ?? .elsewhere)
     }
 }
 
@@ -257,8 +264,8 @@ final class HandshakeVerdict: Sendable {
 enum DeclinedUpgrade: Sendable {
     /// It did not ask to upgrade.
     case none
-    /// A WebSocket handshake from another site's page (403), or elsewhere than `/ws` (404).
-    case webSocket(forbidden: Bool)
+    /// A WebSocket handshake refused.
+    case webSocket(HandshakeRefusal)
     /// An upgrade to a protocol this server does not speak (`h2c`, which `curl --http2` asks
     /// for): answered as the request it is otherwise.
     case other(HTTPRequestHead)

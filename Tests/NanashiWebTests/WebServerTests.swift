@@ -225,6 +225,31 @@ func samples(_ text: String) -> [String: Double] {
         await server.stop()
     }
 
+    /// A WebSocket handshake with a body is refused (400) and closed. NIO's upgrader fails such
+    /// an upgrade half way yet answers 101 and installs the WebSocket once the request ends: a
+    /// live socket that no one served, and that neither the idle sweep nor shutdown saw.
+    @Test(arguments: [("Content-Length: 1", "x"), ("Transfer-Encoding: chunked", "1\r\nx\r\n0\r\n\r\n")])
+    func aWebSocketHandshakeWithABodyIsRefused(header: String, body: String) async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        let client = try LineClient(port: http)
+        client.sendBytes(
+            Array(
+                ("GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    + "\(header)\r\n\r\n\(body)").utf8))
+        let head = String(
+            decoding: try #require(try client.bytes(through: Array("\r\n\r\n".utf8))), as: UTF8.self)
+        try #require(head.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(head)")
+        #expect(
+            String(decoding: try client.rest(), as: UTF8.self) == "a WebSocket handshake carries no body\n")
+        for _ in 0..<200 where server.server!.openConnections > 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.server!.openConnections == 0)
+        await server.stop()
+    }
+
     /// Pages spend their address's read budget, over all its connections: connecting again for
     /// each page does not refill it; another address is served.
     @Test func pagesFromOneAddressShareItsReadBudget() async throws {
