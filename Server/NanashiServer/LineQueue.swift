@@ -16,7 +16,8 @@ import Synchronization
 /// Once no more lines can come (the client closed its side, the connection closed or failed),
 /// the lines already read are handled, then the handler hears of the close, once. So does it
 /// when the transport decided to close the connection (`Consumer.isFinished`): the lines still
-/// waiting are then dropped.
+/// waiting are then dropped. Either way nothing more is read from the socket: a client that
+/// streams newlines at a closing connection does not keep its event loop splitting them.
 final class LineQueue: Sendable {
     static let lowWatermark = 2
     static let highWatermark = 10
@@ -46,7 +47,8 @@ final class LineQueue: Sendable {
     }
 
     private struct State {
-        var lines: [ReceivedLine] = []
+        /// A ring, so that taking the first of thousands read at once costs no shifting of the rest.
+        var lines = CircularBuffer<ReceivedLine>()
         var consumer: Consumer?
         /// A task is handling lines (or the close).
         var busy = false
@@ -114,9 +116,11 @@ final class LineQueue: Sendable {
     }
 
     /// Whether a read from the socket may go ahead: not while `highWatermark` lines wait (the
-    /// read is then made once they are down to `lowWatermark`).
+    /// read is then made once they are down to `lowWatermark`), and never once no more lines are
+    /// taken.
     func mayRead() -> Bool {
         state.withLock { state in
+            if state.ended { return false }
             guard state.lines.count >= Self.highWatermark else { return true }
             state.readHeld = true
             return false

@@ -244,6 +244,8 @@ final class Transport: Sendable {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: writeWaterMark(settings))
+            .childChannelOption(.maxMessagesPerRead, value: 1)
+            .childChannelOption(.recvAllocator, value: readAllocator)
             .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -276,6 +278,10 @@ final class Transport: Sendable {
             listener: listener, port: listener.channel.localAddress?.port ?? settings.port, web: web,
             metricsListener: metricsListener, settings: settings, caps: caps, metrics: metrics)
     }
+
+    /// Each readable event reads once, at most 16 KiB: what one read splits into lines (a flood
+    /// of newlines) is bounded before the connection's `LineQueue` is asked whether to read more.
+    static let readAllocator = FixedSizeRecvByteBufferAllocator(capacity: 16 * 1024)
 
     /// How long a connection refused at accept may take to read why before it is cut.
     static let refusalLimit = TimeAmount.seconds(2)

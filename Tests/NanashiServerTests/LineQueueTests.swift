@@ -132,11 +132,13 @@ import Testing
         #expect(handled == (0...LineQueue.highWatermark + 1).map { "end \($0)" })
         await serving.value
         #expect(reads.load(ordering: .relaxed) == 1)
-        #expect(queue.mayRead())
+        // Ended: no more is read, however few lines wait.
+        #expect(!queue.mayRead())
     }
 
     /// Once the transport closes the connection, the lines still waiting are dropped and the
-    /// handler hears of the close.
+    /// handler hears of the close; nothing more is read from the socket, so a client streaming
+    /// newlines at the closing connection does not keep its event loop splitting them.
     @Test func aClosingConnectionDropsTheLinesWaiting() async {
         let queue = LineQueue(readAgain: {})
         let handler = Recorder(holding: "a")
@@ -154,6 +156,7 @@ import Testing
         #expect(link.closes.load(ordering: .relaxed) == 1)
         queue.received(Self.line("d"))
         #expect(queue.waiting == 0)
+        #expect(!queue.mayRead())
     }
 
     /// A connection that ends before the handler is there: the handler hears only of the close.
