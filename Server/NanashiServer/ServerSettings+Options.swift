@@ -15,8 +15,9 @@ extension ServerSettings {
         allowedOrigins: [String], databasePath: String, graceSeconds: Int, nodeLeaseSeconds: Int,
         idleTimeoutSeconds: Int,
         messageBurst: Int, messageRate: Double, readBurstPerAddress: Int, readRatePerAddress: Double,
-        maximumConnections: Int, maximumConnectionsPerAddress: Int,
-        loginsPerMinute: Double, registrationsPerHour: Double, moveCommitDelayMilliseconds: Int,
+        maximumConnections: Int, maximumConnectionsPerAddress: Int, connectionBurstPerAddress: Int,
+        connectionRatePerAddress: Double, loginsPerMinute: Double, registrationsPerHour: Double,
+        moveCommitDelayMilliseconds: Int,
         tlsCertificateChain: String?, tlsKey: String?
     ) throws(Problem) {
         self.init()
@@ -37,6 +38,8 @@ extension ServerSettings {
         self.readRatePerAddress = readRatePerAddress
         self.maximumConnections = maximumConnections
         self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+        self.connectionBurstPerAddress = connectionBurstPerAddress
+        self.connectionRatePerAddress = connectionRatePerAddress
         self.loginsPerMinute = loginsPerMinute
         self.registrationsPerHour = registrationsPerHour
         moveCommitDelay = .milliseconds(moveCommitDelayMilliseconds)

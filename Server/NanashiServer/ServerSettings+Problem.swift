@@ -35,6 +35,12 @@ extension ServerSettings {
             return
                 "bad connection limits \(maximumConnections), \(maximumConnectionsPerAddress): use 1 or more"
         }
+        guard connectionBurstPerAddress >= 1 else {
+            return "bad connection burst \(connectionBurstPerAddress): use 1 or more"
+        }
+        guard connectionRatePerAddress > 0, connectionRatePerAddress.isFinite else {
+            return "bad connection rate \(connectionRatePerAddress): use more than 0"
+        }
         guard loginsPerMinute >= 1, registrationsPerHour >= 1, loginsPerMinute.isFinite,
             registrationsPerHour.isFinite
         else { return "bad login or registration rate: use 1 or more" }

@@ -82,6 +82,12 @@ public struct ServerSettings: Sendable {
     public var maximumConnections = 20_000
     /// Open connections from one address at most; more are refused at accept with `rate_limited`.
     public var maximumConnectionsPerAddress = 64
+    /// New connections one address may open at once, on all ports together, before it is held to
+    /// `connectionRatePerAddress` (a token bucket); past it a new connection is closed at once,
+    /// without a word or a TLS handshake.
+    public var connectionBurstPerAddress = 64
+    /// New connections per second an address's budget refills by.
+    public var connectionRatePerAddress = 16.0
     /// A connection that has not logged in this long after it opened is closed with `idle_timeout`.
     public var loginTimeout = Duration.seconds(30)
     /// A request head on the HTTP port not complete this long after its connection opened (or

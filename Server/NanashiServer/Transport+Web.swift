@@ -23,7 +23,7 @@ extension Transport {
     /// body (`HandshakeRefusal`); an upgrade that fails half way closes the connection.
     static func bindWeb(
         _ settings: ServerSettings, host: String, port: Int, webSockets: Bool, caps: ConnectionCaps,
-        metrics: ServerMetrics
+        arrivals: KeyedBuckets<String>, metrics: ServerMetrics
     ) async throws -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never> {
         let (maximumLineLength, clock) = (settings.maximumLineLength, settings.clock)
         // Past the idle timeout, so that the sweep closes a quiet WebSocket first, with its
@@ -43,7 +43,10 @@ extension Transport {
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    guard try admit(channel, caps: caps, tls: tls, metrics: metrics, explain: refusalResponse)
+                    guard
+                        try admit(
+                            channel, caps: caps, arrivals: arrivals, tls: tls, metrics: metrics,
+                            explain: refusalResponse)
                     else { return channel.eventLoop.makeSucceededFuture(WebConnection.refused) }
                     let handshake = HandshakeVerdict()
                     try pipeline.addHandler(BackPressureHandler())

@@ -238,6 +238,10 @@ final class Transport: Sendable {
         let caps = ConnectionCaps(
             maximum: settings.maximumConnections, perAddress: settings.maximumConnectionsPerAddress,
             descriptors: descriptors)
+        let arrivals = KeyedBuckets<String>(
+            capacity: Double(settings.connectionBurstPerAddress),
+            perSecond: settings.connectionRatePerAddress,
+            clock: settings.clock)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -249,7 +253,9 @@ final class Transport: Sendable {
             .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    let admitted = try admit(channel, caps: caps, tls: tls, metrics: metrics) {
+                    let admitted = try admit(
+                        channel, caps: caps, arrivals: arrivals, tls: tls, metrics: metrics
+                    ) {
                         Array((Wire.line(Reply(.error($0), id: nil)) + "\n").utf8)
                     }
                     guard admitted else { return Accepted.refused }
@@ -266,13 +272,13 @@ final class Transport: Sendable {
         if let httpPort = settings.httpPort {
             web = try await bindWeb(
                 settings, host: settings.httpHost, port: httpPort, webSockets: true, caps: caps,
-                metrics: metrics)
+                arrivals: arrivals, metrics: metrics)
         }
         var metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
         if let metricsPort = settings.metricsPort {
             metricsListener = try await bindWeb(
                 settings, host: settings.metricsHost, port: metricsPort, webSockets: false, caps: caps,
-                metrics: metrics)
+                arrivals: arrivals, metrics: metrics)
         }
         return Transport(
             listener: listener, port: listener.channel.localAddress?.port ?? settings.port, web: web,
@@ -288,12 +294,18 @@ final class Transport: Sendable {
 
     /// Counts a connection in at accept (`ConnectionCaps`), and returns whether it was admitted;
     /// if not, its pipeline is set up to tell it why (in the words of `explain`) and close, or
-    /// to close at once when descriptors are short. Runs on the channel's event loop.
+    /// to close at once when descriptors are short. A connection past its address's budget of
+    /// new connections (`arrivals`) is closed at once, without a word or a TLS handshake, and
+    /// not counted. Runs on the channel's event loop.
     static func admit(
-        _ channel: any Channel, caps: ConnectionCaps, tls: NIOSSLContext?, metrics: ServerMetrics,
-        explain: (ProtocolError) -> [UInt8]
+        _ channel: any Channel, caps: ConnectionCaps, arrivals: KeyedBuckets<String>, tls: NIOSSLContext?,
+        metrics: ServerMetrics, explain: (ProtocolError) -> [UInt8]
     ) throws -> Bool {
         let address = ClientAddress.key(channel.remoteAddress)
+        guard arrivals.take(address) else {
+            try channel.pipeline.syncOperations.addHandler(RefusalHandler(message: nil, limit: .zero))
+            return false
+        }
         let verdict = caps.admit(address)
         channel.closeFuture.whenComplete { _ in caps.release(address, verdict) }
         let pipeline = channel.pipeline.syncOperations

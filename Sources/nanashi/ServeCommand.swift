@@ -83,6 +83,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Open connections from one address at most; more are refused with 'rate_limited'.")
     var maxPerAddress = defaults.maximumConnectionsPerAddress
 
+    @Option(help: "New connections one address may open at once; more are closed without a word.")
+    var connectionBurst = defaults.connectionBurstPerAddress
+
+    @Option(help: "New connections per second that an address's budget refills by.")
+    var connectionRate = defaults.connectionRatePerAddress
+
     @Option(help: "Logins one address may make per minute.")
     var loginsPerMinute = defaults.loginsPerMinute
 
@@ -106,6 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
             readBurstPerAddress: readBurst, readRatePerAddress: readRate,
             maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
+            connectionBurstPerAddress: connectionBurst, connectionRatePerAddress: connectionRate,
             loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,
             moveCommitDelayMilliseconds: commitDelay,
             tlsCertificateChain: tlsCert,

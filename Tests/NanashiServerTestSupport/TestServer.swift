@@ -29,6 +29,7 @@ public final class TestServer {
         settings.registrationsPerHour = 10_000
         settings.failedLoginsPerAddressBeforeThrottle = 10_000
         settings.readBurstPerAddress = 100_000
+        settings.connectionBurstPerAddress = 100_000
         configure(&settings)
         server = try await Server.start(settings, logger: logger)
     }

@@ -257,6 +257,25 @@ private func next(_ type: String, from client: TestClient) async throws -> Reply
         await server.stop()
     }
 
+    /// An address opens new connections at a rate (a token bucket): past its burst the next is
+    /// closed at once without a word (with TLS, before any handshake), whatever it would have
+    /// been; others are served, and the budget comes back with time.
+    @Test func newConnectionsFromOneAddressHaveARate() async throws {
+        let server = try await TestServer {
+            $0.connectionBurstPerAddress = 3
+            $0.connectionRatePerAddress = 1
+        }
+        let held = try (0..<3).map { _ in try server.client(from: "127.0.0.6") }
+        for client in held { #expect(try await client.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#) }
+        #expect(try await server.client(from: "127.0.0.6").linesUntilClosed() == [])
+        let other = try server.client(from: "127.0.0.7")
+        #expect(try await other.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        server.clock.advance(by: .seconds(1))
+        let later = try server.client(from: "127.0.0.6")
+        #expect(try await later.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
+        await server.stop()
+    }
+
     @Test func theOverallCapAnswersBusy() async throws {
         let server = try await TestServer { $0.maximumConnections = 2 }
         let held = try [server.client(from: "127.0.0.1"), server.client(from: "127.0.0.2")]

@@ -38,6 +38,8 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
         (changed { $0.messageRate = 0 }, "bad message rate 0.0: use more than 0"),
         (changed { $0.messageRate = .infinity }, "bad message rate inf: use more than 0"),
         (changed { $0.maximumConnectionsPerAddress = 0 }, "bad connection limits 20000, 0: use 1 or more"),
+        (changed { $0.connectionBurstPerAddress = 0 }, "bad connection burst 0: use 1 or more"),
+        (changed { $0.connectionRatePerAddress = 0 }, "bad connection rate 0.0: use more than 0"),
         (changed { $0.loginsPerMinute = 0.5 }, "bad login or registration rate: use 1 or more"),
         (changed { $0.registrationsPerHour = .nan }, "bad login or registration rate: use 1 or more"),
         (
@@ -62,7 +64,8 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             graceSeconds: 30, nodeLeaseSeconds: 20, idleTimeoutSeconds: 90, messageBurst: 50, messageRate: 10,
             readBurstPerAddress: 40, readRatePerAddress: 4,
             maximumConnections: 100,
-            maximumConnectionsPerAddress: 5, loginsPerMinute: 3, registrationsPerHour: 2,
+            maximumConnectionsPerAddress: 5, connectionBurstPerAddress: 6, connectionRatePerAddress: 7,
+            loginsPerMinute: 3, registrationsPerHour: 2,
             moveCommitDelayMilliseconds: 7,
             tlsCertificateChain: cert, tlsKey: key)
     }
@@ -81,6 +84,7 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
     #expect(made.messageBurst == expected.messageBurst && made.messageRate == expected.messageRate)
     #expect(made.readBurstPerAddress == 40 && made.readRatePerAddress == 4)
     #expect(made.maximumConnections == 100 && made.maximumConnectionsPerAddress == 5)
+    #expect(made.connectionBurstPerAddress == 6 && made.connectionRatePerAddress == 7)
     #expect(made.loginsPerMinute == 3 && made.registrationsPerHour == 2 && made.tls == nil)
     #expect(
         try settings(cert: "chain.pem", key: "key.pem").tls
