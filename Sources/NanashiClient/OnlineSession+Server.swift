@@ -146,18 +146,19 @@ extension OnlineSession {
         guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
         let outcome = game.outcome
         say("game over: \(outcome.verdict)")
+        let (before, overflow) = profile.rating.subtractingReportingOverflow(game.ratingChange)
         say(
-            Self.verdict(
-                winner: outcome.winner, side: table.side, before: profile.rating - game.ratingChange,
-                after: profile.rating))
+            overflow
+                ? Self.result(winner: outcome.winner, side: table.side) + "; rating \(profile.rating)"
+                : Self.verdict(
+                    winner: outcome.winner, side: table.side, before: before, after: profile.rating))
         return .finished
     }
 
     private mutating func finish(_ end: GameEnd, table: OnlineTable) {
         actions.append(.write(end.outcome.summary(final: table.position)))
         guard settings.engine == nil else {
-            let winner = end.outcome.winner
-            say((winner == nil ? "a draw" : winner == table.side ? "you win" : "you lose") + " (unrated)")
+            say(Self.result(winner: end.outcome.winner, side: table.side) + " (unrated)")
             return
         }
         say(
@@ -166,9 +167,24 @@ extension OnlineSession {
                 after: end.rating.after))
     }
 
-    /// `you win; rating 1500 → 1662 (+162)`.
+    /// `you win; rating 1500 → 1662 (+162)`, whatever ratings the server sends.
     static func verdict(winner: Side?, side: Side, before: Int, after: Int) -> String {
-        (winner == nil ? "a draw" : winner == side ? "you win" : "you lose")
-            + "; rating \(before) → \(after) (\(StandingsTable.signed(after - before)))"
+        result(winner: winner, side: side)
+            + "; rating \(before) → \(after) (\(change(from: before, to: after)))"
+    }
+
+    /// `you win`, `you lose` or `a draw`.
+    static func result(winner: Side?, side: Side) -> String {
+        winner == nil ? "a draw" : winner == side ? "you win" : "you lose"
+    }
+
+    /// `after - before` with its sign (`+162`, `-10`, `0`), exact even where the difference
+    /// overflows `Int`: without its sign, the difference of two `Int`s always fits in a `UInt`.
+    static func change(from before: Int, to after: Int) -> String {
+        if after >= before {
+            let gain = UInt(bitPattern: after &- before)
+            return gain == 0 ? "0" : "+\(gain)"
+        }
+        return "-\(UInt(bitPattern: before &- after))"
     }
 }

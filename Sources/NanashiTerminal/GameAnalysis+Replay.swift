@@ -27,12 +27,14 @@ extension GameAnalysis {
         if eval >= won { return "x wins by force" }
         if eval <= -won { return "o wins by force" }
         let side = eval > 0 ? " (x is ahead)" : eval < 0 ? " (o is ahead)" : " (level)"
-        return (eval > 0 ? "+" : eval < 0 ? "-" : "") + pieces(abs(eval)) + side
+        return (eval > 0 ? "+" : eval < 0 ? "-" : "") + pieces(eval) + side
     }
 
-    /// Centipieces as pieces with two decimals: `125` is `1.25`.
+    /// Centipieces as pieces with two decimals, without their sign: `125` and `-125` are `1.25`.
+    /// Any number the server sends will do, `Int.min` too.
     static func pieces(_ centipieces: Int) -> String {
-        let hundredths = abs(centipieces) % 100
-        return "\(abs(centipieces) / 100).\(hundredths < 10 ? "0" : "")\(hundredths)"
+        let magnitude = centipieces.magnitude
+        let hundredths = magnitude % 100
+        return "\(magnitude / 100).\(hundredths < 10 ? "0" : "")\(hundredths)"
     }
 }

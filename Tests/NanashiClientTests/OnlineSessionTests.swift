@@ -378,3 +378,47 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
                         rating: RatingChange(before: 1500, after: 1500))))))
     #expect(ended.hasSuffix("you lose (unrated)\n"))
 }
+
+@Test func ratingsAtTheEndsOfTheIntegersAreShownWithoutOverflowing() {
+    #expect(
+        OnlineSession.verdict(winner: nil, side: .x, before: Int.min, after: Int.max)
+            == "a draw; rating -9223372036854775808 → 9223372036854775807 (+18446744073709551615)")
+    #expect(
+        OnlineSession.verdict(winner: .o, side: .x, before: Int.max, after: Int.min)
+            == "you lose; rating 9223372036854775807 → -9223372036854775808 (-18446744073709551615)")
+    #expect(OnlineSession.verdict(winner: .x, side: .x, before: 7, after: 7) == "you win; rating 7 → 7 (0)")
+}
+
+extension OnlineSession {
+    /// In game 7 (as x), the connection lost and back: the server has no game for the player any
+    /// more, so the session has asked for the profile that says how it ended.
+    fileprivate static func backAfterTheGameEndedAway() -> OnlineSession {
+        var online = OnlineSession.seeking()
+        _ = online.at(0, reply(.start(gameStart)))
+        _ = online.at(1, .server(.closed))
+        _ = online.at(2, .reconnectDue)
+        _ = online.at(2, .connected)
+        _ = online.at(2, reply(.welcome(welcome), id: "auth"))
+        #expect(
+            online.at(2, reply(.pong, id: "sync")) == [
+                .send(Request(.profile(name: "ann"), id: .string("away")))
+            ])
+        return online
+    }
+}
+
+private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGame] = []) -> Profile {
+    Profile(
+        name: "ann", rating: rating, rd: 80, rank: 3, games: 9, wins: 4, losses: 4, draws: 1, recent: recent,
+        computer: computer)
+}
+
+@Test func aGameEndedAwayWithARatingChangeThatOverflowsIsShownWithoutOverflowing() {
+    var online = OnlineSession.backAfterTheGameEndedAway()
+    let lost = RecentGame(
+        game: 7, opponent: "bob", color: .x, outcome: Outcome(winner: .o, reason: .timeout), ratingChange: 1)
+    #expect(
+        text(online.at(3, reply(.profile(profile(rating: Int.min, recent: [lost])), id: "away")))
+            == "the game ended while you were away\ngame over: o wins (x ran out of time)\n"
+            + "you lose; rating -9223372036854775808\n")
+}

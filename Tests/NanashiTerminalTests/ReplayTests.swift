@@ -117,3 +117,17 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
         ])
     #expect(session.typed("e").last == .say(" eval x wins by force"))
 }
+
+@Test func anAnalysisWithTheLargestNumbersIsShownWithoutOverflowing() throws {
+    // A hostile or broken server may send any integer: the replay shows it rather than trapping.
+    let analysis = GameAnalysis(
+        game: 1, depth: 6, evals: [Int.min, Int.max, -9_999, 10_000],
+        mistakes: [GameAnalysis.Mistake(ply: 2, played: "f6", best: "g6", loss: Int.min)])
+    var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false, analysis: analysis)
+    #expect(session.start().last == .say(" eval o wins by force"))
+    #expect(
+        session.typed("2").suffix(2) == [
+            .say(" eval -99.99 (o is ahead)"),
+            .say(" f6 was a mistake (lost 92233720368547758.08 pieces): the engine preferred g6"),
+        ])
+}
