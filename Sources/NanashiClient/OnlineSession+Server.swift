@@ -70,6 +70,8 @@ extension OnlineSession {
             draw(at: now)
         case .end(let end):
             guard let table, end.game == table.id else { break }
+            // A `quit` left unanswered is about this game: its answer must not be taken from the next.
+            confirmingQuit = false
             finish(end, table: table)
             return askAboutRematch(after: end)
         case .rematchOffer, .rematchOffered, .rematchDeclined:
@@ -109,6 +111,7 @@ extension OnlineSession {
         table = new
         phase = .playing
         awaitingAnswer = false
+        confirmingQuit = false
         draw(at: now)
     }
 

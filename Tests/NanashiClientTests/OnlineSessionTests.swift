@@ -422,3 +422,21 @@ private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGa
             == "the game ended while you were away\ngame over: o wins (x ran out of time)\n"
             + "you lose; rating -9223372036854775808\n")
 }
+
+@Test func aQuitLeftUnansweredWhenTheGameEndsDoesNotTakeTheRematchsFirstMove() {
+    var online = OnlineSession.seeking(interactive: true)
+    _ = online.at(0, reply(.start(gameStart)))
+    #expect(text(online.at(1, .line("quit"))).contains("leave the game?"))
+    // The opponent resigns before the player answers; a rematch follows.
+    let end = GameEnd(
+        game: 7, outcome: Outcome(winner: .x, reason: .resignation),
+        rating: RatingChange(before: 1500, after: 1510))
+    _ = online.at(2, reply(.end(end)))
+    _ = online.at(3, .line("y"))
+    var rematch = gameStart
+    rematch.game = 8
+    let started = online.at(4, reply(.start(rematch)))
+    #expect(!text(started).contains("leave? (y/n)"))
+    // The new game's first line is a move, not the answer to the old question.
+    #expect(online.at(5, .line("b6")).contains(send(.move(game: 8, move: "b6"), id: "move")))
+}
