@@ -135,17 +135,27 @@ extension OnlineSession {
         case .string("rematch"):
             say("no rematch: \(error.message)")
             return .finished
+        case .string("away"):
+            // Input waits for this answer: without one, the session would wait for ever.
+            say("the game ended while you were away; the server did not say how (\(error.message))")
+            return .finished
         default:
             say("server: \(error.message)")
         }
         return nil
     }
 
-    /// The game ended while this client was away; the profile's recent games say how. The
-    /// final count is left out: moves may have been played since this client last heard.
+    /// The game ended while this client was away; the profile's recent games (or, against the
+    /// engine, its games against the computer) say how. The final count is left out: moves may
+    /// have been played since this client last heard.
     private mutating func endedWhileAway(_ profile: Profile) -> Ending {
         guard let table else { return .finished }
         say("the game ended while you were away")
+        if let game = profile.computer.first(where: { $0.game == table.id }) {
+            say("game over: \(game.outcome.verdict)")
+            say(Self.result(winner: game.outcome.winner, side: table.side) + " (unrated)")
+            return .finished
+        }
         guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
         let outcome = game.outcome
         say("game over: \(outcome.verdict)")

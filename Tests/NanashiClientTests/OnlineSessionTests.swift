@@ -440,3 +440,23 @@ private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGa
     // The new game's first line is a move, not the answer to the old question.
     #expect(online.at(5, .line("b6")).contains(send(.move(game: 8, move: "b6"), id: "move")))
 }
+
+@Test func aRefusedQuestionAboutAGameEndedAwayFinishesTheSessionClearly() {
+    var online = OnlineSession.backAfterTheGameEndedAway()
+    #expect(
+        online.at(3, reply(.error(ProtocolError(.busy, "try again later")), id: "away")) == [
+            .say("the game ended while you were away; the server did not say how (try again later)"),
+            .finish(.finished),
+        ])
+}
+
+@Test func aGameAgainstTheEngineEndedAwayIsFoundAmongTheGamesAgainstTheComputer() {
+    var online = OnlineSession.backAfterTheGameEndedAway()
+    let lost = RecentGame(
+        game: 7, opponent: "AI level 3", color: .x, outcome: Outcome(winner: .o, reason: .timeout),
+        ratingChange: 0)
+    #expect(
+        text(online.at(3, reply(.profile(profile(rating: 1500, computer: [lost])), id: "away")))
+            == "the game ended while you were away\ngame over: o wins (x ran out of time)\nyou lose (unrated)\n"
+    )
+}
