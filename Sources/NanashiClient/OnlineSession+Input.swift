@@ -135,7 +135,7 @@ extension OnlineSession {
         }
     }
 
-    private mutating func leave(reason: String?) -> Ending {
+    mutating func leave(reason: String?) -> Ending {
         actions.append(.clearStatus)
         let because = reason.map { $0 + ": " } ?? ""
         if case .playing = phase, table != nil {
@@ -144,7 +144,7 @@ extension OnlineSession {
                     + "leaving; the game goes on, and you lose it if you are not back within the server's grace period"
             )
         } else {
-            actions.append(send(.cancel))
+            if connected { actions.append(send(.cancel)) }
             say(because + "leaving")
         }
         return .left

@@ -116,14 +116,20 @@ extension OnlineSession {
 
     // MARK: Losing and finding the server
 
-    mutating func connectionLost() {
+    /// The open connection closed: reconnects after a while, or, once input has ended (with no
+    /// player to come back for), leaves.
+    mutating func connectionLost() -> Ending? {
         connected = false
         awaitingAnswer = false
         syncing = false
+        if inputEnded {
+            return leave(reason: "input ended and the connection to \(settings.servers) was lost")
+        }
         actions.append(.clearStatus)
         let delay = backoff.next()
         say("the connection to \(settings.servers) was lost; reconnecting in \(Self.seconds(delay))")
         actions.append(.reconnect(after: delay))
+        return nil
     }
 
     mutating func reconnected() {
@@ -134,10 +140,16 @@ extension OnlineSession {
         actions.append(send(.auth(token: token), id: "auth"))
     }
 
-    mutating func unreachable(_ reason: String) {
+    /// A connection could not be opened: tries again after a while, or, once input has ended,
+    /// leaves (piped input would otherwise wait for ever on a server that stays away).
+    mutating func unreachable(_ reason: String) -> Ending? {
+        if inputEnded {
+            return leave(reason: "input ended and \(settings.servers) cannot be reached (\(reason))")
+        }
         let delay = backoff.next()
         say("cannot reach \(settings.servers) (\(reason)); trying again in \(Self.seconds(delay))")
         actions.append(.reconnect(after: delay))
+        return nil
     }
 
     /// `0.5 s`, `2 s`.

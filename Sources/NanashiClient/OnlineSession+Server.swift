@@ -14,7 +14,7 @@ extension OnlineSession {
         case .closed:
             // After the game, a lost connection is a rematch declined: nothing to come back to.
             if case .afterGame = phase { return .finished }
-            connectionLost()
+            return connectionLost()
         }
         return nil
     }

@@ -197,7 +197,7 @@ public struct OnlineSession {
         case .connected:
             reconnected()
         case .unreachable(let reason):
-            unreachable(reason)
+            ending = unreachable(reason)
         case .credentials, .registerAnswer:
             break
         }

@@ -460,3 +460,30 @@ private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGa
             == "the game ended while you were away\ngame over: o wins (x ran out of time)\nyou lose (unrated)\n"
     )
 }
+
+@Test func pipedInputThatHasEndedLeavesWhenTheConnectionIsLostOrUnreachable() {
+    // Input ended while waiting for the opponent's move: the connection then drops.
+    var lost = OnlineSession.seeking()
+    _ = lost.at(0, reply(.start(gameStart)))
+    _ = lost.at(1, .line("b6"))
+    #expect(lost.at(2, .inputEnded) == [])
+    #expect(
+        lost.at(3, .server(.closed)) == [
+            .clearStatus,
+            .say(
+                "input ended and the connection to 127.0.0.1:7878 was lost: leaving; the game goes on, "
+                    + "and you lose it if you are not back within the server's grace period"),
+            .finish(.left),
+        ])
+    // Input ended while reconnecting: the next failed attempt leaves.
+    var away = OnlineSession.seeking()
+    _ = away.at(1, .server(.closed))
+    #expect(away.at(2, .inputEnded) == [])
+    #expect(away.at(3, .reconnectDue) == [.connect])
+    #expect(
+        away.at(3, .unreachable("Connection refused")) == [
+            .clearStatus,
+            .say("input ended and 127.0.0.1:7878 cannot be reached (Connection refused): leaving"),
+            .finish(.left),
+        ])
+}
