@@ -57,6 +57,13 @@ public struct ServerList: Hashable, Sendable, CustomStringConvertible {
         return Array(addresses[start...] + addresses[..<start])
     }
 
+    /// The server after `address`, round to the first after the last; `nil` when `address` is
+    /// not one of them.
+    public func server(after address: ServerAddress) -> ServerAddress? {
+        guard let index = addresses.firstIndex(of: address) else { return nil }
+        return addresses[(index + 1) % addresses.count]
+    }
+
     /// The addresses as given, separated by commas.
     public var description: String {
         addresses.map(\.description).joined(separator: ",")

@@ -7,6 +7,10 @@ import Foundation
 ///
 /// Only the newest connection is heard: what an older one still says (its last messages, its
 /// `.closed`) is dropped, so a connection replaced after a drop cannot disturb the new one.
+///
+/// A server worked if it answered the session (a `welcome`), not merely if it took the TCP
+/// connection: one that accepts and closes (full, rate limited, failing TLS) is not tried
+/// first again, the next one is.
 public final class SessionInbox {
     private enum Input: Sendable {
         case event(OnlineSession.Event)
@@ -17,6 +21,8 @@ public final class SessionInbox {
 
     /// The connection attached last, once one is open.
     public private(set) var connection: ServerConnection?
+    /// The connection attached last has sent a `welcome`.
+    private var welcomed = false
     private let sink: AsyncStream<Input>.Continuation
     private var inputs: AsyncStream<Input>.Iterator
     private var generation = 0
@@ -35,9 +41,12 @@ public final class SessionInbox {
             case .event(let event):
                 return event
             case .server(let from, let event):
-                if from == generation { return .server(event) }
+                guard from == generation else { break }
+                if case .reply(let reply) = event, case .welcome = reply.message { welcomed = true }
+                return .server(event)
             case .opened(let new):
                 connection = new
+                welcomed = false
                 listen(to: new.events)
                 return .connected
             }
@@ -59,17 +68,17 @@ public final class SessionInbox {
     }
 
     /// Opens a connection to the first of `servers` that answers, on a task of its own, trying
-    /// first the one the last connection went to: `.connected` follows, or `.unreachable`. The
-    /// connection pings after `keepAlive` without a message sent.
+    /// first the one the last connection went to if it welcomed the session, else the one after
+    /// it: `.connected` follows, or `.unreachable`. The connection pings after `keepAlive`
+    /// without a message sent.
     public func connect(to servers: ServerList, keepAlive: Duration = .seconds(30)) {
         let sink = sink
-        let lastWorked = connection?.address
+        let first = connection.flatMap { welcomed ? $0.address : servers.server(after: $0.address) }
         Task {
             do throws(ConnectionError) {
                 sink.yield(
                     .opened(
-                        try await ServerConnection.connect(
-                            to: servers, from: lastWorked, keepAlive: keepAlive)))
+                        try await ServerConnection.connect(to: servers, from: first, keepAlive: keepAlive)))
             } catch {
                 sink.yield(.event(.unreachable(error.reason)))
             }

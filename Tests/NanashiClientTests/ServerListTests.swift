@@ -71,6 +71,15 @@ func aBadListIsRefusedNamingTheBadEntry(text: String, message: String) {
     #expect(list.attempts(from: ServerAddress(host: "d", port: 4)) == [a, b, c])
 }
 
+@Test func theServerAfterOneGoesRoundToTheFirst() throws {
+    let list = try ServerList(parsing: "a:1,b:2,c:3")
+    let (a, b, c) = (list.addresses[0], list.addresses[1], list.addresses[2])
+    #expect(list.server(after: a) == b)
+    #expect(list.server(after: c) == a)
+    #expect(list.server(after: ServerAddress(host: "d", port: 4)) == nil)
+    #expect(ServerList(a).server(after: a) == a)
+}
+
 @Test func aPasswordIsWarnedOfForTheFirstServerItWouldCrossANetworkToInClearText() throws {
     #expect(try ServerList(parsing: "127.0.0.1:1,tls://a.example").firstInClearText == nil)
     #expect(

@@ -1,4 +1,5 @@
 import NanashiProtocol
+import NanashiTestSupport
 import Synchronization
 import Testing
 
@@ -50,4 +51,36 @@ import Testing
     }
     #expect(!reason.isEmpty)
     #expect(inbox.connection == nil)
+}
+
+@Test(.blocking) func aServerThatClosesBeforeWelcomingIsNotTriedFirstAgainOneThatWelcomedIs() async throws {
+    let (full, spare) = (try FakeServer(), try FakeServer())
+    let servers = try ServerList(parsing: "127.0.0.1:\(full.port),127.0.0.1:\(spare.port)")
+    let inbox = SessionInbox()
+    defer { inbox.connection?.close() }
+    // The first server takes the connection, says it is full and closes it.
+    inbox.connect(to: servers, keepAlive: .seconds(3_600))
+    #expect(await inbox.next() == .connected)
+    #expect(inbox.connection?.address == servers.addresses[0])
+    try full.accept()
+    let busy = ProtocolError(.busy, "the server is full")
+    full.write(Wire.line(Reply(.error(busy))) + "\n")
+    full.hangUp()
+    #expect(await inbox.next() == .server(.reply(Reply(.error(busy)))))
+    #expect(await inbox.next() == .server(.closed))
+    // It still takes connections, but the next attempt starts from the second server (checked
+    // before waiting for the second to accept: otherwise that wait would never end).
+    inbox.connect(to: servers, keepAlive: .seconds(3_600))
+    #expect(await inbox.next() == .connected)
+    try #require(inbox.connection?.address == servers.addresses[1])
+    // The second welcomes the session, then drops it: it worked, so it is tried first again.
+    try spare.accept()
+    let welcome = Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)
+    spare.write(Wire.line(Reply(.welcome(welcome), id: .string("auth"))) + "\n")
+    spare.hangUp()
+    #expect(await inbox.next() == .server(.reply(Reply(.welcome(welcome), id: .string("auth")))))
+    #expect(await inbox.next() == .server(.closed))
+    inbox.connect(to: servers, keepAlive: .seconds(3_600))
+    #expect(await inbox.next() == .connected)
+    #expect(inbox.connection?.address == servers.addresses[1])
 }
