@@ -13,7 +13,10 @@ extension ServerConnection {
         let pgn = try await ask(.pgn(game: game), at: servers, for: "a PGN") {
             if case .pgn(let pgn) = $0 { pgn } else { nil }
         }
-        let analysis = try await ask(.analyse(game: game), at: servers, for: "an analysis") {
+        // Computing an analysis takes the server a while, and it answers nothing meanwhile.
+        let analysis = try await ask(
+            .analyse(game: game), at: servers, for: "an analysis", answerWithin: .seconds(600)
+        ) {
             if case .analysis(let analysis) = $0 { analysis } else { nil }
         }
         do {

@@ -18,17 +18,18 @@ extension ServerConnection {
 
 extension ServerConnection {
     /// One question to the first of `servers` that answers, on a connection of its own: the direct reply,
-    /// read by `answer` (`nil` for a reply of another type, named `what` in the error).
+    /// read by `answer` (`nil` for a reply of another type, named `what` in the error). A server
+    /// that sends nothing for `answerWithin` is taken for dead.
     ///
     /// - Throws: `QueryError` when the server cannot be reached, refuses the question (its
     ///   `error` message), or answers something else.
     public static func ask<Answer>(
         _ message: ClientMessage, at servers: ServerList, for what: String,
-        _ answer: (ServerMessage) -> Answer?
+        answerWithin: Duration = .seconds(20), _ answer: (ServerMessage) -> Answer?
     ) async throws(QueryError) -> Answer {
         let reply: ServerMessage
         do {
-            let connection = try await ServerConnection.connect(to: servers)
+            let connection = try await ServerConnection.connect(to: servers, answerWithin: answerWithin)
             defer { connection.close() }
             reply = try await connection.reply(to: message)
         } catch {

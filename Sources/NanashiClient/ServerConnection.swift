@@ -9,35 +9,39 @@ import Synchronization
 ///
 /// Messages of a type this client does not know are skipped, so a newer server never breaks
 /// it. When nothing has been sent for `keepAlive`, a `ping` goes out so that the server does not
-/// take a player thinking about a move for a dead connection.
+/// take a player thinking about a move for a dead connection; when a request has had no line at
+/// all back for `answerWithin`, the server is taken for dead and the connection is closed (see
+/// `ConnectionLiveness`).
 public final class ServerConnection: Sendable {
     /// The server's messages in order; finishes after `.closed`.
     public let events: AsyncStream<ServerEvent>
     /// The server this connection goes to.
     public let address: ServerAddress
     private let channel: any Channel
-    private let keepAlive: Duration
-    private let lastSent: Mutex<ContinuousClock.Instant>
+    private let liveness: LivenessRecord
     private let pinger = Mutex<Task<Void, Never>?>(nil)
 
     private init(
-        address: ServerAddress, channel: any Channel, events: AsyncStream<ServerEvent>, keepAlive: Duration
+        address: ServerAddress, channel: any Channel, events: AsyncStream<ServerEvent>,
+        liveness: LivenessRecord
     ) {
         self.address = address
         self.channel = channel
         self.events = events
-        self.keepAlive = keepAlive
-        lastSent = Mutex(.now)
+        self.liveness = liveness
     }
 
     /// Opens a connection to `address`, with TLS if the address says so.
     ///
-    /// - Parameter keepAlive: how long the client may stay silent before it sends a `ping`.
+    /// - Parameters:
+    ///   - keepAlive: how long the client may stay silent before it sends a `ping`.
+    ///   - answerWithin: how long a request may wait with no line at all from the server before
+    ///     the connection is closed.
     /// - Throws: `ConnectionError` when the server cannot be reached, or the certificates to
     ///   trust cannot be read.
-    public static func connect(to address: ServerAddress, keepAlive: Duration = .seconds(30))
-        async throws(ConnectionError) -> ServerConnection
-    {
+    public static func connect(
+        to address: ServerAddress, keepAlive: Duration = .seconds(30), answerWithin: Duration = .seconds(20)
+    ) async throws(ConnectionError) -> ServerConnection {
         let server: LineServer
         do {
             server = try LineServer(address)
@@ -46,17 +50,20 @@ public final class ServerConnection: Sendable {
                 address: address, reason: "cannot read the certificates to trust: \(error)")
         }
         let (events, continuation) = AsyncStream.makeStream(of: ServerEvent.self)
+        let liveness = LivenessRecord(
+            ConnectionLiveness(keepAlive: keepAlive, answerWithin: answerWithin, opened: .now))
         let channel: any Channel
         do {
             channel = try await LineConnection.connect(
-                to: server, on: MultiThreadedEventLoopGroup.singleton, receiver: EventFeed(continuation)
+                to: server, on: MultiThreadedEventLoopGroup.singleton,
+                receiver: EventFeed(continuation, liveness: liveness)
             ).get()
         } catch {
             continuation.finish()
             throw ConnectionError(address: address, reason: Self.describe(error))
         }
         let connection = ServerConnection(
-            address: address, channel: channel, events: events, keepAlive: keepAlive)
+            address: address, channel: channel, events: events, liveness: liveness)
         connection.startPinging()
         return connection
     }
@@ -67,12 +74,13 @@ public final class ServerConnection: Sendable {
     /// - Throws: `ConnectionError` when none can be reached: the first one's, with what each
     ///   of the others said added to its reason.
     public static func connect(
-        to servers: ServerList, from preferred: ServerAddress? = nil, keepAlive: Duration = .seconds(30)
+        to servers: ServerList, from preferred: ServerAddress? = nil, keepAlive: Duration = .seconds(30),
+        answerWithin: Duration = .seconds(20)
     ) async throws(ConnectionError) -> ServerConnection {
         var failure: ConnectionError?
         for address in servers.attempts(from: preferred) {
             do {
-                return try await connect(to: address, keepAlive: keepAlive)
+                return try await connect(to: address, keepAlive: keepAlive, answerWithin: answerWithin)
             } catch {
                 failure =
                     failure.map {
@@ -88,7 +96,7 @@ public final class ServerConnection: Sendable {
     /// Sends one message. Never waits; a message sent on a closed connection is lost (the
     /// `.closed` event says so).
     public func send(_ request: Request) {
-        lastSent.withLock { $0 = .now }
+        liveness.state.withLock { $0.sent(at: .now) }
         LineConnection.send(request, on: channel)
     }
 
@@ -98,13 +106,22 @@ public final class ServerConnection: Sendable {
         channel.close(promise: nil)
     }
 
+    /// Once a second (or every `keepAlive`, if shorter), does what `ConnectionLiveness` says:
+    /// pings, or closes the connection to a server taken for dead.
     private func startPinging() {
-        let task = Task { [weak self, keepAlive] in
+        let interval = min(liveness.state.withLock { $0.keepAlive }, .seconds(1))
+        let task = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: min(keepAlive, .seconds(1)))
+                try? await Task.sleep(for: interval)
                 guard let self, self.channel.isActive else { return }
-                if ContinuousClock.now - self.lastSent.withLock({ $0 }) >= keepAlive {
+                switch self.liveness.state.withLock({ $0.verdict(at: .now) }) {
+                case .wait:
+                    break
+                case .ping:
                     self.send(Request(.ping))
+                case .giveUp:
+                    self.channel.close(promise: nil)
+                    return
                 }
             }
         }
@@ -138,18 +155,32 @@ public struct ConnectionError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { "cannot connect to \(address): \(reason)" }
 }
 
+/// One connection's `ConnectionLiveness`, shared by the sender, the reader and the pinger.
+private final class LivenessRecord: Sendable {
+    let state: Mutex<ConnectionLiveness>
+
+    init(_ liveness: ConnectionLiveness) { state = Mutex(liveness) }
+}
+
 /// Hands the server's messages on as events, in order; a message of a type this version does not
-/// know is skipped.
+/// know is skipped. Every line, read or not, shows the server is there.
 private final class EventFeed: LineReceiver {
     private let continuation: AsyncStream<ServerEvent>.Continuation
+    private let liveness: LivenessRecord
 
-    init(_ continuation: AsyncStream<ServerEvent>.Continuation) { self.continuation = continuation }
+    init(_ continuation: AsyncStream<ServerEvent>.Continuation, liveness: LivenessRecord) {
+        self.continuation = continuation
+        self.liveness = liveness
+    }
 
     func received(_ reply: Reply) {
+        liveness.state.withLock { $0.received(at: .now) }
         continuation.yield(reply.message == .shutdown ? .shutdown : .reply(reply))
     }
 
-    func receivedUnreadable(_ error: ProtocolError) {}
+    func receivedUnreadable(_ error: ProtocolError) {
+        liveness.state.withLock { $0.received(at: .now) }
+    }
 
     func closed() {
         continuation.yield(.closed)
