@@ -116,13 +116,13 @@ extension OnlineSession {
 
     // MARK: Losing and finding the server
 
-    /// The open connection closed: reconnects after a while, or, once input has ended (with no
-    /// player to come back for), leaves.
+    /// The open connection closed: reconnects after a while, or, once input has ended and every
+    /// line of it was played (nothing is left to come back for), leaves.
     mutating func connectionLost() -> Ending? {
         connected = false
         awaitingAnswer = false
         syncing = false
-        if inputEnded {
+        if inputEnded, pending.isEmpty {
             return leave(reason: "input ended and the connection to \(settings.servers) was lost")
         }
         actions.append(.clearStatus)
@@ -141,9 +141,11 @@ extension OnlineSession {
     }
 
     /// A connection could not be opened: tries again after a while, or, once input has ended,
-    /// leaves (piped input would otherwise wait for ever on a server that stays away).
+    /// leaves (piped input would otherwise wait for ever on a server that stays away): at once
+    /// if every line was played, else after `attemptsOnceInputEnded` failed attempts in a row
+    /// (about 45 s, near the server's grace period for an absent player).
     mutating func unreachable(_ reason: String) -> Ending? {
-        if inputEnded {
+        if inputEnded, pending.isEmpty || backoff.attempts >= Self.attemptsOnceInputEnded {
             return leave(reason: "input ended and \(settings.servers) cannot be reached (\(reason))")
         }
         let delay = backoff.next()
@@ -151,6 +153,10 @@ extension OnlineSession {
         actions.append(.reconnect(after: delay))
         return nil
     }
+
+    /// Failed attempts to reconnect after which piped input that has ended, with lines still to
+    /// play, gives up.
+    static let attemptsOnceInputEnded = 8
 
     /// `0.5 s`, `2 s`.
     static func seconds(_ duration: Duration) -> String {

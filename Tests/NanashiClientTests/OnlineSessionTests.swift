@@ -486,4 +486,33 @@ private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGa
             .say("input ended and 127.0.0.1:7878 cannot be reached (Connection refused): leaving"),
             .finish(.left),
         ])
+    // Lines still to play (the opponent's turn when the connection dropped): the session
+    // reconnects for them, and gives up only after attempts enough to outlast a restart.
+    var queued = OnlineSession.seeking()
+    _ = queued.at(
+        0,
+        reply(
+            .start(
+                GameStart(
+                    game: 7, color: .o, opponent: Opponent(name: "bob", rating: 1480),
+                    fen: Position.start.fen, initial: 600,
+                    increment: 0))))
+    _ = queued.at(1, .line("b2"))
+    _ = queued.at(1, .inputEnded)
+    #expect(queued.at(2, .server(.closed)).contains(.reconnect(after: .milliseconds(500))))
+    var second = 2.0
+    for _ in 1..<OnlineSession.attemptsOnceInputEnded {
+        #expect(queued.at(second, .reconnectDue) == [.connect])
+        #expect(queued.at(second, .unreachable("Connection refused")).contains { $0.isReconnect })
+        second += 10
+    }
+    #expect(queued.at(second, .reconnectDue) == [.connect])
+    #expect(queued.at(second, .unreachable("Connection refused")).last == .finish(.left))
+}
+
+extension OnlineSession.Action {
+    fileprivate var isReconnect: Bool {
+        if case .reconnect = self { return true }
+        return false
+    }
 }
