@@ -926,17 +926,7 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
             INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
             VALUES (\(played.game), \(ply), \(stored.description), 290000, 290000, \(clock.date.timeIntervalSince1970))
             """)
-        played.clients[mover]!.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"m"}"#)
-        // The refusal and the game again, in whichever order they come.
-        var replies = [try await played.clients[mover]!.reply(), try await played.clients[mover]!.reply()]
-        if case .game = replies[0].message { replies.reverse() }
-        #expect(replies[0].id == .string("m"))
-        #expect(
-            replies[0].message
-                == .error(ProtocolError(.internalError, "the move could not be stored; play it again")))
-        guard case .game(let moverState) = replies[1].message,
-            case .game(let otherState) = try await played.clients[mover.opponent]!.reply().message
-        else { throw TestClient.Failure(description: "expected the game again") }
+        let (moverState, otherState) = try await refusedAndSentAgain(move, by: mover, in: played)
         for state in [moverState, otherState] {
             #expect(state.moves.count == ply && state.moves.last == stored.description)
         }
@@ -967,17 +957,7 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         _ = try await database.rows("UPDATE game SET host = NULL WHERE id = \(played.game)")
         let mover = played.position.sideToMove
         let move = greedyMove(played.position)
-        played.clients[mover]!.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"m"}"#)
-        // The refusal and the game again, in whichever order they come.
-        var replies = [try await played.clients[mover]!.reply(), try await played.clients[mover]!.reply()]
-        if case .game = replies[0].message { replies.reverse() }
-        #expect(replies[0].id == .string("m"))
-        #expect(
-            replies[0].message
-                == .error(ProtocolError(.internalError, "the move could not be stored; play it again")))
-        guard case .game(let moverState) = replies[1].message,
-            case .game(let otherState) = try await played.clients[mover.opponent]!.reply().message
-        else { throw TestClient.Failure(description: "expected the game again") }
+        let (moverState, otherState) = try await refusedAndSentAgain(move, by: mover, in: played)
         #expect(moverState.moves.count == 4 && otherState.moves.count == 4)
         try await played.play(2)
         // Ply 5, played again, is the move refused.
@@ -1003,4 +983,23 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         await database.close()
         for node in two { await node.stop() }
     }
+}
+
+/// `mover` plays `move` in `played` as storage refuses it: the mover is told it was not stored,
+/// and both players get the game again (the mover's two lines in whichever order). Returns the
+/// games they got, the mover's first.
+func refusedAndSentAgain(_ move: Move, by mover: Side, in played: PlayedGame) async throws -> (
+    GameState, GameState
+) {
+    played.clients[mover]!.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"m"}"#)
+    var replies = [try await played.clients[mover]!.reply(), try await played.clients[mover]!.reply()]
+    if case .game = replies[0].message { replies.reverse() }
+    #expect(replies[0].id == .string("m"))
+    #expect(
+        replies[0].message
+            == .error(ProtocolError(.internalError, "the move could not be stored; play it again")))
+    guard case .game(let moverState) = replies[1].message,
+        case .game(let otherState) = try await played.clients[mover.opponent]!.reply().message
+    else { throw TestClient.Failure(description: "expected the game again") }
+    return (moverState, otherState)
 }
