@@ -16,6 +16,7 @@ public final class Engine: @unchecked Sendable {
     let table: TranspositionTable
     let scratch = Scratch()
     private let stopRequested = Atomic<Bool>(false)
+    private let halted = Atomic<Bool>(false)
 
     /// How the engine scores the positions its search stops at.
     public let evaluation: EvaluationKind
@@ -47,6 +48,13 @@ public final class Engine: @unchecked Sendable {
         stopRequested.store(true, ordering: .relaxed)
     }
 
+    /// Stops the running search and every later one for good: each returns after its first
+    /// iteration. Unlike `stop()`, a search that starts after it (and so clears `stop()`'s
+    /// request) still stops: for an owner shutting down while searches may be starting.
+    public func halt() {
+        halted.store(true, ordering: .relaxed)
+    }
+
     /// Forgets everything learned from earlier searches (the transposition table and the move
     /// ordering history), so that the next search behaves as on a fresh engine.
     public func newGame() {
@@ -60,7 +68,9 @@ public final class Engine: @unchecked Sendable {
         stopRequested.store(false, ordering: .relaxed)
     }
 
-    var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+    var isStopRequested: Bool {
+        stopRequested.load(ordering: .relaxed) || halted.load(ordering: .relaxed)
+    }
 
     /// The search itself, without clearing a pending stop request.
     func run(

@@ -84,11 +84,15 @@ final class EnginePool: Sendable {
             state.stopped = true
             return state.engines
         }
-        for engine in engines { engine.stop() }
+        // Halted, not only stopped: a search that passed its check a moment ago and is about
+        // to start (which clears a stop request) still ends at once.
+        for engine in engines { engine.halt() }
         threads.stop()
     }
 
-    private func search(
+    /// One search by `work` on a free engine, in the queue's order; none (a pass at depth 0)
+    /// if the pool is stopped or `wanted` says no when its turn comes.
+    func search(
         wanted: @escaping @Sendable () -> Bool = { true },
         _ work: @escaping @Sendable (Engine) -> SearchResult
     ) async -> SearchResult {
@@ -136,7 +140,11 @@ final class EnginePool: Sendable {
     /// A new engine, counted so that `stop()` reaches it.
     private func made() -> Engine {
         let engine = Engine(hashMegabytes: hashMegabytes)
-        state.withLock { $0.engines.append(engine) }
+        state.withLock { state in
+            // Made after `stop()` collected the engines: it halts itself.
+            if state.stopped { engine.halt() }
+            state.engines.append(engine)
+        }
         return engine
     }
 

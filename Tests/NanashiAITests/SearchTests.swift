@@ -129,6 +129,20 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(result.depth >= 1)
     }
 
+    /// A stop before a search is cleared by it; a halt is not: every later search ends after
+    /// its first iteration.
+    @Test func aHaltOutlastsTheSearchesThatStartAfterIt() {
+        let engine = Engine(hashMegabytes: 1)
+        engine.stop()
+        #expect(engine.search(.start, limits: .depth(4)).depth == 4)
+        engine.halt()
+        for _ in 0..<2 {
+            let result = engine.search(.start, limits: .depth(8))
+            #expect(result.depth == 1)
+            #expect(Position.start.isLegal(result.bestMove))
+        }
+    }
+
     @Test func newGameMakesTheEngineBehaveAsNew() throws {
         let engine = Engine()
         let position = try Position(fen: "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8")

@@ -43,6 +43,20 @@ import Testing
         pool.stop()
     }
 
+    /// A stop that comes as a search is about to start (its turn has come, the engine has not
+    /// begun) still ends it after its first iteration: on an engine made before the stop and
+    /// on one made after. (Such a search once ran to its depth, and a server's stop waited.)
+    @Test(arguments: [false, true]) func aStopAsASearchStartsStillEndsIt(engineMadeBefore: Bool) async {
+        let pool = EnginePool(threads: 1, maximumWaiting: 4)
+        if engineMadeBefore { #expect(await pool.evaluate(.start, depth: 1).depth == 1) }
+        let result = await pool.search(wanted: {
+            pool.stop()
+            return true
+        }) { $0.search(.start, limits: .depth(8)) }
+        #expect(result.depth == 1)
+        #expect(Position.start.isLegal(result.bestMove))
+    }
+
     /// No room once `maximumWaiting` searches wait: with none allowed to wait, never room.
     @Test func aPoolThatMayQueueNothingHasNoRoom() {
         let pool = EnginePool(threads: 1, maximumWaiting: 0)
