@@ -135,6 +135,12 @@ actor Lobby {
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
                 clocks: clocks, isRated: engineGames[id] == nil)
             await game.resume()
+            if await game.hasEnded {
+                // Its stored moves had ended it: the rules' result is stored now. Off the books
+                // before the start returns, not only when the game's own call comes.
+                ended(game)
+                continue
+            }
             if let level = engineGames[id] { await seatEngine(level: level, in: game) }
             logger.info("game \(id) resumed after \(moves.count) moves")
         }
