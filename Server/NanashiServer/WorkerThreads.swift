@@ -47,6 +47,9 @@ final class WorkerThreads: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// What a slot holds once its job is taken.
+    private static let taken: @Sendable () -> Void = {}
+
     private func work() {
         while true {
             condition.lock()
@@ -56,6 +59,10 @@ final class WorkerThreads: @unchecked Sendable {
                 return
             }
             let job = jobs[head]
+            // The slot lets go of the job at once: a job keeps what it captured alive (a test's
+            // client captures itself, and through these threads held its socket and thread for
+            // good), and slots are only reclaimed a thousand at a time.
+            jobs[head] = Self.taken
             head += 1
             if head > 1024, head * 2 > jobs.count {
                 jobs.removeFirst(head)
