@@ -346,7 +346,10 @@ extension PostgresStorage {
     func notify(_ notifications: [(channel: String, payload: String)]) async throws {
         guard !notifications.isEmpty else { return }
         let statement = Notify(channels: notifications.map(\.channel), payloads: notifications.map(\.payload))
-        for try await _ in try await client.execute(statement, logger: logger) {}
+        let (client, logger) = (client, logger)
+        try await withDeadline(Self.answerLimit) {
+            for try await _ in try await client.execute(statement, logger: logger) {}
+        }
     }
 
     /// Notifications sent in one statement, prepared once a connection.

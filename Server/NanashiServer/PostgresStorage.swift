@@ -42,7 +42,9 @@ final class PostgresStorage: Storage {
         self.logger = logger
         heartbeatConnection = DedicatedConnection(configuration: configuration, logger: logger)
         moves = StatementBatches(delay: moveDelay) { batch in
-            try await StoreMoves.store(batch, client: client, logger: logger)
+            try await withDeadline(Self.answerLimit) {
+                try await StoreMoves.store(batch, client: client, logger: logger)
+            }
         }
         running = Task { await client.run() }
     }
@@ -127,6 +129,12 @@ final class PostgresStorage: Storage {
             }
         }
     }
+
+    /// How long a batch of moves or of messages to other nodes may go unanswered before it
+    /// counts as failed: far longer than either takes, shorter than a player waits for a move.
+    /// (A statement postgres-nio hands to a connection PostgreSQL has just closed is never
+    /// answered; the next batch would wait behind it for good.)
+    static let answerLimit = Duration.seconds(20)
 
     /// The rows of one query outside a transaction.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
