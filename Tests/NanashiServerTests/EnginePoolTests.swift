@@ -49,10 +49,12 @@ import Testing
     @Test(arguments: [false, true]) func aStopAsASearchStartsStillEndsIt(engineMadeBefore: Bool) async {
         let pool = EnginePool(threads: 1, maximumWaiting: 4)
         if engineMadeBefore { #expect(await pool.evaluate(.start, depth: 1).depth == 1) }
-        let result = await pool.search(wanted: {
+        // The pool is stopped as the search's turn comes, just before the engine begins.
+        let stopNow: @Sendable () -> Bool = {
             pool.stop()
             return true
-        }) { $0.search(.start, limits: .depth(8)) }
+        }
+        let result = await pool.search(wanted: stopNow) { $0.search(.start, limits: .depth(8)) }
         #expect(result.depth == 1)
         #expect(Position.start.isLegal(result.bestMove))
     }
