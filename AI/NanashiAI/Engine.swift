@@ -39,7 +39,7 @@ public final class Engine: @unchecked Sendable {
     public func search(
         _ position: Position, limits: SearchLimits, onInfo: (SearchInfo) -> Void = { _ in }
     ) -> SearchResult {
-        stopRequested.store(false, ordering: .relaxed)
+        clearStopRequest()
         return run(position, limits: limits, onInfo: onInfo)
     }
 
@@ -52,7 +52,8 @@ public final class Engine: @unchecked Sendable {
     /// iteration. Unlike `stop()`, a search that starts after it (and so clears `stop()`'s
     /// request) still stops: for an owner shutting down while searches may be starting.
     public func halt() {
-        halted.store(true, ordering: .relaxed)
+        halted.store(true, ordering: .sequentiallyConsistent)
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
     }
 
     /// Forgets everything learned from earlier searches (the transposition table and the move
@@ -65,12 +66,20 @@ public final class Engine: @unchecked Sendable {
     /// Clears a pending stop request before a search is started elsewhere, so that a `stop()`
     /// arriving between now and the search's start still counts.
     func armForSearch() {
-        stopRequested.store(false, ordering: .relaxed)
+        clearStopRequest()
     }
 
-    var isStopRequested: Bool {
-        stopRequested.load(ordering: .relaxed) || halted.load(ordering: .relaxed)
+    /// Clears `stop()`'s request before a search, unless the engine is halted (a halt sets it
+    /// for good), so the search's own check stays one flag. Cleared first, then the halt
+    /// looked at: a `halt()` at the same moment sets the request after the clearing.
+    private func clearStopRequest() {
+        stopRequested.store(false, ordering: .sequentiallyConsistent)
+        if halted.load(ordering: .sequentiallyConsistent) {
+            stopRequested.store(true, ordering: .sequentiallyConsistent)
+        }
     }
+
+    var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
 
     /// The search itself, without clearing a pending stop request.
     func run(
