@@ -46,7 +46,7 @@ let package = Package(
             name: "NanashiCoreTests", dependencies: ["NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiCoreTests"),
 
-        // MARK: AI — search, evaluation, UAI. Core only (and a little C for the table's memory).
+        // MARK: AI — search, evaluation, UAI. Core only (and a little C for the table's memory and the move order).
         .target(
             name: "NanashiAI", dependencies: ["NanashiCore", "CSearchMemory", "CNetwork"],
             path: "AI/NanashiAI",
@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "CSearchMemory", path: "AI/CSearchMemory"),
         .target(name: "CNetwork", path: "AI/CNetwork", cSettings: [.unsafeFlags(["-O3"])]),
         .testTarget(
-            name: "NanashiAITests", dependencies: ["NanashiAI", "NanashiCore", "NanashiTestSupport"],
+            name: "NanashiAITests",
+            dependencies: ["NanashiAI", "NanashiCore", "CSearchMemory", "NanashiTestSupport"],
             path: "Tests/NanashiAITests"),
 
         // MARK: Match — engines against engines: UAI over pipes, a referee on the core's GameClock, Elo, SPRT.

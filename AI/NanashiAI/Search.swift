@@ -289,8 +289,10 @@ struct Search {
         var bestMove = MoveCode.none
         var searched = 0
         let lateMoveLimit = 3 + 2 * depth * depth
+        // The move at `picked` was already chosen, when its child's table slot was prefetched.
+        var picked = -1
         for index in 0..<count {
-            pickBest(moves, scores, from: index, count: count)
+            if index != picked { pickBest(moves, scores, from: index, count: count) }
             let packed = moves[index]
             if packed == excluded { continue }
             let captures = (MoveGenerator.cloneRing(MoveCode.destination(packed)) & other).nonzeroBitCount
@@ -316,6 +318,7 @@ struct Search {
                 // the scores are fixed once worked out).
                 if index + 1 < count {
                     pickBest(moves, scores, from: index + 1, count: count)
+                    picked = index + 1
                     prefetchChild(of: position, move: moves[index + 1])
                 }
             }
@@ -497,20 +500,12 @@ struct Search {
     func pickBest(
         _ moves: UnsafeMutablePointer<UInt16>, _ scores: UnsafeMutablePointer<Int32>, from: Int, count: Int
     ) {
-        var bestIndex = from
-        var bestScore = scores[from]
-        var index = from + 1
-        while index < count {
-            if scores[index] > bestScore {
-                bestScore = scores[index]
-                bestIndex = index
-            }
-            index += 1
-        }
+        let bestIndex = Int(nanashi_best_index(scores, Int32(from), Int32(count)))
         if bestIndex != from {
             let move = moves[from]
             moves[from] = moves[bestIndex]
             moves[bestIndex] = move
+            let bestScore = scores[bestIndex]
             scores[bestIndex] = scores[from]
             scores[from] = bestScore
         }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "MoveOrder.h"
+
 /// Asks the processor to start loading the cache line at `address`, so that a later read of it
 /// (a transposition-table probe) does not wait for main memory.
 static inline void nanashi_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
