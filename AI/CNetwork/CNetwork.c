@@ -1,11 +1,5 @@
 #include "CNetwork.h"
 
-#if defined(__x86_64__) && defined(__linux__)
-#define NANASHI_CLONES __attribute__((target_clones("avx512bw", "avx2", "default")))
-#else
-#define NANASHI_CLONES
-#endif
-
 /// Values of one perspective's hidden layer.
 enum { hidden = 256, windowStates = 256 };
 
@@ -32,32 +26,87 @@ static inline __attribute__((always_inline)) void accumulate_half(
     for (int i = 0; i < hidden; i++) out[i] = sum[i];
 }
 
-NANASHI_CLONES
+/// The rows of a move's update: for each window holding a changed square, the rows of its new
+/// and old states from both perspectives; returns how many windows. `states` gives a window's
+/// state (x's digits plus twice o's plus three times the blockers') from a board.
+#define NANASHI_GATHER_ROWS(states)                                                              \
+    uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);                                  \
+    uint64_t windows = 0;                                                                        \
+    for (; changed != 0; changed &= changed - 1) {                                               \
+        windows |= windowsOfSquare[__builtin_ctzll(changed)];                                    \
+    }                                                                                            \
+    const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];                      \
+    int count = 0;                                                                               \
+    for (; windows != 0; windows &= windows - 1, count++) {                                      \
+        int window = __builtin_ctzll(windows);                                                   \
+        int corner = window / 6 * 7 + window % 6;                                                \
+        const int16_t *windowRows = rows + (long)window * windowStates * hidden;                 \
+        xAdds[count] = windowRows + (long)states(xAfter, oAfter) * hidden;                       \
+        xSubtracts[count] = windowRows + (long)states(xBefore, oBefore) * hidden;                \
+        oAdds[count] = windowRows + (long)states(oAfter, xAfter) * hidden;                       \
+        oSubtracts[count] = windowRows + (long)states(oBefore, xBefore) * hidden;                \
+    }                                                                                            \
+    accumulate_half(child, parent, xAdds, xSubtracts, count);                                    \
+    accumulate_half(child + hidden, parent + hidden, oAdds, oSubtracts, count);
+
+/// A window's state by shifts and masks, square by square.
+#define NANASHI_DIGIT_STATES(own, other)                                                         \
+    (window_digits(own, corner) + 2 * window_digits(other, corner) +                             \
+     3 * window_digits(blockers, corner))
+
+static void update_plain(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
+    NANASHI_GATHER_ROWS(NANASHI_DIGIT_STATES)
+}
+
+#if defined(__x86_64__) && defined(__linux__)
+#include <immintrin.h>
+
+/// A window's state in four instructions: its four squares' bits gathered (the lower left, lower
+/// right, upper left and upper right: bits 0, 1, 7 and 8 above the corner, 0x183) and spread to
+/// even bits (one side's, blockers included) and odd bits (the other's, blockers included): a
+/// blocker is both, 3.
+#define NANASHI_GATHERED_STATES(own, other)                                                      \
+    (_pdep_u32((uint32_t)_pext_u64((own) | blockers, 0x183ULL << corner), 0x55) |                \
+     _pdep_u32((uint32_t)_pext_u64((other) | blockers, 0x183ULL << corner), 0xAA))
+
+__attribute__((target("avx512bw,bmi2"))) static void update_avx512(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
+    NANASHI_GATHER_ROWS(NANASHI_GATHERED_STATES)
+}
+
+__attribute__((target("avx2,bmi2"))) static void update_avx2(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
+    NANASHI_GATHER_ROWS(NANASHI_GATHERED_STATES)
+}
+
+typedef void (*Update)(
+    int16_t *, const int16_t *, const int16_t *, const uint64_t *, uint64_t, uint64_t, uint64_t,
+    uint64_t, uint64_t);
+
+/// Chooses the processor's own version when the program is loaded.
+static Update resolve_update(void) {
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("bmi2")) return update_plain;
+    if (__builtin_cpu_supports("avx512bw")) return update_avx512;
+    if (__builtin_cpu_supports("avx2")) return update_avx2;
+    return update_plain;
+}
+
+void nanashi_update(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers)
+    __attribute__((ifunc("resolve_update")));
+#else
 void nanashi_update(
     int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
-    uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);
-    uint64_t windows = 0;
-    for (; changed != 0; changed &= changed - 1) {
-        windows |= windowsOfSquare[__builtin_ctzll(changed)];
-    }
-    const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];
-    int count = 0;
-    for (; windows != 0; windows &= windows - 1, count++) {
-        int window = __builtin_ctzll(windows);
-        int corner = window / 6 * 7 + window % 6;
-        int blocked = 3 * window_digits(blockers, corner);
-        int xOld = window_digits(xBefore, corner), oOld = window_digits(oBefore, corner);
-        int xNew = window_digits(xAfter, corner), oNew = window_digits(oAfter, corner);
-        const int16_t *windowRows = rows + (long)window * windowStates * hidden;
-        xAdds[count] = windowRows + (long)(xNew + 2 * oNew + blocked) * hidden;
-        xSubtracts[count] = windowRows + (long)(xOld + 2 * oOld + blocked) * hidden;
-        oAdds[count] = windowRows + (long)(oNew + 2 * xNew + blocked) * hidden;
-        oSubtracts[count] = windowRows + (long)(oOld + 2 * xOld + blocked) * hidden;
-    }
-    accumulate_half(child, parent, xAdds, xSubtracts, count);
-    accumulate_half(child + hidden, parent + hidden, oAdds, oSubtracts, count);
+    update_plain(child, parent, rows, windowsOfSquare, xBefore, oBefore, xAfter, oAfter, blockers);
 }
+#endif
 
 static inline int16_t clip(int16_t value, int16_t one) {
     return value < 0 ? 0 : (value > one ? one : value);
