@@ -4,7 +4,7 @@
 #include <immintrin.h>
 
 /// The lanes of a 16-lane block that hold scores, when `left` of them are left.
-__attribute__((target("avx512f"))) static inline __mmask16 lanes_left(int left) {
+__attribute__((target("avx512f"), always_inline)) static inline __mmask16 lanes_left(int left) {
     return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1);
 }
 
