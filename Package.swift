@@ -46,12 +46,13 @@ let package = Package(
             name: "NanashiCoreTests", dependencies: ["NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiCoreTests"),
 
-        // MARK: AI — search, evaluation, UAI. Core only (and a little C for the table's memory and the move order).
+        // MARK: AI — search, evaluation, UAI. Core only (and a little C: the table's memory, the move order).
         .target(
             name: "NanashiAI", dependencies: ["NanashiCore", "CSearchMemory", "CNetwork"],
             path: "AI/NanashiAI",
             swiftSettings: bitCountingSettings),
-        // The transposition table's memory: huge pages and prefetching, which Swift does not reach.
+        // The transposition table's memory (huge pages, prefetching) and the move order's vector step,
+        // which Swift does not reach.
         .target(name: "CSearchMemory", path: "AI/CSearchMemory"),
         .target(name: "CNetwork", path: "AI/CNetwork", cSettings: [.unsafeFlags(["-O3"])]),
         .testTarget(

@@ -26,9 +26,9 @@ static inline __attribute__((always_inline)) void accumulate_half(
     for (int i = 0; i < hidden; i++) out[i] = sum[i];
 }
 
-/// The rows of a move's update: for each window holding a changed square, the rows of its new
-/// and old states from both perspectives; returns how many windows. `states` gives a window's
-/// state (x's digits plus twice o's plus three times the blockers') from a board.
+/// The body of an update: for each window holding a changed square, the rows of its new and old
+/// states from both perspectives, then both halves summed. `states(own, other)` gives a window's
+/// state (own's digits plus twice other's plus three times the blockers') at `corner`.
 #define NANASHI_GATHER_ROWS(states)                                                              \
     uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);                                  \
     uint64_t windows = 0;                                                                        \
