@@ -501,7 +501,7 @@ func greedyMove(_ position: Position) -> Move {
         #expect(outcome.winner == nil)
 
         let restarted = try await TestServer(database: server.database)
-        let stored = try await DatabaseQueue(path: server.database.path).read { db in
+        let stored = try DatabaseQueue(path: server.database.path).read { db in
             try Row.fetchOne(
                 db, sql: "SELECT result, reason FROM game WHERE id = ?", arguments: [paired.game])
         }

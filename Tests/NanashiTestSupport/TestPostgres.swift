@@ -267,9 +267,9 @@ public enum TestPostgres {
     private static func stop(_ cluster: (folder: String, bin: String, asPostgres: Bool)) {
         let arguments = ["-D", cluster.folder + "/data", "-m", "immediate", "-w", "stop"]
         if cluster.asPostgres {
-            try? run("/usr/sbin/runuser", ["-u", "postgres", "--", cluster.bin + "/pg_ctl"] + arguments)
+            _ = try? run("/usr/sbin/runuser", ["-u", "postgres", "--", cluster.bin + "/pg_ctl"] + arguments)
         } else {
-            try? run(cluster.bin + "/pg_ctl", arguments)
+            _ = try? run(cluster.bin + "/pg_ctl", arguments)
         }
         try? FileManager.default.removeItem(atPath: cluster.folder)
     }
