@@ -132,8 +132,6 @@ static int64_t screlu_output_plain(
 }
 
 #if defined(__x86_64__) && defined(__linux__)
-#include <immintrin.h>
-
 // The compiler does not find the multiply-and-add-pairs instruction (16-bit products summed
 // pairwise into 32 bits) in the plain loop, so the wide versions ask for it by name. The sums are
 // the same integers: each 32-bit lane adds at most size / 8 products under 2^23.

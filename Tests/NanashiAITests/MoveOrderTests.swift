@@ -1,4 +1,5 @@
 import CSearchMemory
+import NanashiTestSupport
 import Testing
 
 /// `nanashi_best_index`, the selection sort's step, against the plain rule it must keep: the
@@ -17,7 +18,7 @@ struct MoveOrderTests {
     }
 
     @Test func findsTheFirstOfTheHighestAcrossEveryLengthAndStart() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 25)
         for count in 1...70 {
             for from in 0..<count {
                 for range in [Int32(0)...Int32(3), Int32.min...Int32.max] {
