@@ -10,7 +10,7 @@ import NanashiCore
 /// one below (README, "Levels"); every level answers within `thinkTime`.
 public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// The levels that exist.
-    public static let range: ClosedRange<Int> = 1...18
+    public static let range: ClosedRange<Int> = 1...24
 
     /// Full strength.
     public static let strongest = Level(unchecked: range.upperBound)
@@ -28,27 +28,28 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
 
     /// The deepest the level searches, or `nil` for no depth limit.
     public var depth: Int? {
-        [1, 1, 1, 1, 2, 2, 2, 3, 3][safe: number - 1]
+        [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3][safe: number - 1]
     }
 
-    /// The most nodes the level searches a move, or `nil` for no node limit: about 1.8 times as many
-    /// a level up to 8,000 at level 13 (with the sixth network, 3,500 against 1,700 scored 87%),
-    /// then three times as many (four times was too big a step: 32,000 nodes scored 88.5% against
-    /// 8,000).
+    /// The most nodes the level searches a move, or `nil` for no node limit: about 1.75 times as
+    /// many a level up to 72,000, then three times as many (with the thirteenth network, 1.85 times
+    /// as many scored 84.5% at 2,400 nodes, and three times as many 92% at 24,000: a node is worth
+    /// more below 100,000).
     public var nodes: UInt64? {
-        [1_300, 2_400, 4_400, 8_000, 24_000, 72_000, 216_000, 650_000][safe: number - 10]
+        [1_000, 1_400, 2_500, 4_400, 7_700, 13_500, 24_000, 42_000, 72_000, 216_000, 650_000][
+            safe: number - 13]
     }
 
     /// The most random bonus added to a move's score, in centi-pieces; 0 plays the best move found.
     public var randomness: Int {
-        [800, 400, 200, 120, 350, 250, 150, 200, 50][safe: number - 1] ?? 0
+        [800, 560, 400, 280, 200, 120, 350, 250, 150, 200, 120, 50][safe: number - 1] ?? 0
     }
 
     /// The longest the level thinks about one move.
     public var thinkTime: Duration {
         switch number {
-        case 17...: .seconds(1)
-        case 14...: .milliseconds(600)
+        case 23...: .seconds(1)
+        case 21...: .milliseconds(600)
         default: .milliseconds(300)
         }
     }

@@ -40,7 +40,7 @@ public struct LoadTestSettings: Sendable {
     /// known accounts after the people's bots' (`accounts[clients...]`), else register.
     public var engineGames = 0
     /// The engine's level in those games.
-    public var engineLevel = 18
+    public var engineLevel = 24
     /// The time control of those games.
     public var engineControl = TimeControl(initial: 3600, increment: 10)
 

@@ -12,8 +12,8 @@ enum PlayPage {
     ]
 
     /// The engine's levels offered, and the one selected at first.
-    static let levels = 1...18
-    static let defaultLevel = 6
+    static let levels = 1...24
+    static let defaultLevel = 8
 
     static var html: String {
         let levelOptions = levels.map { level in

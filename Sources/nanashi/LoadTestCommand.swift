@@ -73,7 +73,8 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Games against the server's engine kept running meanwhile (each by a bot of its own).")
     var engineGames = 0
 
-    @Option(help: "The engine's level in those games (1 to 18).")
+    @Option(
+        help: "The engine's level in those games (\(Level.range.lowerBound) to \(Level.range.upperBound)).")
     var engineLevel = Level.strongest.number
 
     @Option(help: "Seed of the bots' random choices.")

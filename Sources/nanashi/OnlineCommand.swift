@@ -23,9 +23,10 @@ struct OnlineCommand: AsyncParsableCommand {
             the account (or logs in if it is yours already); at a terminal, a failed login offers \
             to register the name.
 
-            With --ai LEVEL (1 to 18, as in 'nanashi play') the game is against the server's own \
-            engine at that level, starting at once, unrated, in the same account and archive; \
-            --side picks your side (random by default).
+            With --ai LEVEL (\(Level.range.lowerBound) to \(Level.range.upperBound), as in \
+            'nanashi play') the game is against the server's own engine at that level, starting at \
+            once, unrated, in the same account and archive; --side picks your side (random by \
+            default).
 
             With piped input, one move or command per line; each line waits for your turn, and the \
             end of input leaves. A dropped connection is retried by itself, and the game resumes.
@@ -46,7 +47,13 @@ struct OnlineCommand: AsyncParsableCommand {
     @Flag(help: "Create the account (logs in instead when the name and password are yours already).")
     var register = false
 
-    @Option(help: "Play the server's engine at this level (1 to 18) instead of a person, unrated.")
+    @Option(
+        help:
+            """
+            Play the server's engine at this level (\(Level.range.lowerBound) to \
+            \(Level.range.upperBound)) instead of a person, unrated.
+            """
+    )
     var ai: Int?
 
     @Option(help: "With --ai, your side: x (moves first), o, or random.")

@@ -31,12 +31,12 @@ import Testing
 
     /// `go nodes` or a match's `--nodes` can make a level quicker, never stronger.
     @Test func extraLimitsOnlyTightenALevel() throws {
-        let level = try #require(Level(10))
+        let level = try #require(Level(13))
         let clock = SearchLimits.Clock(own: .seconds(60), opponent: .seconds(60))
         #expect(
             level.limits(
                 within: SearchLimits(depth: 9, nodes: 1_000_000, movetime: .seconds(5), clock: clock))
-                == SearchLimits(depth: 9, nodes: 1_300, movetime: .milliseconds(300), clock: clock))
+                == SearchLimits(depth: 9, nodes: 1_000, movetime: .milliseconds(300), clock: clock))
         #expect(
             level.limits(within: SearchLimits(nodes: 500, movetime: .milliseconds(50)))
                 == SearchLimits(nodes: 500, movetime: .milliseconds(50)))
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test func levelOneOftenMissesACaptureThatLevelTenTakes() throws {
+    @Test func levelOneOftenMissesACaptureThatLevelThirteenTakes() throws {
         // x can take three of o's five pieces with c4; level 1 takes them in only some games.
         let position = try Position(fen: "6o/7/1ooo3/7/1x5/7/6o x 0 1")
         let captures: (Level) -> Int = { level in
@@ -79,7 +79,7 @@ import Testing
         }
         let beginner = captures(Level(1)!)
         #expect(beginner > 0 && beginner < 30)
-        #expect(captures(Level(10)!) == 40)
+        #expect(captures(Level(13)!) == 40)
     }
 
     @Test func levelOneVariesItsPlay() throws {

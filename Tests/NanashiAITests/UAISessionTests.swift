@@ -37,7 +37,7 @@ private final class Transcript: Sendable {
             replies == [
                 "id name Nanashi", "id author the Nanashi authors",
                 "option name Hash type spin default 16 min 1 max 1024",
-                "option name Level type spin default 18 min 1 max 18",
+                "option name Level type spin default 24 min 1 max 24",
                 "option name Eval type combo default nnue var nnue var classic", "uaiok", "readyok",
             ])
     }
@@ -89,7 +89,7 @@ private final class Transcript: Sendable {
             "setoption name Hash value 0",
             "info string error Hash must be a whole number of MB from 1 to 1024, not '0'"
         ),
-        ("setoption name Level value 20", "info string error Level must be from 1 to 18, not '20'"),
+        ("setoption name Level value 25", "info string error Level must be from 1 to 24, not '25'"),
         ("setoption name Colour value red", "info string error unknown option 'Colour'"),
         ("setoption name Eval value neural", "info string error Eval must be nnue or classic, not 'neural'"),
         ("perft x", "info string error perft needs one depth from 0 to 12"),

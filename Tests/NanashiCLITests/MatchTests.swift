@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["match", "level:20", "level:1"], "nanashi: bad engine 'level:20': levels are level:1 to level:18"),
+        (["match", "level:25", "level:1"], "nanashi: bad engine 'level:25': levels are level:1 to level:24"),
         (
             ["match", "level:1", "level:2", "--tc", "fast"],
             "nanashi: bad time control 'fast': use SECONDS+INCREMENT, like 10+0.1"

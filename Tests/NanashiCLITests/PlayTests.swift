@@ -88,8 +88,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--level", "0"], "nanashi: bad level 0: use 1 to 18\n"),
-        (["--level", "20"], "nanashi: bad level 20: use 1 to 18\n"),
+        (["--level", "0"], "nanashi: bad level 0: use 1 to 24\n"),
+        (["--level", "25"], "nanashi: bad level 25: use 1 to 24\n"),
         (
             ["--fen", "x5o x"],
             "nanashi: bad FEN 'x5o x': the board must have 7 ranks separated by '/', not 1\n"

@@ -14,7 +14,7 @@ import Testing
                 id name Nanashi
                 id author the Nanashi authors
                 option name Hash type spin default 16 min 1 max 1024
-                option name Level type spin default 18 min 1 max 18
+                option name Level type spin default 24 min 1 max 24
                 option name Eval type combo default nnue var nnue var classic
                 uaiok
                 readyok

@@ -88,10 +88,10 @@ private func storedGames(_ server: TestServer) throws -> Int {
         let server = try await TestServer()
         let ann = try server.client()
         _ = try await register(ann, "ann")
-        for level in ["0", "20", "-3"] {
+        for level in ["0", "25", "-3"] {
             #expect(
                 try await ann.exchange(#"{"type":"seek","ai":\#(level),"id":1}"#)
-                    == #"{"code":"bad_request","id":1,"message":"ai is a level from 1 to 18","type":"error"}"#
+                    == #"{"code":"bad_request","id":1,"message":"ai is a level from 1 to 24","type":"error"}"#
             )
         }
         #expect(try await ann.exchange(#"{"type":"seek","ai":"top"}"#).hasPrefix(#"{"code":"bad_request""#))

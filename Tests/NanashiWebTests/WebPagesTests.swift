@@ -247,11 +247,11 @@ struct FakeSource: WebSource {
         // Inputs without a name are never submitted by the form.
         #expect(html.contains(#"<input id="login-password" type="password""#))
         #expect(!html.contains("name=\"password\""))
-        // Playing the computer: the 18 levels (6 chosen), the side, and the button.
+        // Playing the computer: the 24 levels (8 chosen), the side, and the button.
         #expect(html.contains(#"<option value="1">1 (easiest)</option>"#))
-        #expect(html.contains(#"<option value="6" selected>6</option>"#))
-        #expect(html.contains(#"<option value="18">18 (strongest)</option>"#))
-        #expect(!html.contains(#"<option value="19""#))
+        #expect(html.contains(#"<option value="8" selected>8</option>"#))
+        #expect(html.contains(#"<option value="24">24 (strongest)</option>"#))
+        #expect(!html.contains(#"<option value="25""#))
         #expect(html.contains(#"<select id="ai-color"><option value="">random</option>"#))
         #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
     }
