@@ -31,7 +31,7 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
         [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3][safe: number - 1]
     }
 
-    /// The most nodes the level searches a move, or `nil` for no node limit: about 1.75 times as
+    /// The most nodes the level searches a move, or `nil` for no node limit: 1.4 to 1.8 times as
     /// many a level up to 72,000, then three times as many (with the thirteenth network, 1.85 times
     /// as many scored 84.5% at 2,400 nodes, and three times as many 92% at 24,000: a node is worth
     /// more below 100,000).
