@@ -15,6 +15,9 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// Full strength.
     public static let strongest = Level(unchecked: range.upperBound)
 
+    /// The level offered to someone who has not chosen one: two plies, a little noise.
+    public static let suggested = Level(unchecked: 8)
+
     /// The level's number, in `Level.range`.
     public let number: Int
 

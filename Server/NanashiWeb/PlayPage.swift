@@ -11,7 +11,8 @@ enum PlayPage {
         TimeControl(initial: 900, increment: 10),
     ]
 
-    /// The engine's levels offered, and the one selected at first.
+    /// The engine's levels offered, and the one selected at first (`Level.range` and
+    /// `Level.suggested`, which this module does not import; a test keeps them the same).
     static let levels = 1...24
     static let defaultLevel = 8
 

@@ -17,7 +17,7 @@ struct PlayCommand: ParsableCommand {
         help:
             "The AI's strength, \(Level.range.lowerBound) (beginner) to \(Level.range.upperBound) (strongest)."
     )
-    var level: Int = 8
+    var level: Int = Level.suggested.number
 
     @Option(help: "Your side: x (moves first), o, or random.")
     var side: LocalPlay.SideChoice = .x

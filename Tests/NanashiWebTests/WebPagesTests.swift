@@ -260,6 +260,7 @@ struct FakeSource: WebSource {
     /// depend on the engine's, so it keeps its own copy of the range).
     @Test func thePlayPageOffersEveryLevelOfTheEngine() {
         #expect(PlayPage.levels == Level.range)
+        #expect(PlayPage.defaultLevel == Level.suggested.number)
     }
 
     /// A file of `Server/NanashiWeb/Resources`, as the repository has it.
