@@ -385,6 +385,41 @@ extension Lobby {
         connections[playerID]?.outbox.send(.error(Self.lostRequest), id: lost.requestID)
     }
 
+    /// A message to another node was dropped (the database refused it, or the queue to the
+    /// other nodes was full): the player or watcher here who sent a request is answered
+    /// `internal_error`; a watcher there who missed a line of a game hosted here is let go.
+    func dropped(_ message: NodeMessage, to node: Int64?) async {
+        switch message {
+        case .move(_, _, let player, _, let id, _, _), .resign(_, _, let player, let id, _, _):
+            guard crossing.seats[player]?.unanswered == message else { return }
+            crossing.seats[player]?.unanswered = nil
+            connections[player]?.outbox.send(.error(Self.unsentRequest), id: id)
+        case .rematch(_, let player, let id, _):
+            connections[player]?.outbox.send(.error(Self.unsentRequest), id: id)
+        case .watch(let game, let watcher, let id, _):
+            guard let outbox = crossing.watchers[watcher]?.outbox,
+                let watch = crossing.watchers[watcher]?.games.removeValue(forKey: game)
+            else { return }
+            watch.end()
+            if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+            outbox.send(.error(Self.unsentRequest), id: id)
+        case .line(.watcher(let watcher), _):
+            guard let link, let node else { return }
+            let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
+            for (id, watchers) in crossing.remoteWatchers {
+                guard let outbox = watchers[key] else { continue }
+                crossing.remoteWatchers[id]?[key] = nil
+                await games[id]?.unwatch(outbox)
+                link.send(.watchEnded(game: id, watcher: watcher), to: node)
+            }
+        default:
+            logger.error("a message to another node was dropped: \(message)")
+        }
+    }
+
+    static let unsentRequest = ProtocolError(
+        .internalError, "the server holding this game could not be told; try again")
+
     static let lostRequest = ProtocolError(
         .internalError,
         "the server holding this game stopped before answering; the game goes on from its stored moves, sent next: "

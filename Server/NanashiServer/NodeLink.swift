@@ -9,41 +9,59 @@ import Synchronization
 /// Each node listens on a channel of its own, `nanashi_node_ID`, and all on `nanashi_nodes`,
 /// on one dedicated connection. Messages to a node arrive in the order they were sent: `send`
 /// queues them, and one task sends what is queued (after `gather`, which lets more come) in one
-/// statement at a time, retrying the same
-/// batch while the database is away. A message longer than a notification may carry waits in
-/// `relay_message` and the notification carries its id. Each payload starts with a number of
-/// its own, so that two equal messages in one batch are not merged into one by PostgreSQL.
+/// statement at a time, retrying the same batch while the database is away. A message longer
+/// than a notification may carry waits in `relay_message` and the notification carries its id.
+/// Each payload starts with a number of its own, so that two equal messages in one batch are not
+/// merged into one by PostgreSQL.
+///
+/// A message the database refuses (rather than fails to answer) is dropped, never retried, and
+/// the messages after it go on; so is one that would take the queue past `maximumQueuedBytes`
+/// (past half of it for a watcher's line, shed first). Either way `runSending`'s `refused`
+/// is told, so that the sender of a request is answered and a watcher who missed a line is let go.
 final class NodeLink: Sendable {
     let node: Int64
     let storage: PostgresStorage
     private let logger: Logger
-    private let queue = Mutex<[(node: Int64?, message: NodeMessage)]>([])
+    private let queue = Mutex(Queue())
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     private let sequence = Atomic<Int>(0)
     private let queued = Atomic<Int>(0)
     private let sent = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
     /// The clock of the pause before a lost listening connection is opened again.
     private let clock: any ServerClock
     /// How long a batch waits for more messages before it is sent.
     private let gather: Duration
+    /// The most bytes of messages waiting to be sent.
+    let maximumQueuedBytes: Int
 
     /// The longest payload sent as it is; a longer one goes through `relay_message`.
     static let longestPayload = 7_000
+
+    /// What waits to be sent, and what was refused before it was.
+    private struct Queue {
+        var waiting: [(node: Int64?, message: NodeMessage)] = []
+        var bytes = 0
+        var refused: [(node: Int64?, message: NodeMessage)] = []
+    }
 
     /// - Parameters:
     ///   - gather: how long each batch of messages waits for more before it is sent in one
     ///     statement (none: at once).
     ///   - clock: times the pause before a lost listening connection is opened again.
+    ///   - maximumQueuedBytes: the most bytes of messages waiting to be sent (while the
+    ///     database is slow or away); a message past it is dropped, a watcher's line past half.
     init(
         node: Int64, storage: PostgresStorage, gather: Duration = .zero,
-        clock: any ServerClock = SystemClock(),
+        clock: any ServerClock = SystemClock(), maximumQueuedBytes: Int = 64 << 20,
         logger: Logger
     ) {
         self.node = node
         self.storage = storage
         self.gather = gather
         self.clock = clock
+        self.maximumQueuedBytes = maximumQueuedBytes
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -53,10 +71,25 @@ final class NodeLink: Sendable {
     /// The `application_name` of `node`'s listening connection.
     static func listenerName(of node: Int64) -> String { "nanashi node \(node) listening" }
 
-    /// Queues a message for `node` (`nil`: every node); never waits.
+    /// Queues a message for `node` (`nil`: every node); never waits. A message the queue has
+    /// no room for is dropped (and handed to `runSending`'s `refused`).
     func send(_ message: NodeMessage, to node: Int64?) {
-        queue.withLock { $0.append((node, message)) }
-        queued.add(1, ordering: .relaxed)
+        let bytes = message.queuedBytes
+        let limit = message.isShedFirst ? maximumQueuedBytes / 2 : maximumQueuedBytes
+        let taken = queue.withLock { queue in
+            guard queue.bytes + bytes <= limit else {
+                queue.refused.append((node, message))
+                return false
+            }
+            queue.waiting.append((node, message))
+            queue.bytes += bytes
+            return true
+        }
+        if taken {
+            queued.add(1, ordering: .relaxed)
+        } else {
+            dropped.add(1, ordering: .relaxed)
+        }
         wake.yield()
     }
 
@@ -64,50 +97,104 @@ final class NodeLink: Sendable {
     var queuedCount: Int { queued.load(ordering: .relaxed) }
     /// How many messages were sent so far: notified, whether or not anyone listened.
     var sentCount: Int { sent.load(ordering: .relaxed) }
+    /// How many messages were dropped so far: refused by the database or by a full queue.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+    /// The bytes of the messages waiting to be sent.
+    var queuedBytes: Int { queue.withLock { $0.bytes } }
 
     /// The pause before a lost listening connection is opened again.
     static let listenAgainAfter = Duration.milliseconds(200)
 
-    /// Sends what is queued, batch after batch, until cancelled.
-    func runSending() async {
+    /// Sends what is queued, batch after batch, until cancelled. Each message dropped (refused
+    /// by the database, or with no room in the queue) is handed to `refused` with the node it was
+    /// for (`nil`: every node), in order.
+    func runSending(refused: @escaping @Sendable (NodeMessage, Int64?) async -> Void = { _, _ in }) async {
         for await _ in wakes {
             while !Task.isCancelled {
                 if gather > .zero { try? await EventLoopSleep.sleep(for: gather) }
-                let batch = queue.withLock { queue in
-                    defer { queue = [] }
-                    return queue
+                let (batch, full) = queue.withLock { queue in
+                    defer { (queue.waiting, queue.refused) = ([], []) }
+                    return (queue.waiting, queue.refused)
+                }
+                for (node, message) in full {
+                    logger.warning("a message to another node dropped: the queue is full")
+                    await refused(message, node)
                 }
                 guard !batch.isEmpty else { break }
-                var notifications: [(node: Int64?, channel: String, payload: String)] = []
+                var notifications: [Notification] = []
                 notifications.reserveCapacity(batch.count)
                 for (node, message) in batch {
                     let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
                     let channel = node.map(Self.channel(of:)) ?? Self.everyNode
-                    notifications.append((node, channel, "\(number) " + message.payload()))
+                    notifications.append(
+                        Notification(
+                            node: node, channel: channel, payload: "\(number) " + message.payload(),
+                            message: message))
                 }
-                await sendUntilSent(notifications)
+                let unsent = await sendUntilSent(notifications)
+                let bytes = batch.reduce(0) { $0 + $1.message.queuedBytes }
+                queue.withLock { $0.bytes -= bytes }
+                for notification in unsent {
+                    await refused(notification.message, notification.node)
+                }
             }
         }
     }
 
-    private func sendUntilSent(_ notifications: [(node: Int64?, channel: String, payload: String)]) async {
-        var notifications = notifications
+    /// One message as it goes to the database.
+    private struct Notification {
+        var node: Int64?
+        var channel: String
+        var payload: String
+        var message: NodeMessage
+    }
+
+    /// Sends `notifications`, again and again while the database is away; returns the messages
+    /// it refused. A batch refused is sent again one message at a time, so that only the
+    /// message at fault is dropped and the others keep their order.
+    private func sendUntilSent(_ notifications: [Notification]) async -> [Notification] {
         while !Task.isCancelled {
             do {
-                for index in notifications.indices
-                where notifications[index].payload.utf8.count > Self.longestPayload {
-                    let (number, body) = Self.split(notifications[index].payload)
-                    let id = try await storage.storeRelayMessage(String(body), for: notifications[index].node)
-                    notifications[index].payload = "\(number) @\(id)"
-                }
-                try await storage.notify(notifications.map { ($0.channel, $0.payload) })
+                try await sendOnce(notifications)
                 sent.add(notifications.count, ordering: .relaxed)
-                return
+                return []
+            } catch  where Self.isRefusal(error) {
+                guard notifications.count > 1 else {
+                    logger.error(
+                        "a message to another node dropped: the database refused it: \(String(reflecting: error))"
+                    )
+                    dropped.add(1, ordering: .relaxed)
+                    return notifications
+                }
+                var refused: [Notification] = []
+                for notification in notifications {
+                    refused += await sendUntilSent([notification])
+                }
+                return refused
             } catch {
                 logger.warning("messages to other nodes not sent yet: \(String(reflecting: error))")
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
+        return []
+    }
+
+    private func sendOnce(_ notifications: [Notification]) async throws {
+        var notifications = notifications
+        for index in notifications.indices
+        where notifications[index].payload.utf8.count > Self.longestPayload {
+            let (number, body) = Self.split(notifications[index].payload)
+            let id = try await storage.storeRelayMessage(String(body), for: notifications[index].node)
+            notifications[index].payload = "\(number) @\(id)"
+        }
+        try await storage.notify(notifications.map { ($0.channel, $0.payload) })
+    }
+
+    /// Whether the database refused a statement for what it holds (a data exception, such as a
+    /// NUL in text, or a limit of the program), so that sending it again would fail again.
+    static func isRefusal(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("54")
     }
 
     /// Listens on this node's channels and hands each message to `deliver`, in order, until
@@ -174,5 +261,20 @@ final class NodeLink: Sendable {
     private static func split(_ payload: String) -> (number: Substring, body: Substring) {
         guard let space = payload.utf8.firstIndex(of: UInt8(ascii: " ")) else { return ("", payload[...]) }
         return (payload[..<space], payload[payload.utf8.index(after: space)...])
+    }
+}
+
+extension NodeMessage {
+    /// About how many bytes the message takes while it waits to be sent.
+    var queuedBytes: Int {
+        switch self {
+        case .line(_, let text): 64 + text.utf8.count
+        default: 128
+        }
+    }
+
+    /// A watcher's line: the first dropped when the messages to other nodes pile up.
+    var isShedFirst: Bool {
+        if case .line(.watcher, _) = self { true } else { false }
     }
 }

@@ -6,7 +6,8 @@ import NanashiProtocol
 ///
 /// The messages of every move (a move to the host, the host's lines, a game's end) take a short
 /// form of their own, read without a JSON decoder and without escaping the line they carry:
-/// a letter, the numbers, then the text as it is. The rest, rare, travel as JSON (which starts
+/// a letter, the numbers, then the text (a line as the host wrote it, JSON with no control
+/// character; a request's id escaped). The rest, rare, travel as JSON (which starts
 /// with `{`, a letter no short form uses).
 extension NodeMessage {
     /// The message as a payload's body.
@@ -59,8 +60,42 @@ extension NodeMessage {
         case nil: ""
         case .integer(let integer)?: "i\(integer)"
         case .number(let number)?: "d\(number)"
-        case .string(let text)?: "s\(text)"
+        case .string(let text)?: "q\(escaped(text))"
         }
+    }
+
+    /// `text` with every control byte and `%` written as `%` and two hex digits: a client's
+    /// text never reaches the database as it is (PostgreSQL refuses a NUL in a notification).
+    static func escaped(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let digits = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") {
+                bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text `escaped` wrote; `nil` for a broken escape.
+    static func unescaped(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard utf8.count >= 2,
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            else { return nil }
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private static func requestID(_ text: Substring) throws -> RequestID? {
@@ -69,6 +104,8 @@ extension NodeMessage {
         case nil: return nil
         case "i": if let integer = Int64(value) { return .integer(integer) }
         case "d": if let number = Double(value) { return .number(number) }
+        case "q": if let text = unescaped(value) { return .string(text) }
+        // As a node before escaping wrote it.
         case "s": return .string(String(value))
         default: break
         }

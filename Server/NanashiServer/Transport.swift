@@ -242,7 +242,13 @@ final class Transport: Sendable {
             capacity: Double(settings.connectionBurstPerAddress),
             perSecond: settings.connectionRatePerAddress,
             clock: settings.clock)
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let size = settings.socketSendBuffer {
+            bootstrap = bootstrap.childChannelOption(
+                .socketOption(.so_sndbuf), value: SocketOptionValue(size))
+        }
+        let listener =
+            try await bootstrap
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)

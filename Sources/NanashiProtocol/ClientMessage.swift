@@ -105,6 +105,7 @@ extension Request: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         id = try container.decodeIfPresent(RequestID.self, forKey: .id)
+        if case .string(let text)? = id, !RequestID.isAcceptable(text) { throw RequestID.unacceptable }
         let type = try container.decode(String.self, forKey: .type)
         switch type {
         case "register": message = .register(try ClientMessage.Credentials(from: decoder))

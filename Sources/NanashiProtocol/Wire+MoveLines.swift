@@ -282,7 +282,8 @@ private struct CanonicalReader {
     mutating func id() -> RequestID?? {
         guard skip(#","id":"#) else { return .some(nil) }
         if skip("\"") {
-            return plainText().map { .string($0) }
+            // A longer one is refused by the decoder, with its reason.
+            return plainText().flatMap { $0.utf8.count <= RequestID.longestText ? .string($0) : nil }
         }
         return integer().map { .integer($0) }
     }

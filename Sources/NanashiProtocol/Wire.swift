@@ -46,10 +46,12 @@ public enum Wire {
         return try decode(Reply.self, from: Data(line))
     }
 
-    /// The `"id"` of a line, if it is a JSON object with a well-formed one, so that even a
-    /// refused message gets its id echoed.
+    /// The `"id"` of a line, if it is a JSON object with a well-formed one that a request may
+    /// carry (`RequestID.isAcceptable`), so that even a refused message gets its id echoed.
     public static func requestID(inLine line: some Collection<UInt8>) -> RequestID? {
-        try? JSONDecoder().decode(IDOnly.self, from: Data(line)).id
+        let id = try? JSONDecoder().decode(IDOnly.self, from: Data(line)).id
+        if case .string(let text)? = id, !RequestID.isAcceptable(text) { return nil }
+        return id
     }
 
     private struct IDOnly: Decodable {

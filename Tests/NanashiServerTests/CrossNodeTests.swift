@@ -182,10 +182,10 @@ struct GameAcrossNodes {
                 #expect(moved.ply == ply && moved.legal == nil)
             }
         }
-        // A request id as long as a line allows travels with the move both ways, whichever
+        // A request id as long as one may be travels with the move both ways, whichever
         // player the host relays.
         for _ in 0..<2 {
-            let id = String(repeating: "i", count: 3_900)
+            let id = String(repeating: "i", count: RequestID.longestText)
             let mover = crossing.position.sideToMove
             let move = greedyMove(crossing.position)
             crossing.clients[mover]!.send(
@@ -203,6 +203,25 @@ struct GameAcrossNodes {
         #expect(try await two[1].client().exchange(forged).contains(#""type":"error""#))
         await two[0].stop()
         await two[1].stop()
+    }
+}
+
+@Suite struct RelayAttackTests {
+    /// A move with a request id PostgreSQL cannot hold (a NUL) is refused with `bad_request`
+    /// before it reaches another node, and the game goes on both ways at once after it.
+    @Test func aRequestIDWithANulDoesNotJamTheRelay() async throws {
+        try await requirePostgres()
+        let across = try await GameAcrossNodes(plies: 2)
+        var played = across.played
+        for side in [across.relayed, across.relayed.opponent] {
+            let line = #"{"type":"move","game":\#(played.game),"move":"a1","id":"\u0000"}"#
+            let reply = try await played.clients[side]!.exchange(line)
+            #expect(reply.contains(#""code":"bad_request""#), "\(reply)")
+            #expect(!reply.contains(#""id""#))
+        }
+        try await played.play(4)
+        #expect(played.ply == 6)
+        for server in across.servers { await server.stop() }
     }
 }
 
@@ -670,6 +689,86 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
         sender.cancel()
         await a.close()
         await b.close()
+    }
+
+    /// A message the database refuses (a NUL in its text, short or long enough for
+    /// `relay_message`) is dropped and handed back once, and the messages before and after it
+    /// arrive in order: it is never sent again.
+    @Test func aMessageTheDatabaseRefusesIsDroppedAndTheRestGoOn() async throws {
+        let url = try await postgresDatabase()
+        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
+        let now = Date()
+        let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
+        let to = NodeLink(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
+        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
+        let (refusals, refuse) = AsyncStream<NodeMessage>.makeStream()
+        let (listening, ready) = AsyncStream<Void>.makeStream()
+        let listener = Task {
+            await to.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
+        }
+        for await _ in listening { break }
+        let good: [NodeMessage] = [
+            .line(to: .player(7), text: "{\"type\":\"pong\"}"),
+            .absent(game: 1, side: .o, node: from.node),
+            .line(to: .player(8), text: "{\"type\":\"pong\"}"),
+        ]
+        let bad: [NodeMessage] = [
+            .line(to: .player(7), text: "a\u{0}b"),
+            .line(to: .watcher(3), text: String(repeating: "x", count: 8_000) + "\u{0}"),
+        ]
+        for message in [good[0], bad[0], good[1], bad[1], good[2]] { from.send(message, to: to.node) }
+        let sender = Task { await from.runSending(refused: { message, _ in refuse.yield(message) }) }
+        var got: [NodeMessage] = []
+        for await message in received {
+            got.append(message)
+            if got.count == good.count { break }
+        }
+        #expect(got == good)
+        var dropped: [NodeMessage] = []
+        for await message in refusals {
+            dropped.append(message)
+            if dropped.count == bad.count { break }
+        }
+        #expect(dropped == bad)
+        #expect(from.droppedCount == 2 && from.sentCount == 3 && from.queuedBytes == 0)
+        // Sent on, the next message arrives: nothing of the refused ones is sent again.
+        from.send(.ended(game: 1, player: 7), to: to.node)
+        var next = received.makeAsyncIterator()
+        #expect(await next.next() == .ended(game: 1, player: 7))
+        #expect(try await a.rows("SELECT id FROM relay_message").isEmpty)
+        listener.cancel()
+        sender.cancel()
+        await a.close()
+        await b.close()
+    }
+
+    /// The queue to other nodes holds at most `maximumQueuedBytes`; a watcher's line is shed
+    /// past half of it, anything past the whole, and each message dropped is handed back.
+    @Test func theQueueIsBoundedAndWatchersLinesAreShedFirst() async throws {
+        let url = try await postgresDatabase()
+        let storage = try await PostgresStorage.open(url)
+        let link = NodeLink(
+            node: try await storage.joinAsNode(now: Date()), storage: storage, maximumQueuedBytes: 1_000,
+            logger: .quiet)
+        let text = String(repeating: "x", count: 400)
+        // Each line takes 464 bytes of the 1,000.
+        let messages: [NodeMessage] = [
+            .line(to: .watcher(1), text: text), .line(to: .watcher(2), text: text),
+            .line(to: .player(1), text: text), .line(to: .player(2), text: text),
+        ]
+        for message in messages { link.send(message, to: 9) }
+        #expect(link.queuedBytes == 928 && link.droppedCount == 2)
+        let (refusals, refuse) = AsyncStream<(NodeMessage, Int64?)>.makeStream()
+        let sender = Task { await link.runSending(refused: { refuse.yield(($0, $1)) }) }
+        var dropped: [NodeMessage] = []
+        for await (message, node) in refusals {
+            #expect(node == 9)
+            dropped.append(message)
+            if dropped.count == 2 { break }
+        }
+        #expect(dropped == [messages[1], messages[3]])
+        sender.cancel()
+        await storage.close()
     }
 }
 

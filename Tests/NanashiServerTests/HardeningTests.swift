@@ -110,19 +110,19 @@ import Testing
     }
 
     @Test func aClientThatStopsSendingGetsEveryReplyThenTheClose() async throws {
-        let server = try await TestServer()
-        // Long replies and a small receive buffer, so that replies are still on their way when
+        let server = try await TestServer { $0.messageBurst = 10_000 }
+        // Many replies and a small receive buffer, so that replies are still on their way when
         // the server sees the client shut its side (as `nc -N` does): all of them arrive, in
         // order, and then the close.
         let client = try TestClient(port: server.port, receiveBuffer: 4096)
-        let padding = String(repeating: "q", count: 4000)
-        let requests = (1...45).map { #"{"type":"ping","id":"\#($0)\#(padding)"}"# }
+        let padding = String(repeating: "q", count: 56)
+        let requests = (1...3000).map { #"{"type":"ping","id":"\#($0)\#(padding)"}"# }
         client.sendBytes(Array((requests.joined(separator: "\n") + "\n{\"type\"\n").utf8))
         client.finishSending()
         try await Task.sleep(for: .milliseconds(300))
         #expect(
             try await client.linesUntilClosed()
-                == (1...45).map { #"{"id":"\#($0)\#(padding)","type":"pong"}"# } + [
+                == (1...3000).map { #"{"id":"\#($0)\#(padding)","type":"pong"}"# } + [
                     #"{"code":"bad_json","message":"not a JSON object on one UTF-8 line","type":"error"}"#
                 ])
         await server.stop()
@@ -241,13 +241,13 @@ import Testing
         let server = try await TestServer {
             $0.maximumQueuedBytes = 64 * 1024
             $0.messageBurst = 1_000_000
+            $0.socketSendBuffer = 4096
         }
         let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
         let bystander = try server.client()
-        // Each reply echoes a 3 KB id: the server has megabytes to write and the client takes none.
-        let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
-        let sent = await deaf.sendRepeatedly(ping, times: 5000)
-        #expect(sent < 5000, "the server never gave up on a client that does not read")
+        // Each reply echoes the longest id: the server has megabytes to write and the client takes none.
+        let sent = await deaf.sendRepeatedly(longestPing, times: 100_000)
+        #expect(sent < 100_000, "the server never gave up on a client that does not read")
         _ = try await deaf.linesUntilClosed()
         #expect(try await bystander.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         await server.stop()
@@ -377,11 +377,14 @@ import Testing
             $0.maximumQueuedBytes = 64 * 1024 * 1024
             $0.messageBurst = 1_000_000
             $0.shutdownGrace = .milliseconds(200)
+            $0.socketSendBuffer = 4096
         }
         let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
-        // Megabytes of replies the client never takes: the server's writer waits on the socket.
-        let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
-        #expect(await deaf.sendRepeatedly(ping, times: 3000) == 3000)
+        // Replies the client never takes, past the kernel's buffers: the server's writer waits
+        // on the socket.
+        #expect(await deaf.sendRepeatedly(longestPing, times: 3000) == 3000)
+        deaf.send(#"{"type":"register","name":"deaf","password":"password1"}"#)
+        try await waitForPlayer("deaf", on: server)
         #expect(try await server.client().exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         let running = try #require(server.server)
         let clock = server.clock

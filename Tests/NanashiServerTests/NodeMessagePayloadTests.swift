@@ -43,10 +43,29 @@ import Testing
         #expect(NodeMessage.ended(game: 12, player: 7).payload() == "E12 7")
     }
 
+    /// A request's id never reaches the database as it is: control bytes and `%` are escaped,
+    /// and read back; an id a node before escaping wrote (`s`) is still read.
+    @Test func aRequestIDIsEscaped() throws {
+        let text = "a\u{0}b%c\n\u{7F}é"
+        let move = NodeMessage.move(
+            game: 12, side: .x, player: 7, move: "f2", id: .string(text), node: 1, relay: 9)
+        #expect(move.payload() == "M12 x 7 1 9 2 f2qa%00b%25c%0A%7Fé")
+        #expect(!move.payload().utf8.contains(0))
+        #expect(try NodeMessage(payload: move.payload()[...]) == move)
+        #expect(
+            try NodeMessage(payload: "M12 x 7 1 9 2 f2sold id"[...])
+                == .move(game: 12, side: .x, player: 7, move: "f2", id: .string("old id"), node: 1, relay: 9))
+        for bad in [
+            "M12 x 7 1 9 2 f2q%", "M12 x 7 1 9 2 f2q%4", "M12 x 7 1 9 2 f2q%zz", "M12 x 7 1 9 2 f2q%FF",
+        ] {
+            #expect(throws: (any Error).self, "\(bad)") { try NodeMessage(payload: bad[...]) }
+        }
+    }
+
     /// A payload no node writes is refused, not misread.
     @Test func aBadPayloadIsRefused() {
         for bad in [
-            "", "Q1 x", "P x", "M12 x 7 1 9 a1", "M12 z 7 1 3 2 f2", "E12", "E12 x", "M12 x 7 1 3 2 f2q",
+            "", "Q1 x", "P x", "M12 x 7 1 9 a1", "M12 z 7 1 3 2 f2", "E12", "E12 x", "M12 x 7 1 3 2 f2z",
             "M12 x 7 1 2 f2", "M12 x 7 1 r 2 f2", "{",
         ] {
             #expect(throws: (any Error).self, "\(bad)") { try NodeMessage(payload: bad[...]) }

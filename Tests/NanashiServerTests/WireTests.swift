@@ -155,7 +155,7 @@ func movedIsWrittenAsTheEncoderWouldWriteIt(turned: (Bitboard, [Move]?), text: (
     (.integer(41), "a7c5", true),
     (.integer(.min), "0000", true),
     (.string("m-1"), "f2", true),
-    (.string("line\nbreak"), "f2", false),
+    (.string(#"quote "and" back\slash"#), "f2", false),
     (.number(1e300), "f2", false),
     (.integer(3), "f\\2", false),
 ])
@@ -272,6 +272,12 @@ func requestsAreRead(line: String, request: Request) throws {
     #expect(try Wire.request(fromLine: Array(Wire.line(request).utf8)) == request)
 }
 
+/// A move whose id is 65 bytes long: one too many.
+private let moveWithALongID =
+    #"{"game":1,"id":""# + String(repeating: "i", count: 65) + #"","move":"f2","type":"move"}"#
+/// A ping whose id is 66 bytes of UTF-8 (33 characters of two bytes each).
+private let pingWithAWideID = #"{"type":"ping","id":""# + String(repeating: "é", count: 33) + #""}"#
+
 @Test(arguments: [
     ("", ErrorCode.badJSON),
     ("{", .badJSON),
@@ -289,6 +295,13 @@ func requestsAreRead(line: String, request: Request) throws {
     (#"{"type":"seek","ai":1,"color":"white"}"#, .badRequest),
     (#"{"type":"analyse"}"#, .badRequest),
     (#"{"type":"login","name":null,"password":"x"}"#, .badRequest),
+    // A request id is a number or at most 64 bytes of printable text.
+    (#"{"type":"move","game":1,"move":"f2","id":"\u0000"}"#, .badRequest),
+    (#"{"type":"ping","id":"a\nb"}"#, .badRequest),
+    (#"{"type":"ping","id":"\u007f"}"#, .badRequest),
+    (#"{"type":"ping","id":"\u0085"}"#, .badRequest),
+    (moveWithALongID, .badRequest),
+    (pingWithAWideID, .badRequest),
 ])
 func malformedRequestsGetTheirCode(line: String, code: ErrorCode) {
     #expect(throws: ProtocolError.self) { try Wire.request(fromLine: Array(line.utf8)) }
@@ -308,7 +321,21 @@ func malformedRequestsGetTheirCode(line: String, code: ErrorCode) {
     }
 }
 
+/// The longest id, 64 bytes of printable text, and any other printable character, are taken.
+@Test func anIDOfPrintableTextUpTo64BytesIsTaken() throws {
+    let longest = String(repeating: "i", count: 64)
+    let line = #"{"game":1,"id":"\#(longest)","move":"f2","type":"move"}"#
+    #expect(try Wire.request(fromLine: Array(line.utf8)).id == .string(longest))
+    let wide = String(repeating: "é", count: 32)
+    #expect(try Wire.request(fromLine: Array(#"{"type":"ping","id":"\#(wide)"}"#.utf8)).id == .string(wide))
+    #expect(
+        try Wire.request(fromLine: Array(#"{"type":"ping","id":"a \"b\" 盤"}"#.utf8)).id
+            == .string(#"a "b" 盤"#))
+}
+
 @Test func theIDOfARefusedLineIsStillFound() {
+    // Not one a request may carry: the refusal echoes none.
+    #expect(Wire.requestID(inLine: Array(#"{"type":"dance","id":"a\u0000"}"#.utf8)) == nil)
     #expect(Wire.requestID(inLine: Array(#"{"type":"dance","id":"x1"}"#.utf8)) == .string("x1"))
     #expect(Wire.requestID(inLine: Array(#"{"id":12}"#.utf8)) == .integer(12))
     #expect(Wire.requestID(inLine: Array("nonsense".utf8)) == nil)
