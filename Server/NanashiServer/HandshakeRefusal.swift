@@ -10,12 +10,16 @@ enum HandshakeRefusal: Sendable, Equatable {
     case carriesBody
 
     /// Why `head` is refused, or `nil` to upgrade it. `webSockets`: whether the port upgrades at
-    /// all; `allowedOrigins`: the origins let in besides the server's own.
-    init?(_ head: HTTPRequestHead, webSockets: Bool, allowedOrigins: [String]) {
+    /// all; `allowedOrigins`: the origins let in besides the server's own; `publicHosts`: the
+    /// names the server is reached by; `secure`: whether the port serves TLS.
+    init?(
+        _ head: HTTPRequestHead, webSockets: Bool, allowedOrigins: [String], publicHosts: [String] = [],
+        secure: Bool = false
+    ) {
         let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
         let allowed = WebSocketOrigin.isAllowed(
             origin: head.headers.first(name: "Origin"), host: head.headers.first(name: "Host"),
-            allowed: allowedOrigins)
+            allowed: allowedOrigins, publicHosts: publicHosts, secure: secure)
         let length = head.headers[canonicalForm: "content-length"]
         if !allowed {
             self = .foreignOrigin

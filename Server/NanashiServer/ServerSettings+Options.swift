@@ -12,7 +12,8 @@ extension ServerSettings {
     /// - Throws: `Problem`, named by the options.
     public init(
         host: String, port: Int, httpPort: Int?, httpHost: String, metricsPort: Int?, metricsHost: String,
-        allowedOrigins: [String], databasePath: String, graceSeconds: Int, nodeLeaseSeconds: Int,
+        allowedOrigins: [String], publicHosts: [String] = [], databasePath: String, graceSeconds: Int,
+        nodeLeaseSeconds: Int,
         idleTimeoutSeconds: Int,
         messageBurst: Int, messageRate: Double, readBurstPerAddress: Int, readRatePerAddress: Double,
         maximumConnections: Int, maximumConnectionsPerAddress: Int, connectionBurstPerAddress: Int,
@@ -28,6 +29,7 @@ extension ServerSettings {
         self.metricsPort = metricsPort
         self.metricsHost = metricsHost
         self.allowedOrigins = allowedOrigins
+        self.publicHosts = publicHosts
         self.databasePath = databasePath
         abandonGrace = .seconds(graceSeconds)
         nodeLease = .seconds(nodeLeaseSeconds)

@@ -14,6 +14,10 @@ extension ServerSettings {
         if let bad = allowedOrigins.first(where: { !WebSocketOrigin.isWellFormed($0) }) {
             return "bad origin '\(bad.prefix(80))': write it as a page's address, like https://example.org"
         }
+        if let bad = publicHosts.first(where: { !WebSocketOrigin.isWellFormedHost($0) }) {
+            return
+                "bad public host '\(bad.prefix(80))': write it as a name, like example.org or example.org:8443"
+        }
         guard abandonGrace >= .seconds(1) else {
             return "bad grace \(abandonGrace.components.seconds): use 1 second or more"
         }

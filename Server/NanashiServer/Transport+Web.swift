@@ -31,7 +31,7 @@ extension Transport {
         // handshakes never finished).
         let idle = TimeAmount(settings.idleTimeout + .seconds(10))
         let headLimit = TimeAmount(settings.requestHeadTimeout)
-        let allowedOrigins = settings.allowedOrigins
+        let (allowedOrigins, publicHosts) = (settings.allowedOrigins, settings.publicHosts)
         let tls = try settings.tls?.serverContext()
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
@@ -57,7 +57,8 @@ extension Transport {
                         maxFrameSize: WebSocketLineCodec.maximumFrameSize,
                         shouldUpgrade: { channel, head in
                             let refusal = HandshakeRefusal(
-                                head, webSockets: webSockets, allowedOrigins: allowedOrigins)
+                                head, webSockets: webSockets, allowedOrigins: allowedOrigins,
+                                publicHosts: publicHosts, secure: tls != nil)
                             handshake.refusal.withLock { $0 = refusal }
                             return channel.eventLoop.makeSucceededFuture(refusal == nil ? HTTPHeaders() : nil)
                         },

@@ -43,6 +43,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "A name this server's pages are reached by (example.org, example.org:8443).",
+            discussion:
+                "Browsers' WebSockets are taken only from pages served as these names, the hosts of --allow-origin, localhost or an address. Repeat for more than one."
+        ))
+    var publicHost: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
             "The SQLite database file (created if missing), or a PostgreSQL database that several servers share.",
             discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]"))
     var db = defaults.databasePath
@@ -107,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try ServerSettings(
             host: host, port: port, httpPort: http, httpHost: httpHost, metricsPort: metricsPort,
-            metricsHost: metricsHost, allowedOrigins: allowOrigin, databasePath: db, graceSeconds: grace,
+            metricsHost: metricsHost, allowedOrigins: allowOrigin, publicHosts: publicHost, databasePath: db,
+            graceSeconds: grace,
             nodeLeaseSeconds: nodeLease,
             idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
             readBurstPerAddress: readBurst, readRatePerAddress: readRate,

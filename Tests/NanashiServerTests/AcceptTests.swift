@@ -56,16 +56,59 @@ import Testing
 
     @Test(
         arguments: [
-            ("http://localhost:8080", "localhost:8080", true),
+            ("https://localhost:8080", "localhost:8080", true),
+            ("https://127.0.0.1:7879", "127.0.0.1:7879", true),
+            ("https://[::1]:7879", "[::1]:7879", true), ("http://localhost:8080", "localhost:8080", false),
             ("https://Nanashi.example", "nanashi.example", true),
+            ("https://nanashi.example:8443", "nanashi.example:8443", true),
             ("https://elsewhere.example", "nanashi.example", false), ("null", "nanashi.example", false),
             ("https://friend.example/", "nanashi.example", true), ("http://nanashi.example", nil, false),
+            // The scheme counts: this port serves TLS.
+            ("http://nanashi.example", "nanashi.example", false),
+            // A name rebound to this server's address (DNS rebinding) is no name of the server's.
+            ("https://evil.example:8443", "evil.example:8443", false),
+            ("https://friend.example", "evil.example", true),
         ] as [(String, String?, Bool)])
     func aWebSocketOpensFromTheServersOwnOriginOrANamedOne(origin: String, host: String?, allowed: Bool) {
         #expect(
-            WebSocketOrigin.isAllowed(origin: origin, host: host, allowed: ["https://friend.example"])
+            WebSocketOrigin.isAllowed(
+                origin: origin, host: host, allowed: ["https://friend.example"],
+                publicHosts: ["nanashi.example"],
+                secure: true)
                 == allowed)
         #expect(WebSocketOrigin.isAllowed(origin: nil, host: host, allowed: []))
+    }
+
+    /// With no name given, only `localhost` and addresses are the server's own, over the
+    /// port's own scheme; a rebound name is refused.
+    @Test func aReboundNameIsNoHostOfTheServers() {
+        #expect(
+            WebSocketOrigin.isAllowed(origin: "http://localhost:7879", host: "localhost:7879", allowed: []))
+        #expect(
+            !WebSocketOrigin.isAllowed(origin: "https://localhost:7879", host: "localhost:7879", allowed: []))
+        #expect(
+            !WebSocketOrigin.isAllowed(
+                origin: "http://evil.example:7879", host: "evil.example:7879", allowed: []))
+        #expect(!WebSocketOrigin.isAllowed(origin: "http://10.0.0.300", host: "10.0.0.300", allowed: []))
+        // The names of `--allow-origin` are the server's too.
+        #expect(
+            WebSocketOrigin.isAllowed(
+                origin: "http://friend.example", host: "friend.example", allowed: ["https://friend.example"]))
+        #expect(
+            WebSocketOrigin.isAllowed(
+                origin: "http://play.example", host: "play.example", allowed: [],
+                publicHosts: ["play.example:80"])
+                == false)
+        #expect(
+            WebSocketOrigin.isAllowed(
+                origin: "http://play.example:80", host: "play.example:80", allowed: [],
+                publicHosts: ["play.example:80"]))
+        for good in ["example.org", "example.org:8443", "[::1]:80"] {
+            #expect(WebSocketOrigin.isWellFormedHost(good))
+        }
+        for bad in ["", "https://example.org", "a b", "example.org/x", "é.example"] {
+            #expect(!WebSocketOrigin.isWellFormedHost(bad))
+        }
     }
 }
 

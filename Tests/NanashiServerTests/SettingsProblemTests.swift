@@ -25,6 +25,10 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             changed { $0.allowedOrigins = ["https://ok.example", "example.org"] },
             "bad origin 'example.org': write it as a page's address, like https://example.org"
         ),
+        (
+            changed { $0.publicHosts = ["play.example", "https://play.example"] },
+            "bad public host 'https://play.example': write it as a name, like example.org or example.org:8443"
+        ),
         (changed { $0.abandonGrace = .seconds(0) }, "bad grace 0: use 1 second or more"),
         (changed { $0.nodeLease = .seconds(0) }, "bad node lease 0: use 1 to 3600 seconds"),
         (changed { $0.idleTimeout = .seconds(0) }, "bad idle timeout 0: use 1 to 86400 seconds"),

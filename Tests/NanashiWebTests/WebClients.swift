@@ -50,10 +50,10 @@ final class WebSocketClient {
     let statusLine: String
 
     /// `origin`: the `Origin` header a browser would send (none by default, as a terminal's);
-    /// `receiveBuffer` and `sendTimeout` as `LineClient`'s.
+    /// `host`: the `Host` header; `receiveBuffer` and `sendTimeout` as `LineClient`'s.
     init(
         port: Int, path: String = "/ws", from source: String = "127.0.0.1", origin: String? = nil,
-        receiveBuffer: Int32? = nil, sendTimeout: Int = 15
+        host: String = "localhost", receiveBuffer: Int32? = nil, sendTimeout: Int = 15
     ) throws {
         connection = try LineClient(
             port: port, from: source, receiveBuffer: receiveBuffer, sendTimeout: sendTimeout)
@@ -62,7 +62,7 @@ final class WebSocketClient {
             Array(
                 """
                 GET \(path) HTTP/1.1\r
-                Host: localhost\r
+                Host: \(host)\r
                 \(originLine)Upgrade: websocket\r
                 Connection: Upgrade\r
                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r

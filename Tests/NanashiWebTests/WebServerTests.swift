@@ -482,4 +482,27 @@ func samples(_ text: String) -> [String: Double] {
         }
         await server.stop()
     }
+
+    /// A page whose name was rebound to the server's address (DNS rebinding) sends that name as
+    /// both `Host` and `Origin`: refused unless the server names it (`--public-host`), and over
+    /// the port's own scheme only.
+    @Test func aWebSocketFromAReboundNameIsRefused() async throws {
+        let server = try await webServer { $0.publicHosts = ["play.example"] }
+        let http = try #require(server.server?.httpPort)
+        for (origin, host) in [
+            ("http://evil.example:\(http)", "evil.example:\(http)"), ("https://play.example", "play.example"),
+            ("http://play.example", "evil.example"),
+        ] {
+            let refused = try WebSocketClient(port: http, origin: origin, host: host)
+            #expect(refused.statusLine == "HTTP/1.1 403 Forbidden", "\(origin) \(host)")
+        }
+        for (origin, host) in [
+            ("http://play.example", "play.example"), ("http://play.example:\(http)", "play.example:\(http)"),
+            ("http://127.0.0.1:\(http)", "127.0.0.1:\(http)"),
+        ] {
+            let socket = try WebSocketClient(port: http, origin: origin, host: host)
+            #expect(socket.statusLine == "HTTP/1.1 101 Switching Protocols", "\(origin) \(host)")
+        }
+        await server.stop()
+    }
 }
