@@ -78,6 +78,10 @@ actor Analyst {
         return analysis
     }
 
+    /// The owner of analyses' searches in the engine pool's turns: all analyses take one turn
+    /// between games' searches.
+    static let owner = "analysis"
+
     /// Searches every position of the game to `depth` and reads the evaluations and mistakes off
     /// the results.
     static func analyse(
@@ -90,12 +94,12 @@ actor Analyst {
             } else if !position.hasMove, let passed = try? position.play(.pass) {
                 // A forced pass: the engine scores such a root 0, so the position after it is
                 // searched instead, from the other side.
-                var result = await engines.evaluate(passed, depth: depth)
+                var result = await engines.evaluate(passed, depth: depth, owner: Self.owner)
                 result.score = -result.score
                 result.bestMove = .pass
                 results.append(result)
             } else {
-                results.append(await engines.evaluate(position, depth: depth))
+                results.append(await engines.evaluate(position, depth: depth, owner: Self.owner))
             }
         }
         return analysis(gameID, positions: positions, moves: moves, results: results, depth: depth)

@@ -127,7 +127,7 @@ final class Connection: ConnectionHandler {
     {
         let client = Accounts.Client(address: address, isOpen: outbox.isOpen)
         switch message {
-        case .leaderboard, .profile, .live, .games, .pgn, .auth:
+        case .leaderboard, .profile, .live, .games, .pgn, .auth, .watch, .analyse:
             guard reads.spend(address) else { throw reads.refusal }
         default:
             break
@@ -242,7 +242,8 @@ final class Connection: ConnectionHandler {
             let seeker =
                 try await storage.seeker(id: player)
                 ?? Seeker(player: session.player, colourBalance: 0)
-            try await lobby.seekEngine(seeker, seek: seek, level: level, outbox: outbox, requestID: id)
+            try await lobby.seekEngine(
+                seeker, seek: seek, level: level, from: address, outbox: outbox, requestID: id)
         case .cancel:
             await lobby.cancel(player)
             outbox.send(.cancelled, id: id)
@@ -267,7 +268,7 @@ final class Connection: ConnectionHandler {
             }
             try await game.resign(side, requestID: id)
         case .rematch(let gameID):
-            try await lobby.rematch(gameID, by: player, outbox: outbox, requestID: id)
+            try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)
         default:
             break
         }
@@ -301,6 +302,11 @@ final class Connection: ConnectionHandler {
     /// (games that have ended since no longer count). A player who watches lapses their
     /// rematch offer.
     private func watch(_ gameID: Int64, id: RequestID?) async throws {
+        // Answered once: the game's lines follow, and sending it whole again is the game's host
+        // encoding it again for nothing (`unwatch` first to be sent it again).
+        if let watching = await spectated(gameID), await !watching.isOver {
+            throw ProtocolError(.badRequest, "already watching game \(gameID)")
+        }
         var here: Game?
         do {
             here = try await lobby.watchable(gameID)

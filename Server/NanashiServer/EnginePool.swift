@@ -9,9 +9,12 @@ import Synchronization
 /// At most `threads` searches run at once (one per core but one, by default), each on its own
 /// `Engine`, made on the pool's thread when first needed (an engine's tables and network take a
 /// moment to set up: a server that never plays the engine never pays it, and the threads that
-/// serve sockets never wait for it); the others wait in a queue, in the order they came. The queue is not bounded for
+/// serve sockets never wait for it). The others wait, and a free thread takes the search of the
+/// owner (a client address) served longest ago, first come first served between equals: an
+/// address with many games waiting does not hold up another's one. The queue is not bounded for
 /// searches of games in progress (a game is never dropped): the bound, `maximumWaiting`, is
-/// what `hasRoom` tells those about to start a new engine game or analysis.
+/// what `hasRoom` tells those about to start a new engine game or analysis. A game that ends
+/// has its search stopped (`stop(game:)`), waiting or running.
 final class EnginePool: Sendable {
     private let threads: WorkerThreads
     private let hashMegabytes: Int
@@ -23,9 +26,25 @@ final class EnginePool: Sendable {
         /// Every engine made so far, and those not searching now.
         var engines: [Engine] = []
         var idle: [Engine] = []
-        var waiting = 0
+        /// The searches waiting for a thread, in the order they came.
+        var waiting: [Job] = []
+        /// The searches running, with their engines.
+        var running: [Int: (job: Job, engine: Engine)] = [:]
+        /// When each owner with a search waiting was last given a thread (a count of searches).
+        var served: [String: Int] = [:]
+        var lastJob = 0
         var searches = 0
         var stopped = false
+    }
+
+    /// One search asked for.
+    private struct Job: Sendable {
+        var number: Int
+        var owner: String
+        var game: Int64?
+        var work: @Sendable (Engine) -> SearchResult
+        var wanted: @Sendable () -> Bool
+        var continuation: CheckedContinuation<SearchResult, Never>
     }
 
     /// A pool of `threads` engines (at least one) with `hashMegabytes` of table each.
@@ -44,7 +63,11 @@ final class EnginePool: Sendable {
     deinit { threads.stop() }
 
     /// Whether a new engine game or analysis may start: fewer than `maximumWaiting` searches wait.
-    var hasRoom: Bool { state.withLock { !$0.stopped && $0.waiting < maximumWaiting } }
+    var hasRoom: Bool { state.withLock { !$0.stopped && $0.waiting.count < maximumWaiting } }
+
+    /// Searches waiting for a thread, and running (for tests).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+    var runningCount: Int { state.withLock { $0.running.count } }
 
     /// Searches finished since the pool started.
     var searches: Int { state.withLock { $0.searches } }
@@ -52,13 +75,13 @@ final class EnginePool: Sendable {
     /// The move the engine plays at `level`, thinking no longer than the level allows, nor than
     /// `clock` (the engine's own time less the time it waited in the queue) would. If `wanted`
     /// says no when its turn in the queue comes (its game ended meanwhile), it does not search
-    /// and answers a pass at once.
+    /// and answers a pass at once. `owner` and `game`: as `search` takes them.
     func move(
-        for position: Position, level: Level, clock: SearchLimits.Clock?,
-        wanted: @escaping @Sendable () -> Bool = { true }
+        for position: Position, level: Level, clock: SearchLimits.Clock?, owner: String = "",
+        game: Int64? = nil, wanted: @escaping @Sendable () -> Bool = { true }
     ) async -> Move {
         let queued = now()
-        return await search(wanted: wanted) { engine in
+        return await search(owner: owner, game: game, wanted: wanted) { engine in
             var limits = SearchLimits.infinite
             if var clock {
                 let waited = Int64((self.now() - queued).inMilliseconds)
@@ -71,8 +94,8 @@ final class EnginePool: Sendable {
 
     /// The engine's search of `position` to exactly `depth` plies, on a table cleared first, so
     /// that the same position always gets the same answer.
-    func evaluate(_ position: Position, depth: Int) async -> SearchResult {
-        await search { engine in
+    func evaluate(_ position: Position, depth: Int, owner: String = "") async -> SearchResult {
+        await search(owner: owner) { engine in
             engine.newGame()
             return engine.search(position, limits: .depth(depth))
         }
@@ -90,10 +113,24 @@ final class EnginePool: Sendable {
         threads.stop()
     }
 
-    /// One search by `work` on a free engine, in the queue's order; none (a pass at depth 0)
-    /// if the pool is stopped or `wanted` says no when its turn comes.
+    /// Stops the searches of `game`, which ended: one waiting is not made (it answers a pass at
+    /// once), one running returns its best move so far.
+    func stop(game: Int64) {
+        let (dropped, engines) = state.withLock { state in
+            let dropped = state.waiting.filter { $0.game == game }
+            state.waiting.removeAll { $0.game == game }
+            return (dropped, state.running.values.filter { $0.job.game == game }.map(\.engine))
+        }
+        for engine in engines { engine.stop() }
+        for job in dropped { job.continuation.resume(returning: Self.nothing) }
+    }
+
+    /// One search by `work` on a free engine; none (a pass at depth 0) if the pool is stopped or
+    /// `wanted` says no when its turn comes. `owner` (a client's address): whose turn it is
+    /// among the searches waiting, each owner's in turn; `game`: the game it is for, which
+    /// `stop(game:)` names.
     func search(
-        wanted: @escaping @Sendable () -> Bool = { true },
+        owner: String = "", game: Int64? = nil, wanted: @escaping @Sendable () -> Bool = { true },
         _ work: @escaping @Sendable (Engine) -> SearchResult
     ) async -> SearchResult {
         await withCheckedContinuation { continuation in
@@ -101,37 +138,58 @@ final class EnginePool: Sendable {
             // in before the threads are told to stop (and is run) or answers at once.
             let submitted = state.withLock { state in
                 guard !state.stopped else { return false }
-                state.waiting += 1
-                threads.submit { self.run(work, wanted: wanted, continuation) }
+                state.lastJob += 1
+                state.waiting.append(
+                    Job(
+                        number: state.lastJob, owner: owner, game: game, work: work, wanted: wanted,
+                        continuation: continuation))
+                threads.submit { self.runNext() }
                 return true
             }
             if !submitted { continuation.resume(returning: Self.nothing) }
         }
     }
 
-    /// One search on this worker thread, on an idle engine (or a new one).
-    private func run(
-        _ work: @Sendable (Engine) -> SearchResult, wanted: @Sendable () -> Bool,
-        _ continuation: CheckedContinuation<SearchResult, Never>
-    ) {
-        let (idle, stopped) = state.withLock { state in
-            state.waiting -= 1
-            return (state.idle.popLast(), state.stopped)
+    /// Runs, on this worker thread, the search whose owner was served longest ago (the first
+    /// of that owner's), on an idle engine (or a new one).
+    private func runNext() {
+        let taken = state.withLock { state -> (Job, Engine?, Bool)? in
+            guard let index = Self.next(in: state.waiting, served: state.served) else { return nil }
+            let job = state.waiting.remove(at: index)
+            state.served[job.owner] = state.lastJob
+            // Forgotten once nothing of theirs waits: the table holds only owners waiting.
+            if !state.waiting.contains(where: { $0.owner == job.owner }) { state.served[job.owner] = nil }
+            return (job, state.idle.popLast(), state.stopped)
         }
+        // Taken by `stop(game:)` already: one thread job for each search, one search fewer.
+        guard let (job, idle, stopped) = taken else { return }
         // Stopped while it waited (the game is halted), or no longer wanted: answer at once.
-        guard !stopped, wanted() else {
+        guard !stopped, job.wanted() else {
             if let idle { state.withLock { $0.idle.append(idle) } }
-            continuation.resume(returning: Self.nothing)
+            job.continuation.resume(returning: Self.nothing)
             return
         }
         // At most `threads` searches run at once, so at most that many engines are made.
         let engine = idle ?? made()
-        let result = work(engine)
+        state.withLock { $0.running[job.number] = (job, engine) }
+        let result = job.work(engine)
         state.withLock {
+            $0.running[job.number] = nil
             $0.idle.append(engine)
             $0.searches += 1
         }
-        continuation.resume(returning: result)
+        job.continuation.resume(returning: result)
+    }
+
+    /// The index in `waiting` of the first search of the owner served longest ago (never:
+    /// first of all).
+    private static func next(in waiting: [Job], served: [String: Int]) -> Int? {
+        var best: (index: Int, served: Int)?
+        for (index, job) in waiting.enumerated() {
+            let last = served[job.owner] ?? 0
+            if best == nil || last < best!.served { best = (index, last) }
+        }
+        return best?.index
     }
 
     /// The answer of a stopped pool: no search.

@@ -17,6 +17,10 @@ final class EngineSeat: Sendable {
     let side: Side
     /// Never a connection's id (those count up from 0).
     let id: Int
+    /// The game it plays.
+    let game: Int64
+    /// Whose searches these are in the pool's turns: the address of the player it plays.
+    let owner: String
     private let pool: EnginePool
     private let clock: any ServerClock
     private let logger: Logger
@@ -30,11 +34,13 @@ final class EngineSeat: Sendable {
     }
 
     init(
-        level: Level, side: Side, game: Int64, pool: EnginePool,
+        level: Level, side: Side, game: Int64, owner: String = "", pool: EnginePool,
         clock: any ServerClock, logger: Logger
     ) {
         self.level = level
         self.side = side
+        self.game = game
+        self.owner = owner
         self.id = -Int(truncatingIfNeeded: game) - 1
         self.pool = pool
         self.clock = clock
@@ -66,8 +72,9 @@ final class EngineSeat: Sendable {
             state.withLock { $0.increments = Clocks(x: increment, o: increment) }
             turn(ply: game.moves.count, fen: game.fen, legal: game.legal, clocks: game.clock)
         case .end:
-            // The game is over: let it go.
+            // The game is over: let it go, and its search with it.
             state.withLock { $0.game = nil }
+            pool.stop(game: game)
         default:
             break
         }
@@ -86,11 +93,12 @@ final class EngineSeat: Sendable {
             own: .milliseconds(clocks[side]), opponent: .milliseconds(clocks[side.opponent]),
             ownIncrement: .milliseconds(increments[side]),
             opponentIncrement: .milliseconds(increments[side.opponent]))
-        let (pool, level, side, clock, logger) = (pool, level, side, clock, logger)
+        let (pool, level, side, clock, logger, owner) = (pool, level, side, clock, logger, owner)
         // A search still queued when the game ends (resigned, lost on time) is not made.
         let wanted: @Sendable () -> Bool = { [weak self] in self?.state.withLock { $0.game != nil } ?? false }
         Task {
-            let move = await pool.move(for: position, level: level, clock: gameClock, wanted: wanted)
+            let move = await pool.move(
+                for: position, level: level, clock: gameClock, owner: owner, game: game.id, wanted: wanted)
             // A store that failed is tried again, as a person would play the move again.
             for attempt in 1...3 {
                 do {

@@ -7,13 +7,16 @@ import NanashiProtocol
 /// by an `EngineSeat` on the engine pool.
 extension Lobby {
     /// Starts a game against the engine at `level` for the seeker, who plays `seek.color` (or a
-    /// side chosen at random). Refused when the player has a game, or one starting, or when the
-    /// engine pool's queue is full (`busy`).
-    func seekEngine(_ seeker: Seeker, seek: EngineSeek, level: Level, outbox: Outbox, requestID: RequestID?)
-        async throws(ProtocolError)
-    {
+    /// side chosen at random), connected from `address`. Refused when the player has a game, or
+    /// one starting, or has started too many lately (`rate_limited`), or when this node or the
+    /// address has as many engine games as it may, or the engine pool's queue is full (`busy`).
+    func seekEngine(
+        _ seeker: Seeker, seek: EngineSeek, level: Level, from address: String, outbox: Outbox,
+        requestID: RequestID?
+    ) async throws(ProtocolError) {
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
+        try await checkMayStartAnEngineGame(id, from: address)
         guard engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }
@@ -23,11 +26,38 @@ extension Lobby {
         moveOn(id)
         outbox.send(.seeking, id: requestID)
         let side = seek.color ?? (Bool.random() ? .x : .o)
-        await startEngineGame(seeker.player, side: side, level: level, control: seek.control)
+        await startEngineGame(
+            seeker.player, side: side, level: level, control: seek.control, address: address)
+    }
+
+    /// Refuses a new game against the engine for `playerID` at `address` past the limits: the
+    /// player's games started lately, the node's engine games, the address's.
+    private func checkMayStartAnEngineGame(_ playerID: Int64, from address: String)
+        async throws(ProtocolError)
+    {
+        // The `end` of one may have reached its player before the game told the lobby it ended.
+        for (id, owner) in engineGameAddresses where owner == address {
+            if let game = games[id], await game.hasEnded { ended(game) }
+        }
+        let fromAddress = engineGameAddresses.values.count { $0 == address }
+        guard fromAddress < settings.maximumEngineGamesPerAddress else {
+            throw ProtocolError(
+                .busy,
+                "your address has \(fromAddress) games against the engine in progress; finish one first")
+        }
+        guard engineGameAddresses.count < settings.maximumEngineGames else {
+            throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
+        }
+        guard engineSeeks.take(playerID) else {
+            throw ProtocolError(
+                .rateLimited, "too many games against the engine started; wait a minute before the next")
+        }
     }
 
     /// Stores and begins a game of `player`, on `side`, against the engine at `level`.
-    private func startEngineGame(_ player: PlayerRow, side: Side, level: Level, control: TimeControl) async {
+    private func startEngineGame(
+        _ player: PlayerRow, side: Side, level: Level, control: TimeControl, address: String
+    ) async {
         guard let id = player.id else { return }
         starting.insert(id)
         defer { starting.remove(id) }
@@ -47,8 +77,9 @@ extension Lobby {
         }
         guard let engineID = stored.engine.id else { return }
         engineLevels[engineID] = level
+        engineGameAddresses[stored.game] = address
         let seat = EngineSeat(
-            level: level, side: side.opponent, game: stored.game, pool: engines,
+            level: level, side: side.opponent, game: stored.game, owner: address, pool: engines,
             clock: settings.clock,
             logger: logger)
         var outboxes = [side.opponent: seat.outbox]
@@ -82,6 +113,7 @@ extension Lobby {
     /// Returns false for a game between people.
     func endedEngineGame(_ game: Game) -> Bool {
         guard !game.isRated else { return false }
+        engineGameAddresses[game.id] = nil
         let ended = Rematches.Ended(
             game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control)
         for player in game.players.values where connections[player.id] != nil {
@@ -93,13 +125,14 @@ extension Lobby {
     /// A rematch of the player's last game against the engine starts at once, colours swapped;
     /// returns false (doing nothing) when `gameID` is not that game. Refused as a new `seek`
     /// with `ai` is: with a game in progress or starting, or when the engine is `busy`.
-    func rematchEngine(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?)
-        async throws(ProtocolError) -> Bool
-    {
+    func rematchEngine(
+        _ gameID: Int64, by playerID: Int64, from address: String, outbox: Outbox, requestID: RequestID?
+    ) async throws(ProtocolError) -> Bool {
         guard let ended = engineRematches[playerID], ended.game == gameID else { return false }
         let engine = ended.opponent(of: playerID)
         guard let level = engineLevels[engine] else { return false }
         try await checkMayStartAGame(playerID, outbox: outbox)
+        try await checkMayStartAnEngineGame(playerID, from: address)
         guard engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }
@@ -112,7 +145,7 @@ extension Lobby {
             outbox.send(.error(ProtocolError(.internalError, "the rematch could not be started")))
             return true
         }
-        await startEngineGame(player, side: side, level: level, control: ended.control)
+        await startEngineGame(player, side: side, level: level, control: ended.control, address: address)
         return true
     }
 }

@@ -44,6 +44,12 @@ actor Lobby {
     /// Each connected player's last game against the engine, which they may rematch until they
     /// move on (the engine always accepts).
     var engineRematches: [Int64: Rematches.Ended] = [:]
+    /// The address of the player of each game against the engine in progress that a player
+    /// started here (for `maximumEngineGamesPerAddress`).
+    var engineGameAddresses: [Int64: String] = [:]
+    /// The `seek`s with `ai` (and rematches of the engine) each player may make
+    /// (`engineSeeksPerMinute`).
+    let engineSeeks: KeyedBuckets<Int64>
     /// The `live` list as last read, and when.
     private var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
@@ -57,6 +63,9 @@ actor Lobby {
         self.settings = settings
         self.logger = logger
         self.matchmaker = Matchmaker(gap: settings.pairingGap, widening: settings.pairingWidening)
+        engineSeeks = KeyedBuckets(
+            capacity: settings.engineSeekBurst, perSecond: settings.engineSeeksPerMinute / 60,
+            clock: settings.clock)
     }
 
     /// Resumes the games left unfinished in storage (with PostgreSQL, those no live node hosts)
@@ -82,7 +91,8 @@ actor Lobby {
     /// heartbeat (taking over the games of nodes whose heartbeat stopped) from then on.
     private func startNode(_ link: NodeLink) async {
         let (listening, ready) = AsyncStream<Void>.makeStream()
-        nodeTasks.append(Task { await link.runSending() })
+        nodeTasks.append(
+            Task { await link.runSending(refused: { [weak self] in await self?.dropped($0, to: $1) }) })
         let deliver: @Sendable (NodeMessage) async -> Void = { [weak self] in await self?.received($0) }
         let first = Atomic<Bool>(true)
         let listened: @Sendable () -> Void = { [weak self] in
@@ -508,7 +518,9 @@ actor Lobby {
 
     /// `playerID` asks for a rematch of `gameID`: the opponent is offered it, or, if they asked
     /// too, the new game starts with colours swapped.
-    func rematch(_ gameID: Int64, by playerID: Int64, outbox: Outbox, requestID: RequestID?)
+    func rematch(
+        _ gameID: Int64, by playerID: Int64, from address: String, outbox: Outbox, requestID: RequestID?
+    )
         async throws(ProtocolError)
     {
         guard connections[playerID]?.outbox == outbox else {
@@ -516,7 +528,10 @@ actor Lobby {
         }
         // The `end` may have reached the player before the game told the lobby it ended.
         if let game = games[gameID], game.side(of: playerID) != nil, await game.hasEnded { ended(game) }
-        if try await rematchEngine(gameID, by: playerID, outbox: outbox, requestID: requestID) { return }
+        if try await rematchEngine(gameID, by: playerID, from: address, outbox: outbox, requestID: requestID)
+        {
+            return
+        }
         if rematchElsewhere(gameID, by: playerID, requestID: requestID) { return }
         try await offerRematch(gameID, by: playerID, outbox: outbox, requestID: requestID)
     }

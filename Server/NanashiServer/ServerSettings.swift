@@ -21,6 +21,10 @@ public struct ServerSettings: Sendable {
     /// Origins (`https://example.org`) whose pages may open the WebSocket besides the server's
     /// own: a handshake whose `Origin` is neither the host it was sent to nor one of these is refused (403).
     public var allowedOrigins: [String] = []
+    /// The names the server's pages are reached by (`example.org`, `example.org:8443`): with
+    /// the hosts of `allowedOrigins`, the only `Host`s a browser's WebSocket is taken from besides
+    /// `localhost` and addresses (against DNS rebinding).
+    public var publicHosts: [String] = []
     /// The certificate chain and key to serve TLS with; `nil` serves plain TCP.
     public var tls: TLSFiles?
     /// Where the data is kept: a SQLite database file, created if missing, or a PostgreSQL
@@ -120,6 +124,10 @@ public struct ServerSettings: Sendable {
     /// Bytes waiting to be written to a connection past which a watched game's next line closes
     /// it: a watcher that does not read is dropped, and holds at most this much meanwhile.
     public var maximumWatcherQueuedBytes = 64 * 1024
+    /// The kernel's send buffer of each game connection, in bytes; `nil` leaves the system's
+    /// (which grows to megabytes). Small, replies that a client does not read wait in the
+    /// server's own queue, whose limits then act at once (tests set it).
+    public var socketSendBuffer: Int?
     /// Games one connection may watch at once.
     public var maximumWatchesPerConnection = 10
     /// How long a rematch offer stands before it lapses.
@@ -136,6 +144,14 @@ public struct ServerSettings: Sendable {
     /// Searches that may wait for an engine thread before a new game against the engine, or a
     /// new analysis, is refused with `busy` (games in progress always get their searches).
     public var engineQueue = 16
+    /// Games against the engine in progress at once on this node, and from one client address;
+    /// more are refused with `busy`.
+    public var maximumEngineGames = 64
+    public var maximumEngineGamesPerAddress = 2
+    /// How many games against the engine (a `seek` with `ai`, or its rematch) one player may
+    /// start at once, and then a minute (a token bucket); more are refused with `rate_limited`.
+    public var engineSeekBurst = 5.0
+    public var engineSeeksPerMinute = 6.0
     /// The depth of every search of an analysis, in plies.
     public var analysisDepth = 6
     /// Analyses computed at once; more are refused with `busy`.

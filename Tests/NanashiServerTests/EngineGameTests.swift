@@ -159,6 +159,74 @@ private func storedGames(_ server: TestServer) throws -> Int {
         await server.stop()
     }
 
+    /// One address may have two games against the engine in progress, over all its accounts: a
+    /// third is refused with `busy` (nothing stored) while another address is served, and once
+    /// one of the two ends, the address may start another.
+    @Test func anAddressPlaysAtMostTwoEngineGamesAtOnce() async throws {
+        let server = try await TestServer()
+        var games: [(TestClient, Int64)] = []
+        for name in ["ann", "bob"] {
+            let client = try server.client(from: "127.0.0.5")
+            _ = try await register(client, name)
+            #expect(
+                try await client.exchange(#"{"type":"seek","ai":1,"color":"x"}"#) == #"{"type":"seeking"}"#)
+            guard case .start(let started) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+            games.append((client, started.game))
+        }
+        let cat = try server.client(from: "127.0.0.5")
+        _ = try await register(cat, "cat")
+        #expect(
+            try await cat.exchange(#"{"type":"seek","ai":1,"id":1}"#)
+                == #"{"code":"busy","id":1,"message":"your address has 2 games against the engine in progress; finish one first","type":"error"}"#
+        )
+        #expect(try storedGames(server) == 2)
+        let dan = try server.client(from: "127.0.0.6")
+        _ = try await register(dan, "dan")
+        #expect(try await dan.exchange(#"{"type":"seek","ai":1}"#) == #"{"type":"seeking"}"#)
+        guard case .start = try await dan.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        let (ann, annGame) = games[0]
+        ann.send(#"{"type":"resign","game":\#(annGame)}"#)
+        guard case .end = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected end")
+        }
+        #expect(try await cat.exchange(#"{"type":"seek","ai":1}"#) == #"{"type":"seeking"}"#)
+        await server.stop()
+    }
+
+    /// A player starts at most `engineSeekBurst` games against the engine at once, then
+    /// `engineSeeksPerMinute`: a loop of seeks and resignations is refused with `rate_limited`,
+    /// and the engine's searches of the games resigned are stopped.
+    @Test func seekingTheEngineAgainAndAgainIsRateLimited() async throws {
+        let server = try await TestServer {
+            $0.engineSeekBurst = 3
+            $0.engineSeeksPerMinute = 1
+        }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        for _ in 0..<3 {
+            // The engine moves first, at full strength: its search is stopped by the resignation.
+            #expect(try await ann.exchange(#"{"type":"seek","ai":24,"color":"o"}"#) == #"{"type":"seeking"}"#)
+            guard case .start(let started) = try await ann.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+            ann.send(#"{"type":"resign","game":\#(started.game)}"#)
+            var line = try await ann.line()
+            while !line.contains(#""type":"end""#) { line = try await ann.line() }
+        }
+        #expect(
+            try await ann.exchange(#"{"type":"seek","ai":24,"color":"o","id":4}"#)
+                == #"{"code":"rate_limited","id":4,"message":"too many games against the engine started; wait a minute before the next","type":"error"}"#
+        )
+        #expect(try storedGames(server) == 3)
+        server.clock.advance(by: .seconds(60))
+        #expect(try await ann.exchange(#"{"type":"seek","ai":1,"color":"x"}"#) == #"{"type":"seeking"}"#)
+        await server.stop()
+    }
+
     /// A game against the engine resumes after a restart, the engine seated again: it answers the
     /// player's move as before.
     @Test func anEngineGameResumesAfterARestart() async throws {

@@ -1,5 +1,7 @@
+import Foundation
 import NanashiAI
 import NanashiCore
+import Synchronization
 import Testing
 
 @testable import NanashiServer
@@ -58,6 +60,61 @@ import Testing
         #expect(result.depth == 1)
         #expect(Position.start.isLegal(result.bestMove))
     }
+
+    /// A free thread takes the search of the owner served longest ago: an owner with many
+    /// searches waiting takes turns with one who has a single search, not all before it.
+    @Test func ownersTakeTurns() async throws {
+        let pool = EnginePool(threads: 1, maximumWaiting: 16)
+        let gate = DispatchSemaphore(value: 0)
+        let order = Order()
+        let blocker = Task {
+            await pool.search(owner: "z") { _ in
+                gate.wait()
+                return Self.nothing
+            }
+        }
+        while pool.runningCount == 0 { await Task.yield() }
+        var searches: [Task<SearchResult, Never>] = []
+        for name in ["a1", "a2", "a3", "b1"] {
+            let owner = String(name.prefix(1))
+            searches.append(
+                Task {
+                    await pool.search(owner: owner) { _ in
+                        order.names.withLock { $0.append(name) }
+                        return Self.nothing
+                    }
+                })
+            while pool.waitingCount < searches.count { await Task.yield() }
+        }
+        gate.signal()
+        _ = await blocker.value
+        for search in searches { _ = await search.value }
+        #expect(order.names.withLock { $0 } == ["a1", "b1", "a2", "a3"])
+        pool.stop()
+    }
+
+    /// A game that ends has its searches stopped: the one running returns its best move so far,
+    /// long before its depth; the one waiting is never made.
+    @Test func aGameThatEndsHasItsSearchesStopped() async throws {
+        let pool = EnginePool(threads: 1, maximumWaiting: 16)
+        let running = Task { await pool.search(game: 7) { $0.search(.start, limits: .depth(60)) } }
+        while pool.runningCount == 0 { await Task.yield() }
+        let waiting = Task { await pool.search(game: 7) { $0.search(.start, limits: .depth(60)) } }
+        while pool.waitingCount == 0 { await Task.yield() }
+        pool.stop(game: 7)
+        #expect(await waiting.value.depth == 0)
+        let stopped = await running.value
+        #expect(stopped.depth < 60 && Position.start.isLegal(stopped.bestMove))
+        #expect(pool.searches == 1)
+        pool.stop()
+    }
+
+    /// The names of the searches made, in the order made.
+    private final class Order: Sendable {
+        let names = Mutex<[String]>([])
+    }
+
+    private static let nothing = SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: [])
 
     /// No room once `maximumWaiting` searches wait: with none allowed to wait, never room.
     @Test func aPoolThatMayQueueNothingHasNoRoom() {

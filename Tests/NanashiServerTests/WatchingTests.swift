@@ -164,10 +164,10 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(first.game)}"#) else {
             throw TestClient.Failure(description: "expected game")
         }
-        // Watching the same game again sends it again, and counts once.
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(first.game)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        // Watching the same game again is answered once (`WatchingBudgetTests`), and counts once.
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(first.game)}"#)
+                == #"{"code":"bad_request","message":"already watching game \#(first.game)","type":"error"}"#)
         #expect(
             try await watcher.exchange(#"{"type":"watch","game":\#(first.game + 1)}"#)
                 == #"{"code":"no_such_game","message":"no game \#(first.game + 1) is in progress","type":"error"}"#
@@ -190,20 +190,80 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
             $0.maximumQueuedBytes = 64 * 1024 * 1024
             $0.maximumWatcherQueuedBytes = 4096
             $0.messageBurst = 1_000_000
+            $0.socketSendBuffer = 4096
         }
         let paired = try await pairedGame(server)
         let deaf = try TestClient(port: server.port, receiveBuffer: 4096)
         deaf.send(#"{"type":"watch","game":\#(paired.game)}"#)
-        // Megabytes of replies it never takes pile up on the server's side of its socket.
-        let ping = Array(#"{"type":"ping","id":"\#(String(repeating: "z", count: 3000))"}"#.utf8 + [10])
-        #expect(await deaf.sendRepeatedly(ping, times: 3000) == 3000)
-        try await Task.sleep(for: .milliseconds(300))
+        // Replies it never takes pile up on the server's side of its socket, past the kernel's
+        // buffers; its last line, a registration, is read once all the pings before it were.
+        #expect(await deaf.sendRepeatedly(longestPing, times: 3000) == 3000)
+        deaf.send(#"{"type":"register","name":"deaf","password":"password1"}"#)
+        try await waitForPlayer("deaf", on: server)
         // The next move is one line too many for the watcher: it is cut off, the players are not.
         try await playGreedily(paired, plies: 4)
         _ = try await deaf.linesUntilClosed()
         for client in paired.clients.values {
             #expect(try await client.exchange(#"{"type":"ping"}"#) == #"{"type":"pong"}"#)
         }
+        await server.stop()
+    }
+}
+
+@Suite struct WatchingBudgetTests {
+    /// A `watch` of a game a connection already watches is answered once, with a short error, not
+    /// the whole game again; after `unwatch` it is sent again.
+    @Test func aRepeatedWatchIsAnsweredOnce() async throws {
+        let server = try await TestServer()
+        let paired = try await pairedGame(server, initial: 120, increment: 2)
+        let watcher = try server.client()
+        let game = paired.game
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":1}"#).contains(
+                #""type":"game""#))
+        for id in 2...4 {
+            #expect(
+                try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":\#(id)}"#)
+                    == #"{"code":"bad_request","id":\#(id),"message":"already watching game \#(game)","type":"error"}"#
+            )
+        }
+        #expect(
+            try await watcher.exchange(#"{"type":"unwatch","game":\#(game),"id":5}"#)
+                == #"{"game":\#(game),"id":5,"type":"unwatched"}"#)
+        #expect(
+            try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":6}"#).contains(
+                #""type":"game""#))
+        await server.stop()
+    }
+
+    /// `watch` and `analyse` spend the address's read budget, over all its connections: a flood
+    /// of them from one address is refused, while another address is served.
+    @Test func watchesAndAnalysesSpendTheReadBudget() async throws {
+        let server = try await TestServer { $0.readBurstPerAddress = 3 }
+        let paired = try await pairedGame(server, initial: 120, increment: 2)
+        let limited =
+            #""message":"too many queries from your address; slow down (at most 20 a second)","type":"error"}"#
+        let first = try server.client(from: "127.0.0.3")
+        #expect(
+            try await first.exchange(#"{"type":"watch","game":\#(paired.game)}"#).contains(
+                #""type":"game""#))
+        #expect(
+            try await first.exchange(#"{"type":"analyse","game":999,"id":1}"#)
+                .hasPrefix(#"{"code":"no_such_game","id":1"#))
+        let second = try server.client(from: "127.0.0.3")
+        #expect(
+            try await second.exchange(#"{"type":"watch","game":\#(paired.game)}"#).contains(
+                #""type":"game""#))
+        #expect(
+            try await second.exchange(#"{"type":"watch","game":\#(paired.game),"id":2}"#)
+                == #"{"code":"rate_limited","id":2,"# + limited)
+        #expect(
+            try await first.exchange(#"{"type":"analyse","game":999,"id":3}"#)
+                == #"{"code":"rate_limited","id":3,"# + limited)
+        let other = try server.client(from: "127.0.0.4")
+        #expect(
+            try await other.exchange(#"{"type":"watch","game":\#(paired.game)}"#).contains(
+                #""type":"game""#))
         await server.stop()
     }
 }
