@@ -1,5 +1,5 @@
 // Written by `nanashi tune positions.txt --epochs 300`; do not edit by hand.
-// How to reproduce it: README, "Evaluation and tuning".
+// How to reproduce it: docs/ENGINE.md, "Tuning the classic evaluation".
 extension EvaluationWeights {
     /// The compiled-in weights, in the order of `EvaluationTerm`:
     /// tempo, material, ownHoles, otherHoles, stable, corner, edgeB, edgeC, edgeD, ringB2, ringC2, ringD2, innerC3, innerD3, centre.

@@ -7,7 +7,7 @@ import NanashiCore
 /// centi-pieces to each move's score, so they make human-looking mistakes (level 1 often leaves a
 /// capture of several pieces on the board); the middle levels search a fixed number of nodes;
 /// the top level thinks for a second. Each level is meant to score about 60% to 85% against the
-/// one below (README, "Levels"); every level answers within `thinkTime`.
+/// one below (docs/ENGINE.md, "Levels"); every level answers within `thinkTime`.
 public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// The levels that exist.
     public static let range: ClosedRange<Int> = 1...24

@@ -128,7 +128,7 @@ public struct Tuner {
         let names = EvaluationTerm.allCases.map { "\($0)" }.joined(separator: ", ")
         return """
             // Written by `\(command)`; do not edit by hand.
-            // How to reproduce it: README, "Evaluation and tuning".
+            // How to reproduce it: docs/ENGINE.md, "Tuning the classic evaluation".
             extension EvaluationWeights {
                 /// The compiled-in weights, in the order of `EvaluationTerm`:
                 /// \(names).

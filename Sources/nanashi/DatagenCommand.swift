@@ -13,7 +13,7 @@ struct DatagenCommand: ParsableCommand {
         discussion: """
             Appends one line per position to --out: its FEN, the search's score for the side to move \
             (centi-pieces), then the game's result for x (1-0, 0-1 or 1/2-1/2); with --format binary, \
-            one 16-byte record per position instead (README, "Training data"). A position already in \
+            one 16-byte record per position instead (docs/ENGINE.md). A position already in \
             the file is not written again. Each game is written when it ends and its number noted in \
             --out's journal (the same name with '.games' added), so a run stopped by Ctrl-C and started \
             again with the same options plays only the games it had not finished. A progress line goes \

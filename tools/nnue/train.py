@@ -11,9 +11,10 @@ units of the logistic scale K, fitted to the data: win chance = sigmoid(output),
 output * K. The target mixes the search's score and the game's result. Each position is seen
 under a random one of the board's 8 symmetries.
 
-Data: the 16-byte records of `nanashi datagen --format binary` (README, "Training data"), or
-its text lines; several files may be given. Checkpoints are written after every epoch beside
---out (`--checkpoint`); `--resume` goes on from one; `--init` starts a new run from one's network.
+Data: the 16-byte records of `nanashi datagen --format binary` (docs/ENGINE.md, "Making
+training data"), or its text lines; several files may be given. Checkpoints are written after
+every epoch beside --out (`--checkpoint`); `--resume` goes on from one; `--init` starts a new run
+from one's network.
 
     python3 tools/nnue/train.py data/gen1.bin --epochs 20
 """
