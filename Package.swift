@@ -85,9 +85,26 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The server's one source of time (a clock tests move by hand), event-loop timers, worker
+        // threads for work that blocks, and deadlines.
+        .target(
+            name: "NanashiRuntime", dependencies: nio("NIOCore", "NIOPosix"), path: "Server/NanashiRuntime"),
+        // Where players, tokens, games and ratings are kept: the `Storage` protocol and its SQLite
+        // (GRDB) and PostgreSQL (PostgresNIO) implementations.
+        .target(
+            name: "NanashiStorage",
+            dependencies: [
+                "NanashiCore", "NanashiProtocol", "NanashiRuntime", grdb, postgres, nioSSL, logging,
+            ]
+                + nio("NIOCore", "NIOPosix"),
+            path: "Server/NanashiStorage"
+        ),
         .target(
             name: "NanashiServer",
-            dependencies: ["NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL"]
+            dependencies: [
+                "NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL", "NanashiRuntime",
+                "NanashiStorage",
+            ]
                 + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
                 + [
                     .product(name: "Prometheus", package: "swift-prometheus"), nioSSL, grdb, postgres,
@@ -98,8 +115,8 @@ let package = Package(
         .testTarget(
             name: "NanashiServerTests",
             dependencies: [
-                "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiTestSupport",
-                "NanashiServerTestSupport",
+                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiProtocol", "NanashiCore",
+                "NanashiTestSupport", "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.
                 grdb,
             ]
@@ -119,7 +136,9 @@ let package = Package(
         .testTarget(
             name: "NanashiWebTests",
             dependencies: [
-                "NanashiWeb", "NanashiServer", "NanashiAI", "NanashiProtocol", "NanashiCore",
+                "NanashiWeb", "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiAI",
+                "NanashiProtocol",
+                "NanashiCore",
                 "NanashiTestSupport",
                 "NanashiServerTestSupport",
             ],
@@ -135,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "NanashiLoadTests",
             dependencies: [
-                "NanashiLoad", "NanashiServer", "NanashiProtocol", "NanashiCore", "NanashiClient",
+                "NanashiLoad", "NanashiServer", "NanashiStorage", "NanashiProtocol", "NanashiCore",
+                "NanashiClient",
                 "NanashiServerTestSupport", "NanashiTestSupport",
             ],
             path: "Tests/NanashiLoadTests"
@@ -170,6 +190,7 @@ let package = Package(
             name: "nanashi",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
+                "NanashiStorage",
                 "NanashiClient", "NanashiLoad", "NanashiMatch", "NanashiTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],
@@ -183,7 +204,8 @@ let package = Package(
         .target(
             name: "NanashiServerTestSupport",
             dependencies: [
-                "NanashiServer", "NanashiProtocol", "NanashiTestSupport", logging,
+                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiProtocol", "NanashiTestSupport",
+                logging,
             ],
             path: "Tests/NanashiServerTestSupport"
         ),
@@ -194,7 +216,7 @@ let package = Package(
                 // To read the records `nanashi datagen` writes.
                 "NanashiTuning",
                 // To add players to a server's database before it starts.
-                "NanashiServer",
+                "NanashiServer", "NanashiStorage",
                 // To read a server's database file as it was left by a killed process.
                 grdb,
             ],

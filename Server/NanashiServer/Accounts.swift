@@ -1,6 +1,7 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 
 /// Registration, login and sessions: checks names and passwords, hashes with scrypt off the
 /// server's threads (through a bounded pool, and a token bucket per address), issues and

@@ -3,6 +3,7 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 
 /// Analyses of finished games: each computed once, at a fixed depth, on the engine pool, then
 /// stored and served from storage.

@@ -1,6 +1,7 @@
 import Foundation
 import NanashiAI
 import NanashiCore
+import NanashiRuntime
 import Synchronization
 
 /// The engine inside the server: a few threads of its own, each search on one of them, never on

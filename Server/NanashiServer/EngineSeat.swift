@@ -3,6 +3,7 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import Synchronization
 
 /// The built-in engine as a player of one game: it sits where a player's connection would, so the

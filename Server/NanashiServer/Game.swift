@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import Synchronization
 
 /// One game in progress, and the only truth about it: it checks every move with the rules

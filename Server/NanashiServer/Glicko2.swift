@@ -1,23 +1,5 @@
 import Foundation
-
-/// A Glicko-2 rating on the familiar scale: rating, rating deviation (RD) and volatility.
-struct Rating: Hashable, Sendable {
-    var rating: Double
-    var deviation: Double
-    var volatility: Double
-
-    init(rating: Double, deviation: Double, volatility: Double) {
-        self.rating = rating
-        self.deviation = deviation
-        self.volatility = volatility
-    }
-
-    /// Where every new player starts: 1500, RD 350, volatility 0.06.
-    static let initial = Rating(rating: 1500, deviation: 350, volatility: 0.06)
-
-    /// Uncertain ratings (RD of 110 or more) are shown as provisional.
-    var isProvisional: Bool { deviation >= 110 }
-}
+import NanashiStorage
 
 /// Glickman's Glicko-2 rating system (http://www.glicko.net/glicko/glicko2.pdf).
 ///

@@ -1,5 +1,6 @@
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import Synchronization
 
 /// Admission control for password hashing: at most `concurrency` hashes run at once, at most

@@ -1,3 +1,4 @@
+import NanashiRuntime
 import Synchronization
 
 /// A token bucket per key (a client address, an address and a name), shared by all

@@ -2,6 +2,7 @@ import Foundation
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 
 /// Games against the built-in engine: started at once on a `seek` with `ai`, never rated, played
 /// by an `EngineSeat` on the engine pool.

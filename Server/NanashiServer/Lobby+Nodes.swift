@@ -1,6 +1,7 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 
 /// What the lobby keeps of games that cross nodes (several servers on one PostgreSQL).
 ///

@@ -3,6 +3,7 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import Synchronization
 
 /// Who is connected, who is seeking, and which games are in progress: the server's shared

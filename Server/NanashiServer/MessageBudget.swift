@@ -1,3 +1,5 @@
+import NanashiRuntime
+
 /// A connection's budget of messages, a `TokenBucket`: every protocol line or page request
 /// costs one, whether it came in the same read as others or one packet at a time; it refills at
 /// `settings.messageRate` a second up to `settings.messageBurst`. Refused messages cost one too,

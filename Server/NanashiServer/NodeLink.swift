@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NanashiRuntime
+import NanashiStorage
 import PostgresNIO
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Logging
+import NanashiStorage
 
 extension Server {
     /// `nanashi serve`: logs at `level` to standard error, raises the open-file limit for

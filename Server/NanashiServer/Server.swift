@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NanashiProtocol
+import NanashiStorage
 import NanashiWeb
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2

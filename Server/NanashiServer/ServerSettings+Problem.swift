@@ -1,3 +1,5 @@
+import NanashiStorage
+
 extension ServerSettings {
     /// What is wrong with the settings `nanashi serve` takes from its options (the ports, the
     /// grace, the node lease, the idle timeout, the database, the message budget, the connection

@@ -1,6 +1,8 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
+import NanashiStorage
 
 /// Everything `nanashi serve` can configure; the defaults are the production values.
 public struct ServerSettings: Sendable {

@@ -1,4 +1,5 @@
 import NanashiProtocol
+import NanashiStorage
 import NanashiWeb
 
 /// The web pages' view of the server: the same storage and lobby the protocol's messages read.

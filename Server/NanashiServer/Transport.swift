@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiWeb
 import Synchronization
 

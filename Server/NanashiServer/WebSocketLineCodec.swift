@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import NanashiRuntime
 
 /// Carries the protocol's lines over a WebSocket, one message per text frame: a frame in becomes
 /// a `ReceivedLine` as the TCP line decoder would make it, and a line out (a `ByteBuffer` ending

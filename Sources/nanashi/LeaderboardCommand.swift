@@ -2,6 +2,7 @@ import ArgumentParser
 import NanashiClient
 import NanashiProtocol
 import NanashiServer
+import NanashiStorage
 
 /// `nanashi leaderboard`: the rated players, best first, as a table or as JSON.
 struct LeaderboardCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NanashiCore
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiCore
+import NanashiRuntime
 import NanashiServer
 import Synchronization
 

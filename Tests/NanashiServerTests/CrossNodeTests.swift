@@ -8,6 +8,7 @@ import PostgresNIO
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 /// Skips a test, saying why, when there is no PostgreSQL to test against: a warning, so the run
 /// says why (a cancelled test alone reads as passed).

@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
+import NanashiRuntime
 
 @Suite struct GroupCommitTests {
     private struct Refused: Error, Equatable {}

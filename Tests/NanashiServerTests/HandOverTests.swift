@@ -8,6 +8,8 @@ import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
+import NanashiRuntime
 
 /// The next message of `watcher`, which must be `watching`.
 private func watching(_ watcher: TestClient) async throws -> WatchedGame {

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 /// Moves as the wire lists them: `["f2","a7c5"]`.
 private func wireList(_ moves: [Move]) -> String {

@@ -5,6 +5,7 @@ import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 @Suite struct ListeningAgainTests {
     /// The host of a game across two nodes loses its listening connection and listens again:

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 // The server on the open internet: what one client (or one address) can do to everyone else,
 // sessions that replace each other, and games that never start or end early.

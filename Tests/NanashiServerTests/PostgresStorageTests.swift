@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 // What only PostgreSQL's storage does: several servers on one database.
 

@@ -6,6 +6,7 @@ import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 @Suite struct LatePresentTests {
     /// A player's node says they are there (`present`, as when they log in again) just as their

@@ -3,6 +3,7 @@ import NanashiProtocol
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 @Test func seedingAddsExactlyTheRankedPlayersGamesAndBotsAsked() async throws {
     let file = try TemporaryDatabase()

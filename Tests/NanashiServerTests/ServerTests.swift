@@ -5,6 +5,7 @@ import NanashiProtocol
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 /// Registers a player and returns their token.
 @discardableResult

@@ -4,6 +4,7 @@ import NanashiCore
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 /// The leaderboard and ranks straight from the player table, the slow way, to check the
 /// bucketed queries against.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 @Suite struct StatementBatchesTests {
     private struct Refused: Error, Equatable {}

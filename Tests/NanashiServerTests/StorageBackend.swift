@@ -5,6 +5,7 @@ import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 /// The two implementations of `Storage`, for the tests that must hold for both.
 enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -6,6 +6,7 @@ import NanashiServerTestSupport
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 // What only SQLite's storage does; what both do is in StorageContractTests.
 

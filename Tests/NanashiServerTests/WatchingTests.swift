@@ -4,6 +4,7 @@ import NanashiProtocol
 import Testing
 
 @testable import NanashiServer
+import NanashiStorage
 
 /// Plays a paired game to its end with `greedyMove`, checking that each player and each of
 /// `watchers` gets every `moved` in order; returns the moves and the outcome.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import NanashiServer
+import NanashiRuntime
 
 @Suite struct WorkerThreadsTests {
     /// Something a job captures, noting when it is freed.

@@ -3,15 +3,25 @@ import NanashiCore
 import PostgresNIO
 
 /// A move for `PostgresStorage` to store, by the node that hosts its game.
-struct MoveRecord: Sendable, Equatable {
-    var gameID: Int64
-    var ply: Int64
-    var notation: String
-    var clocks: Clocks
+package struct MoveRecord: Sendable, Equatable {
+    package var gameID: Int64
+    package var ply: Int64
+    package var notation: String
+    package var clocks: Clocks
     /// Seconds since 1970.
-    var playedAt: Double
+    package var playedAt: Double
     /// The node storing it, which must host the game (`nil`: a server alone).
-    var host: Int64?
+    package var host: Int64?
+
+    package init(gameID: Int64, ply: Int64, notation: String, clocks: Clocks, playedAt: Double, host: Int64?)
+    {
+        self.gameID = gameID
+        self.ply = ply
+        self.notation = notation
+        self.clocks = clocks
+        self.playedAt = playedAt
+        self.host = host
+    }
 }
 
 /// The statement that stores a batch of moves, prepared once a connection: each move only if
@@ -21,10 +31,10 @@ struct MoveRecord: Sendable, Equatable {
 /// Planned once (the pool's connections force generic plans of prepared statements): each
 /// move's game is looked up by its key (`LATERAL ... LIMIT 1`), never by a join that a generic
 /// plan, not knowing how many moves come, would make with a scan of every game.
-struct StoreMoves: PostgresPreparedStatement {
+package struct StoreMoves: PostgresPreparedStatement {
     /// Named once (the default name is worked out again at each run).
-    static let name = "nanashi_store_moves"
-    static let sql = """
+    package static let name = "nanashi_store_moves"
+    package static let sql = """
         INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
         SELECT t.g, t.p, t.n, t.x, t.o, t.a
         FROM unnest($1::int8[], $2::int8[], $3::text[], $4::int8[], $5::int8[], $6::float8[], $7::int8[])
@@ -37,17 +47,17 @@ struct StoreMoves: PostgresPreparedStatement {
             WHERE move.notation = EXCLUDED.notation
         RETURNING game_id, ply
         """
-    typealias Row = Key
+    package typealias Row = Key
 
     /// A stored move's game and ply.
-    struct Key: Hashable {
-        var game: Int64
-        var ply: Int64
+    package struct Key: Hashable {
+        package var game: Int64
+        package var ply: Int64
     }
 
-    var moves: [MoveRecord]
+    package var moves: [MoveRecord]
 
-    func makeBindings() throws -> PostgresBindings {
+    package func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 7)
         bindings.append(moves.map(\.gameID))
         bindings.append(moves.map(\.ply))
@@ -59,14 +69,16 @@ struct StoreMoves: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Key {
+    package func decodeRow(_ row: PostgresRow) throws -> Key {
         let (game, ply) = try row.decode((Int64, Int64).self)
         return Key(game: game, ply: ply)
     }
 
     /// Stores `moves` and answers, for each, whether it was stored. Two moves at one ply of one
     /// game (which one statement cannot both write) go one after the other.
-    static func store(_ moves: [MoveRecord], client: PostgresClient, logger: Logger) async throws -> [Bool] {
+    package static func store(_ moves: [MoveRecord], client: PostgresClient, logger: Logger) async throws
+        -> [Bool]
+    {
         let keys = moves.map { Key(game: $0.gameID, ply: $0.ply) }
         guard Set(keys).count == keys.count else {
             var answers: [Bool] = []
@@ -78,5 +90,9 @@ struct StoreMoves: PostgresPreparedStatement {
             stored.insert(key)
         }
         return keys.map(stored.contains)
+    }
+
+    package init(moves: [MoveRecord]) {
+        self.moves = moves
     }
 }

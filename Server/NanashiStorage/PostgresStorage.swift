@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import PostgresNIO
 import Synchronization
 
@@ -14,22 +15,22 @@ import Synchronization
 /// Every change is one transaction. Finishing a game locks the game's row, then both players'
 /// rows in the order of their ids, so that two games of one player that end at the same moment,
 /// on two servers, are rated one after the other and neither update is lost.
-final class PostgresStorage: Storage {
+package final class PostgresStorage: Storage {
     /// The pool of connections; internal, for the extensions in the files beside this one.
-    let client: PostgresClient
+    package let client: PostgresClient
     private let running: Task<Void, Never>
     /// What postgres-nio logs its queries' errors to.
-    let logger: Logger
+    package let logger: Logger
     /// How to open one more connection of its own (the nodes' `LISTEN`).
-    let configuration: PostgresConnection.Configuration
+    package let configuration: PostgresConnection.Configuration
     /// This server's row in `node` once it joined (`joinAsNode`), else 0: the host of the games
     /// it creates.
-    let node = Atomic<Int64>(0)
+    package let node = Atomic<Int64>(0)
     /// How many connections the pool holds at most.
-    static let poolSize = 20
+    package static let poolSize = 20
     /// The connection of the node's heartbeat, outside the pool: a busy pool must not delay it
     /// past the lease, or the other nodes take this live node for dead.
-    let heartbeatConnection: DedicatedConnection
+    package let heartbeatConnection: DedicatedConnection
     /// The moves waiting to be stored, each batch by one statement.
     private let moves: StatementBatches<MoveRecord, Bool>
 
@@ -55,7 +56,8 @@ final class PostgresStorage: Storage {
     ///
     /// - Throws: `PostgresOpenError` when the server cannot be reached or refuses the login;
     ///   `StorageError.newerSchema` when the database is at a later schema than this server's.
-    static func open(_ address: PostgresAddress, moveDelay: Duration = .zero, logger: Logger) async throws
+    package static func open(_ address: PostgresAddress, moveDelay: Duration = .zero, logger: Logger)
+        async throws
         -> PostgresStorage
     {
         let tls: PostgresConnection.Configuration.TLS
@@ -103,18 +105,18 @@ final class PostgresStorage: Storage {
             logger: logger)
     }
 
-    func close() async {
+    package func close() async {
         await heartbeatConnection.close()
         running.cancel()
         await running.value
     }
 
-    var sharedLoginGuesses: (any SharedLoginGuesses)? { self }
+    package var sharedLoginGuesses: (any SharedLoginGuesses)? { self }
 
     /// Runs `work` in one transaction on a connection of the pool (internal, for the extensions
     /// beside this file): committed if it returns,
     /// rolled back if it throws (and its error rethrown as it was).
-    func transaction<T: Sendable>(
+    package func transaction<T: Sendable>(
         _ work: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in
@@ -134,16 +136,16 @@ final class PostgresStorage: Storage {
     /// counts as failed: far longer than either takes, shorter than a player waits for a move.
     /// (A statement postgres-nio hands to a connection PostgreSQL has just closed is never
     /// answered; the next batch would wait behind it for good.)
-    static let answerLimit = Duration.seconds(20)
+    package static let answerLimit = Duration.seconds(20)
 
     /// The rows of one query outside a transaction.
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    package func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await client.query(query, logger: logger).collect()
     }
 
     // MARK: Players and tokens
 
-    func createPlayer(
+    package func createPlayer(
         name: String, passwordHash: String, now: Date, token: (digest: [UInt8], expires: Date)?
     ) async throws -> PlayerRow {
         var player = PlayerRow.new(name: name, passwordHash: passwordHash, now: now)
@@ -175,7 +177,7 @@ final class PostgresStorage: Storage {
         return player
     }
 
-    func player(named name: String) async throws -> PlayerRow? {
+    package func player(named name: String) async throws -> PlayerRow? {
         // No name holds a NUL, and PostgreSQL refuses one in text: asked for, it is nobody.
         guard !name.unicodeScalars.contains("\0") else { return nil }
         return try await rows(
@@ -184,12 +186,12 @@ final class PostgresStorage: Storage {
         .first.map(Self.player)
     }
 
-    func player(id: Int64) async throws -> PlayerRow? {
+    package func player(id: Int64) async throws -> PlayerRow? {
         try await rows("SELECT \(unescaped: Self.playerColumns) FROM player WHERE id = \(id)").first.map(
             Self.player)
     }
 
-    func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) async throws {
+    package func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) async throws {
         let seconds = now.timeIntervalSince1970
         try await transaction { connection in
             // Expired tokens are swept as new ones arrive, so the table does not grow forever.
@@ -204,7 +206,7 @@ final class PostgresStorage: Storage {
         }
     }
 
-    func player(tokenDigest digest: [UInt8], now: Date) async throws -> PlayerRow? {
+    package func player(tokenDigest digest: [UInt8], now: Date) async throws -> PlayerRow? {
         try await rows(
             """
             SELECT \(unescaped: Self.playerColumns("player.")) FROM token JOIN player ON player.id = token.player_id
@@ -213,14 +215,14 @@ final class PostgresStorage: Storage {
         ).first.map(Self.player)
     }
 
-    func removeToken(digest: [UInt8]) async throws {
+    package func removeToken(digest: [UInt8]) async throws {
         try await client.query(
             "DELETE FROM token WHERE digest = \(ByteBuffer(bytes: digest))", logger: logger)
     }
 
     // MARK: Games
 
-    func seeker(id: Int64) async throws -> Seeker? {
+    package func seeker(id: Int64) async throws -> Seeker? {
         guard
             let row = try await rows(
                 """
@@ -234,7 +236,7 @@ final class PostgresStorage: Storage {
             player: try Self.player(row), colourBalance: try row.makeRandomAccess()[13].decode(Int.self))
     }
 
-    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
+    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
         guard
             let id = try await rows(
                 """
@@ -255,14 +257,14 @@ final class PostgresStorage: Storage {
     /// The same move at a ply already stored is stored again (with these clocks): an `INSERT`
     /// that committed but whose answer was lost (PostgreSQL stopped between the two) was refused
     /// to its player, who plays it again. Another move at that ply is refused.
-    func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
+    package func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
         let record = MoveRecord(
             gameID: gameID, ply: Int64(ply), notation: move.description, clocks: clocks,
             playedAt: now.timeIntervalSince1970, host: host)
         guard try await moves.store(record) else { throw StorageError.noSuchGame }
     }
 
-    func finishGame(
+    package func finishGame(
         id: Int64, outcome: Outcome, rated: Bool, now: Date,
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult? {
@@ -331,12 +333,12 @@ final class PostgresStorage: Storage {
         }
     }
 
-    func unfinishedGames() async throws -> [UnfinishedGame] {
+    package func unfinishedGames() async throws -> [UnfinishedGame] {
         try await unfinishedGames(where: "result IS NULL")
     }
 
     /// The games not over with these ids, with their players and moves.
-    func unfinishedGames(ids: [Int64]) async throws -> [UnfinishedGame] {
+    package func unfinishedGames(ids: [Int64]) async throws -> [UnfinishedGame] {
         guard !ids.isEmpty else { return [] }
         return try await unfinishedGames(
             where: "result IS NULL AND id IN (\(ids.map(String.init).joined(separator: ",")))")
@@ -376,7 +378,7 @@ final class PostgresStorage: Storage {
     // MARK: Rows
 
     /// The columns of `player`, in the order `player(_:)` reads them.
-    static func playerColumns(_ prefix: String = "") -> String {
+    package static func playerColumns(_ prefix: String = "") -> String {
         [
             "id", "name", "name_key", "password_hash", "rating", "rd", "volatility", "games", "wins",
             "losses", "draws",
@@ -384,10 +386,10 @@ final class PostgresStorage: Storage {
         ].map { prefix + $0 }.joined(separator: ", ")
     }
 
-    static var playerColumns: String { playerColumns() }
+    package static var playerColumns: String { playerColumns() }
 
     /// A player from a row that starts with `playerColumns`.
-    static func player(_ row: PostgresRow) throws -> PlayerRow {
+    package static func player(_ row: PostgresRow) throws -> PlayerRow {
         let columns = row.makeRandomAccess()
         return PlayerRow(
             id: try columns[0].decode(Int64.self), name: try columns[1].decode(String.self),
@@ -401,10 +403,10 @@ final class PostgresStorage: Storage {
 }
 
 /// PostgreSQL cannot be reached, or refuses the login: one line for the operator.
-struct PostgresOpenError: Error, CustomStringConvertible {
-    let description: String
+package struct PostgresOpenError: Error, CustomStringConvertible {
+    package let description: String
 
-    init(_ error: any Error) {
+    package init(_ error: any Error) {
         guard let error = error as? PSQLError else {
             description = "PostgreSQL cannot be used: \(error)"
             return

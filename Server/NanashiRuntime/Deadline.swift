@@ -2,9 +2,9 @@ import Synchronization
 
 /// A database call that did not answer in time. It may still finish later; its caller has
 /// been told it failed, as for any other storage error.
-struct StorageTimedOut: Error, CustomStringConvertible {
-    let limit: Duration
-    var description: String { "the database did not answer within \(limit)" }
+package struct StorageTimedOut: Error, CustomStringConvertible {
+    package let limit: Duration
+    package var description: String { "the database did not answer within \(limit)" }
 }
 
 /// Runs `operation`, or throws `StorageTimedOut` once `sleep(limit)` returns first.
@@ -13,7 +13,7 @@ struct StorageTimedOut: Error, CustomStringConvertible {
 /// calls that may never answer: postgres-nio hands a statement to a pooled connection that
 /// PostgreSQL has just closed (a restart) without ever answering it, and a move stored that
 /// way would hold its game, and every move after it, for good.
-func withDeadline<T: Sendable>(
+package func withDeadline<T: Sendable>(
     _ limit: Duration,
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
     _ operation: @escaping @Sendable () async throws -> T
@@ -42,11 +42,11 @@ func withDeadline<T: Sendable>(
 private final class FirstAnswer<T: Sendable>: Sendable {
     private let continuation: Mutex<CheckedContinuation<T, any Error>?>
 
-    init(_ continuation: CheckedContinuation<T, any Error>) {
+    package init(_ continuation: CheckedContinuation<T, any Error>) {
         self.continuation = Mutex(continuation)
     }
 
-    func give(_ result: Result<T, any Error>) {
+    package func give(_ result: Result<T, any Error>) {
         continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

@@ -5,7 +5,8 @@ import PostgresNIO
 /// that still count; each change is one statement, so servers taking at once never both take
 /// the last token.
 extension PostgresStorage: SharedLoginGuesses {
-    func takeGuess(address: String, name: String, capacity: Int, refill: Duration, now: Date) async throws
+    package func takeGuess(address: String, name: String, capacity: Int, refill: Duration, now: Date)
+        async throws
         -> Bool
     {
         let (key, seconds, full) = (name.lowercased(), now.timeIntervalSince1970, Double(capacity))
@@ -27,7 +28,7 @@ extension PostgresStorage: SharedLoginGuesses {
         ).isEmpty
     }
 
-    func giveBackGuess(address: String, name: String, capacity: Int) async throws {
+    package func giveBackGuess(address: String, name: String, capacity: Int) async throws {
         try await client.query(
             """
             UPDATE login_guess SET tokens = LEAST(\(Double(capacity)), tokens + 1)
@@ -35,7 +36,7 @@ extension PostgresStorage: SharedLoginGuesses {
             """, logger: logger)
     }
 
-    func clearGuesses(address: String, name: String) async throws {
+    package func clearGuesses(address: String, name: String) async throws {
         try await client.query(
             "DELETE FROM login_guess WHERE address = \(address) AND name_key = \(name.lowercased())",
             logger: logger)

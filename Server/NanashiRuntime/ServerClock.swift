@@ -21,7 +21,7 @@ public protocol ServerClock: Sendable {
 
 extension ServerClock {
     /// Sleeps for `duration` from now.
-    func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         try await sleep(until: now + duration)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// spreading them over servers does not multiply them. Same rule as the local bucket: an attempt
 /// takes a token before its password is checked, a token comes back every `refill`, a success
 /// clears the bucket. Times are wall-clock seconds, which the servers share.
-protocol SharedLoginGuesses: Sendable {
+package protocol SharedLoginGuesses: Sendable {
     /// Takes a token for an attempt; `false`, taking nothing, when the bucket is empty.
     func takeGuess(address: String, name: String, capacity: Int, refill: Duration, now: Date) async throws
         -> Bool

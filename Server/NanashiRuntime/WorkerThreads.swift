@@ -5,7 +5,7 @@ import Foundation
 /// Not Dispatch's queues: on Linux their threads are the ones Swift's tasks run on as well, and
 /// a few blocked work items there hold up every task in the process. The owner calls `stop()`
 /// when it goes away.
-final class WorkerThreads: @unchecked Sendable {
+package final class WorkerThreads: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var jobs: [@Sendable () -> Void] = []
@@ -13,7 +13,7 @@ final class WorkerThreads: @unchecked Sendable {
     private var stopping = false
 
     /// `count` threads (at least one) named `name.1`, `name.2`...; each calls `prepare` first.
-    init(count: Int, name: String, prepare: @escaping @Sendable () -> Void = {}) {
+    package init(count: Int, name: String, prepare: @escaping @Sendable () -> Void = {}) {
         for index in 0..<max(1, count) {
             let thread = Thread {
                 prepare()
@@ -25,7 +25,7 @@ final class WorkerThreads: @unchecked Sendable {
     }
 
     /// Runs `job` on the next free thread.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()
@@ -33,14 +33,14 @@ final class WorkerThreads: @unchecked Sendable {
     }
 
     /// Runs `work` on a worker thread and waits for it without blocking the caller's thread.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             submit { continuation.resume(with: Result { try work() }) }
         }
     }
 
     /// Lets the threads end once the jobs already submitted are done.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()

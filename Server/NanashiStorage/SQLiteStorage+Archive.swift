@@ -7,7 +7,7 @@ import NanashiProtocol
 extension SQLiteStorage {
     /// A page of a player's finished games, newest (highest id) first, from before game `before`
     /// if given; `nil` if nobody has that name (ignoring case).
-    func finishedGames(name: String, before: Int64?, limit: Int) async throws -> (
+    package func finishedGames(name: String, before: Int64?, limit: Int) async throws -> (
         name: String, games: [FinishedGame]
     )? {
         try await reading { db in
@@ -21,7 +21,7 @@ extension SQLiteStorage {
     }
 
     /// A finished game with its moves, or `nil` if there is no game with that id or it is not over.
-    func finishedGame(id: Int64) async throws -> FinishedGame? {
+    package func finishedGame(id: Int64) async throws -> FinishedGame? {
         try await reading { db in
             guard
                 let row = try Row.fetchOne(

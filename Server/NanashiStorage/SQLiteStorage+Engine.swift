@@ -7,7 +7,7 @@ import NanashiProtocol
 /// games are marked with `game.engine_level`.
 extension SQLiteStorage {
     /// Appends this file's migrations; called by `SQLiteStorage.migrator` after its own.
-    static func registerEngineMigrations(_ migrator: inout DatabaseMigrator) {
+    package static func registerEngineMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v4 games against the engine, analyses") { db in
             try db.execute(
                 sql: """
@@ -21,7 +21,7 @@ extension SQLiteStorage {
         }
     }
 
-    func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
+    package func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
         async throws
         -> (engine: PlayerRow, game: Int64)
     {
@@ -44,7 +44,7 @@ extension SQLiteStorage {
         }
     }
 
-    func unfinishedEngineLevels() async throws -> [Int64: Int] {
+    package func unfinishedEngineLevels() async throws -> [Int64: Int] {
         try await reading { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT id, engine_level FROM game WHERE result IS NULL AND engine_level IS NOT NULL"
@@ -53,14 +53,14 @@ extension SQLiteStorage {
         }
     }
 
-    func analysis(gameID: Int64) async throws -> GameAnalysis? {
+    package func analysis(gameID: Int64) async throws -> GameAnalysis? {
         let body = try await reading { db in
             try String.fetchOne(db, sql: "SELECT body FROM analysis WHERE game_id = ?", arguments: [gameID])
         }
         return try body.map { try GameAnalysis(storedBody: $0, gameID: gameID) }
     }
 
-    func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws {
+    package func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws {
         let body = try analysis.storedBody()
         try await writing { db in
             try db.execute(
@@ -70,7 +70,8 @@ extension SQLiteStorage {
     }
 
     /// A player's latest finished games against the engine, newest first.
-    static func recentEngineGames(_ db: Database, playerID: Int64, recent: Int) throws -> [RecentGame] {
+    package static func recentEngineGames(_ db: Database, playerID: Int64, recent: Int) throws -> [RecentGame]
+    {
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql: """

@@ -1,3 +1,4 @@
+import NanashiRuntime
 import Synchronization
 
 /// Items that arrive while a batch is being written wait, and are then written together by one
@@ -8,7 +9,7 @@ import Synchronization
 /// The asynchronous counterpart of `GroupCommit`, for a database reached over a connection. A
 /// batch that fails fails each of its items with the same error (one statement stores all of
 /// it or none of it).
-final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
+package final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
     private let state = Mutex(BatchQueue<(item: Item, done: CheckedContinuation<Answer, any Error>)>())
     private let delay: Duration
     private let write: @Sendable ([Item]) async throws -> [Answer]
@@ -17,16 +18,16 @@ final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
     ///   - delay: how long each batch waits for more items before it is written (none: at once).
     ///   - write: writes a batch in one statement and answers each item, in order, or throws and
     ///     writes none of it.
-    init(delay: Duration = .zero, write: @escaping @Sendable ([Item]) async throws -> [Answer]) {
+    package init(delay: Duration = .zero, write: @escaping @Sendable ([Item]) async throws -> [Answer]) {
         self.delay = delay
         self.write = write
     }
 
     /// Items waiting for the next batch.
-    var waitingCount: Int { state.withLock { $0.count } }
+    package var waitingCount: Int { state.withLock { $0.count } }
 
     /// Writes `item` with whatever else is waiting; returns its answer once it is written.
-    func store(_ item: Item) async throws -> Answer {
+    package func store(_ item: Item) async throws -> Answer {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Answer, any Error>) in
             let start = state.withLock { $0.add((item, done)) }
             if start { Task { await self.drain() } }
@@ -51,4 +52,4 @@ final class StatementBatches<Item: Sendable, Answer: Sendable>: Sendable {
 }
 
 /// A batch's write answered a different number of items than it was given.
-struct BatchAnswerMismatch: Error {}
+package struct BatchAnswerMismatch: Error {}

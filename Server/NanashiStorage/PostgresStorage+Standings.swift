@@ -6,7 +6,7 @@ import PostgresNIO
 /// The leaderboard, profiles and the archive of finished games, read from PostgreSQL with the
 /// same indexes and standing buckets as SQLite's.
 extension PostgresStorage {
-    func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
+    package func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
         // A few hundred buckets at most (8 rating points each): read them all, best first.
         let buckets = try await rows(
             "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket DESC"
@@ -33,7 +33,7 @@ extension PostgresStorage {
             })
     }
 
-    func profile(name: String, recent: Int) async throws -> Profile? {
+    package func profile(name: String, recent: Int) async throws -> Profile? {
         guard let player = try await player(named: name), let id = player.id else { return nil }
         var rank: Int?
         if player.games > 0 {
@@ -83,7 +83,7 @@ extension PostgresStorage {
             rank: rank, recent: games, computer: try await recentEngineGames(playerID: id, recent: recent))
     }
 
-    func finishedGames(name: String, before: Int64?, limit: Int) async throws -> (
+    package func finishedGames(name: String, before: Int64?, limit: Int) async throws -> (
         name: String, games: [FinishedGame]
     )? {
         guard let player = try await player(named: name), let id = player.id else { return nil }
@@ -105,7 +105,7 @@ extension PostgresStorage {
         return (player.name, games)
     }
 
-    func finishedGame(id: Int64) async throws -> FinishedGame? {
+    package func finishedGame(id: Int64) async throws -> FinishedGame? {
         guard
             let row = try await rows(
                 """

@@ -6,7 +6,7 @@ import PostgresNIO
 /// Games against the built-in engine and analyses of finished games, in PostgreSQL. The engine's
 /// games are marked with `game.engine_level`.
 extension PostgresStorage {
-    func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
+    package func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
         async throws
         -> (engine: PlayerRow, game: Int64)
     {
@@ -46,7 +46,7 @@ extension PostgresStorage {
         }
     }
 
-    func unfinishedEngineLevels() async throws -> [Int64: Int] {
+    package func unfinishedEngineLevels() async throws -> [Int64: Int] {
         var levels: [Int64: Int] = [:]
         for row in try await rows(
             "SELECT id, engine_level FROM game WHERE result IS NULL AND engine_level IS NOT NULL")
@@ -57,7 +57,7 @@ extension PostgresStorage {
         return levels
     }
 
-    func analysis(gameID: Int64) async throws -> GameAnalysis? {
+    package func analysis(gameID: Int64) async throws -> GameAnalysis? {
         guard
             let body = try await rows("SELECT body FROM analysis WHERE game_id = \(gameID)").first?.decode(
                 String.self)
@@ -65,7 +65,7 @@ extension PostgresStorage {
         return try GameAnalysis(storedBody: body, gameID: gameID)
     }
 
-    func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws {
+    package func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws {
         let body = try analysis.storedBody()
         try await client.query(
             """
@@ -76,7 +76,7 @@ extension PostgresStorage {
     }
 
     /// A player's latest finished games against the engine, newest first.
-    func recentEngineGames(playerID: Int64, recent: Int) async throws -> [RecentGame] {
+    package func recentEngineGames(playerID: Int64, recent: Int) async throws -> [RecentGame] {
         try await rows(
             """
             SELECT game.id, game.x_id, game.result, game.reason, x.name, o.name

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiRuntime
 import Synchronization
 
 /// Writes that arrive while one is being stored wait and are then stored together, in one
@@ -17,7 +18,7 @@ import Synchronization
 /// A batch's callers are answered together, in one closure given to `answer`: the server hands
 /// it to an event loop, so that a batch wakes one loop once rather than a loop for each of its
 /// callers.
-final class GroupCommit<Item: Sendable>: Sendable {
+package final class GroupCommit<Item: Sendable>: Sendable {
     private let state = Mutex(BatchQueue<(item: Item, done: CheckedContinuation<Void, any Error>)>())
     private let threads: WorkerThreads
     private let write: @Sendable ([Item]) throws -> Void
@@ -35,7 +36,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
     ///   - answer: runs the closure that answers a batch's callers, where it likes (it must run
     ///     it); on the writing thread unless told.
     ///   - write: stores a batch in one transaction, or throws and stores none of it.
-    init(
+    package init(
         on threads: WorkerThreads, delay: Duration = .zero,
         pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.inSeconds) },
         answer: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
@@ -49,10 +50,10 @@ final class GroupCommit<Item: Sendable>: Sendable {
     }
 
     /// Items waiting for the next batch.
-    var waitingCount: Int { state.withLock { $0.count } }
+    package var waitingCount: Int { state.withLock { $0.count } }
 
     /// Stores `item` with whatever else is waiting; returns once it is stored.
-    func store(_ item: Item) async throws {
+    package func store(_ item: Item) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let start = state.withLock { $0.add((item, done)) }
             if start { threads.submit { self.drain() } }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the server keeps its data, as `--db` names it: a file path means SQLite (created if
 /// missing); `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]` means PostgreSQL.
-enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
+package enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(PostgresAddress)
 
@@ -10,7 +10,7 @@ enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: `DatabaseAddressError` for a URL that is not one of PostgreSQL's as above, or
     ///   an empty path.
-    init(parsing text: String) throws(DatabaseAddressError) {
+    package init(parsing text: String) throws(DatabaseAddressError) {
         guard let schemeEnd = text.range(of: "://") else {
             guard !text.isEmpty else { throw DatabaseAddressError("the database path is empty") }
             self = .sqlite(path: text)
@@ -26,7 +26,7 @@ enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The address for logs and errors: never the password.
-    var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let address): address.description
@@ -35,17 +35,17 @@ enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A PostgreSQL server, database and login, from a `postgres://` URL.
-struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
-    var user: String
-    var password: String?
-    var host: String
-    var port: Int
-    var database: String
+package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
+    package var user: String
+    package var password: String?
+    package var host: String
+    package var port: Int
+    package var database: String
     /// `sslmode=require`: connect over TLS or not at all (the server's certificate is not
     /// checked against a CA, as libpq's `require` does not).
-    var requiresTLS: Bool
+    package var requiresTLS: Bool
 
-    init(
+    package init(
         user: String, password: String?, host: String, port: Int = 5432, database: String,
         requiresTLS: Bool = false
     ) {
@@ -59,7 +59,7 @@ struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// Reads `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require|disable]`; the user,
     /// password and database may be percent-encoded.
-    init(parsing text: String) throws(DatabaseAddressError) {
+    package init(parsing text: String) throws(DatabaseAddressError) {
         func bad(_ why: String) -> DatabaseAddressError {
             DatabaseAddressError(
                 "bad PostgreSQL URL (\(why)): expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
@@ -94,15 +94,15 @@ struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `postgres://USER@HOST:PORT/DB`, without the password.
-    var description: String {
+    package var description: String {
         "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
             + (requiresTLS ? "?sslmode=require" : "")
     }
 }
 
 /// `--db` is neither a file path nor a PostgreSQL URL.
-struct DatabaseAddressError: Error, Equatable, CustomStringConvertible {
-    let description: String
+package struct DatabaseAddressError: Error, Equatable, CustomStringConvertible {
+    package let description: String
 
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

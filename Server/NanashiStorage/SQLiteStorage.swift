@@ -3,6 +3,7 @@ import GRDB
 import NIOPosix
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 
 /// The server's storage in one SQLite file (the embedded default): players, token digests, games
 /// with their moves, rating history.
@@ -10,9 +11,9 @@ import NanashiProtocol
 /// WAL mode through a `DatabasePool`; every query is parameterised. GRDB's calls block, so each
 /// method runs its work on threads of its own (`writing`, `reading`): a slow write never holds
 /// up the threads that serve sockets and clocks, nor the reads.
-final class SQLiteStorage: Storage {
+package final class SQLiteStorage: Storage {
     /// Internal rather than private so that `SQLiteStorage+Seeding.swift` can write in bulk.
-    let pool: DatabasePool
+    package let pool: DatabasePool
     /// Where `writing` does its work (SQLite in WAL mode has one writer at a time, which GRDB's
     /// pool enforces; a write may wait for the lock up to the busy timeout).
     private let threads = WorkerThreads(count: 4, name: "nanashi.storage")
@@ -24,7 +25,7 @@ final class SQLiteStorage: Storage {
 
     /// Runs `work` in a write transaction on the storage threads and waits for it without
     /// blocking the caller's thread.
-    func writing<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func writing<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await threads.run { try self.pool.write(work) }
     }
 
@@ -36,13 +37,13 @@ final class SQLiteStorage: Storage {
     }
 
     /// Runs `work`, which only reads, on the reading threads.
-    func reading<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func reading<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await readers.run { try self.pool.read(work) }
     }
 
-    func close() async {}
+    package func close() async {}
 
-    var sharedLoginGuesses: (any SharedLoginGuesses)? { nil }
+    package var sharedLoginGuesses: (any SharedLoginGuesses)? { nil }
 
     deinit {
         threads.stop()
@@ -52,7 +53,8 @@ final class SQLiteStorage: Storage {
     /// Opens (creating if needed) the database file and brings its schema up to date. A write
     /// waits up to `busyTimeout` for another's lock before it fails; moves are stored in batches
     /// that each wait `moveCommitDelay` for more (`GroupCommit`).
-    init(path: String, busyTimeout: Duration = .seconds(5), moveCommitDelay: Duration = .zero) throws {
+    package init(path: String, busyTimeout: Duration = .seconds(5), moveCommitDelay: Duration = .zero) throws
+    {
         var configuration = Configuration()
         // Another process (the operator's `nanashi leaderboard --db`, a server shutting down)
         // may hold a lock for a moment: wait for it rather than fail.
@@ -84,13 +86,13 @@ final class SQLiteStorage: Storage {
     /// each batch, and checkpoints 8,192 pages apart (32 MiB of WAL rather than SQLite's 4 MiB)
     /// copy each page to the database once for many moves rather than once for about one.
     /// Durability is unchanged: a commit is in the WAL before it returns, as before.
-    static let writerSettings = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
+    package static let writerSettings = "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192"
 
     /// The schema version this build writes: the number of migrations it knows.
-    static var schemaVersion: Int { migrator.migrations.count }
+    package static var schemaVersion: Int { migrator.migrations.count }
 
     /// Named, append-only migrations: never edit one that has shipped, add the next.
-    static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 players, tokens, games, moves, rating changes") { db in
             try db.execute(
@@ -209,7 +211,7 @@ final class SQLiteStorage: Storage {
     /// first session token if given.
     ///
     /// - Throws: `StorageError.nameTaken` if the name is taken, ignoring case.
-    func createPlayer(
+    package func createPlayer(
         name: String, passwordHash: String, now: Date, token: (digest: [UInt8], expires: Date)?
     ) async throws -> PlayerRow {
         let player = PlayerRow.new(name: name, passwordHash: passwordHash, now: now)
@@ -231,7 +233,7 @@ final class SQLiteStorage: Storage {
     }
 
     /// The player with this name, ignoring case.
-    func player(named name: String) async throws -> PlayerRow? {
+    package func player(named name: String) async throws -> PlayerRow? {
         try await reading { db in
             try PlayerRow.fetchOne(
                 db, sql: "SELECT * FROM player WHERE name_key = ?", arguments: [name.lowercased()])
@@ -239,12 +241,12 @@ final class SQLiteStorage: Storage {
     }
 
     /// The player with this id.
-    func player(id: Int64) async throws -> PlayerRow? {
+    package func player(id: Int64) async throws -> PlayerRow? {
         try await reading { db in try PlayerRow.fetchOne(db, key: id) }
     }
 
     /// Stores a token's digest for a player until it expires.
-    func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) async throws {
+    package func addToken(digest: [UInt8], playerID: Int64, now: Date, expires: Date) async throws {
         let token = TokenRow(
             digest: Data(digest), playerID: playerID, createdAt: now.timeIntervalSince1970,
             expiresAt: expires.timeIntervalSince1970)
@@ -258,7 +260,7 @@ final class SQLiteStorage: Storage {
     }
 
     /// The player a token digest belongs to, if the token exists and has not expired.
-    func player(tokenDigest digest: [UInt8], now: Date) async throws -> PlayerRow? {
+    package func player(tokenDigest digest: [UInt8], now: Date) async throws -> PlayerRow? {
         // Every reconnecting client asks: one statement, prepared once per database connection.
         try await reading { db in
             try PlayerRow.fetchOne(
@@ -272,7 +274,7 @@ final class SQLiteStorage: Storage {
     }
 
     /// Forgets a token: it stops working.
-    func removeToken(digest: [UInt8]) async throws {
+    package func removeToken(digest: [UInt8]) async throws {
         try await writing { db in
             try db.execute(sql: "DELETE FROM token WHERE digest = ?", arguments: [Data(digest)])
         }
@@ -281,7 +283,7 @@ final class SQLiteStorage: Storage {
     // MARK: Games
 
     /// A player about to seek, as stored now, in one read.
-    func seeker(id: Int64) async throws -> Seeker? {
+    package func seeker(id: Int64) async throws -> Seeker? {
         try await reading { db in
             guard
                 let player = try PlayerRow.fetchOne(
@@ -302,7 +304,7 @@ final class SQLiteStorage: Storage {
     }
 
     /// Stores a new game and returns its id.
-    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
+    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
         try await writingOneStatement { db in
             try db.cachedStatement(
                 sql: "INSERT INTO game (x_id, o_id, initial, increment, started_at) VALUES (?, ?, ?, ?, ?)"
@@ -313,7 +315,7 @@ final class SQLiteStorage: Storage {
 
     /// Stores one accepted move with both clocks after it: with the other moves waiting meanwhile,
     /// in one transaction (`moves`).
-    func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
+    package func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {
         try await moves.store(
             MoveRow(
                 gameID: gameID, ply: ply, notation: move.description, xClock: clocks.x, oClock: clocks.o,
@@ -353,7 +355,7 @@ final class SQLiteStorage: Storage {
     ///
     /// - Parameter rate: given both players as stored, returns their new ratings (x, o).
     /// - Throws: `StorageError.noSuchGame` if the game is unknown or already over.
-    func finishGame(
+    package func finishGame(
         id: Int64, outcome: Outcome, rated: Bool, now: Date,
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult? {
@@ -382,7 +384,7 @@ final class SQLiteStorage: Storage {
     }
 
     /// Every game not yet over, with its players and moves in order.
-    func unfinishedGames() async throws -> [UnfinishedGame] {
+    package func unfinishedGames() async throws -> [UnfinishedGame] {
         try await reading { db in
             let games = try GameRow.fetchAll(
                 db, sql: "SELECT * FROM game WHERE result IS NULL ORDER BY id")
@@ -400,17 +402,17 @@ final class SQLiteStorage: Storage {
     // MARK: Standings
 
     /// A page of the leaderboard: players with at least one rated game, best first.
-    func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
+    package func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
         try await reading { db in try Self.leaderboard(db, limit: limit, offset: offset) }
     }
 
     /// A player's profile with their `recent` latest games, or `nil` if there is no such player.
-    func profile(name: String, recent: Int) async throws -> Profile? {
+    package func profile(name: String, recent: Int) async throws -> Profile? {
         try await reading { db in try Self.profile(db, name: name, recent: recent) }
     }
 
     /// Reads a leaderboard page from a database file without changing it (the operator's view).
-    static func leaderboard(databaseAt path: String, limit: Int, offset: Int) throws -> Leaderboard {
+    package static func leaderboard(databaseAt path: String, limit: Int, offset: Int) throws -> Leaderboard {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)
@@ -521,7 +523,7 @@ final class SQLiteStorage: Storage {
 
 extension SQLiteStorage {
     /// The player with this name, ignoring case, inside a read or write.
-    static func player(_ db: Database, named name: String) throws -> PlayerRow? {
+    package static func player(_ db: Database, named name: String) throws -> PlayerRow? {
         try PlayerRow.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM player WHERE name_key = ?"), arguments: [name.lowercased()]
         )
@@ -530,7 +532,7 @@ extension SQLiteStorage {
     /// A player's latest finished games, newest first: the latest `recent` as x and as o, each
     /// read backwards off its index, merged. Arguments: player, recent, player, recent, player,
     /// recent.
-    static let recentGamesQuery = """
+    package static let recentGamesQuery = """
         SELECT game.id, game.x_id, game.result, game.reason, x.name AS x_name, o.name AS o_name,
                change.rating_before, change.rating_after
         FROM (
@@ -551,7 +553,7 @@ extension SQLiteStorage {
         """
 
     /// The buckets that have ranked players, best first.
-    static func standingBuckets(_ db: Database) throws -> [(bucket: Int64, players: Int)] {
+    package static func standingBuckets(_ db: Database) throws -> [(bucket: Int64, players: Int)] {
         try Row.fetchAll(
             db, sql: "SELECT bucket, players FROM standing_bucket WHERE players > 0 ORDER BY bucket DESC"
         ).map { ($0["bucket"], $0["players"]) }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import PostgresNIO
 
 /// What several servers ("nodes") on one PostgreSQL database share beyond the storage itself:
@@ -9,7 +10,7 @@ import PostgresNIO
 /// the `live` list, and the messages they send each other with `NOTIFY`.
 extension PostgresStorage {
     /// The host of the games this server creates: its node, once it joined.
-    var host: Int64? {
+    package var host: Int64? {
         let node = node.load(ordering: .relaxed)
         return node == 0 ? nil : node
     }
@@ -17,7 +18,7 @@ extension PostgresStorage {
     // MARK: Nodes
 
     /// Adds this server's `node` row and makes it the host of the games it creates.
-    func joinAsNode(now: Date) async throws -> Int64 {
+    package func joinAsNode(now: Date) async throws -> Int64 {
         let seconds = now.timeIntervalSince1970
         guard
             let id = try await rows(
@@ -33,7 +34,7 @@ extension PostgresStorage {
     /// own, not the pool's: however busy the pool, the lease is renewed. Gives up after `limit`
     /// on `clock` (`DedicatedConnection.TimedOut`), dropping that connection: a statement that
     /// hangs holds up no later heartbeat.
-    func heartbeat(
+    package func heartbeat(
         node: Int64, now: Date, aliveAfter: Date, within limit: Duration = .seconds(10),
         clock: any ServerClock = SystemClock()
     ) async throws {
@@ -59,7 +60,7 @@ extension PostgresStorage {
 
     /// Leaves the cluster in order: this node's games are hosted by nobody (the next node to
     /// look takes them), its seeks go, and so does its row.
-    func leave(node: Int64) async throws {
+    package func leave(node: Int64) async throws {
         try await transaction { connection in
             try await connection.query(
                 "UPDATE game SET host = NULL WHERE host = \(node) AND result IS NULL", logger: logger)
@@ -73,7 +74,7 @@ extension PostgresStorage {
     /// nobody or a node not seen since `aliveAfter`; returns their ids. Of several nodes that try
     /// at once, one gets each game: the others find it hosted by a live node when their update
     /// reaches its row.
-    func claimGames(node: Int64, aliveAfter: Date, ids: [Int64]? = nil) async throws -> [Int64] {
+    package func claimGames(node: Int64, aliveAfter: Date, ids: [Int64]? = nil) async throws -> [Int64] {
         let only = ids.map { " AND id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
         if let ids, ids.isEmpty { return [] }
         return try await rows(
@@ -88,7 +89,7 @@ extension PostgresStorage {
 
     /// Lets go of the unfinished games of `ids` that `node` hosts (their host becomes nobody), for
     /// the next claim, here or on another node.
-    func releaseGames(ids: [Int64], node: Int64) async throws {
+    package func releaseGames(ids: [Int64], node: Int64) async throws {
         guard !ids.isEmpty else { return }
         let only = ids.map(String.init).joined(separator: ",")
         _ = try await rows(
@@ -100,7 +101,7 @@ extension PostgresStorage {
     }
 
     /// A player's unfinished game, the side they play and its host, if that host is alive.
-    func unfinishedGame(of playerID: Int64, aliveAfter: Date) async throws -> (
+    package func unfinishedGame(of playerID: Int64, aliveAfter: Date) async throws -> (
         game: Int64, side: Side, host: Int64?
     )? {
         guard
@@ -117,7 +118,7 @@ extension PostgresStorage {
     }
 
     /// The live node hosting the unfinished game `id`, if any.
-    func host(ofGame id: Int64, aliveAfter: Date) async throws -> Int64? {
+    package func host(ofGame id: Int64, aliveAfter: Date) async throws -> Int64? {
         try await rows(
             """
             SELECT node.id FROM game JOIN node ON node.id = game.host
@@ -128,7 +129,9 @@ extension PostgresStorage {
 
     /// How game `id` ended, as stored: its outcome and each side's rating before and after it
     /// (the player's rating both times if it was not rated); `nil` while it is not over.
-    func storedEnd(ofGame id: Int64) async throws -> (outcome: Outcome, ratings: [Side: RatingChange])? {
+    package func storedEnd(ofGame id: Int64) async throws -> (
+        outcome: Outcome, ratings: [Side: RatingChange]
+    )? {
         guard
             let row = try await rows(
                 """
@@ -155,7 +158,7 @@ extension PostgresStorage {
     }
 
     /// A number greater than that of every login before it on any node.
-    func nextLoginTicket() async throws -> Int64 {
+    package func nextLoginTicket() async throws -> Int64 {
         guard let ticket = try await rows("SELECT nextval('login_ticket')").first?.decode(Int64.self) else {
             throw StorageError.damaged("the login ticket sequence gave nothing")
         }
@@ -169,7 +172,7 @@ extension PostgresStorage {
     ///
     /// - Throws: `ProtocolError` `alreadySeeking` if the player seeks already (on any node),
     ///   `inGame` if they have a game not over.
-    func addSeek(_ seek: SharedSeek) async throws {
+    package func addSeek(_ seek: SharedSeek) async throws {
         let inserted = try await rows(
             """
             INSERT INTO seek (player_id, node, rating, colour_balance, initial, increment, since)
@@ -191,7 +194,7 @@ extension PostgresStorage {
 
     /// Takes a player's seek made on `node` out of the pool, if it is still there (not one they
     /// made since on another node).
-    func removeSeek(playerID: Int64, node: Int64) async throws {
+    package func removeSeek(playerID: Int64, node: Int64) async throws {
         try await client.query(
             "DELETE FROM seek WHERE player_id = \(playerID) AND node = \(node)", logger: logger)
     }
@@ -205,7 +208,7 @@ extension PostgresStorage {
     ///
     /// - Returns: the games created; whether the batch was full (more seeks may wait), and
     ///   whether seeks were skipped (locked by another pass), so that the pass may be tried again.
-    func pairSeeks(
+    package func pairSeeks(
         node: Int64, aliveAfter: Date, now: Date, limit: Int,
         pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
     ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool) {
@@ -320,7 +323,7 @@ extension PostgresStorage {
 
     /// The games in progress on live nodes, highest-rated first (by the mean of both players'
     /// ratings), at most `limit`.
-    func liveGames(limit: Int, aliveAfter: Date) async throws -> [LiveGame] {
+    package func liveGames(limit: Int, aliveAfter: Date) async throws -> [LiveGame] {
         try await rows(
             """
             SELECT game.id, x.name, x.rating, o.name, o.rating, game.initial, game.increment,
@@ -343,7 +346,7 @@ extension PostgresStorage {
     // MARK: Messages between nodes
 
     /// Sends notifications in one statement, in order: `(channel, payload)`.
-    func notify(_ notifications: [(channel: String, payload: String)]) async throws {
+    package func notify(_ notifications: [(channel: String, payload: String)]) async throws {
         guard !notifications.isEmpty else { return }
         let statement = Notify(channels: notifications.map(\.channel), payloads: notifications.map(\.payload))
         let (client, logger) = (client, logger)
@@ -354,25 +357,25 @@ extension PostgresStorage {
 
     /// Notifications sent in one statement, prepared once a connection.
     private struct Notify: PostgresPreparedStatement {
-        static let name = "nanashi_notify"
-        static let sql = "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS t(c, p)"
-        typealias Row = Void
-        var channels: [String]
-        var payloads: [String]
+        package static let name = "nanashi_notify"
+        package static let sql = "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS t(c, p)"
+        package typealias Row = Void
+        package var channels: [String]
+        package var payloads: [String]
 
-        func makeBindings() throws -> PostgresBindings {
+        package func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(channels)
             bindings.append(payloads)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws {}
+        package func decodeRow(_ row: PostgresRow) throws {}
     }
 
     /// Keeps a message too long for a notification until its node (`nil`: any) reads it, or
     /// is found dead; returns its id.
-    func storeRelayMessage(_ body: String, for node: Int64?) async throws -> Int64 {
+    package func storeRelayMessage(_ body: String, for node: Int64?) async throws -> Int64 {
         guard
             let id = try await rows(
                 "INSERT INTO relay_message (body, node) VALUES (\(body), \(node)) RETURNING id"
@@ -382,28 +385,47 @@ extension PostgresStorage {
     }
 
     /// Reads a stored message once: it is gone after.
-    func takeRelayMessage(id: Int64) async throws -> String? {
+    package func takeRelayMessage(id: Int64) async throws -> String? {
         try await rows("DELETE FROM relay_message WHERE id = \(id) RETURNING body").first?.decode(String.self)
     }
 }
 
 /// A seek in the pool that the nodes share.
-struct SharedSeek: Sendable {
-    var playerID: Int64
+package struct SharedSeek: Sendable {
+    package var playerID: Int64
     /// The node the player is connected to.
-    var node: Int64
-    var rating: Double
+    package var node: Int64
+    package var rating: Double
     /// Games as x minus games as o.
-    var colourBalance: Int
-    var control: TimeControl
-    var since: Date
+    package var colourBalance: Int
+    package var control: TimeControl
+    package var since: Date
+
+    package init(
+        playerID: Int64, node: Int64, rating: Double, colourBalance: Int, control: TimeControl, since: Date
+    ) {
+        self.playerID = playerID
+        self.node = node
+        self.rating = rating
+        self.colourBalance = colourBalance
+        self.control = control
+        self.since = since
+    }
 }
 
 /// A game a pairing pass created: its players as stored, and the node each is connected to.
-struct SharedPairing: Sendable {
-    var game: Int64
-    var control: TimeControl
-    var x: PlayerRow
-    var o: PlayerRow
-    var nodes: [Side: Int64]
+package struct SharedPairing: Sendable {
+    package var game: Int64
+    package var control: TimeControl
+    package var x: PlayerRow
+    package var o: PlayerRow
+    package var nodes: [Side: Int64]
+
+    package init(game: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, nodes: [Side: Int64]) {
+        self.game = game
+        self.control = control
+        self.x = x
+        self.o = o
+        self.nodes = nodes
+    }
 }

@@ -8,7 +8,7 @@ import NanashiProtocol
 /// `PostgresStorage`, one PostgreSQL database that several servers share. `openStorage(_:)`
 /// picks one from `--db`. Every method is safe to call from any task at any time; every change
 /// it makes is one transaction, stored when it returns.
-protocol Storage: Sendable {
+package protocol Storage: Sendable {
     /// Adds a player with the initial rating and, in the same transaction, the digest of their
     /// first session token if given.
     ///
@@ -100,10 +100,10 @@ protocol Storage: Sendable {
 
 extension Storage {
     /// A player's profile with their 10 latest games.
-    func profile(name: String) async throws -> Profile? { try await profile(name: name, recent: 10) }
+    package func profile(name: String) async throws -> Profile? { try await profile(name: name, recent: 10) }
 
     /// Ends a game, rated.
-    func finishGame(
+    package func finishGame(
         id: Int64, outcome: Outcome, now: Date,
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult? {
@@ -113,12 +113,12 @@ extension Storage {
 
 /// The engine plays as one player per level, named `AI level N`: a name no person can take (names
 /// have no spaces) and a password hash no password matches, so nobody logs in as it.
-enum EnginePlayer {
+package enum EnginePlayer {
     /// The name of the engine's player at `level`.
-    static func name(level: Int) -> String { "AI level \(level)" }
+    package static func name(level: Int) -> String { "AI level \(level)" }
 
     /// The engine's player at `level`, to insert on its first game.
-    static func new(level: Int, now: Date) -> PlayerRow {
+    package static func new(level: Int, now: Date) -> PlayerRow {
         PlayerRow.new(name: name(level: level), passwordHash: "engine", now: now)
     }
 }
@@ -126,14 +126,14 @@ enum EnginePlayer {
 /// An analysis as stored: its JSON text.
 extension GameAnalysis {
     /// The analysis as the JSON text storage keeps.
-    func storedBody() throws -> String {
+    package func storedBody() throws -> String {
         String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
     }
 
     /// An analysis read back from storage.
     ///
     /// - Throws: `StorageError.damaged` if the text is not an analysis.
-    init(storedBody body: String, gameID: Int64) throws {
+    package init(storedBody body: String, gameID: Int64) throws {
         do {
             self = try JSONDecoder().decode(GameAnalysis.self, from: Data(body.utf8))
         } catch {
@@ -143,7 +143,7 @@ extension GameAnalysis {
 }
 
 /// Why storage refused a change, or could not be opened.
-enum StorageError: Error, Equatable, CustomStringConvertible {
+package enum StorageError: Error, Equatable, CustomStringConvertible {
     /// Another player has this name, ignoring case.
     case nameTaken
     /// The game does not exist or is already over.
@@ -153,7 +153,7 @@ enum StorageError: Error, Equatable, CustomStringConvertible {
     /// The database was brought to a later schema by a newer server than this one.
     case newerSchema(database: Int, node: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .nameTaken: "the name is taken"
         case .noSuchGame: "no such game in progress"
@@ -166,25 +166,42 @@ enum StorageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A game that was not over when it was last stored, with its moves, to resume after a restart.
-struct UnfinishedGame: Sendable {
-    var game: GameRow
-    var x: PlayerRow
-    var o: PlayerRow
-    var moves: [MoveRow]
+package struct UnfinishedGame: Sendable {
+    package var game: GameRow
+    package var x: PlayerRow
+    package var o: PlayerRow
+    package var moves: [MoveRow]
+
+    package init(game: GameRow, x: PlayerRow, o: PlayerRow, moves: [MoveRow]) {
+        self.game = game
+        self.x = x
+        self.o = o
+        self.moves = moves
+    }
 }
 
 /// A player as they seek a game: what pairing them needs, read before they join the pool.
-struct Seeker: Sendable {
-    var player: PlayerRow
+package struct Seeker: Sendable {
+    package var player: PlayerRow
     /// Games as x minus games as o.
-    var colourBalance: Int
+    package var colourBalance: Int
+
+    package init(player: PlayerRow, colourBalance: Int) {
+        self.player = player
+        self.colourBalance = colourBalance
+    }
 }
 
 /// How one game ended for both players' ratings, as committed.
-struct RatedResult: Sendable {
-    var x: (before: Rating, after: Rating)
-    var o: (before: Rating, after: Rating)
+package struct RatedResult: Sendable {
+    package var x: (before: Rating, after: Rating)
+    package var o: (before: Rating, after: Rating)
+
+    package init(x: (before: Rating, after: Rating), o: (before: Rating, after: Rating)) {
+        self.x = x
+        self.o = o
+    }
 }
 
 /// Ratings travel as whole numbers.
-func rounded(_ value: Double) -> Int { Int(value.rounded()) }
+package func rounded(_ value: Double) -> Int { Int(value.rounded()) }

@@ -8,14 +8,19 @@ import PostgresNIO
 /// under an advisory lock so that servers starting together do not apply one twice. A server
 /// that finds a later version than it knows refuses to start: its code would not match the
 /// tables. Append-only: never edit a migration that has shipped, add the next.
-enum PostgresSchema {
+package enum PostgresSchema {
     /// One migration: statements run in one transaction.
-    struct Migration {
-        var name: String
-        var statements: [String]
+    package struct Migration {
+        package var name: String
+        package var statements: [String]
+
+        package init(name: String, statements: [String]) {
+            self.name = name
+            self.statements = statements
+        }
     }
 
-    static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(
             name: "players, tokens, games, moves, rating changes, standing buckets",
             statements: [
@@ -160,7 +165,7 @@ enum PostgresSchema {
     ]
 
     /// The schema version this build writes.
-    static var version: Int { migrations.count }
+    package static var version: Int { migrations.count }
 
     /// Any number, the same for every server: the advisory lock held while migrating.
     private static let lockKey: Int64 = 0x6e61_6e61_7368_6901
@@ -168,7 +173,7 @@ enum PostgresSchema {
     /// Brings the database up to `version`, or refuses one at a later version.
     ///
     /// - Throws: `StorageError.newerSchema` if the database is at a later version.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    package static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("BEGIN", logger: logger)
         do {
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)

@@ -4,20 +4,20 @@ import NanashiProtocol
 
 /// A finished game as the archive reads it back: players with their ratings before it, the
 /// time control, how and when it ended, and (for a PGN) its moves.
-struct FinishedGame: Sendable {
-    var id: Int64
-    var x: GamePlayer
-    var o: GamePlayer
-    var control: TimeControl
-    var outcome: Outcome
-    var plies: Int
-    var started: Date
-    var ended: Date
+package struct FinishedGame: Sendable {
+    package var id: Int64
+    package var x: GamePlayer
+    package var o: GamePlayer
+    package var control: TimeControl
+    package var outcome: Outcome
+    package var plies: Int
+    package var started: Date
+    package var ended: Date
     /// The moves in order; empty when read for a `games` page, which needs only their count.
-    var moves: [String] = []
+    package var moves: [String] = []
 
     /// The game as a line of `games`.
-    var archived: ArchivedGame {
+    package var archived: ArchivedGame {
         ArchivedGame(
             game: id, x: x, o: o, outcome: outcome, plies: plies,
             ended: ended.formatted(.iso8601))
@@ -26,7 +26,7 @@ struct FinishedGame: Sendable {
     /// The game as PGN, as python-ataxx reads it: x is `White`, o is `Black`, and `1-0` means x won.
     ///
     /// - Throws: `ReplayError` if a stored move cannot be played (a damaged database).
-    func pgn() throws -> String {
+    package func pgn() throws -> String {
         try GameRecord(
             start: .start, moves: Position.start.replaying(moves).moves,
             tags: [
@@ -50,5 +50,20 @@ struct FinishedGame: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "??" }
         return "\(parts.year.map(String.init) ?? "????").\(two(parts.month)).\(two(parts.day))"
+    }
+
+    package init(
+        id: Int64, x: GamePlayer, o: GamePlayer, control: TimeControl, outcome: Outcome, plies: Int,
+        started: Date, ended: Date, moves: [String] = []
+    ) {
+        self.id = id
+        self.x = x
+        self.o = o
+        self.control = control
+        self.outcome = outcome
+        self.plies = plies
+        self.started = started
+        self.ended = ended
+        self.moves = moves
     }
 }

@@ -3,62 +3,14 @@ import GRDB
 import NanashiCore
 import NanashiProtocol
 
-/// What a seeding run put into a database.
-public struct SeedSummary: Sendable, Equatable {
-    /// Rated players added.
-    public var players: Int
-    /// Finished games added between them.
-    public var games: Int
-    /// Bot accounts added, each with a session token to log in with (`auth`).
-    public var bots: [BotAccount]
-
-    /// The line `nanashi seed` prints: what was added, and in how long.
-    public func line(took elapsed: Duration) -> String {
-        let tenths = elapsed.wholeMilliseconds / 100
-        return
-            "seeded \(players) players, \(games) games, \(bots.count) bots in \(tenths / 10).\(tenths % 10) s"
-    }
-}
-
-/// Fills a database with made-up players, finished games and bot accounts, for benchmarks.
-///
-/// Seeded accounts have no password (their stored hash matches none): players exist to be
-/// ranked and looked up, bots log in with the tokens returned here.
-public enum BenchmarkSeed {
-    /// Adds `players` rated players named `<prefix>000001`..., `games` finished games between
-    /// them and `bots` unrated accounts named `<botPrefix>0001`..., in one transaction.
-    ///
-    /// - Throws: if the database cannot be opened, or a name is already taken (then nothing is
-    ///   added).
-    public static func seed(
-        databaseAt path: String, players: Int, games: Int, bots: Int, prefix: String = "seed",
-        botPrefix: String = "bot"
-    ) throws -> SeedSummary {
-        let storage = try SQLiteStorage(path: path)
-        return try storage.seed(
-            players: players, games: games, bots: bots, prefix: prefix, botPrefix: botPrefix, now: Date())
-    }
-
-    /// Why `nanashi seed` cannot run with these counts, or `nil` when it can: no count is below 0,
-    /// bots have a file to write their tokens to, and there is something to add.
-    public static func problem(players: Int, games: Int?, bots: Int, writesAccounts: Bool) -> String? {
-        guard players >= 0, bots >= 0, (games ?? 0) >= 0 else {
-            return "bad counts: --players, --games and --bots are 0 or more"
-        }
-        guard bots == 0 || writesAccounts else {
-            return "--bots needs --accounts FILE to write their tokens to"
-        }
-        guard players + bots > 0 else { return "nothing to seed: give --players or --bots" }
-        return nil
-    }
-}
-
 extension SQLiteStorage {
     /// Bulk inserts through prepared statements in one write transaction: 100,000 players take
     /// seconds, where one transaction each would take minutes.
-    func seed(
-        players: Int, games: Int, bots: Int, prefix: String, botPrefix: String, now: Date
-    ) throws -> SeedSummary {
+    /// `newToken`: a bot's session token, as the client gets it and as the database keeps it.
+    package func seed(
+        players: Int, games: Int, bots: Int, prefix: String, botPrefix: String, now: Date,
+        newToken: () -> (text: String, digest: [UInt8])
+    ) throws -> (players: Int, games: Int, bots: [BotAccount]) {
         var random = SystemRandomNumberGenerator()
         let nowSeconds = now.timeIntervalSince1970
         let day = 24 * 3600.0
@@ -135,14 +87,14 @@ extension SQLiteStorage {
                     volatility: Rating.initial.volatility, games: 0, wins: 0, losses: 0, draws: 0,
                     ratedAt: nil, createdAt: nowSeconds)
                 try bot.insert(db)
-                let token = SessionToken.generate()
+                let token = newToken()
                 try insertToken.execute(arguments: [
                     Data(token.digest), bot.id!, nowSeconds, nowSeconds + 365 * day,
                 ])
                 credentials.append(BotAccount(name: name, token: token.text))
             }
         }
-        return SeedSummary(players: players, games: players >= 2 ? games : 0, bots: credentials)
+        return (players, players >= 2 ? games : 0, credentials)
     }
 
     private static func padded(_ number: Int, to digits: Int) -> String {

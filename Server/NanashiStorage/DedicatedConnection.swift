@@ -1,30 +1,35 @@
 import Logging
+import NanashiRuntime
 import PostgresNIO
 
 /// One PostgreSQL connection outside the pool, for work that must not queue behind it (the
 /// node's heartbeat): opened when first used, and opened again after it failed or took too long.
-actor DedicatedConnection {
+package actor DedicatedConnection {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private var connection: PostgresConnection?
     private var closed = false
 
-    init(configuration: PostgresConnection.Configuration, logger: Logger) {
+    package init(configuration: PostgresConnection.Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
     }
 
     /// The work did not finish within its time limit; its connection was dropped.
-    struct TimedOut: Error, CustomStringConvertible {
-        var limit: Duration
-        var description: String { "no answer from the database within \(limit)" }
+    package struct TimedOut: Error, CustomStringConvertible {
+        package var limit: Duration
+        package var description: String { "no answer from the database within \(limit)" }
+
+        package init(limit: Duration) {
+            self.limit = limit
+        }
     }
 
     /// Runs `work` on the connection (opening it first if needed, within the connection's own
     /// connect timeout), for at most `limit` on `clock`. After an error, or when the limit
     /// passes first (`TimedOut`), the connection is dropped (closing it ends a statement still
     /// waiting on this side), and the next call opens a new one.
-    func run<T: Sendable>(
+    package func run<T: Sendable>(
         within limit: Duration, on clock: any ServerClock,
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
@@ -61,7 +66,7 @@ actor DedicatedConnection {
     }
 
     /// Closes the connection for good.
-    func close() async {
+    package func close() async {
         closed = true
         if let connection { try? await connection.close() }
         connection = nil
