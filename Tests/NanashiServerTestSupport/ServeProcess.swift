@@ -1,9 +1,9 @@
 import Foundation
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 #if canImport(Glibc)
     import Glibc

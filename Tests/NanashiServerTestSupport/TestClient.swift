@@ -1,9 +1,9 @@
 import Foundation
 import NanashiProtocol
+import NanashiRuntime
 import NanashiTestSupport
 
 @testable import NanashiServer
-import NanashiRuntime
 
 /// The shared line client, so the tests talk to the server exactly as any client would. Reads
 /// block on a thread of their own, never on the test's threads (nor on Dispatch's, which on

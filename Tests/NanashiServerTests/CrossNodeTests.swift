@@ -3,12 +3,12 @@ import Logging
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import PostgresNIO
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// Skips a test, saying why, when there is no PostgreSQL to test against: a warning, so the run
 /// says why (a cancelled test alone reads as passed).

@@ -1,7 +1,7 @@
+import NanashiRuntime
 import Testing
 
 @testable import NanashiServer
-import NanashiRuntime
 
 @Suite struct DeadlineTests {
     /// A call that never answers fails once its time is up (here: at once, the injected sleep

@@ -1,7 +1,7 @@
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 @Test func glickmanWorkedExampleIsReproduced() {
     let player = Rating(rating: 1500, deviation: 200, volatility: 0.06)

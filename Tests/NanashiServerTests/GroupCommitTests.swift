@@ -1,10 +1,10 @@
 import Foundation
+import NanashiRuntime
+import NanashiStorage
 import Synchronization
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
-import NanashiRuntime
 
 @Suite struct GroupCommitTests {
     private struct Refused: Error, Equatable {}

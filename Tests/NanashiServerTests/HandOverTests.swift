@@ -3,13 +3,13 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
-import NanashiRuntime
 
 /// The next message of `watcher`, which must be `watching`.
 private func watching(_ watcher: TestClient) async throws -> WatchedGame {

@@ -2,11 +2,11 @@ import Foundation
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import Synchronization
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// Moves as the wire lists them: `["f2","a7c5"]`.
 private func wireList(_ moves: [Move]) -> String {

@@ -1,11 +1,11 @@
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 @Suite struct ListeningAgainTests {
     /// The host of a game across two nodes loses its listening connection and listens again:

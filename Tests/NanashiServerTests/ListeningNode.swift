@@ -1,7 +1,7 @@
 import Foundation
+import NanashiStorage
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// A node of the test's own on a PostgreSQL database: it sends what the test tells it to, and
 /// hands the test the messages other nodes send it (but their words about logins).

@@ -3,11 +3,11 @@ import GRDB
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import Synchronization
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 // The server on the open internet: what one client (or one address) can do to everyone else,
 // sessions that replace each other, and games that never start or end early.

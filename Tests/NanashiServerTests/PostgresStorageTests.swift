@@ -1,13 +1,13 @@
 import Foundation
 import NanashiCore
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import PostgresNIO
 import Synchronization
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 // What only PostgreSQL's storage does: several servers on one database.
 

@@ -2,11 +2,11 @@ import Foundation
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 @Suite struct LatePresentTests {
     /// A player's node says they are there (`present`, as when they log in again) just as their

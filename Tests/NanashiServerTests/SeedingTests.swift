@@ -1,9 +1,9 @@
 import Foundation
 import NanashiProtocol
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 @Test func seedingAddsExactlyTheRankedPlayersGamesAndBotsAsked() async throws {
     let file = try TemporaryDatabase()

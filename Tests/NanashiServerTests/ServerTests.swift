@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// Registers a player and returns their token.
 @discardableResult

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import NanashiCore
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// The leaderboard and ranks straight from the player table, the slow way, to check the
 /// bucketed queries against.

@@ -1,9 +1,9 @@
 import Foundation
+import NanashiStorage
 import Synchronization
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 @Suite struct StatementBatchesTests {
     private struct Refused: Error, Equatable {}

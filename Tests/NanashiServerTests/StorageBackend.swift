@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 import NanashiServerTestSupport
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// The two implementations of `Storage`, for the tests that must hold for both.
 enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -1,11 +1,11 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 // What every `Storage` does, run against both: SQLite, and PostgreSQL (a throwaway cluster, or
 // the one NANASHI_TEST_POSTGRES names; skipped, saying why, where there is none).

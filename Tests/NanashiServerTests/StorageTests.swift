@@ -3,10 +3,10 @@ import GRDB
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 // What only SQLite's storage does; what both do is in StorageContractTests.
 

@@ -1,10 +1,10 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
-import NanashiStorage
 
 /// Plays a paired game to its end with `greedyMove`, checking that each player and each of
 /// `watchers` gets every `moved` in order; returns the moves and the outcome.

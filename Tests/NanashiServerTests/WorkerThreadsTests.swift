@@ -1,9 +1,9 @@
 import Foundation
+import NanashiRuntime
 import Synchronization
 import Testing
 
 @testable import NanashiServer
-import NanashiRuntime
 
 @Suite struct WorkerThreadsTests {
     /// Something a job captures, noting when it is freed.
