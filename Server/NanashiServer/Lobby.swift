@@ -131,17 +131,10 @@ actor Lobby {
                 continue
             }
             let control = TimeControl(initial: stored.game.initial, increment: stored.game.increment)
-            // Without a stored move, the game begins with both initial clocks.
-            var clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
-            if link != nil {
-                // Taken over from a node that stopped or died: the side to move's clock ran
-                // meanwhile, since the last move was stored (or the game began).
-                var charged = clocks ?? Clocks(x: control.initialMilliseconds, o: control.initialMilliseconds)
-                let since = stored.moves.last?.playedAt ?? stored.game.startedAt
-                let away = max(0, settings.clock.date.timeIntervalSince1970 - since)
-                charged[position.sideToMove] = max(0, charged[position.sideToMove] - Int64(away * 1000))
-                clocks = charged
-            }
+            // The clocks as stored with the last move (without one, both initial clocks). Taken
+            // over from a node that stopped or died, the side to move is charged nothing for the
+            // time the game had no host: a server's crash costs no player the game.
+            let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
                 clocks: clocks, isRated: engineGames[id] == nil)
