@@ -85,10 +85,24 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // The server's one source of time (a clock tests move by hand), event-loop timers, worker
-        // threads for work that blocks, and deadlines.
+        // What every part of the server shares: its settings, its one source of time (a clock tests
+        // move by hand), event-loop timers, worker threads for work that blocks, deadlines, token
+        // buckets, the TLS files.
         .target(
-            name: "NanashiRuntime", dependencies: nio("NIOCore", "NIOPosix"), path: "Server/NanashiRuntime"),
+            name: "NanashiRuntime",
+            dependencies: ["NanashiCore", "NanashiProtocol", nioSSL] + nio("NIOCore", "NIOPosix"),
+            path: "Server/NanashiRuntime"),
+        // Sockets: the line and WebSocket codecs, HTTP, TLS, admission and per-address limits, the
+        // outbox each connection's replies go through, and the metrics of what they carry.
+        .target(
+            name: "NanashiTransport",
+            dependencies: [
+                "NanashiCore", "NanashiProtocol", "NanashiRuntime", "NanashiWeb", nioSSL, logging,
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+                + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket"),
+            path: "Server/NanashiTransport"
+        ),
         // Where players, tokens, games and ratings are kept: the `Storage` protocol and its SQLite
         // (GRDB) and PostgreSQL (PostgresNIO) implementations.
         .target(
@@ -103,7 +117,7 @@ let package = Package(
             name: "NanashiServer",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL", "NanashiRuntime",
-                "NanashiStorage",
+                "NanashiStorage", "NanashiTransport",
             ]
                 + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
                 + [
@@ -115,7 +129,8 @@ let package = Package(
         .testTarget(
             name: "NanashiServerTests",
             dependencies: [
-                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiProtocol", "NanashiCore",
+                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiTransport", "NanashiProtocol",
+                "NanashiCore",
                 "NanashiTestSupport", "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.
                 grdb,
@@ -136,7 +151,8 @@ let package = Package(
         .testTarget(
             name: "NanashiWebTests",
             dependencies: [
-                "NanashiWeb", "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiAI",
+                "NanashiWeb", "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiTransport",
+                "NanashiAI",
                 "NanashiProtocol",
                 "NanashiCore",
                 "NanashiTestSupport",
@@ -204,7 +220,8 @@ let package = Package(
         .target(
             name: "NanashiServerTestSupport",
             dependencies: [
-                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiProtocol", "NanashiTestSupport",
+                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiTransport", "NanashiProtocol",
+                "NanashiTestSupport",
                 logging,
             ],
             path: "Tests/NanashiServerTestSupport"

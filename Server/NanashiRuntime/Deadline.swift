@@ -5,6 +5,10 @@ import Synchronization
 package struct StorageTimedOut: Error, CustomStringConvertible {
     package let limit: Duration
     package var description: String { "the database did not answer within \(limit)" }
+
+    package init(limit: Duration) {
+        self.limit = limit
+    }
 }
 
 /// Runs `operation`, or throws `StorageTimedOut` once `sleep(limit)` returns first.

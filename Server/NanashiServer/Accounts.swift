@@ -1,6 +1,7 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
 
 /// Registration, login and sessions: checks names and passwords, hashes with scrypt off the

@@ -3,6 +3,7 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
 
 /// Analyses of finished games: each computed once, at a fixed depth, on the engine pool, then

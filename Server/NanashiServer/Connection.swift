@@ -3,7 +3,9 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 
 /// One client connection: reads its requests in order, keeps who is logged in on it, and
 /// answers. Errors become `error` replies; nothing a client sends can stop the server.

@@ -4,6 +4,7 @@ import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime
+import NanashiTransport
 import Synchronization
 
 /// The built-in engine as a player of one game: it sits where a player's connection would, so the

@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 import Synchronization
 
 /// One game in progress, and the only truth about it: it checks every move with the rules

@@ -3,6 +3,7 @@ import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 
 /// Games against the built-in engine: started at once on a `seek` with `ai`, never rated, played
 /// by an `EngineSeat` on the engine pool.

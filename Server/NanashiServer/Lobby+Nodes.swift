@@ -2,6 +2,7 @@ import Foundation
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 
 /// What the lobby keeps of games that cross nodes (several servers on one PostgreSQL).
 ///

@@ -2,6 +2,7 @@ import Foundation
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 
 /// What other nodes tell this one, and rematches of games across nodes.
 extension Lobby {

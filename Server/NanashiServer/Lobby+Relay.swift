@@ -2,6 +2,7 @@ import Foundation
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 
 /// Players and watchers here in games other nodes host: their requests relayed to the host.
 extension Lobby {

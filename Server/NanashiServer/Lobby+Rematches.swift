@@ -4,6 +4,7 @@ import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 import Synchronization
 
 /// Rematches of finished games between people here (across nodes: Lobby+Received).

@@ -3,7 +3,9 @@ import Logging
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 import Synchronization
 
 /// Who is connected, who is seeking, and which games are in progress: the server's shared

@@ -1,5 +1,6 @@
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 
 /// Counts failed logins in token buckets (`KeyedBuckets`), one per (address, name) and one per
 /// address: each attempt takes a token from both, and a token comes back every

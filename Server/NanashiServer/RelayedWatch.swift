@@ -1,3 +1,4 @@
+import NanashiTransport
 import Synchronization
 
 /// A game a connection watches: hosted here (`Game`) or on another node (`RelayedWatch`).

@@ -1,4 +1,5 @@
 import COpenSSL
+import NanashiRuntime
 
 /// The few primitives of libcrypto the server needs: randomness, SHA-256, scrypt and a
 /// constant-time comparison.

@@ -1,5 +1,7 @@
 import Logging
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 
 extension Server {
     /// `nanashi serve`: logs at `level` to standard error, raises the open-file limit for

@@ -3,7 +3,9 @@ import Logging
 import NIOCore
 import NIOPosix
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 import NanashiWeb
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2

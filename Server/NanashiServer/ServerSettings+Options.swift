@@ -1,4 +1,5 @@
 import Logging
+import NanashiRuntime
 
 extension ServerSettings {
     /// Why `nanashi serve`'s options cannot make a server, in one line.

@@ -1,4 +1,6 @@
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 
 extension ServerSettings {
     /// What is wrong with the settings `nanashi serve` takes from its options (the ports, the

@@ -1,5 +1,6 @@
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 import NanashiWeb
 
 /// The web pages' view of the server: the same storage and lobby the protocol's messages read.

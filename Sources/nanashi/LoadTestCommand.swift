@@ -5,6 +5,7 @@ import NanashiLoad
 import NanashiProtocol
 import NanashiServer
 import NanashiTerminal
+import NanashiTransport
 
 /// `nanashi loadtest`: bot clients against a running server; a benchmark, not a test.
 struct LoadTestCommand: AsyncParsableCommand {

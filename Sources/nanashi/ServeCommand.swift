@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiCore
+import NanashiRuntime
 import NanashiServer
 import NanashiTerminal
 

@@ -1,6 +1,7 @@
 import Foundation
 import NanashiClient
 import NanashiProtocol
+import NanashiRuntime
 import NanashiServer
 import NanashiServerTestSupport
 import NanashiTestSupport

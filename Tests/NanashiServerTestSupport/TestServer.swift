@@ -1,4 +1,5 @@
 import Logging
+import NanashiRuntime
 import NanashiServer
 
 /// A server on an OS-assigned port over a temporary database, with test-sized costs, on a

@@ -3,6 +3,7 @@ import NIOEmbedded
 import NIOHTTP1
 import NanashiProtocol
 import NanashiServerTestSupport
+import NanashiTransport
 import Testing
 
 @testable import NanashiServer

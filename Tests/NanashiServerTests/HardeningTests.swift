@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import Synchronization
 import Testing
 

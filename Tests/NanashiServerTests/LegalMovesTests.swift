@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 import Synchronization
 import Testing
 

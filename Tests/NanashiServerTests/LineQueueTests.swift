@@ -1,3 +1,4 @@
+import NanashiTransport
 import Synchronization
 import Testing
 

@@ -3,7 +3,9 @@ import GRDB
 import Logging
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
+import NanashiTransport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiServerTestSupport
 import NanashiTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiRuntime
 import Testing
 
 @testable import NanashiServer

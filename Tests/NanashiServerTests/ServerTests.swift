@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
 import Testing
 

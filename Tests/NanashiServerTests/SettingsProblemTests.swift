@@ -1,4 +1,5 @@
 import Logging
+import NanashiRuntime
 import Testing
 
 @testable import NanashiServer

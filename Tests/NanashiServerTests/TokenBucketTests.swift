@@ -1,3 +1,4 @@
+import NanashiRuntime
 import NanashiServerTestSupport
 import Testing
 

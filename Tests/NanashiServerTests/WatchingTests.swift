@@ -1,6 +1,7 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiStorage
 import Testing
 

@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOWebSocket
 import NanashiServerTestSupport
+import NanashiTransport
 import Testing
 
 @testable import NanashiServer

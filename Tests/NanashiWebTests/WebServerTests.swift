@@ -1,5 +1,6 @@
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import NanashiServerTestSupport
 import NanashiTestSupport
 import Testing

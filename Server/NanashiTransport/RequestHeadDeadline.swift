@@ -9,36 +9,36 @@ import NIOHTTP1
 /// Sits right after the HTTP request decoder, so whatever it reads is a decoded request part (a
 /// head first); it never unwraps what it reads, since after an upgrade raw bytes pass it. Its
 /// timer is the event loop's, so a test moves an `EmbeddedEventLoop` instead of waiting.
-final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandler {
-    typealias InboundIn = NIOAny
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+package final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandler {
+    package typealias InboundIn = NIOAny
+    package typealias OutboundIn = HTTPServerResponsePart
+    package typealias OutboundOut = HTTPServerResponsePart
 
     private let limit: TimeAmount
     private var deadline: Scheduled<Void>?
     /// Set by the `101` response: from then on frames pass, untouched and unlooked at.
     private var upgraded = false
 
-    init(limit: TimeAmount) {
+    package init(limit: TimeAmount) {
         self.limit = limit
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         disarm()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // A request head is whole (or, upgraded, anything at all).
         disarm()
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard !upgraded else { return context.write(data, promise: promise) }
         switch unwrapOutboundIn(data) {
         case .head(let head) where head.status == .switchingProtocols:
@@ -54,7 +54,7 @@ final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandler {
     }
 
     /// Arms the deadline: `limit` from now (a running one is put off), unless upgraded.
-    func start(_ context: ChannelHandlerContext) {
+    package func start(_ context: ChannelHandlerContext) {
         disarm()
         guard !upgraded else { return }
         deadline = context.closeChannel(in: limit)

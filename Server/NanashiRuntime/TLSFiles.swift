@@ -13,7 +13,7 @@ public struct TLSFiles: Hashable, Sendable {
 
     /// Reads both files into a server context (TLS 1.2 at least); throws `TLSFilesError` naming
     /// the file at fault.
-    func serverContext() throws -> NIOSSLContext {
+    package func serverContext() throws -> NIOSSLContext {
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificateChain)

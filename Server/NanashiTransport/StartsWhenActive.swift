@@ -2,17 +2,17 @@ import NIOCore
 
 /// A handler that starts its work (a deadline, a reply) as soon as its channel is active: when
 /// it is added to a channel that is active already, or when the channel becomes active.
-protocol StartsWhenActive: ChannelInboundHandler {
+package protocol StartsWhenActive: ChannelInboundHandler {
     /// Starts the work; may be called once the channel is active, and only then.
     func start(_ context: ChannelHandlerContext)
 }
 
 extension StartsWhenActive {
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { start(context) }
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         start(context)
         context.fireChannelActive()
     }
@@ -21,7 +21,7 @@ extension StartsWhenActive {
 extension ChannelHandlerContext {
     /// Closes the channel `limit` from now on the event loop's clock (so a test moving an
     /// `EmbeddedEventLoop` sets it off), unless the returned task is cancelled first.
-    func closeChannel(in limit: TimeAmount) -> Scheduled<Void> {
+    package func closeChannel(in limit: TimeAmount) -> Scheduled<Void> {
         let channel = self.channel
         return eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
     }

@@ -22,21 +22,21 @@ import NanashiRuntime
 ///   the connection's message budget, so they have their own: `controlBurst` at once,
 ///   `controlRate` a second after that. A client past it is closed (1008): a flood of them
 ///   cannot hold an event loop.
-final class WebSocketLineCodec: ChannelDuplexHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias InboundOut = ReceivedLine
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = WebSocketFrame
+package final class WebSocketLineCodec: ChannelDuplexHandler {
+    package typealias InboundIn = WebSocketFrame
+    package typealias InboundOut = ReceivedLine
+    package typealias OutboundIn = ByteBuffer
+    package typealias OutboundOut = WebSocketFrame
 
     /// The largest frame the decoder accepts: room for a line in any encoding of it, far below
     /// what could hurt the server.
-    static let maximumFrameSize = 16 * 1024
+    package static let maximumFrameSize = 16 * 1024
 
     /// Frames that end no line (pings, pongs, fragments before a message's last) a client may
     /// send at once...
-    static let controlBurst = 20.0
+    package static let controlBurst = 20.0
     /// ...and a second after that.
-    static let controlRate = 2.0
+    package static let controlRate = 2.0
 
     private let maximumLength: Int
     /// What stamps each line with the time it was read.
@@ -49,13 +49,13 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     /// Pongs written since the last flush.
     private var pongsUnflushed = false
 
-    init(maximumLength: Int, clock: any ServerClock) {
+    package init(maximumLength: Int, clock: any ServerClock) {
         self.maximumLength = maximumLength
         self.clock = clock
         controlFrames = TokenBucket(capacity: Self.controlBurst, perSecond: Self.controlRate, now: clock.now)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         guard !closeSent else { return }
         guard frame.maskKey != nil else { return close(context, code: .protocolError) }
@@ -88,7 +88,7 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
         }
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         if pongsUnflushed {
             pongsUnflushed = false
             context.flush()
@@ -117,7 +117,7 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
             wrapInboundOut(ReceivedLine(event: .line(Array(message.readableBytesView)), readAt: clock.now)))
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         var line = unwrapOutboundIn(data)
         if line.readableBytesView.last == UInt8(ascii: "\n") {
             line.moveWriterIndex(to: line.writerIndex - 1)
@@ -126,7 +126,7 @@ final class WebSocketLineCodec: ChannelDuplexHandler {
     }
 
     /// The transport's closes (after the last reply, or at once) say goodbye with a close frame first.
-    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+    package func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         if context.channel.isActive { sendCloseFrame(context, code: .normalClosure) }
         context.close(mode: mode, promise: promise)
     }

@@ -10,21 +10,21 @@ import Synchronization
 /// becomes the older. A bucket in use is moved to the newer as it is touched. So every key costs
 /// O(1) amortised, whatever floods the table, and the lock is never held for more than that:
 /// the dropped generation is freed after the lock is released.
-final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
-    let capacity: Double
-    let refill: Double
+package final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
+    package let capacity: Double
+    package let refill: Double
     private let window: Duration
     private let maximumKeys: Int
     private let clock: any ServerClock
     private let state: Mutex<State>
 
     private struct State: Sendable {
-        var current: [Key: TokenBucket] = [:]
-        var previous: [Key: TokenBucket] = [:]
-        var rotatedAt: ContinuousClock.Instant
+        package var current: [Key: TokenBucket] = [:]
+        package var previous: [Key: TokenBucket] = [:]
+        package var rotatedAt: ContinuousClock.Instant
     }
 
-    init(
+    package init(
         capacity: Double, perSecond refill: Double, maximumKeys: Int = 100_000,
         clock: any ServerClock
     ) {
@@ -37,20 +37,20 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Takes a token from `key`'s bucket; returns false, taking nothing, when it is empty.
-    func take(_ key: Key) -> Bool {
+    package func take(_ key: Key) -> Bool {
         update(key) { $0.take(now: $1) }
     }
 
     /// Gives back a token taken from `key`'s bucket.
-    func giveBack(_ key: Key) {
+    package func giveBack(_ key: Key) {
         update(key) { bucket, _ in bucket.giveBack() }
     }
 
     /// Whether `key`'s bucket is full (as a new one is): nothing taken lately, or all given back.
-    func isFull(_ key: Key) -> Bool { tokens(key) >= capacity }
+    package func isFull(_ key: Key) -> Bool { tokens(key) >= capacity }
 
     /// The tokens in `key`'s bucket now (a new one is full), taking nothing.
-    func tokens(_ key: Key) -> Double {
+    package func tokens(_ key: Key) -> Double {
         let now = clock.now
         return state.withLock { state in
             guard var bucket = state.current[key] ?? state.previous[key] else { return capacity }
@@ -59,12 +59,12 @@ final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Fills `key`'s bucket again.
-    func fill(_ key: Key) {
+    package func fill(_ key: Key) {
         update(key) { bucket, now in bucket = TokenBucket(capacity: capacity, perSecond: refill, now: now) }
     }
 
     /// Keys held now, in both generations (for tests).
-    var count: Int { state.withLock { $0.current.count + $0.previous.count } }
+    package var count: Int { state.withLock { $0.current.count + $0.previous.count } }
 
     private func update<T>(_ key: Key, _ change: (inout TokenBucket, ContinuousClock.Instant) -> T) -> T {
         let now = clock.now

@@ -5,7 +5,7 @@
 /// sends its own name as `Host` too: only the hosts the server names (`--public-host`, and
 /// those of `--allow-origin`) or an address written as such (`localhost`, `127.0.0.1`, `[::1]`)
 /// are taken as the server's own. Clients that are not browsers send no `Origin` and are let in.
-enum WebSocketOrigin {
+package enum WebSocketOrigin {
     /// - Parameters:
     ///   - origin: the handshake's `Origin` header, if any (`https://example.org:8443`).
     ///   - host: its `Host` header (`example.org:8443`), the host the page was served from.
@@ -13,7 +13,7 @@ enum WebSocketOrigin {
     ///   - publicHosts: the names the server is reached by, as `--public-host` gives them
     ///     (`example.org`, `example.org:8443`).
     ///   - secure: whether the port serves TLS: the server's own pages are `https` then, else `http`.
-    static func isAllowed(
+    package static func isAllowed(
         origin: String?, host: String?, allowed: [String], publicHosts: [String] = [], secure: Bool = false
     ) -> Bool {
         guard let origin else { return true }
@@ -56,7 +56,7 @@ enum WebSocketOrigin {
 
     /// Whether `origin` is written as browsers send one: `http://` or `https://` and a host
     /// (with a port, perhaps), nothing else.
-    static func isWellFormed(_ origin: String) -> Bool {
+    package static func isWellFormed(_ origin: String) -> Bool {
         let text = normalized(origin)
         guard let schemeEnd = text.range(of: "://"),
             ["http", "https"].contains(text[..<schemeEnd.lowerBound])
@@ -67,7 +67,7 @@ enum WebSocketOrigin {
 
     /// Whether `host` is written as `--public-host` takes one: a name or address, perhaps with
     /// a port, and nothing else.
-    static func isWellFormedHost(_ host: String) -> Bool {
+    package static func isWellFormedHost(_ host: String) -> Bool {
         !host.isEmpty && host.utf8.count <= 255
             && host.unicodeScalars.allSatisfy {
                 $0.value > 0x20 && $0.value < 0x7F && !"/@?#\\".unicodeScalars.contains($0)

@@ -35,20 +35,20 @@ import Synchronization
 /// `/ws`, the same protocol over a WebSocket (`WebSocketLineCodec`): those connections go through
 /// the same registry, limits and sweep as TCP ones. Page requests count against the same caps
 /// while their connection is open.
-final class Transport: Sendable {
+package final class Transport: Sendable {
     /// Lines waiting to be written to one connection before it counts as not reading.
-    static let maximumQueuedLines = 4096
+    package static let maximumQueuedLines = 4096
     /// How long a closing connection may take to write what it has queued before it is cut.
-    static let closingLimit = Duration.seconds(5)
+    package static let closingLimit = Duration.seconds(5)
 
     /// The port actually bound (useful when asked for port 0).
-    let port: Int
+    package let port: Int
     /// The HTTP port actually bound, if the server serves the web.
-    let httpPort: Int?
+    package let httpPort: Int?
     /// The metrics port actually bound, if the server serves `/metrics`.
-    let metricsPort: Int?
+    package let metricsPort: Int?
     /// Connections counted in now, on both ports.
-    var openConnections: Int { caps.admittedCount }
+    package var openConnections: Int { caps.admittedCount }
     private let listener: NIOAsyncChannel<Accepted, Never>
     private let web: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
     private let metricsListener: NIOAsyncChannel<EventLoopFuture<WebConnection>, Never>?
@@ -68,21 +68,21 @@ final class Transport: Sendable {
     private let clock: any ServerClock
 
     private struct Registry {
-        var links: [Int: Link] = [:]
+        package var links: [Int: Link] = [:]
         /// Open connections of web pages (not WebSockets), which hold no `Link`, by id.
-        var pages: [Int: any Channel] = [:]
+        package var pages: [Int: any Channel] = [:]
     }
 
     /// A connection to the protocol's port as accepted: counted in, or refused (its pipeline
     /// says why and closes it).
-    enum Accepted: Sendable {
+    package enum Accepted: Sendable {
         case admitted(any Channel, LineQueue)
         case refused
     }
 
     /// A connection to the HTTP port, once its first request has been read: a WebSocket at `/ws`
     /// carrying the protocol's lines, or page requests; or one refused at accept.
-    enum WebConnection: Sendable {
+    package enum WebConnection: Sendable {
         case socket(any Channel, LineQueue)
         /// `declined`: its first request asked to upgrade, and was not.
         case pages(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, declined: DeclinedUpgrade)
@@ -91,23 +91,23 @@ final class Transport: Sendable {
 
     /// What the transport keeps about one open connection, and where its outbox delivers.
     private final class Link: Sendable {
-        let id: Int
-        let channel: any Channel
+        package let id: Int
+        package let channel: any Channel
         /// The client's IP address, without the port.
-        let address: String
+        package let address: String
         /// When the connection opened and when the last line came in, in milliseconds since the
         /// transport's epoch.
-        let opened: Int64
-        let lastHeard = Atomic<Int64>(0)
+        package let opened: Int64
+        package let lastHeard = Atomic<Int64>(0)
         /// Whether a player is logged in on it.
-        let loggedIn = Atomic<Bool>(false)
+        package let loggedIn = Atomic<Bool>(false)
         /// Whether it watches a game in progress, which spares it the login timeout meanwhile.
-        let watching = Atomic<Bool>(false)
+        package let watching = Atomic<Bool>(false)
         /// Bytes and lines handed to the channel and not yet written to the socket.
-        let queuedBytes = Atomic<Int>(0)
-        let queuedLines = Atomic<Int>(0)
+        package let queuedBytes = Atomic<Int>(0)
+        package let queuedLines = Atomic<Int>(0)
         /// Set when the server decided to close the connection, so it is told only once.
-        let closing = Atomic<Bool>(false)
+        package let closing = Atomic<Bool>(false)
         /// Set once the connection is closing: nothing more is written, and no more lines are read.
         private let finished = Atomic<Bool>(false)
         /// Bytes that may wait for the socket when a line is added: `maximumQueuedBytes`, and
@@ -116,7 +116,7 @@ final class Transport: Sendable {
         private let metrics: ServerMetrics
         private let logger: Logger
 
-        init(
+        package init(
             id: Int, channel: any Channel, opened: Int64, settings: ServerSettings, metrics: ServerMetrics,
             logger: Logger
         ) {
@@ -132,7 +132,7 @@ final class Transport: Sendable {
             self.logger = logger
         }
 
-        var outbox: Outbox {
+        package var outbox: Outbox {
             let metrics = self.metrics
             return Outbox(
                 id: id, isOpen: { !self.isFinished && self.channel.isActive },
@@ -140,7 +140,7 @@ final class Transport: Sendable {
         }
 
         /// Whether the connection is closing.
-        var isFinished: Bool { finished.load(ordering: .relaxed) }
+        package var isFinished: Bool { finished.load(ordering: .relaxed) }
 
         /// Writes a line, or closes once the lines before are written. Every write and close
         /// goes through the event loop's queue, so they happen in the order they were sent
@@ -195,7 +195,7 @@ final class Transport: Sendable {
 
         /// Closes the connection once what is queued is written, or after `closingLimit` if
         /// its client does not take it.
-        func finish() {
+        package func finish() {
             guard !finished.exchange(true, ordering: .relaxed) else { return }
             let channel = self.channel
             channel.eventLoop.execute {
@@ -229,7 +229,7 @@ final class Transport: Sendable {
 
     /// Binds the listening socket on the settings' host and port, speaking TLS if the settings
     /// have its files. A client that does not speak TLS there fails the handshake and is closed.
-    static func bind(_ settings: ServerSettings, metrics: ServerMetrics) async throws -> Transport {
+    package static func bind(_ settings: ServerSettings, metrics: ServerMetrics) async throws -> Transport {
         let (maximumLineLength, clock) = (settings.maximumLineLength, settings.clock)
         let tls = try settings.tls?.serverContext()
         let descriptors =
@@ -294,17 +294,17 @@ final class Transport: Sendable {
 
     /// Each readable event reads once, at most 16 KiB: what one read splits into lines (a flood
     /// of newlines) is bounded before the connection's `LineQueue` is asked whether to read more.
-    static let readAllocator = FixedSizeRecvByteBufferAllocator(capacity: 16 * 1024)
+    package static let readAllocator = FixedSizeRecvByteBufferAllocator(capacity: 16 * 1024)
 
     /// How long a connection refused at accept may take to read why before it is cut.
-    static let refusalLimit = TimeAmount.seconds(2)
+    package static let refusalLimit = TimeAmount.seconds(2)
 
     /// Counts a connection in at accept (`ConnectionCaps`), and returns whether it was admitted;
     /// if not, its pipeline is set up to tell it why (in the words of `explain`) and close, or
     /// to close at once when descriptors are short. A connection past its address's budget of
     /// new connections (`arrivals`) is closed at once, without a word or a TLS handshake, and
     /// not counted. Runs on the channel's event loop.
-    static func admit(
+    package static func admit(
         _ channel: any Channel, caps: ConnectionCaps, arrivals: KeyedBuckets<String>, tls: NIOSSLContext?,
         metrics: ServerMetrics, explain: (ProtocolError) -> [UInt8]
     ) throws -> Bool {
@@ -331,19 +331,21 @@ final class Transport: Sendable {
 
     /// The channel stops being writable (and so stops reading, `BackPressureHandler`) at
     /// `maximumQueuedBytes` waiting to be written, and reads again below half of it.
-    static func writeWaterMark(_ settings: ServerSettings) -> ChannelOptions.Types.WriteBufferWaterMark {
+    package static func writeWaterMark(_ settings: ServerSettings)
+        -> ChannelOptions.Types.WriteBufferWaterMark
+    {
         let high = max(2, settings.maximumQueuedBytes)
         return .init(low: high / 2, high: high)
     }
 
     /// The task groups the connections of one port are spread over (`ShardedTaskGroup`): a few
     /// hundred connections each at 10,000.
-    static let taskGroups = 64
+    package static let taskGroups = 64
 
     /// Accepts connections until `close()`, serving each in its own task: on the protocol's
     /// port, on the HTTP port if there is one (its pages answered by `sites.pages`), and on the
     /// metrics port if there is one (`sites.metrics`).
-    func run(
+    package func run(
         logger: Logger, sites: (pages: WebSite, metrics: WebSite), reads: AddressReads,
         makeHandler:
             @escaping @Sendable (_ outbox: Outbox, _ peer: String, _ address: String) -> any ConnectionHandler
@@ -398,8 +400,9 @@ final class Transport: Sendable {
     /// Closes, with an `idle_timeout` error, every connection that has sent no line for
     /// `timeout`, or has not logged in within `loginTimeout` of opening, looking every
     /// `interval` until the task is cancelled.
-    func sweepIdle(timeout: Duration, loginTimeout: Duration, every interval: Duration, logger: Logger) async
-    {
+    package func sweepIdle(
+        timeout: Duration, loginTimeout: Duration, every interval: Duration, logger: Logger
+    ) async {
         let limit = timeout.wholeMilliseconds
         let loginLimit = loginTimeout.wholeMilliseconds
         while !Task.isCancelled {
@@ -429,7 +432,7 @@ final class Transport: Sendable {
     /// Stops accepting connections, tells every open one that the server is stopping, and
     /// closes each once its queued lines are written, or after `grace` if its client does not
     /// take them.
-    func close(grace: Duration) async {
+    package func close(grace: Duration) async {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
         try? await web?.channel.close()
@@ -451,7 +454,7 @@ final class Transport: Sendable {
 
     /// Closes the listeners and every connection at once, telling none of them: what its
     /// clients see when the process dies (for tests of a node that dies).
-    func abort() async {
+    package func abort() async {
         stopping.store(true, ordering: .relaxed)
         try? await listener.channel.close()
         try? await web?.channel.close()
@@ -539,21 +542,23 @@ final class Transport: Sendable {
 
 /// Splits the byte stream into lines at `\n` (dropping a `\r` before it), never holding more
 /// than `maximumLength` bytes of one line: a longer line is reported once and skipped.
-struct LineDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ReceivedLine
+package struct LineDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = ReceivedLine
 
-    let maximumLength: Int
+    package let maximumLength: Int
     /// What stamps each line with the time it was read.
-    let clock: any ServerClock
+    package let clock: any ServerClock
     /// Inside a line already reported as too long, skipping up to its end.
     private var skipping = false
 
-    init(maximumLength: Int, clock: any ServerClock) {
+    package init(maximumLength: Int, clock: any ServerClock) {
         self.maximumLength = maximumLength
         self.clock = clock
     }
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws
+        -> DecodingState
+    {
         let view = buffer.readableBytesView
         guard let newline = view.firstIndex(of: UInt8(ascii: "\n")) else {
             // A longest line's `\r` may come a read before its `\n`.
@@ -584,7 +589,8 @@ struct LineDecoder: ByteToMessageDecoder {
         context.fireChannelRead(wrapInboundOut(ReceivedLine(event: event, readAt: clock.now)))
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool)
+        throws
         -> DecodingState
     {
         // A message is only complete with its newline; bytes left at the end are dropped.

@@ -1,20 +1,25 @@
 /// What a connection's reader hands to the server: a whole line, or word that a line was too
 /// long and was thrown away.
-enum LineEvent: Sendable, Equatable {
+package enum LineEvent: Sendable, Equatable {
     case line([UInt8])
     case tooLong
 }
 
 /// A line event as read, and when.
-struct ReceivedLine: Sendable, Equatable {
-    var event: LineEvent
+package struct ReceivedLine: Sendable, Equatable {
+    package var event: LineEvent
     /// When the line was read from the socket: a move's time is taken from here, so neither
     /// the wait in line nor storing the move is charged to anyone's clock.
-    var readAt: ContinuousClock.Instant
+    package var readAt: ContinuousClock.Instant
+
+    package init(event: LineEvent, readAt: ContinuousClock.Instant) {
+        self.event = event
+        self.readAt = readAt
+    }
 }
 
 /// The server's side of one connection: it receives each line in turn, then hears of the close.
-protocol ConnectionHandler {
+package protocol ConnectionHandler {
     func received(_ line: ReceivedLine) async
     func closed() async
 }

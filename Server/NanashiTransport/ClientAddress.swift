@@ -3,8 +3,8 @@ import NIOCore
 /// The key that per-address limits count a client by: an IPv4 address as it is, an IPv6
 /// address by its /64 prefix (one subscriber usually holds a whole /64, millions of addresses),
 /// and an IPv4 address mapped into IPv6 as the IPv4 address.
-enum ClientAddress {
-    static func key(_ address: SocketAddress?) -> String {
+package enum ClientAddress {
+    package static func key(_ address: SocketAddress?) -> String {
         guard let address else { return "unknown" }
         guard case .v6(let v6) = address else { return address.ipAddress ?? "unknown" }
         let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }

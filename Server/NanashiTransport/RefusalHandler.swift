@@ -4,26 +4,26 @@ import NIOCore
 /// HTTP 503), closes its side, throws away whatever the client sends, and closes the socket
 /// once the client closes too or after `limit`, whichever comes first; with no message, it
 /// closes the socket at once. No request is parsed and nothing waits on the client.
-final class RefusalHandler: StartsWhenActive, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+package final class RefusalHandler: StartsWhenActive, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
 
     private let message: [UInt8]?
     private let limit: TimeAmount
 
-    init(message: [UInt8]?, limit: TimeAmount) {
+    package init(message: [UInt8]?, limit: TimeAmount) {
         self.message = message
         self.limit = limit
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .inputClosed = event as? ChannelEvent { context.close(promise: nil) }
     }
 
     private var refused = false
 
-    func start(_ context: ChannelHandlerContext) {
+    package func start(_ context: ChannelHandlerContext) {
         guard !refused else { return }
         refused = true
         guard let message else { return context.close(promise: nil) }

@@ -6,15 +6,15 @@ import NanashiCore
 ///
 /// Time is handed in (`now`), so that whoever owns the bucket reads the clock once, through its
 /// settings, and tests move that clock instead of waiting.
-struct TokenBucket: Sendable {
-    let capacity: Double
+package struct TokenBucket: Sendable {
+    package let capacity: Double
     /// Tokens given back per second.
-    let refill: Double
-    private(set) var tokens: Double
+    package let refill: Double
+    package private(set) var tokens: Double
     private var checked: ContinuousClock.Instant
 
     /// A full bucket.
-    init(capacity: Double, perSecond refill: Double, now: ContinuousClock.Instant) {
+    package init(capacity: Double, perSecond refill: Double, now: ContinuousClock.Instant) {
         self.capacity = max(1, capacity)
         self.refill = max(0, refill)
         tokens = self.capacity
@@ -22,7 +22,7 @@ struct TokenBucket: Sendable {
     }
 
     /// Takes a token; returns false, taking nothing, when there is not a whole one.
-    mutating func take(now: ContinuousClock.Instant) -> Bool {
+    package mutating func take(now: ContinuousClock.Instant) -> Bool {
         refill(to: now)
         guard tokens >= 1 else { return false }
         tokens -= 1
@@ -31,20 +31,20 @@ struct TokenBucket: Sendable {
 
     /// Takes a token whether there is one or not, and returns what is left: below zero the
     /// bucket is in debt, and a client that keeps asking digs deeper.
-    mutating func spend(now: ContinuousClock.Instant) -> Double {
+    package mutating func spend(now: ContinuousClock.Instant) -> Double {
         refill(to: now)
         tokens -= 1
         return tokens
     }
 
     /// Gives back a token taken for a request that turned out not to count.
-    mutating func giveBack() {
+    package mutating func giveBack() {
         tokens = min(capacity, tokens + 1)
     }
 
     /// How long after `checked` the bucket is full again; one untouched that long can be
     /// forgotten, since a new bucket is full too.
-    var fullAgainAfter: Duration {
+    package var fullAgainAfter: Duration {
         guard refill > 0 else { return .seconds(Int64.max / 2) }
         return .seconds(max(0, capacity - tokens) / refill)
     }

@@ -1,4 +1,5 @@
 import NanashiProtocol
+import NanashiRuntime
 
 /// The database reads one client address may ask for, over all its connections at once and one
 /// after another: a token bucket per address (`KeyedBuckets`), so that connecting again does not
@@ -7,11 +8,11 @@ import NanashiProtocol
 /// requests spend it;
 /// moves and the rest of a game do not, so a neighbour behind the same address that floods
 /// queries cannot stop anyone's game.
-final class AddressReads: Sendable {
+package final class AddressReads: Sendable {
     private let buckets: KeyedBuckets<String>
     private let rate: Double
 
-    init(_ settings: ServerSettings) {
+    package init(_ settings: ServerSettings) {
         rate = settings.readRatePerAddress
         buckets = KeyedBuckets(
             capacity: Double(settings.readBurstPerAddress), perSecond: settings.readRatePerAddress,
@@ -19,10 +20,10 @@ final class AddressReads: Sendable {
     }
 
     /// Spends one read of `address`'s budget; `false`, spending nothing, when none is left.
-    func spend(_ address: String) -> Bool { buckets.take(address) }
+    package func spend(_ address: String) -> Bool { buckets.take(address) }
 
     /// What a query over the budget is told.
-    var refusal: ProtocolError {
+    package var refusal: ProtocolError {
         let rate = rate == rate.rounded() ? String(Int(rate)) : String(rate)
         return ProtocolError(
             .rateLimited, "too many queries from your address; slow down (at most \(rate) a second)")

@@ -14,23 +14,23 @@ import Synchronization
 /// word. An address is told why at most `maximumPerAddress` times at once: past that its
 /// connections are closed without a word too, so that one address cannot fill the budget with
 /// refusals and have everyone else's connections dropped.
-final class ConnectionCaps: Sendable {
+package final class ConnectionCaps: Sendable {
     /// Admitted connections at most: the configured cap, or less if descriptors are short.
-    let maximum: Int
-    let maximumPerAddress: Int
+    package let maximum: Int
+    package let maximumPerAddress: Int
     /// Sockets (admitted, or refused and being told why) at most.
-    let descriptors: Int
+    package let descriptors: Int
     private let counts = Mutex(Counts())
 
     private struct Counts {
-        var admitted = 0
-        var refusing = 0
-        var perAddress: [String: Int] = [:]
-        var refusingPerAddress: [String: Int] = [:]
+        package var admitted = 0
+        package var refusing = 0
+        package var perAddress: [String: Int] = [:]
+        package var refusingPerAddress: [String: Int] = [:]
     }
 
     /// What becomes of a connection just accepted.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         case admitted
         /// Refused: told why (`busy`, `rate_limited`), then closed.
         case refused(ProtocolError)
@@ -38,7 +38,7 @@ final class ConnectionCaps: Sendable {
         case dropped
     }
 
-    init(maximum: Int, perAddress: Int, descriptors: Int) {
+    package init(maximum: Int, perAddress: Int, descriptors: Int) {
         self.descriptors = max(1, descriptors)
         self.maximum = max(1, min(maximum, self.descriptors - min(self.descriptors / 4, 256)))
         self.maximumPerAddress = perAddress
@@ -47,7 +47,7 @@ final class ConnectionCaps: Sendable {
     /// Counts a connection from `address` in, or says why not (`busy` when the server is full,
     /// `rate_limited` when the address has its share). Call `release` when its socket closes,
     /// whatever the verdict.
-    func admit(_ address: String) -> Verdict {
+    package func admit(_ address: String) -> Verdict {
         counts.withLock { counts in
             if counts.admitted + counts.refusing >= descriptors { return .dropped }
             var refusal: ProtocolError?
@@ -72,7 +72,7 @@ final class ConnectionCaps: Sendable {
     }
 
     /// Counts the connection from `address` that got `verdict` out.
-    func release(_ address: String, _ verdict: Verdict) {
+    package func release(_ address: String, _ verdict: Verdict) {
         counts.withLock { counts in
             switch verdict {
             case .admitted:
@@ -89,15 +89,15 @@ final class ConnectionCaps: Sendable {
     }
 
     /// Admitted connections open now.
-    var admittedCount: Int { counts.withLock { $0.admitted } }
+    package var admittedCount: Int { counts.withLock { $0.admitted } }
 
     /// The descriptors connections may use under a process limit of `limit` with `open`
     /// already open: what is left but a reserve for the database's readers, the log, and what
     /// libraries open on their own.
-    static func descriptorBudget(limit: Int, open: Int) -> Int {
+    package static func descriptorBudget(limit: Int, open: Int) -> Int {
         limit >= Int.max / 2 ? Int.max / 2 : max(1, limit - open - reserve)
     }
 
     /// Descriptors kept out of the connections' reach.
-    static let reserve = 32
+    package static let reserve = 32
 }

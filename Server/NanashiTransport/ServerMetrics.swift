@@ -2,18 +2,18 @@ import Prometheus
 
 /// What `/metrics` reports, in Prometheus' text format: each server has its own registry, so
 /// servers in one process (the tests') count apart.
-final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     /// Open connections, by transport (`tcp`, `websocket`); web pages are not counted.
     private let tcpConnections: Gauge
     private let webSocketConnections: Gauge
     /// Games in progress, read from the lobby when the metrics are asked for.
-    let gamesInProgress: Gauge
+    package let gamesInProgress: Gauge
     /// Moves accepted, and the time from reading each one off the socket to its `moved` being sent.
     private let moves: Counter
     private let moveLatency: DurationHistogram
 
-    init() {
+    package init() {
         tcpConnections = registry.makeGauge(descriptor: Self.connections, labels: [("transport", "tcp")])
         webSocketConnections = registry.makeGauge(
             descriptor: Self.connections, labels: [("transport", "websocket")])
@@ -42,23 +42,23 @@ final class ServerMetrics: Sendable {
     }
 
     /// A protocol connection opened (+1) or closed (-1).
-    func connection(webSocket: Bool, change: Double) {
+    package func connection(webSocket: Bool, change: Double) {
         (webSocket ? webSocketConnections : tcpConnections).increment(by: change)
     }
 
     /// A move was accepted; `latency` from reading it to answering it.
-    func moved(latency: Duration) {
+    package func moved(latency: Duration) {
         moves.increment()
         moveLatency.record(latency)
     }
 
     /// A player logged in: `kind` is `register`, `login` or `auth`.
-    func loggedIn(_ kind: String) {
+    package func loggedIn(_ kind: String) {
         loginCounter(kind).increment()
     }
 
     /// An error reply was sent, by its protocol code.
-    func error(_ code: String) {
+    package func error(_ code: String) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "nanashi", metricName: "errors", unitName: "total",
@@ -76,7 +76,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text Prometheus scrapes.
-    func text() -> String {
+    package func text() -> String {
         registry.emitToString()
     }
 }

@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import NIOWebSocket
 import NanashiProtocol
+import NanashiRuntime
 import NanashiWeb
 import Synchronization
 
@@ -21,7 +22,7 @@ extension Transport {
     ///
     /// Without `webSockets` (the metrics port) no handshake is upgraded, nor is one with a request
     /// body (`HandshakeRefusal`); an upgrade that fails half way closes the connection.
-    static func bindWeb(
+    package static func bindWeb(
         _ settings: ServerSettings, host: String, port: Int, webSockets: Bool, caps: ConnectionCaps,
         arrivals: KeyedBuckets<String>, metrics: ServerMetrics
     ) async throws -> NIOAsyncChannel<EventLoopFuture<WebConnection>, Never> {
@@ -96,7 +97,7 @@ extension Transport {
     }
 
     /// The whole HTTP answer to a connection refused at accept, written before any request is read.
-    static func refusalResponse(_ refusal: ProtocolError) -> [UInt8] {
+    package static func refusalResponse(_ refusal: ProtocolError) -> [UInt8] {
         let body = refusal.message + "\n"
         return Array(
             ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -112,7 +113,7 @@ extension Transport {
     /// refilled at `settings.messageRate` a second): over it a request gets 429, and at minus
     /// the burst the connection is closed. Each also spends one of its address's `reads`
     /// (`AddressReads`), if given: with none left it gets 429.
-    static func answer(
+    package static func answer(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, site: WebSite,
         settings: ServerSettings, reads: (budget: AddressReads, address: String)? = nil,
         declined: DeclinedUpgrade = .none,
@@ -182,10 +183,10 @@ extension Transport {
     }
 
     /// The most bytes of request body a page connection may send.
-    static let maximumBodyBytes = 16 * 1024
+    package static let maximumBodyBytes = 16 * 1024
 
     /// Tells a connection that came as the server stops that it is busy, and closes it.
-    static func refuse(
+    package static func refuse(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, logger: Logger
     ) async {
         do {
@@ -237,10 +238,10 @@ extension WebResponse {
 }
 
 /// Closes a connection that has sent nothing for the `IdleStateHandler`'s read timeout.
-final class IdleCloser: ChannelInboundHandler, Sendable {
-    typealias InboundIn = NIOAny
+package final class IdleCloser: ChannelInboundHandler, Sendable {
+    package typealias InboundIn = NIOAny
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
             context.close(promise: nil)
         } else {
@@ -250,14 +251,14 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
 }
 
 /// What the WebSocket upgrader decided about one connection's handshake, for its page handler.
-final class HandshakeVerdict: Sendable {
+package final class HandshakeVerdict: Sendable {
     /// Why the upgrader declined the handshake, if it looked at it and did.
-    let refusal = Mutex<HandshakeRefusal?>(nil)
+    package let refusal = Mutex<HandshakeRefusal?>(nil)
     /// The head of the connection's first request, if it asked to upgrade (`UpgradeHeadKeeper`).
-    let upgradeHead = Mutex<HTTPRequestHead?>(nil)
+    package let upgradeHead = Mutex<HTTPRequestHead?>(nil)
 
     /// The first request as the pages are to take it, once the upgrader has declined it.
-    var declined: DeclinedUpgrade {
+    package var declined: DeclinedUpgrade {
         guard let head = upgradeHead.withLock({ $0 }) else { return .none }
         let protocols = head.headers[canonicalForm: "upgrade"]
         guard protocols.contains(where: { $0.lowercased() == "websocket" }) else { return .other(head) }
@@ -267,7 +268,7 @@ final class HandshakeVerdict: Sendable {
 
 /// A page connection's first request when it asked to upgrade and was not: NIO's upgrade handler
 /// keeps that request's head, so the pages see only its end.
-enum DeclinedUpgrade: Sendable {
+package enum DeclinedUpgrade: Sendable {
     /// It did not ask to upgrade.
     case none
     /// A WebSocket handshake refused.
@@ -280,17 +281,17 @@ enum DeclinedUpgrade: Sendable {
 /// Keeps the head of a connection's first request for `HandshakeVerdict` if it asks to upgrade,
 /// then leaves the pipeline (whatever comes after the first request is not looked at). Sits
 /// right after the HTTP request decoder.
-final class UpgradeHeadKeeper: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
+package final class UpgradeHeadKeeper: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias InboundOut = HTTPServerRequestPart
 
     private let verdict: HandshakeVerdict
 
-    init(_ verdict: HandshakeVerdict) {
+    package init(_ verdict: HandshakeVerdict) {
         self.verdict = verdict
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data), head.headers.contains(name: "upgrade") {
             verdict.upgradeHead.withLock { $0 = head }
         }

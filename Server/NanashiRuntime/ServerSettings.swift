@@ -2,7 +2,6 @@ import Foundation
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime
-import NanashiStorage
 
 /// Everything `nanashi serve` can configure; the defaults are the production values.
 public struct ServerSettings: Sendable {
@@ -163,10 +162,10 @@ public struct ServerSettings: Sendable {
     public var analysesPerHour = 20.0
     /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
     /// (at most 5 s).
-    var sweepInterval: Duration?
+    package var sweepInterval: Duration?
     /// The file descriptors connections may use; `nil` takes the process's limit less what is
     /// open at start and a reserve (`ConnectionCaps.descriptorBudget`). Tests make it small.
-    var descriptorBudget: Int?
+    package var descriptorBudget: Int?
     /// The one clock every timer and every reading of the time goes through; tests hand in one
     /// they move instead of waiting.
     public var clock: any ServerClock = SystemClock()

@@ -18,24 +18,24 @@ import Synchronization
 /// when the transport decided to close the connection (`Consumer.isFinished`): the lines still
 /// waiting are then dropped. Either way nothing more is read from the socket: a client that
 /// streams newlines at a closing connection does not keep its event loop splitting them.
-final class LineQueue: Sendable {
-    static let lowWatermark = 2
-    static let highWatermark = 10
+package final class LineQueue: Sendable {
+    package static let lowWatermark = 2
+    package static let highWatermark = 10
 
     /// Who handles the lines, and what the transport keeps about the connection.
     ///
     /// `@unchecked Sendable`: the handler is used by one task at a time, never two at once
     /// (`State.busy`, changed only under the queue's lock, says whether a task holds it).
-    final class Consumer: @unchecked Sendable {
-        let handler: any ConnectionHandler
+    package final class Consumer: @unchecked Sendable {
+        package let handler: any ConnectionHandler
         /// Whether the transport is closing the connection: no more lines are handled.
-        let isFinished: @Sendable () -> Bool
+        package let isFinished: @Sendable () -> Bool
         /// Told before each line is handled.
-        let heard: @Sendable () -> Void
+        package let heard: @Sendable () -> Void
         /// Told once the handler has heard of the close.
-        let afterClose: @Sendable () -> Void
+        package let afterClose: @Sendable () -> Void
 
-        init(
+        package init(
             handler: any ConnectionHandler, isFinished: @escaping @Sendable () -> Bool,
             heard: @escaping @Sendable () -> Void, afterClose: @escaping @Sendable () -> Void
         ) {
@@ -48,20 +48,20 @@ final class LineQueue: Sendable {
 
     private struct State {
         /// A ring, so that taking the first of thousands read at once costs no shifting of the rest.
-        var lines = CircularBuffer<ReceivedLine>()
-        var consumer: Consumer?
+        package var lines = CircularBuffer<ReceivedLine>()
+        package var consumer: Consumer?
         /// A task is handling lines (or the close).
-        var busy = false
+        package var busy = false
         /// No more lines will come.
-        var ended = false
+        package var ended = false
         /// The handler has been told of the close (or is being told).
-        var closing = false
+        package var closing = false
         /// The handler has heard of the close, and `afterClose` has run.
-        var closed = false
+        package var closed = false
         /// The reader held back a read from the socket while too many lines waited.
-        var readHeld = false
+        package var readHeld = false
         /// `serve`, waiting for the close.
-        var waiter: CheckedContinuation<Void, Never>?
+        package var waiter: CheckedContinuation<Void, Never>?
     }
 
     private enum Step {
@@ -74,13 +74,13 @@ final class LineQueue: Sendable {
     private let readAgain: @Sendable () -> Void
 
     /// A queue whose held reads are made by `readAgain` (for a channel: `channel.read()`).
-    init(readAgain: @escaping @Sendable () -> Void) {
+    package init(readAgain: @escaping @Sendable () -> Void) {
         self.readAgain = readAgain
     }
 
     /// Hands the lines read so far and from now on to `consumer`; returns once it has heard of
     /// the close.
-    func serve(_ consumer: Consumer) async {
+    package func serve(_ consumer: Consumer) async {
         let step = state.withLock { state in
             state.consumer = consumer
             return state.busy ? nil : Self.take(&state)
@@ -96,7 +96,7 @@ final class LineQueue: Sendable {
     }
 
     /// A line was read.
-    func received(_ line: ReceivedLine) {
+    package func received(_ line: ReceivedLine) {
         let step: Step? = state.withLock { state in
             guard !state.ended else { return nil }
             state.lines.append(line)
@@ -106,7 +106,7 @@ final class LineQueue: Sendable {
     }
 
     /// No more lines will come.
-    func end() {
+    package func end() {
         let step: Step? = state.withLock { state in
             guard !state.ended else { return nil }
             state.ended = true
@@ -118,7 +118,7 @@ final class LineQueue: Sendable {
     /// Whether a read from the socket may go ahead: not while `highWatermark` lines wait (the
     /// read is then made once they are down to `lowWatermark`), and never once no more lines are
     /// taken.
-    func mayRead() -> Bool {
+    package func mayRead() -> Bool {
         state.withLock { state in
             if state.ended { return false }
             guard state.lines.count >= Self.highWatermark else { return true }
@@ -128,7 +128,7 @@ final class LineQueue: Sendable {
     }
 
     /// How many lines wait to be handled (for the tests).
-    var waiting: Int { state.withLock { $0.lines.count } }
+    package var waiting: Int { state.withLock { $0.lines.count } }
 
     /// With no task running: what to do next, and whether a task now does it (`busy`).
     private static func take(_ state: inout State) -> Step? {
@@ -196,41 +196,41 @@ final class LineQueue: Sendable {
 /// The last handler of a protocol connection's pipeline: gives each line (`ReceivedLine`, from
 /// `LineDecoder` or `WebSocketLineCodec`) to the connection's `LineQueue`, tells it when no more
 /// can come, and holds back reads from the socket while the queue is full.
-final class LineReader: ChannelDuplexHandler {
-    typealias InboundIn = ReceivedLine
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+package final class LineReader: ChannelDuplexHandler {
+    package typealias InboundIn = ReceivedLine
+    package typealias OutboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
     private let queue: LineQueue
 
-    init(queue: LineQueue) {
+    package init(queue: LineQueue) {
         self.queue = queue
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         queue.received(unwrapInboundIn(data))
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         queue.end()
         context.fireChannelInactive()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event { queue.end() }
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         queue.end()
         context.fireErrorCaught(error)
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         queue.end()
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if queue.mayRead() { context.read() }
     }
 }

@@ -29,7 +29,7 @@ public enum DescriptorLimit {
     }
 
     /// Descriptors the process has open now (on Linux; `nil` elsewhere).
-    static var openCount: Int? {
+    package static var openCount: Int? {
         #if os(Linux)
             guard let directory = opendir("/proc/self/fd") else { return nil }
             defer { closedir(directory) }

@@ -1,7 +1,7 @@
 import NIOHTTP1
 
 /// Why a WebSocket handshake on the HTTP port is not upgraded; it is answered as a page then.
-enum HandshakeRefusal: Sendable, Equatable {
+package enum HandshakeRefusal: Sendable, Equatable {
     /// Elsewhere than `/ws`, on a port without WebSockets, or not a valid handshake (404).
     case elsewhere
     /// From a page of another site (403, `WebSocketOrigin`).
@@ -12,7 +12,7 @@ enum HandshakeRefusal: Sendable, Equatable {
     /// Why `head` is refused, or `nil` to upgrade it. `webSockets`: whether the port upgrades at
     /// all; `allowedOrigins`: the origins let in besides the server's own; `publicHosts`: the
     /// names the server is reached by; `secure`: whether the port serves TLS.
-    init?(
+    package init?(
         _ head: HTTPRequestHead, webSockets: Bool, allowedOrigins: [String], publicHosts: [String] = [],
         secure: Bool = false
     ) {
