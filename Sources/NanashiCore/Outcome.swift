@@ -120,14 +120,14 @@ extension Outcome {
     }
 
     /// How the game ended, for people: `x wins (o has no pieces left)`, `draw (fifty-move rule: 100
-    /// moves without a clone)`.
+    /// plies without a clone)`.
     public var verdict: String {
         let loser = winner?.opponent.rawValue ?? "nobody"
         let why =
             switch reason {
             case .noPieces: "\(loser) has no pieces left"
             case .lockedBoard: "no one can move: the board is locked"
-            case .fiftyMoveRule: "fifty-move rule: 100 moves without a clone"
+            case .fiftyMoveRule: "fifty-move rule: 100 plies without a clone"
             case .resignation: "\(loser) resigned"
             case .timeout: "\(loser) ran out of time"
             case .abandonment: "\(loser) left the game"

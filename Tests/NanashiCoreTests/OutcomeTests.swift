@@ -119,7 +119,7 @@ struct OutcomeTests {
             texts == [
                 "normal | x wins (o has no pieces left)",
                 "normal | x wins (no one can move: the board is locked)",
-                "normal | draw (fifty-move rule: 100 moves without a clone)",
+                "normal | draw (fifty-move rule: 100 plies without a clone)",
                 "normal | x wins (o resigned)",
                 "time forfeit | x wins (o ran out of time)",
                 "abandoned | x wins (o left the game)",

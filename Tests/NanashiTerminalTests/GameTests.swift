@@ -77,7 +77,7 @@ import Testing
         ),
         (
             Outcome(winner: nil, reason: .fiftyMoveRule),
-            "game over: draw (fifty-move rule: 100 moves without a clone)\nfinal count: x 2, o 2\n", "1/2-1/2"
+            "game over: draw (fifty-move rule: 100 plies without a clone)\nfinal count: x 2, o 2\n", "1/2-1/2"
         ),
         (
             Outcome(winner: .x, reason: .lockedBoard),
