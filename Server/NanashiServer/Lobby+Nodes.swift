@@ -51,7 +51,7 @@ extension Lobby {
     var crossesNodes: Bool { link != nil }
 
     /// How long ago a live node's heartbeat may be.
-    var aliveAfter: Date { settings.clock.date - settings.nodeLease.inSeconds }
+    nonisolated var aliveAfter: Date { settings.clock.date - settings.nodeLease.inSeconds }
 
     // MARK: Starting and stopping
 
@@ -102,19 +102,25 @@ extension Lobby {
     }
 
     /// Beats this node's heartbeat, and takes over the games of nodes whose heartbeat stopped.
-    func beatAndTakeOver() async {
+    /// Off the lobby's actor: however busy the lobby, the heartbeat is not late (a node whose
+    /// beat waited behind a flood of requests was taken for dead while it ran); only games
+    /// claimed wait for the lobby, to be resumed.
+    nonisolated func beatAndTakeOver() async {
         guard let link else { return }
+        let claimed: [Int64]
         do {
             // At most a beat's time: one that hangs is dropped, and the next beat connects again.
             try await link.storage.heartbeat(
                 node: link.node, now: settings.clock.date, aliveAfter: aliveAfter,
                 within: settings.nodeLease / 4,
                 clock: settings.clock)
+            claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: nil)
         } catch {
             logger.warning("heartbeat failed: \(error)")
             return
         }
-        await takeOverGames()
+        guard !claimed.isEmpty else { return }
+        await resumeHosted(claimed, link: link)
     }
 
     // MARK: Seeking

@@ -183,10 +183,13 @@ final class NodeLink: Sendable {
 
     private func sendOnce(_ notifications: [Notification]) async throws {
         var notifications = notifications
-        for index in notifications.indices
-        where notifications[index].payload.utf8.count > Self.longestPayload {
-            let (number, body) = Self.split(notifications[index].payload)
-            let id = try await storage.storeRelayMessage(String(body), for: notifications[index].node)
+        // The messages too long for a notification wait in `relay_message`, stored in one
+        // statement; their notifications carry their ids.
+        let long = notifications.indices.filter { notifications[$0].payload.utf8.count > Self.longestPayload }
+        let ids = try await storage.storeRelayMessages(
+            long.map { (String(Self.split(notifications[$0].payload).body), notifications[$0].node) })
+        for (index, id) in zip(long, ids) {
+            let (number, _) = Self.split(notifications[index].payload)
             notifications[index].payload = "\(number) @\(id)"
         }
         try await storage.notify(notifications.map { ($0.channel, $0.payload) })

@@ -373,15 +373,26 @@ extension PostgresStorage {
         package func decodeRow(_ row: PostgresRow) throws {}
     }
 
-    /// Keeps a message too long for a notification until its node (`nil`: any) reads it, or
-    /// is found dead; returns its id.
-    package func storeRelayMessage(_ body: String, for node: Int64?) async throws -> Int64 {
-        guard
-            let id = try await rows(
-                "INSERT INTO relay_message (body, node) VALUES (\(body), \(node)) RETURNING id"
-            ).first?.decode(Int64.self)
-        else { throw StorageError.damaged("a relayed message got no id") }
-        return id
+    /// Keeps messages too long for a notification until their node (`nil`: any) reads them, or
+    /// is found dead, all in one statement; returns their ids, in the order given.
+    package func storeRelayMessages(_ messages: [(body: String, node: Int64?)]) async throws -> [Int64] {
+        guard !messages.isEmpty else { return [] }
+        let bodies = messages.map(\.body)
+        // No node is -1: an array of optional numbers is not bound.
+        let nodes = messages.map { $0.node ?? -1 }
+        // Each row takes the next identity value as the rows are inserted, in the order of the
+        // list: the ids, sorted, are the messages' in that order.
+        let ids = try await rows(
+            """
+            INSERT INTO relay_message (body, node)
+            SELECT body, NULLIF(node, -1)
+            FROM unnest(\(bodies)::text[], \(nodes)::bigint[]) WITH ORDINALITY AS t(body, node, position)
+            ORDER BY position
+            RETURNING id
+            """
+        ).map { try $0.decode(Int64.self) }.sorted()
+        guard ids.count == messages.count else { throw StorageError.damaged("relayed messages got no ids") }
+        return ids
     }
 
     /// Reads a stored message once: it is gone after.

@@ -676,6 +676,9 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
             .line(to: .watcher(3), text: long),
             .line(to: .player(7), text: "{\"type\":\"pong\"}"),
             .absent(game: 1, side: .o, node: from.node),
+            // Three long ones in one batch, stored in one statement, each read as its own.
+            .line(to: .watcher(4), text: "a" + long), .line(to: .watcher(5), text: "b" + long),
+            .line(to: .player(8), text: "c" + long),
         ]
         for message in sent { from.send(message, to: to.node) }
         var got: [NodeMessage] = []

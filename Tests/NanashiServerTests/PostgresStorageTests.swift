@@ -453,14 +453,16 @@ extension HeartbeatTests {
         let live = try await storage.joinAsNode(now: now)
         let dead = try await storage.joinAsNode(now: now - 60)
         let leaving = try await storage.joinAsNode(now: now)
-        _ = try await storage.storeRelayMessage("for the leaving one, before it left", for: leaving)
+        _ = try await storage.storeRelayMessages([("for the leaving one, before it left", leaving)])
         try await storage.leave(node: leaving)
         // Leaving took its own messages with it.
         #expect(try await storage.rows("SELECT COUNT(*) FROM relay_message").first?.decode(Int.self) == 0)
-        let forLive = try await storage.storeRelayMessage("for the live one", for: live)
-        _ = try await storage.storeRelayMessage("for the dead one", for: dead)
-        _ = try await storage.storeRelayMessage("for the one that left", for: leaving)
-        let forAny = try await storage.storeRelayMessage("for any", for: nil)
+        // Stored in one statement, their ids in the order given.
+        let ids = try await storage.storeRelayMessages([
+            ("for the live one", live), ("for the dead one", dead), ("for the one that left", leaving),
+            ("for any", nil),
+        ])
+        let (forLive, forAny) = (ids[0], ids[3])
 
         try await storage.heartbeat(node: live, now: now, aliveAfter: now - 10)
         let left = try await storage.rows("SELECT id FROM relay_message ORDER BY id").map {
@@ -469,6 +471,7 @@ extension HeartbeatTests {
         #expect(left == [forLive, forAny])
         #expect(try await storage.takeRelayMessage(id: forLive) == "for the live one")
         #expect(try await storage.takeRelayMessage(id: forLive) == nil)
+        #expect(try await storage.takeRelayMessage(id: forAny) == "for any")
         await storage.close()
     }
 }
