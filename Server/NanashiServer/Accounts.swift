@@ -171,9 +171,13 @@ struct Accounts: Sendable {
         return Session(player: player, token: token, digest: digest)
     }
 
-    func end(_ session: Session) async throws {
-        let digest = session.digest
-        try await storage.removeToken(digest: digest)
+    /// Ends a session: its token (`everywhere`: every token of its player) stops working.
+    func end(_ session: Session, everywhere: Bool = false) async throws {
+        if everywhere, let player = session.player.id {
+            try await storage.removeTokens(playerID: player)
+        } else {
+            try await storage.removeToken(digest: session.digest)
+        }
     }
 
     private func startSession(for player: PlayerRow) async throws -> Session {

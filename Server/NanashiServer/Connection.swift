@@ -223,9 +223,9 @@ final class Connection: ConnectionHandler {
         readAt: ContinuousClock.Instant
     ) async throws {
         switch message {
-        case .logout:
-            try await accounts.end(session)
-            await lobby.logOut(player, token: session.digest, outbox: outbox)
+        case .logout(let everywhere):
+            try await accounts.end(session, everywhere: everywhere)
+            await lobby.logOut(player, token: everywhere ? nil : session.digest, outbox: outbox)
             self.session = nil
             outbox.markLoggedIn(false)
             outbox.send(.bye, id: id)

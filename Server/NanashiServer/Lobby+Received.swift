@@ -41,6 +41,9 @@ extension Lobby {
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+        case .loggedOut(let player, let digest, let node):
+            guard node != link.node else { return }
+            await closeSession(of: player, token: digest)
         case .loggedIn(let player, let node, let ticket):
             guard node != link.node else { return }
             if loginsInProgress[player] != nil {

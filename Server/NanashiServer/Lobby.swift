@@ -280,15 +280,23 @@ actor Lobby {
         }
     }
 
-    /// A player logged out on `outbox`, ending the session of `token`: any other live
-    /// connection on that token gets `bye` and is closed too.
-    func logOut(_ playerID: Int64, token: [UInt8], outbox: Outbox) async {
-        if let live = connections[playerID], live.outbox != outbox, live.token == token {
-            live.outbox.send(.bye)
-            live.outbox.close()
-            await detach(playerID, outbox: live.outbox)
-        }
+    /// A player logged out on `outbox`, ending the session of `token` (its digest; `nil`: every
+    /// token of the player): any other live connection on it, here or on another node, gets
+    /// `bye` and is closed too.
+    func logOut(_ playerID: Int64, token: [UInt8]?, outbox: Outbox) async {
+        await closeSession(of: playerID, token: token, except: outbox)
         await detach(playerID, outbox: outbox)
+        if let link { link.send(.loggedOut(player: playerID, digest: token, node: link.node), to: nil) }
+    }
+
+    /// Tells the player's connection here on `token` (`nil`: on any) `bye` and closes it, unless
+    /// it is `except`.
+    func closeSession(of playerID: Int64, token: [UInt8]?, except: Outbox? = nil) async {
+        guard let live = connections[playerID], live.outbox != except, token == nil || live.token == token
+        else { return }
+        live.outbox.send(.bye)
+        live.outbox.close()
+        await detach(playerID, outbox: live.outbox)
     }
 
     // MARK: Seeking

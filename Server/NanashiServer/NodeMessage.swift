@@ -22,6 +22,9 @@ enum NodeMessage: Codable, Sendable, Equatable {
     /// `player` logged in on `node` (to every node) with `ticket` (`nextLoginTicket`): their
     /// connection elsewhere is superseded if it logged in before, with a smaller ticket.
     case loggedIn(player: Int64, node: Int64, ticket: Int64)
+    /// `player` logged out on `node` (to every node): their connection elsewhere on the token of
+    /// `digest` (`nil`: on any token, a logout everywhere) is closed.
+    case loggedOut(player: Int64, digest: [UInt8]?, node: Int64)
     /// `node` listens again after its connection to the database was lost (to every node): it
     /// may have missed what was sent to it meanwhile, so each node tells it again who of theirs
     /// is in its games (`present`) and watches them (`watch`).

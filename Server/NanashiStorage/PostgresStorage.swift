@@ -220,6 +220,10 @@ package final class PostgresStorage: Storage {
             "DELETE FROM token WHERE digest = \(ByteBuffer(bytes: digest))", logger: logger)
     }
 
+    package func removeTokens(playerID: Int64) async throws {
+        try await client.query("DELETE FROM token WHERE player_id = \(playerID)", logger: logger)
+    }
+
     // MARK: Games
 
     package func seeker(id: Int64) async throws -> Seeker? {

@@ -280,6 +280,12 @@ package final class SQLiteStorage: Storage {
         }
     }
 
+    package func removeTokens(playerID: Int64) async throws {
+        try await writing { db in
+            try db.execute(sql: "DELETE FROM token WHERE player_id = ?", arguments: [playerID])
+        }
+    }
+
     // MARK: Games
 
     /// A player about to seek, as stored now, in one read.

@@ -32,6 +32,9 @@ package protocol Storage: Sendable {
     /// Forgets a token: it stops working.
     func removeToken(digest: [UInt8]) async throws
 
+    /// Forgets every token of a player: none works any more.
+    func removeTokens(playerID: Int64) async throws
+
     /// A player about to seek, as stored now, in one read.
     func seeker(id: Int64) async throws -> Seeker?
 

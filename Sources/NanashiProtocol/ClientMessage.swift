@@ -8,8 +8,9 @@ public enum ClientMessage: Hashable, Sendable {
     case login(Credentials)
     /// `auth`: resume the session of a token (how a client reconnects).
     case auth(token: String)
-    /// `logout`: end the session; its token stops working.
-    case logout
+    /// `logout`: end the session; its token stops working. `everywhere`: every token of the
+    /// player stops working, and every connection on one is closed.
+    case logout(everywhere: Bool)
     /// `seek`: look for an opponent at a time control.
     case seek(TimeControl)
     /// `seek` with `ai`: play the built-in engine at once (unrated).
@@ -99,7 +100,7 @@ public struct Request: Hashable, Sendable {
 
 extension Request: Codable {
     private enum Keys: String, CodingKey {
-        case type, id, token, game, move, limit, offset, name, before, ai, color
+        case type, id, token, game, move, limit, offset, name, before, ai, color, everywhere
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,7 +112,9 @@ extension Request: Codable {
         case "register": message = .register(try ClientMessage.Credentials(from: decoder))
         case "login": message = .login(try ClientMessage.Credentials(from: decoder))
         case "auth": message = .auth(token: try container.decode(String.self, forKey: .token))
-        case "logout": message = .logout
+        case "logout":
+            message = .logout(
+                everywhere: try container.decodeIfPresent(Bool.self, forKey: .everywhere) ?? false)
         case "seek":
             let control = try TimeControl(from: decoder)
             if let level = try container.decodeIfPresent(Int.self, forKey: .ai) {
@@ -178,7 +181,8 @@ extension Request: Codable {
             try container.encode(limit, forKey: .limit)
             try container.encode(offset, forKey: .offset)
         case .profile(let name): try container.encode(name, forKey: .name)
-        case .logout, .cancel, .ping, .live: break
+        case .logout(let everywhere): if everywhere { try container.encode(true, forKey: .everywhere) }
+        case .cancel, .ping, .live: break
         }
     }
 }

@@ -254,6 +254,36 @@ struct GameAcrossNodes {
 }
 
 extension SessionsAcrossNodesTests {
+    /// A logout is told to every node: another node closes the player's connection on that
+    /// token (with `bye`), or on any token after a logout everywhere, so a login there a moment
+    /// before the logout does not live on on a deleted token.
+    @Test func aLogoutClosesTheSessionOnEveryNode() async throws {
+        let url = try await postgresDatabase()
+        let two = try await nodes(2, url: url)
+        let listener = try await ListeningNode(url: url)
+        let first = try two[0].client()
+        let token = try await register(first, "ann")  // player 1, on node 1
+        #expect(try await first.exchange(#"{"type":"logout","id":1}"#) == #"{"id":1,"type":"bye"}"#)
+        let digest = try #require(SessionToken.digest(of: token))
+        #expect(await listener.next() == .loggedOut(player: 1, digest: digest, node: 1))
+        // Node 2 hears of logouts elsewhere: one on another token leaves its connection alone.
+        let second = try two[1].client()
+        let other = try await login(second, "ann")
+        let otherDigest = try #require(SessionToken.digest(of: other))
+        listener.link.send(.loggedOut(player: 1, digest: digest, node: listener.link.node), to: 2)
+        listener.link.send(.line(to: .player(1), text: #"{"type":"pong"}"#), to: 2)
+        #expect(try await second.line() == #"{"type":"pong"}"#)
+        listener.link.send(.loggedOut(player: 1, digest: otherDigest, node: listener.link.node), to: 2)
+        #expect(try await second.linesUntilClosed() == [#"{"type":"bye"}"#])
+        // Everywhere: every connection of the player, whatever its token.
+        let third = try two[1].client()
+        _ = try await login(third, "ann")
+        listener.link.send(.loggedOut(player: 1, digest: nil, node: listener.link.node), to: 2)
+        #expect(try await third.linesUntilClosed() == [#"{"type":"bye"}"#])
+        await listener.stop()
+        for node in two { await node.stop() }
+    }
+
     /// A seek for a person lapses when the player seeks the computer, on PostgreSQL too: its
     /// shared row goes, so no node pairs it once the game against the computer ends.
     @Test func seekingTheComputerTakesTheSharedSeekAway() async throws {

@@ -17,6 +17,7 @@ import Testing
             .watchEnded(game: 12, watcher: 3),
             .hosted(game: 12, node: 2),
             .loggedIn(player: 7, node: 1, ticket: 99),
+            .loggedOut(player: 7, digest: [0, 1, 255], node: 2), .loggedOut(player: 7, digest: nil, node: 2),
             .move(game: 12, side: .x, player: 7, move: "f2", id: nil, node: 1, relay: 1),
             .move(game: 12, side: .o, player: 7, move: "a1 b3 é", id: .integer(-5), node: 1, relay: 2),
             .move(game: 12, side: .x, player: 7, move: "", id: .number(2.5), node: 1, relay: 3),

@@ -10,6 +10,18 @@ import Testing
 
 /// Registers a player and returns their token.
 @discardableResult
+/// Logs `name` in with its password (the one `register` gives unless told); returns the new
+/// session's token.
+func login(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
+    let reply = try await Wire.reply(
+        fromLine: Array(
+            client.exchange(#"{"type":"login","name":"\#(name)","password":"\#(password)"}"#).utf8))
+    guard case .welcome(let welcome) = reply.message else {
+        throw TestClient.Failure(description: "\(reply)")
+    }
+    return welcome.token
+}
+
 func register(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
     let reply = try await Wire.reply(
         fromLine: Array(
@@ -173,6 +185,33 @@ func greedyMove(_ position: Position) -> Move {
         #expect(try await third.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("bad_credentials"))
         // The other session's token still works.
         #expect(try await third.exchange(#"{"type":"auth","token":"\#(welcome.token)"}"#).contains("welcome"))
+        await server.stop()
+    }
+
+    /// `logout` with `everywhere` revokes every token of the player, not only its own: a token
+    /// stolen from another session works no more.
+    @Test func aLogoutEverywhereRevokesEveryToken() async throws {
+        let server = try await TestServer()
+        let first = try server.client()
+        let stolen = try await register(first, "ann")
+        let second = try server.client()
+        let login = try await second.exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
+        #expect(login.contains("welcome"))
+        #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
+        #expect(
+            try await second.exchange(#"{"type":"logout","everywhere":true,"id":2}"#)
+                == #"{"id":2,"type":"bye"}"#)
+        let third = try server.client()
+        #expect(
+            try await third.exchange(#"{"type":"auth","token":"\#(stolen)"}"#).contains("bad_credentials"))
+        guard case .welcome(let own) = try Wire.reply(fromLine: Array(login.utf8)).message else {
+            throw TestClient.Failure(description: login)
+        }
+        #expect(
+            try await third.exchange(#"{"type":"auth","token":"\#(own.token)"}"#).contains("bad_credentials"))
+        #expect(
+            try Wire.request(fromLine: Array(#"{"type":"logout"}"#.utf8)).message
+                == .logout(everywhere: false))
         await server.stop()
     }
 

@@ -43,6 +43,16 @@ import Testing
         try await storage.removeToken(digest: token.digest)
         #expect(try await storage.player(tokenDigest: token.digest, now: now) == nil)
         #expect(try await storage.player(tokenDigest: first.digest, now: now)?.id == ann.id)
+        // Every token of one player at once (a logout everywhere); another player's stays.
+        let bob = try await storage.createPlayer(
+            name: "bob", passwordHash: "h", now: now, token: (token.digest, now.addingTimeInterval(30)))
+        let second = SessionToken.generate()
+        try await storage.addToken(
+            digest: second.digest, playerID: ann.id!, now: now, expires: now.addingTimeInterval(60))
+        try await storage.removeTokens(playerID: ann.id!)
+        #expect(try await storage.player(tokenDigest: first.digest, now: now) == nil)
+        #expect(try await storage.player(tokenDigest: second.digest, now: now) == nil)
+        #expect(try await storage.player(tokenDigest: token.digest, now: now)?.id == bob.id)
         await storage.close()
     }
 
