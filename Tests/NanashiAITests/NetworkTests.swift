@@ -1,3 +1,4 @@
+import Foundation
 import NanashiCore
 import NanashiTestSupport
 import Testing
@@ -190,6 +191,20 @@ import Testing
         #expect(named.count == 12 && named.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(file)")
         let hash = SHA256.hex(NetworkWeights.trainedBytes)
         #expect(hash.hasPrefix(named), "\(file) holds bytes whose SHA-256 is \(hash)")
+    }
+
+    /// `AI/CNetwork/Resources` holds the embedded network, as built in, and its notes, and nothing
+    /// else: a network trained there but not named in `TrainedNetwork.c`, or an old one left
+    /// behind, fails here.
+    @Test func theResourcesAreTheEmbeddedNetworkAndItsNotes() throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let target = root.appending(path: "AI/CNetwork")
+        let file = NetworkWeights.trainedFile
+        let stem = String(file.dropFirst("Resources/".count).dropLast(".nnue".count))
+        let files = try FileManager.default.contentsOfDirectory(atPath: target.path + "/Resources")
+        #expect(files.sorted() == [stem + ".nnue", stem + ".txt"])
+        #expect(Array(try Data(contentsOf: target.appending(path: file))) == NetworkWeights.trainedBytes)
     }
 
     @Test func sha256HashesAsTheStandardSays() {
