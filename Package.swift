@@ -54,7 +54,12 @@ let package = Package(
         // The transposition table's memory (huge pages, prefetching) and the move order's vector step,
         // which Swift does not reach.
         .target(name: "CSearchMemory", path: "AI/CSearchMemory"),
-        .target(name: "CNetwork", path: "AI/CNetwork", cSettings: [.unsafeFlags(["-O3"])]),
+        // The network's vector kernels, and the trained network itself (`Resources/network-<hash>.nnue`),
+        // compiled in by C's `#embed`: `.embedInCode` would make a Swift array literal of it, which
+        // the Swift compiler cannot type-check at 4.7 MB.
+        .target(
+            name: "CNetwork", path: "AI/CNetwork", exclude: ["Resources"],
+            cSettings: [.unsafeFlags(["-O3"])]),
         .testTarget(
             name: "NanashiAITests",
             dependencies: ["NanashiAI", "NanashiCore", "CSearchMemory", "NanashiTestSupport"],

@@ -1,6 +1,6 @@
 /// Which evaluation the search scores positions with.
 public enum EvaluationKind: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
-    /// The trained network (`NetworkWeights+Trained.swift`), updated move by move.
+    /// The trained network (`AI/CNetwork/Resources/network-<hash>.nnue`), updated move by move.
     case network = "nnue"
     /// The hand-written evaluation with its tuned weights (`Evaluation`).
     case classic

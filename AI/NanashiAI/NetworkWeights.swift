@@ -1,3 +1,5 @@
+import CNetwork
+
 /// The evaluation network's quantised weights, as `tools/nnue/train.py` writes them: a header
 /// (`NNUE`, format version, hidden size, the two quantisation factors, the logistic scale), then
 /// little-endian 16-bit hidden weights (one row of `hidden` per input), hidden biases, output
@@ -46,17 +48,24 @@ struct NetworkWeights: Sendable {
         guard reader.isAtEnd else { throw NetworkFormatError("\(reader.remaining) bytes after the weights") }
     }
 
-    /// The network compiled into the engine (`NetworkWeights+Trained.swift`).
+    /// The network compiled into the engine: `AI/CNetwork/Resources/network-<hash>.nnue`, which
+    /// `tools/nnue/train.py` writes (`trainedFile` names it).
     static let trained: NetworkWeights = {
-        guard let bytes = Base64.decode(trainedBase64) else {
-            preconditionFailure("the embedded network is not base64")
-        }
         do {
-            return try NetworkWeights(bytes: bytes)
+            return try NetworkWeights(bytes: trainedBytes)
         } catch {
-            preconditionFailure("the embedded network does not load: \(error)")
+            preconditionFailure("the embedded network (\(trainedFile)) does not load: \(error)")
         }
     }()
+
+    /// The bytes of the embedded network's file.
+    static var trainedBytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: nanashi_network_bytes(), count: nanashi_network_size()))
+    }
+
+    /// The embedded network's file, relative to `AI/CNetwork`: `Resources/network-<hash>.nnue`,
+    /// the hash being the first 12 hex digits of the file's SHA-256.
+    static var trainedFile: String { String(cString: nanashi_network_file()) }
 }
 
 /// Why a network's bytes were refused.
@@ -96,42 +105,5 @@ private struct ByteReader {
             offset += 2
         }
         return values
-    }
-}
-
-/// Base64 decoding (standard alphabet; line breaks and spaces skipped), so that the AI needs no
-/// Foundation.
-enum Base64 {
-    static func decode(_ text: String) -> [UInt8]? {
-        var table = [Int8](repeating: -1, count: 256)
-        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8
-            .enumerated()
-        {
-            table[Int(character)] = Int8(value)
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for character in text.utf8 {
-            switch character {
-            case UInt8(ascii: "\n"), UInt8(ascii: " "), UInt8(ascii: "\r"): continue
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            default: break
-            }
-            let value = table[Int(character)]
-            guard value >= 0, padding == 0 else { return nil }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
-        }
-        guard padding <= 2, bits < 6 else { return nil }
-        return bytes
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NanashiCore
 import NanashiTestSupport
 import Testing
@@ -179,12 +180,121 @@ import Testing
         #expect(total != 0)
     }
 
-    @Test func base64DecodesTheStandardAlphabet() {
-        #expect(Base64.decode("TWFu") == Array("Man".utf8))
-        #expect(Base64.decode("TWE=") == Array("Ma".utf8))
-        #expect(Base64.decode("TQ==\n") == Array("M".utf8))
-        #expect(Base64.decode("+/+/") == [0xFB, 0xFF, 0xBF])
-        #expect(Base64.decode("TW*u") == nil)
-        #expect(Base64.decode("TQ==TQ") == nil)
+    /// The embedded network's file is named by the first 12 hex digits of its SHA-256: a network
+    /// edited in place, or another one given this name, fails here.
+    @Test func theEmbeddedNetworkIsNamedByItsHash() {
+        let file = NetworkWeights.trainedFile
+        let prefix = "Resources/network-"
+        let suffix = ".nnue"
+        #expect(file.hasPrefix(prefix) && file.hasSuffix(suffix), "\(file)")
+        let named = String(file.dropFirst(prefix.count).dropLast(suffix.count))
+        #expect(named.count == 12 && named.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(file)")
+        let hash = SHA256.hex(NetworkWeights.trainedBytes)
+        #expect(hash.hasPrefix(named), "\(file) holds bytes whose SHA-256 is \(hash)")
+    }
+
+    /// `AI/CNetwork/Resources` holds the embedded network, as built in, and its notes, and nothing
+    /// else: a network trained there but not named in `TrainedNetwork.c`, or an old one left
+    /// behind, fails here.
+    @Test func theResourcesAreTheEmbeddedNetworkAndItsNotes() throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let target = root.appending(path: "AI/CNetwork")
+        let file = NetworkWeights.trainedFile
+        let stem = String(file.dropFirst("Resources/".count).dropLast(".nnue".count))
+        let files = try FileManager.default.contentsOfDirectory(atPath: target.path + "/Resources")
+        #expect(files.sorted() == [stem + ".nnue", stem + ".txt"])
+        #expect(Array(try Data(contentsOf: target.appending(path: file))) == NetworkWeights.trainedBytes)
+    }
+
+    @Test func sha256HashesAsTheStandardSays() {
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            SHA256.hex(Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // Two blocks: the length no longer fits after the message's 56 bytes.
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+}
+
+/// SHA-256 (FIPS 180-4), to check the embedded network's name against its bytes.
+private enum SHA256 {
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5,
+        0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3,
+        0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc,
+        0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
+        0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13,
+        0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3,
+        0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5,
+        0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208,
+        0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    /// The hash in lowercase hex.
+    static func hex(_ message: [UInt8]) -> String {
+        hash(message).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    static func hash(_ message: [UInt8]) -> [UInt8] {
+        var state: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
+            0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
+        // The message, a 1 bit, zeros to 56 bytes past a multiple of 64, and its length in bits.
+        var padded = message + [0x80]
+        padded += [UInt8](repeating: 0, count: (120 - padded.count % 64) % 64)
+        let bits = UInt64(message.count) * 8
+        padded += (0..<8).map { UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64($0))) }
+        func rotated(_ word: UInt32, _ count: UInt32) -> UInt32 { word >> count | word << (32 - count) }
+        // Unchecked buffers and local copies: a debug build hashes the 4.7 MB network in about a second.
+        let constants = roundConstants
+        var schedule = [UInt32](repeating: 0, count: 64)
+        padded.withUnsafeBufferPointer { padded in
+            schedule.withUnsafeMutableBufferPointer { schedule in
+                for block in stride(from: 0, to: padded.count, by: 64) {
+                    for index in 0..<16 {
+                        let start = block + 4 * index
+                        schedule[index] =
+                            UInt32(padded[start]) << 24 | UInt32(padded[start + 1]) << 16
+                            | UInt32(padded[start + 2]) << 8 | UInt32(padded[start + 3])
+                    }
+                    for index in 16..<64 {
+                        let early = schedule[index - 15]
+                        let late = schedule[index - 2]
+                        let sigma0 = rotated(early, 7) ^ rotated(early, 18) ^ early >> 3
+                        let sigma1 = rotated(late, 17) ^ rotated(late, 19) ^ late >> 10
+                        schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (
+                        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+                    )
+                    for index in 0..<64 {
+                        let sum1 = rotated(e, 6) ^ rotated(e, 11) ^ rotated(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let first = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+                        let sum0 = rotated(a, 2) ^ rotated(a, 13) ^ rotated(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ sum0 &+ majority)
+                    }
+                    for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
+                }
+            }
+        }
+        return state.flatMap { word in
+            (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) }
+        }
     }
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Trains Nanashi's evaluation network on `nanashi datagen` positions and writes it, quantised,
-as the Swift source the engine embeds (AI/NanashiAI/NetworkWeights+Trained.swift).
+as the file the engine embeds: AI/CNetwork/Resources/network-<hash>.nnue, the hash being the first
+12 hex digits of the file's SHA-256, with network-<hash>.txt beside it saying how it was trained
+(the command, with paths relative to the repository, the data and the parent network). To play
+with it, AI/CNetwork/TrainedNetwork.c names it in place of the old one, whose two files go.
 
 The network reads the board as tuples: every 2x2 window of the 7x7 board (36 windows), each in
 one of 4^4 states (its four squares each empty, the perspective's own piece, the other side's
@@ -13,16 +16,20 @@ under a random one of the board's 8 symmetries.
 
 Data: the 16-byte records of `nanashi datagen --format binary` (docs/ENGINE.md, "Making
 training data"), or its text lines; several files may be given. Checkpoints are written after
-every epoch beside --out (`--checkpoint`); `--resume` goes on from one; `--init` starts a new run
-from one's network.
+every epoch (`--checkpoint`); `--resume` goes on from one; `--init` starts a new run from one's
+network, or from a network's `.nnue` file (the committed one: a warm start without the
+checkpoints).
 
     python3 tools/nnue/train.py data/gen1.bin --epochs 20
+    python3 tools/nnue/train.py data/gen12.bin --init AI/CNetwork/Resources/network-<hash>.nnue --epochs 2 --lr 0.0003
 """
 
 import argparse
-import math
 import base64
+import hashlib
+import math
 import os
+import shlex
 import struct
 import sys
 import time
@@ -39,6 +46,9 @@ QB = 64  # output weights: 1.0 is QB
 WEIGHT_LIMIT = 127 / QB  # keeps every accumulator and product inside 16 bits
 MAGIC = b"NNUE"
 VERSION = 2
+# The repository, which the notes' paths are relative to, and where its networks are.
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NETWORKS = os.path.join(REPOSITORY, "AI", "CNetwork", "Resources")
 
 # Board codes, one byte per square, a1 = 0, b1 = 1, ..., g7 = 48.
 EMPTY, X, O, BLOCKER = 0, 1, 2, 3
@@ -93,8 +103,9 @@ def read_text(path):
 
 
 def read(paths):
+    """The positions of all the files, and how many each file gave."""
     parts = [read_text(path) if path.endswith(".txt") else read_binary(path) for path in paths]
-    return tuple(np.concatenate([part[i] for part in parts]) for i in range(4))
+    return tuple(np.concatenate([part[i] for part in parts]) for i in range(4)), [len(part[0]) for part in parts]
 
 
 def symmetries():
@@ -217,7 +228,8 @@ def quantise(network, scale):
 
 
 def read_blob(path):
-    """The quantised network of a `.nnue` file, or of the Swift source the trainer writes."""
+    """The quantised network of a `.nnue` file, or of the Swift source the trainer wrote before the
+    networks were files of their own (`git show ec7d64c:AI/NanashiAI/NetworkWeights+Trained.swift`)."""
     with open(path, "rb") as file:
         data = file.read()
     if path.endswith(".swift"):
@@ -253,23 +265,94 @@ def dequantise(blob, network):
     return float(scale)
 
 
-def swift_source(blob, command):
-    text = base64.b64encode(blob).decode("ascii")
-    lines = [text[i : i + 96] for i in range(0, len(text), 96)]
-    body = "\n".join(f"        {line}" for line in lines)
-    return (
-        f"// Written by `{command}`; do not edit.\n"
-        "// The quantised network (NetworkWeights' format), base64-encoded.\n\n"
-        "extension NetworkWeights {\n"
-        "    static let trainedBase64 = \"\"\"\n"
-        f"{body}\n"
-        "        \"\"\"\n"
-        "}\n"
-    )
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def network_name(blob):
+    """The name a network's file goes by: `network-` and the first 12 hex digits of its SHA-256."""
+    return f"network-{sha256(blob)[:12]}.nnue"
+
+
+def write_network(blob, notes, out):
+    """Writes the network to `out`, a `.nnue` path or a directory to write it into under its
+    name, and the notes beside it (the same path ending in `.txt`). Returns the network's path."""
+    path = out if out.endswith(".nnue") else os.path.join(out, network_name(blob))
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    for target, data in ((path, blob), (path[: -len(".nnue")] + ".txt", notes.encode("utf-8"))):
+        with open(target + ".tmp", "wb") as file:
+            file.write(data)
+        os.replace(target + ".tmp", target)
+    return path
+
+
+def portable(path):
+    """`path` relative to the repository; a file outside it by its name alone (no machine's paths
+    in what is committed)."""
+    absolute = os.path.abspath(path)
+    if os.path.commonpath([absolute, REPOSITORY]) == REPOSITORY:
+        return os.path.relpath(absolute, REPOSITORY)
+    return os.path.basename(absolute)
+
+
+PATH_OPTIONS = ("--out", "--checkpoint", "--init")
+
+
+def portable_command(arguments, data):
+    """The command line of this run, as run from the repository's root: the trainer, the data and
+    the paths of `PATH_OPTIONS` relative to it."""
+    words = ["python3", "tools/nnue/train.py"]
+    path_follows = False
+    for word in arguments:
+        option, equals, value = word.partition("=")
+        if path_follows:
+            words.append(portable(word))
+            path_follows = False
+        elif word in PATH_OPTIONS:
+            words.append(word)
+            path_follows = True
+        elif equals and option in PATH_OPTIONS:
+            words.append(f"{option}={portable(value)}")
+        elif word in data:
+            words.append(portable(word))
+        else:
+            words.append(word)
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def file_sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for chunk in iter(lambda: file.read(1 << 24), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def training_notes(blob, command, parent, data, scale, fitted, losses):
+    """What the `.txt` beside a network says: how to make it again."""
+    name = network_name(blob)
+    lines = [
+        f"{name}: Nanashi's evaluation network, quantised (NetworkWeights' format), {len(blob):,} bytes,",
+        f"sha256 {sha256(blob)}.",
+        "",
+        "Written by tools/nnue/train.py, run from the repository's root (paths relative to it):",
+        "",
+        f"    {command}",
+        "",
+        f"Parent: {parent}.",
+        "Data:",
+        *(f"    {path}: {positions:,} positions, {size:,} bytes, sha256 {digest}" for path, positions, size, digest in data),
+        f"Logistic scale K = {scale:.1f} (fitted to the data: {fitted:.1f}).",
+        f"Held-out loss: {', '.join(losses)}.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    # No abbreviated options: the notes name the paths of the command's options by their full names.
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False
+    )
     parser.add_argument("data", nargs="*", help="positions written by `nanashi datagen` (.bin records or .txt lines)")
     parser.add_argument("--hidden", type=int, default=256, help="hidden layer size per side")
     parser.add_argument("--epochs", type=int, default=20)
@@ -278,19 +361,24 @@ def main():
     parser.add_argument("--score-share", type=float, default=0.6, help="weight of the search's score in the target")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", default="AI/NanashiAI/NetworkWeights+Trained.swift")
-    parser.add_argument("--binary", help="also write the quantised network to this file")
+    parser.add_argument(
+        "--out",
+        default=NETWORKS,
+        help="a directory to write network-<hash>.nnue and its notes (network-<hash>.txt) into, or the "
+        "network's path, ending in .nnue (the notes beside it); default AI/CNetwork/Resources",
+    )
     parser.add_argument("--checkpoint", default="data/train.ckpt", help="written after every epoch")
     parser.add_argument(
         "--init",
         help="start from this network (a new optimiser and schedule): a warm start on more data; a checkpoint, "
-        "a .nnue file, or the Swift source the trainer writes (the committed network: "
-        "AI/NanashiAI/NetworkWeights+Trained.swift)",
+        "or a network's .nnue file (the committed network: AI/CNetwork/Resources/network-<hash>.nnue), or "
+        "the Swift source the trainer wrote before (older commits' AI/NanashiAI/NetworkWeights+Trained.swift)",
     )
     parser.add_argument(
         "--check-init",
         action="store_true",
-        help="with --init of a .nnue or .swift network: quantise it again, say whether the bytes are the same, and stop",
+        help="with --init of a .nnue or .swift network: quantise it again, say whether the bytes are the same, "
+        "and stop",
     )
     parser.add_argument(
         "--resume", action="store_true", help="go on from --checkpoint (to --epochs, which may differ from the first run's)"
@@ -306,16 +394,24 @@ def main():
 
     network = Network(args.hidden)
     initial = None
+    parent = f"none (random weights, --seed {args.seed})"
     if args.init and args.init.endswith((".swift", ".nnue")):
         blob = read_blob(args.init)
         initial = {"scale": dequantise(blob, network), "network": network.state_dict()}
+        parent = f"{network_name(blob)[: -len('.nnue')]} (sha256 {sha256(blob)}; --init {portable(args.init)})"
         if args.check_init:
             same = quantise(network, initial["scale"]) == blob
             print(f"{args.init}: quantised again, {'the same' if same else 'DIFFERENT'} {len(blob)} bytes")
             sys.exit(0 if same else 1)
     elif args.init:
         initial = torch.load(args.init)
-    codes, sides, scores, results = read(args.data)
+        network.load_state_dict(initial["network"])
+        quantised = quantise(network, initial["scale"])
+        parent = f"the checkpoint {portable(args.init)}, its network quantised {network_name(quantised)[: -len('.nnue')]}"
+    (codes, sides, scores, results), counts = read(args.data)
+    data = [
+        (portable(path), count, os.path.getsize(path), file_sha256(path)) for path, count in zip(args.data, counts)
+    ]
     fitted = fit_scale(scores, results)
     scale = fitted
     # A resumed run goes on in its checkpoint's K, and a warm start in its network's: the output
@@ -323,6 +419,7 @@ def main():
     resumed = torch.load(args.checkpoint) if args.resume else None
     if resumed:
         scale = resumed["scale"]
+        parent = f"resumed from the checkpoint {portable(args.checkpoint)} after its epoch {resumed['epoch']}"
     elif initial:
         scale = initial["scale"]
     print(
@@ -379,9 +476,12 @@ def main():
             total = sum(loss_on(chunk, torch.zeros(len(chunk), dtype=torch.long)).item() * len(chunk) for chunk in chunks)
             return total / len(valid)
 
+    losses = []
     if initial and not args.resume:
         # The same held-out positions as every epoch's: what the warm start gains is the difference.
-        print(f"epoch 0 (the starting network): held-out loss {held_out_loss():.6f}", flush=True)
+        start_loss = held_out_loss()
+        losses.append(f"{start_loss:.6f} (the parent)")
+        print(f"epoch 0 (the starting network): held-out loss {start_loss:.6f}", flush=True)
 
     for epoch in range(first_epoch, args.epochs + 1):
         network.train()
@@ -397,6 +497,7 @@ def main():
             batches += 1
         schedule.step()
         held_loss = held_out_loss()
+        losses.append(f"{held_loss:.6f} (epoch {epoch})")
         print(
             f"epoch {epoch}: train loss {total / batches:.6f}, held-out loss {held_loss:.6f}, "
             f"{time.time() - started:.0f} s",
@@ -417,13 +518,11 @@ def main():
             os.replace(args.checkpoint + ".tmp", args.checkpoint)
 
     blob = quantise(network, scale)
-    command = "python3 tools/nnue/train.py " + " ".join(sys.argv[1:])
-    with open(args.out, "w") as file:
-        file.write(swift_source(blob, command))
-    if args.binary:
-        with open(args.binary, "wb") as file:
-            file.write(blob)
-    print(f"wrote {args.out} ({len(blob)} bytes of weights), {time.time() - started:.0f} s in all")
+    command = portable_command(sys.argv[1:], args.data)
+    notes = training_notes(blob, command, parent, data, scale, fitted, losses)
+    path = write_network(blob, notes, args.out)
+    print(f"wrote {path} ({len(blob)} bytes) and its notes, {time.time() - started:.0f} s in all")
+    print(f"to play with it: AI/CNetwork/TrainedNetwork.c names Resources/{os.path.basename(path)}", flush=True)
 
 
 if __name__ == "__main__":

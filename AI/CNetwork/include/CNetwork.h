@@ -1,6 +1,7 @@
 #ifndef NANASHI_C_NETWORK_H
 #define NANASHI_C_NETWORK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// The network's vector kernels. Swift has no way to ask for wider vectors only where the
@@ -23,5 +24,11 @@ void nanashi_update(
 /// the largest weight must fit there). `size` is a multiple of 64.
 int64_t nanashi_screlu_output(
     const int16_t *own, const int16_t *other, const int16_t *weights, int16_t one, int size);
+
+/// The trained network the engine plays with (`NetworkWeights`' format): the bytes of the file
+/// `nanashi_network_file()` names (relative to `AI/CNetwork`), compiled into the program.
+const unsigned char *nanashi_network_bytes(void);
+size_t nanashi_network_size(void);
+const char *nanashi_network_file(void);
 
 #endif
