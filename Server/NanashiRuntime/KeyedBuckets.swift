@@ -1,4 +1,3 @@
-import NanashiRuntime
 import Synchronization
 
 /// A token bucket per key (a client address, an address and a name), shared by all

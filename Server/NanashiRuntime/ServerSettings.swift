@@ -1,7 +1,6 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
-import NanashiRuntime
 
 /// Everything `nanashi serve` can configure; the defaults are the production values.
 public struct ServerSettings: Sendable {
