@@ -1,5 +1,7 @@
 import NanashiCore
 import NanashiProtocol
+import NanashiStorage
+import NanashiTransport
 
 /// What a game is told, what it asks for, and the phases it goes through.
 extension GameMachine {

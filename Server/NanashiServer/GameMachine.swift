@@ -1,6 +1,7 @@
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
+import NanashiTransport
 
 /// One game in progress as a value that owns no socket, storage, clock or task: the rules, the
 /// clocks and the phase of the game, and what it has asked for and not heard back.

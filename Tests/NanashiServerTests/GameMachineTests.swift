@@ -1,5 +1,6 @@
 import NanashiCore
 import NanashiProtocol
+import NanashiTransport
 import Testing
 
 @testable import NanashiServer
