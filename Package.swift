@@ -82,6 +82,9 @@ let package = Package(
 
         // MARK: Protocol — wire messages shared by client and server.
         .target(name: "NanashiProtocol", dependencies: ["NanashiCore"], path: "Sources/NanashiProtocol"),
+        .testTarget(
+            name: "NanashiProtocolTests", dependencies: ["NanashiProtocol", "NanashiCore"],
+            path: "Tests/NanashiProtocolTests"),
 
         // MARK: Server — sockets, matchmaking, games, ratings, storage.
         .systemLibrary(

@@ -32,9 +32,6 @@ public struct PlayedGame: Sendable {
     }
 
     private static func today() -> String {
-        let components = Calendar(identifier: .gregorian).dateComponents(
-            in: TimeZone(identifier: "UTC")!, from: Date())
-        return String(
-            format: "%04d.%02d.%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
+        GameRecord.pgnDate(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
     }
 }

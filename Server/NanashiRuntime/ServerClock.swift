@@ -6,9 +6,19 @@ import Foundation
 /// that no test waits for a real timer.
 ///
 /// It keeps `ContinuousClock`'s instants, which the core's `GameClock` and the server's limits
-/// are written in. Two things stay on real time on purpose: the hashing pool's measure of how
-/// long a hash takes, and the wait that makes an unknown name cost as long as one. They imitate
-/// the real cost of real work, which a stopped test clock would make endless.
+/// are written in. A few waits stay on real time on purpose, each for its reason:
+/// - imitating the real cost of real work, which a stopped test clock would make endless: the
+///   hashing pool's measure of how long a hash takes (`HashingPool`), and the wait that makes an
+///   unknown name cost as long as one (`Accounts`);
+/// - bounding a wait on another system, which must end even when a test's clock stands still:
+///   a database call that hangs (`withDeadline`'s default), a stopping node's word to the others
+///   that it leaves (2 s, `Lobby.stop`), the pause before messages to other nodes are sent again
+///   while PostgreSQL is away (200 ms, `NodeLink`);
+/// - times no player sees, only their order: the gathering of a batch of messages to other nodes
+///   (`NodeLink`, on an event loop), the 5 to 40 ms before a pairing pass that found another
+///   node's pass holding its seeks looks again (`Lobby.pairBatch`), and the instant the shared
+///   seeks' ages are counted back from (`Lobby.pick`: only their differences matter);
+/// - a log line's duration (`Analyst`).
 public protocol ServerClock: Sendable {
     /// Now, on the monotonic clock.
     var now: ContinuousClock.Instant { get }

@@ -85,8 +85,8 @@ final class EnginePool: Sendable {
         return await search(owner: owner, game: game, wanted: wanted) { engine in
             var limits = SearchLimits.infinite
             if var clock {
-                let waited = Int64((self.now() - queued).inMilliseconds)
-                clock.own = .milliseconds(max(1, Int64(clock.own.inMilliseconds) - waited))
+                let waited = (self.now() - queued).wholeMilliseconds
+                clock.own = .milliseconds(max(1, clock.own.wholeMilliseconds - waited))
                 limits.clock = clock
             }
             return engine.bestMove(for: position, level: level, extraLimits: limits)
@@ -216,13 +216,5 @@ final class EnginePool: Sendable {
         #else
             Thread.current.threadPriority = 0.1
         #endif
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded down.
-    fileprivate var inMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

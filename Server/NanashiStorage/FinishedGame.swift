@@ -45,11 +45,7 @@ package struct FinishedGame: Sendable {
 
     /// `YYYY.MM.DD` in UTC, as PGN's `Date` tag writes it.
     private static func pgnDate(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "??" }
-        return "\(parts.year.map(String.init) ?? "????").\(two(parts.month)).\(two(parts.day))"
+        GameRecord.pgnDate(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     package init(

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 import PostgresNIO
 
 /// The failed-login buckets in table `login_guess`, one row per (address, name) with failures
@@ -10,8 +11,7 @@ extension PostgresStorage: SharedLoginGuesses {
         -> Bool
     {
         let (key, seconds, full) = (name.lowercased(), now.timeIntervalSince1970, Double(capacity))
-        let perSecond =
-            1 / max(0.001, Double(refill.components.seconds) + Double(refill.components.attoseconds) / 1e18)
+        let perSecond = 1 / max(0.001, refill.inSeconds)
         // Rows whose bucket has refilled to full mean nothing: swept as attempts come.
         try await client.query(
             "DELETE FROM login_guess WHERE updated_at < \(seconds - full / perSecond)", logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCore
 
 /// Games saved and loaded as files on this machine, dated in UTC.
 public struct LocalFiles: GameFiles {
@@ -25,14 +26,7 @@ public struct LocalFiles: GameFiles {
         }
     }
 
-    public var today: String { Self.pgnDate(Date()) }
-
-    /// A day as PGN writes it, `2026.11.22` (in UTC).
-    static func pgnDate(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.year!).\(twoDigits(parts.month!)).\(twoDigits(parts.day!))"
+    public var today: String {
+        GameRecord.pgnDate(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
     }
 }

@@ -1,3 +1,5 @@
+import NanashiCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -118,9 +120,7 @@ public final class RawTerminal: @unchecked Sendable {
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
                 if left <= .zero { return .timedOut }
-                let milliseconds =
-                    left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-                timeout = Int32(min(milliseconds + 1, 60_000))
+                timeout = Int32(min(left.wholeMilliseconds + 1, 60_000))
             }
             var watched = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),

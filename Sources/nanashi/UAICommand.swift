@@ -1,6 +1,5 @@
 import ArgumentParser
 import NanashiAI
-import NanashiTerminal
 
 /// `nanashi uai`: the engine speaking the Universal Ataxx Interface on standard input and output,
 /// for match runners and graphical interfaces.

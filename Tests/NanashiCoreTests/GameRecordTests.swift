@@ -143,3 +143,13 @@ struct GameRecordTests {
         #expect(game.moves.isEmpty)
     }
 }
+
+/// PGN's `Date` of a moment, in UTC, from the calendar's arithmetic alone: the epoch, a leap day,
+/// the day before the epoch, the last second of a century's last year, a Unix time mid-day.
+@Test(arguments: [
+    (Int64(0), "1970.01.01"), (1_700_000_000, "2023.11.14"), (951_782_400, "2000.02.29"),
+    (-86_400, "1969.12.31"), (-1, "1969.12.31"), (4_102_444_799, "2099.12.31"), (1_764_633_600, "2025.12.02"),
+])
+func aMomentsPGNDateIsItsUTCDay(seconds: Int64, date: String) {
+    #expect(GameRecord.pgnDate(secondsSince1970: seconds) == date)
+}

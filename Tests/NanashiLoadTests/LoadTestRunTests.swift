@@ -51,12 +51,14 @@ import Testing
 /// moves are not the people's round trips, and the engine's moves are counted apart.
 @Test func engineGamesRunBesideThePeoplesGames() async throws {
     // Six bots from one address, on a test clock that does not move: their registrations,
-    // logins and messages must fit the budgets without waiting for a refill (the engine's bots
-    // play as many moves as the people's games leave them time for).
+    // logins, messages and games against the engine must fit the budgets without waiting for a
+    // refill (the engine's bots play as many games and moves as the people's games leave them
+    // time for).
     let server = try await TestServer {
         $0.registrationsPerHour = 20
         $0.loginsPerMinute = 20
         $0.messageBurst = 1_000_000
+        $0.engineSeekBurst = 1_000_000
     }
     var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
     settings.namePrefix = "pe"
