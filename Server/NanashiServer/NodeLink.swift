@@ -76,7 +76,7 @@ final class NodeLink: Sendable {
     /// Queues a message for `node` (`nil`: every node); never waits. A message the queue has
     /// no room for is dropped (and handed to `runSending`'s `refused`).
     func send(_ message: NodeMessage, to node: Int64?) {
-        let bytes = message.queuedBytes
+        let bytes = message.approximateSize
         let limit = message.isShedFirst ? maximumQueuedBytes / 2 : maximumQueuedBytes
         let taken = queue.withLock { queue in
             guard queue.bytes + bytes <= limit else {
@@ -134,7 +134,7 @@ final class NodeLink: Sendable {
                             message: message))
                 }
                 let unsent = await sendUntilSent(notifications)
-                let bytes = batch.reduce(0) { $0 + $1.message.queuedBytes }
+                let bytes = batch.reduce(0) { $0 + $1.message.approximateSize }
                 queue.withLock { $0.bytes -= bytes }
                 for notification in unsent {
                     await refused(notification.message, notification.node)
@@ -271,7 +271,7 @@ final class NodeLink: Sendable {
 
 extension NodeMessage {
     /// About how many bytes the message takes while it waits to be sent.
-    var queuedBytes: Int {
+    var approximateSize: Int {
         switch self {
         case .line(_, let text): 64 + text.utf8.count
         default: 128
