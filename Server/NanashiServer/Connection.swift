@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime

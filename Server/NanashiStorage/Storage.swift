@@ -75,6 +75,10 @@ package protocol Storage: Sendable {
     /// A finished game with its moves, or `nil` if there is no game with that id or it is not over.
     func finishedGame(id: Int64) async throws -> FinishedGame?
 
+    /// How game `id` ended: its outcome and each side's rating before and after it (the
+    /// player's rating both times if it was not rated); `nil` while it is not over.
+    func storedEnd(ofGame id: Int64) async throws -> (outcome: Outcome, ratings: [Side: RatingChange])?
+
     /// Stores a new game of `playerID` against the engine at `level`, the player on `side`, and
     /// returns the engine's player (made on its first game, see `EnginePlayer`) and the game's id.
     /// The game is marked with its level and is never rated.

@@ -6,7 +6,7 @@ import NanashiProtocol
 /// Only nodes send these (on their database connection); a client's line never becomes one.
 /// The host's lines to a player or watcher on another node travel as `line`, encoded by the host
 /// exactly as it would write them to its own sockets.
-enum NodeMessage: Codable, Sendable, Equatable {
+package enum NodeMessage: Codable, Sendable, Equatable {
     // To the node of a player or a watcher.
 
     /// A game hosted by `host` started with `player` on the receiving node as `side`.
@@ -51,7 +51,7 @@ enum NodeMessage: Codable, Sendable, Equatable {
     case movedOn(player: Int64, node: Int64)
 
     /// The id of the client's request a `move` or `resign` carries.
-    var requestID: RequestID? {
+    package var requestID: RequestID? {
         switch self {
         case .move(_, _, _, _, let id, _, _), .resign(_, _, _, let id, _, _): id
         default: nil
@@ -59,7 +59,7 @@ enum NodeMessage: Codable, Sendable, Equatable {
     }
 
     /// Who a `line` is for on its node.
-    enum Recipient: Codable, Sendable, Equatable {
+    package enum Recipient: Codable, Sendable, Equatable {
         case player(Int64)
         /// A connection watching, by its outbox id on its node.
         case watcher(Int)
