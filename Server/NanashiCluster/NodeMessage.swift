@@ -37,6 +37,10 @@ package enum NodeMessage: Codable, Sendable, Equatable {
     /// the host plays it once.
     case move(game: Int64, side: Side, player: Int64, move: String, id: RequestID?, node: Int64, relay: Int64)
     case resign(game: Int64, side: Side, player: Int64, id: RequestID?, node: Int64, relay: Int64)
+    /// A player on `node` offers (or accepts) `offer`, or declines the opponent's (`declines`).
+    case offer(
+        game: Int64, side: Side, player: Int64, offer: Offer, declines: Bool, id: RequestID?, node: Int64,
+        relay: Int64)
     /// A player connected on `node`: the host sends their game there from now on.
     case present(game: Int64, side: Side, player: Int64, node: Int64)
     /// A player's connection on `node` closed: their grace period starts.
@@ -53,7 +57,9 @@ package enum NodeMessage: Codable, Sendable, Equatable {
     /// The id of the client's request a `move` or `resign` carries.
     package var requestID: RequestID? {
         switch self {
-        case .move(_, _, _, _, let id, _, _), .resign(_, _, _, let id, _, _): id
+        case .move(_, _, _, _, let id, _, _), .resign(_, _, _, let id, _, _),
+            .offer(_, _, _, _, _, let id, _, _):
+            id
         default: nil
         }
     }

@@ -210,7 +210,7 @@ final class Connection: ConnectionHandler {
                         .error(ProtocolError(.internalError, "the server failed; nothing changed")), id: id)
                 }
             }
-        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch:
+        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch, .offer, .decline:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
@@ -271,6 +271,21 @@ final class Connection: ConnectionHandler {
                 return
             }
             try await game.resign(side, requestID: id)
+        case .offer(let offer, let gameID), .decline(let offer, let gameID):
+            let declines = if case .decline = message { true } else { false }
+            let (game, side): (Game, Side)
+            do {
+                (game, side) = try await self.game(gameID, of: player)
+            } catch {
+                try await lobby.relayOffer(
+                    offer, declines: declines, game: gameID, of: player, requestID: id, failing: error)
+                return
+            }
+            if declines {
+                try await game.decline(offer, by: side, requestID: id)
+            } else {
+                try await game.make(offer, by: side, requestID: id)
+            }
         case .rematch(let gameID):
             try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)
         default:

@@ -97,6 +97,21 @@ extension Lobby {
                     outbox.send(.error(error), id: requestID)
                 }
             }
+        case .offer(let id, let side, let player, let offer, let declines, let requestID, let node, let relay):
+            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, cluster) else {
+                return
+            }
+            Task {
+                do throws(ProtocolError) {
+                    if declines {
+                        try await game.decline(offer, by: side, requestID: requestID)
+                    } else {
+                        try await game.make(offer, by: side, requestID: requestID)
+                    }
+                } catch {
+                    outbox.send(.error(error), id: requestID)
+                }
+            }
         case .present(let id, let side, let player, let node):
             guard let game = games[id] else {
                 // Not awaited: reading storage must not hold up this node's other messages.

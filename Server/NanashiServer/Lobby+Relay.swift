@@ -115,6 +115,20 @@ extension Lobby {
         crossing.seats[playerID]?.unanswered = sent
     }
 
+    /// Forwards an offer (its acceptance, or the decline of the opponent's) of a player here to
+    /// the host of their game `id`.
+    ///
+    /// - Throws: `failure` if another node hosts no game of theirs with that id.
+    func relayOffer(
+        _ offer: Offer, declines: Bool, game id: Int64, of playerID: Int64, requestID: RequestID?,
+        failing failure: ProtocolError
+    ) throws(ProtocolError) {
+        let seat = try relayedSeat(id, of: playerID, failing: failure)
+        let sent = seat.offer(
+            offer, declines: declines, player: playerID, requestID: requestID, relay: nextRelay())
+        crossing.seats[playerID]?.unanswered = sent
+    }
+
     /// The number of the next move or resignation this node relays.
     func nextRelay() -> Int64 {
         crossing.lastRelay += 1
@@ -135,7 +149,8 @@ extension Lobby {
     /// `internal_error`; a watcher there who missed a line of a game hosted here is let go.
     func dropped(_ message: NodeMessage, to node: Int64?) async {
         switch message {
-        case .move(_, _, let player, _, let id, _, _), .resign(_, _, let player, let id, _, _):
+        case .move(_, _, let player, _, let id, _, _), .resign(_, _, let player, let id, _, _),
+            .offer(_, _, let player, _, _, let id, _, _):
             guard crossing.seats[player]?.unanswered == message else { return }
             crossing.seats[player]?.unanswered = nil
             connections[player]?.outbox.send(.error(Self.unsentRequest), id: id)

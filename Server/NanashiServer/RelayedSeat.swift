@@ -34,6 +34,17 @@ struct RelayedSeat: Sendable {
         send(.resign(game: game, side: side, player: player, id: requestID, node: cluster.node, relay: relay))
     }
 
+    /// Forwards an offer (or its acceptance), or the decline of the opponent's, as request
+    /// number `relay` of this node. Returns what was sent.
+    func offer(_ offer: Offer, declines: Bool, player: Int64, requestID: RequestID?, relay: Int64)
+        -> NodeMessage
+    {
+        send(
+            .offer(
+                game: game, side: side, player: player, offer: offer, declines: declines, id: requestID,
+                node: cluster.node, relay: relay))
+    }
+
     /// Sends `message` to the host (again, for one unanswered); returns it.
     @discardableResult
     func send(_ message: NodeMessage) -> NodeMessage {

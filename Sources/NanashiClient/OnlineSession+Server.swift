@@ -76,6 +76,12 @@ extension OnlineSession {
             return askAboutRematch(after: end)
         case .rematchOffer, .rematchOffered, .rematchDeclined:
             return rematch(reply.message)
+        case .offered(.draw, let game) where game == table?.id:
+            say("draw offered; it stands until your opponent answers or moves")
+        case .offerMade(.draw, let game) where game == table?.id:
+            say("your opponent offers a draw: draw to accept, decline to refuse, or play on")
+        case .declined(.draw, let game) where game == table?.id:
+            say(reply.id == nil ? "your opponent declined the draw" : "draw declined")
         case .profile(let profile) where reply.id == .string("away"):
             return endedWhileAway(profile)
         case .superseded:
@@ -125,6 +131,8 @@ extension OnlineSession {
         switch id {
         case .string("move"), .string("resign"):
             awaitingAnswer = false
+            say("the server refused: \(error.message)")
+        case .string("draw"):
             say("the server refused: \(error.message)")
         case .string("auth"):
             say("the server refused the session (\(error.message)); run nanashi online again to log in")

@@ -41,6 +41,10 @@ public enum ClientMessage: Hashable, Sendable {
     case rematch(game: Int64)
     /// `analyse`: the engine's evaluation of every position of a finished game.
     case analyse(game: Int64)
+    /// `draw`: offer the opponent a draw in a game in progress, or accept theirs.
+    case offer(Offer, game: Int64)
+    /// `decline_draw`: decline the opponent's standing offer.
+    case decline(Offer, game: Int64)
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -83,6 +87,8 @@ public enum ClientMessage: Hashable, Sendable {
         case .pgn: "pgn"
         case .rematch: "rematch"
         case .analyse: "analyse"
+        case .offer(let offer, _): offer.rawValue
+        case .decline(let offer, _): offer.declineType
         }
     }
 }
@@ -150,6 +156,10 @@ extension Request: Codable {
         case "pgn": message = .pgn(game: try container.decode(Int64.self, forKey: .game))
         case "rematch": message = .rematch(game: try container.decode(Int64.self, forKey: .game))
         case "analyse": message = .analyse(game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.rawValue:
+            message = .offer(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.declineType:
+            message = .decline(.draw, game: try container.decode(Int64.self, forKey: .game))
         default:
             throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
@@ -171,7 +181,7 @@ extension Request: Codable {
             try container.encode(game, forKey: .game)
             try container.encode(move, forKey: .move)
         case .resign(let game), .watch(let game), .unwatch(let game), .pgn(let game), .rematch(let game),
-            .analyse(let game):
+            .analyse(let game), .offer(_, let game), .decline(_, let game):
             try container.encode(game, forKey: .game)
         case .games(let name, let before, let limit):
             try container.encode(name, forKey: .name)

@@ -53,6 +53,13 @@ public enum ServerMessage: Hashable, Sendable {
     case rematchDeclined(game: Int64)
     /// `analysis`: the engine's evaluation of every position of a finished game.
     case analysis(GameAnalysis)
+    /// `draw_offered`: the offer went to the opponent (who accepts by offering the same).
+    case offered(Offer, game: Int64)
+    /// `draw_offer`: the opponent offers a draw; it stands until declined, accepted, or until
+    /// the player offered moves.
+    case offerMade(Offer, game: Int64)
+    /// `draw_declined`: the offer was declined; both players are told.
+    case declined(Offer, game: Int64)
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -81,6 +88,9 @@ public enum ServerMessage: Hashable, Sendable {
         case .rematchOffer: "rematch_offer"
         case .rematchDeclined: "rematch_declined"
         case .analysis: "analysis"
+        case .offered(let offer, _): offer.offeredType
+        case .offerMade(let offer, _): offer.offerType
+        case .declined(let offer, _): offer.declinedType
         }
     }
 }
@@ -153,6 +163,12 @@ extension Reply: Codable {
         case "rematch_declined":
             message = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
         case "analysis": message = .analysis(try GameAnalysis(from: decoder))
+        case Offer.draw.offeredType:
+            message = .offered(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.offerType:
+            message = .offerMade(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.declinedType:
+            message = .declined(.draw, game: try container.decode(Int64.self, forKey: .game))
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
@@ -177,7 +193,8 @@ extension Reply: Codable {
         case .pgn(let pgn): try pgn.encode(to: encoder)
         case .analysis(let analysis): try analysis.encode(to: encoder)
         case .unwatched(let game), .rematchOffered(let game), .rematchOffer(let game),
-            .rematchDeclined(let game):
+            .rematchDeclined(let game), .offered(_, let game), .offerMade(_, let game),
+            .declined(_, let game):
             try container.encode(game, forKey: .game)
         case .bye, .seeking, .cancelled, .pong, .shutdown, .superseded: break
         }

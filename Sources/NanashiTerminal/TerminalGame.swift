@@ -95,6 +95,8 @@ public final class TerminalGame {
             loop.resign()
         case .command(.quit):
             return .quit
+        case .command(.draw), .command(.declineDraw):
+            console.say("draw offers are for online games; here, resign or play on")
         case .command:
             break
         }
