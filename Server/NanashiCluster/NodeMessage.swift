@@ -29,6 +29,15 @@ package enum NodeMessage: Codable, Sendable, Equatable {
     /// may have missed what was sent to it meanwhile, so each node tells it again who of theirs
     /// is in its games (`present`) and watches them (`watch`).
     case listening(node: Int64)
+    /// `node` (its challenger's) made a challenge (to every node).
+    case challenge(NodeChallenge, node: Int64)
+    /// A challenge ended without a game on `node` (to every node): `ending` is `withdrawn`,
+    /// `expired`, `left`, `accepted`, or `declined` with the decliner's `reason`.
+    case challengeEnded(id: String, ending: String, reason: String?, node: Int64)
+    /// `player` on `node` accepts a challenge of the receiving node's: it starts the game.
+    case acceptChallenge(id: String, player: Int64, node: Int64)
+    /// `player` takes challenges or refuses them from now on (to every node).
+    case challengeSetting(player: Int64, accepting: Bool, node: Int64)
 
     // To the host.
 

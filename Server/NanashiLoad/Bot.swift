@@ -255,7 +255,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
         case .seeking, .cancelled, .bye, .leaderboard, .profile, .live, .watching, .watchedEnd, .unwatched,
             .games,
             .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis, .offered, .offerMade,
-            .declined:
+            .declined, .challengeSent, .challenged, .challengeDeclined, .challengeCancelled, .challenges:
             break
         }
     }

@@ -210,7 +210,9 @@ final class Connection: ConnectionHandler {
                         .error(ProtocolError(.internalError, "the server failed; nothing changed")), id: id)
                 }
             }
-        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch, .offer, .decline:
+        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch, .offer, .decline, .challenge,
+            .accept,
+            .declineChallenge, .cancelChallenge, .challenges:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
@@ -286,6 +288,17 @@ final class Connection: ConnectionHandler {
             } else {
                 try await game.make(offer, by: side, requestID: id)
             }
+        case .challenge(let name, let terms):
+            try checkTimeControl(terms.control)
+            try await lobby.challenge(name, terms: terms, from: session.player, outbox: outbox, requestID: id)
+        case .accept(let challenge):
+            try await lobby.accept(challenge, by: player, outbox: outbox)
+        case .declineChallenge(let challenge, let reason):
+            try await lobby.decline(challenge, by: player, reason: reason, outbox: outbox, requestID: id)
+        case .cancelChallenge(let challenge):
+            try await lobby.withdraw(challenge, by: player, outbox: outbox, requestID: id)
+        case .challenges(let accept):
+            await lobby.setAcceptingChallenges(accept, for: player, outbox: outbox, requestID: id)
         case .rematch(let gameID):
             try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)
         default:

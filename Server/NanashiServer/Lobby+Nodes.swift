@@ -234,7 +234,7 @@ extension Lobby {
     }
 
     /// Starts a game a pass paired: hosted here, its sides on other nodes told and relayed.
-    func startShared(_ pairing: SharedPairing, cluster: any Cluster) {
+    func startShared(_ pairing: SharedPairing, cluster: any Cluster, isRated: Bool = true) {
         var outboxes: [Side: Outbox] = [:]
         for side in Side.allCases {
             let player = side == .x ? pairing.x : pairing.o
@@ -253,7 +253,7 @@ extension Lobby {
         let game = makeGame(
             id: pairing.game, control: pairing.control, x: pairing.x, o: pairing.o, position: .start,
             moves: [],
-            clocks: nil, outboxes: outboxes)
+            clocks: nil, outboxes: outboxes, isRated: isRated)
         logger.info(
             "game \(pairing.game) started: \(pairing.x.name) (x) v \(pairing.o.name) (o) at \(pairing.control)"
         )

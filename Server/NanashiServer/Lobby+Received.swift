@@ -42,6 +42,14 @@ extension Lobby {
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+        case .challenge(let record, let node):
+            receivedChallenge(record, node: node)
+        case .challengeEnded(let id, let ending, let reason, let node):
+            receivedChallengeEnd(id, ending: ending, reason: reason, node: node)
+        case .acceptChallenge(let id, let player, let node):
+            await receivedAccept(id, by: player, node: node)
+        case .challengeSetting(let player, let accepting, let node):
+            receivedChallengeSetting(accepting, for: player, node: node)
         case .loggedOut(let player, let digest, let node):
             guard node != cluster.node else { return }
             await closeSession(of: player, token: digest)

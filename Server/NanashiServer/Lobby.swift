@@ -45,6 +45,8 @@ actor Lobby {
     var starting: Set<Int64> = []
     /// Finished games that may be rematched, and the offers standing.
     var rematches = Rematches()
+    /// The challenges standing, and who refuses them.
+    var challenges = Challenges()
     /// Each connected player's last game against the engine, which they may rematch until they
     /// move on (the engine always accepts).
     var engineRematches: [Int64: Rematches.Ended] = [:]
@@ -87,6 +89,7 @@ actor Lobby {
                 try? await clock.sleep(for: interval)
                 await self?.pair()
                 await self?.expireRematches()
+                await self?.expireChallenges()
             }
         }
     }
@@ -140,7 +143,7 @@ actor Lobby {
             let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
-                clocks: clocks, isRated: engineGames[id] == nil)
+                clocks: clocks, isRated: engineGames[id] == nil && !stored.game.casual)
             await game.resume()
             if await game.hasEnded {
                 // Its stored moves had ended it: the rules' result is stored now. Off the books
@@ -252,6 +255,7 @@ actor Lobby {
         } else if let cluster {
             await attachElsewhere(id, cluster: cluster)
         }
+        tellChallenges(of: id, outbox: outbox)
     }
 
     /// One login of `player` here has its ticket: the newest login elsewhere heard of meanwhile.
@@ -274,6 +278,7 @@ actor Lobby {
         matchmaker.remove(playerID)
         seekers[playerID] = nil
         moveOn(playerID)
+        withdrawChallenges(of: playerID)
         if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
         } else if let cluster {
@@ -288,6 +293,7 @@ actor Lobby {
     func logOut(_ playerID: Int64, token: [UInt8]?, outbox: Outbox) async {
         await closeSession(of: playerID, token: token, except: outbox)
         await detach(playerID, outbox: outbox)
+        cancelChallenges(waitingFor: playerID)
         if let cluster {
             cluster.send(.loggedOut(player: playerID, digest: token, node: cluster.node), to: nil)
         }

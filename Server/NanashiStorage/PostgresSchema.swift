@@ -162,6 +162,12 @@ package enum PostgresSchema {
                 "ALTER TABLE relay_message ADD COLUMN node BIGINT",
                 "CREATE INDEX relay_message_node ON relay_message (node)",
             ]),
+        Migration(
+            name: "casual games",
+            statements: [
+                // Challenges may be casual: their games rate nobody, even resumed after a restart.
+                "ALTER TABLE game ADD COLUMN casual BOOLEAN NOT NULL DEFAULT FALSE"
+            ]),
     ]
 
     /// The schema version this build writes.

@@ -45,6 +45,16 @@ public enum ClientMessage: Hashable, Sendable {
     case offer(Offer, game: Int64)
     /// `decline_draw`: decline the opponent's standing offer.
     case decline(Offer, game: Int64)
+    /// `challenge`: ask one player for a game on these terms.
+    case challenge(to: String, terms: ChallengeTerms)
+    /// `accept`: take up a challenge; the game starts at once.
+    case accept(challenge: String)
+    /// `decline`: turn a challenge down, saying why if one likes (at most 120 bytes).
+    case declineChallenge(challenge: String, reason: String?)
+    /// `cancel_challenge`: take back one's own challenge.
+    case cancelChallenge(challenge: String)
+    /// `challenges`: take challenges (`true`, as at login) or refuse them all (`false`).
+    case challenges(accept: Bool)
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -89,6 +99,11 @@ public enum ClientMessage: Hashable, Sendable {
         case .analyse: "analyse"
         case .offer(let offer, _): offer.rawValue
         case .decline(let offer, _): offer.declineType
+        case .challenge: "challenge"
+        case .accept: "accept"
+        case .declineChallenge: "decline"
+        case .cancelChallenge: "cancel_challenge"
+        case .challenges: "challenges"
         }
     }
 }
@@ -107,7 +122,11 @@ public struct Request: Hashable, Sendable {
 extension Request: Codable {
     private enum Keys: String, CodingKey {
         case type, id, token, game, move, limit, offset, name, before, ai, color, everywhere
+        case to, rated, layout, fen, challenge, reason, accept
     }
+
+    /// The longest reason a `decline` may give, in bytes.
+    public static let longestReason = 120
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -160,6 +179,32 @@ extension Request: Codable {
             message = .offer(.draw, game: try container.decode(Int64.self, forKey: .game))
         case Offer.draw.declineType:
             message = .decline(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case "challenge":
+            guard !container.contains(.layout), !container.contains(.fen) else {
+                throw ProtocolError(.badRequest, "this server starts every game from the standard position")
+            }
+            let terms = ChallengeTerms(
+                control: try TimeControl(from: decoder),
+                challengerSide: try ChallengeColor.side(
+                    container.decodeIfPresent(String.self, forKey: .color)),
+                rated: try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true)
+            message = .challenge(to: try container.decode(String.self, forKey: .to), terms: terms)
+        case "accept": message = .accept(challenge: try container.decode(String.self, forKey: .challenge))
+        case "decline":
+            let reason = try container.decodeIfPresent(String.self, forKey: .reason)
+            if let reason,
+                reason.utf8.count > Self.longestReason
+                    || reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                throw ProtocolError(
+                    .badRequest, "a reason is at most \(Self.longestReason) bytes, without control characters"
+                )
+            }
+            message = .declineChallenge(
+                challenge: try container.decode(String.self, forKey: .challenge), reason: reason)
+        case "cancel_challenge":
+            message = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
+        case "challenges": message = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         default:
             throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
@@ -192,6 +237,17 @@ extension Request: Codable {
             try container.encode(offset, forKey: .offset)
         case .profile(let name): try container.encode(name, forKey: .name)
         case .logout(let everywhere): if everywhere { try container.encode(true, forKey: .everywhere) }
+        case .challenge(let to, let terms):
+            try container.encode(to, forKey: .to)
+            try terms.control.encode(to: encoder)
+            try container.encode(ChallengeColor.text(terms.challengerSide), forKey: .color)
+            try container.encode(terms.rated, forKey: .rated)
+        case .accept(let challenge), .cancelChallenge(let challenge):
+            try container.encode(challenge, forKey: .challenge)
+        case .declineChallenge(let challenge, let reason):
+            try container.encode(challenge, forKey: .challenge)
+            try container.encodeIfPresent(reason, forKey: .reason)
+        case .challenges(let accept): try container.encode(accept, forKey: .accept)
         case .cancel, .ping, .live: break
         }
     }
