@@ -82,6 +82,10 @@ extension OnlineSession {
             draw(at: now)
         case .board:
             draw(at: now)
+        case .acceptChallenge:
+            answerChallenge(accepting: true)
+        case .declineDraw where table == nil || phase != .playing:
+            answerChallenge(accepting: false)
         case .moves, .resign, .square, .move, .draw, .declineDraw:
             guard case .playing = phase, let table else {
                 say("no game yet: waiting for an opponent (quit to stop)")
@@ -164,7 +168,8 @@ extension OnlineSession {
         board          draw the board again
         resign         give up this game
         draw           offer a draw, or accept your opponent's offer
-        decline        decline your opponent's draw offer
+        decline        decline your opponent's draw offer (or, between games, a challenge)
+        accept         accept the challenge you received last
         quit           leave (the game goes on: come back with nanashi online before the grace period ends)
         Not online: undo, hint, save, load.
         """

@@ -95,8 +95,8 @@ public final class TerminalGame {
             loop.resign()
         case .command(.quit):
             return .quit
-        case .command(.draw), .command(.declineDraw):
-            console.say("draw offers are for online games; here, resign or play on")
+        case .command(.draw), .command(.declineDraw), .command(.acceptChallenge):
+            console.say("draw offers and challenges are for online games")
         case .command:
             break
         }
