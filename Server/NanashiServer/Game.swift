@@ -230,6 +230,14 @@ actor Game {
             }
         case .storeResult(let outcome, let rated):
             return await storeResult(outcome, rated: rated)
+        case .removeMoves(let ply):
+            do {
+                try await storage.removeMoves(gameID: id, after: ply)
+                return feed(.movesRemoved)
+            } catch {
+                logger.error("game \(id): taking back the moves after ply \(ply) failed: \(error)")
+                return feed(.moveRemovalFailed)
+            }
         case .send(let message, let outbox, let requestID):
             outbox.send(message, id: requestID)
         case .sendWatched(let message, let watchers):

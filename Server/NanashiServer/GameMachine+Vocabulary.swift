@@ -17,6 +17,10 @@ extension GameMachine {
         case moveStored
         /// It could not be stored; `refused`: storage says the game is not this node's.
         case moveStoreFailed(refused: Bool)
+        /// The moves asked to be removed by `.removeMoves` are gone from storage.
+        case movesRemoved
+        /// They could not be removed.
+        case moveRemovalFailed
         /// `side` gives up.
         case resign(Side, requestID: RequestID?)
         /// `side` offers their opponent `offer`, or accepts the opponent's standing offer.
@@ -61,6 +65,9 @@ extension GameMachine {
         /// Stores the move as ply `ply`, with both clocks after it; answer `.moveStored` or
         /// `.moveStoreFailed`.
         case storeMove(ply: Int, move: Move, clocks: Clocks)
+        /// Removes the stored moves after ply `after` (a takeback); answer `.movesRemoved` or
+        /// `.moveRemovalFailed`.
+        case removeMoves(after: Int)
         /// Stores the result, rating it if `rated`; answer `.resultStored` or `.resultStoreFailed`.
         case storeResult(Outcome, rated: Bool)
         /// Sends a message on a connection, answering the request `id`, if any.
@@ -91,6 +98,9 @@ extension GameMachine {
         case paused
         /// A move is being stored: another is refused, and what else comes waits in it.
         case storing(StoringMove)
+        /// Moves taken back are being removed from storage: moves, offers and resignations are
+        /// refused meanwhile, and no clock runs.
+        case takingBack(TakingBack)
         /// The game ended: its result is being stored (or is tried again).
         case finishing(Ending)
         /// The result is stored and announced.
@@ -122,6 +132,18 @@ extension GameMachine {
         /// An end that came meanwhile: the move was read first, so it counts (or fails) before
         /// the end is played out.
         var endDue: DueEnd?
+    }
+
+    /// A takeback agreed and being stored.
+    struct TakingBack: Hashable, Sendable {
+        /// How many plies go.
+        var plies: Int
+        /// The request of the player who accepted it.
+        var requestID: RequestID?
+        /// The side that accepted it.
+        var accepter: Side
+        /// The game was paused when it was agreed.
+        var paused: Bool
     }
 
     /// An end that waits for the move being stored.

@@ -33,15 +33,17 @@ struct GameMachine {
     /// How long a player whose connection went away has to come back.
     let abandonGrace: Duration
 
-    private(set) var phase: Phase = .playing
-    private(set) var position: Position
-    private(set) var moves: [Move]
+    var phase: Phase = .playing
+    /// The position the game started from.
+    let start: Position
+    var position: Position
+    var moves: [Move]
     /// The offer that stands, and the side that made it; it lapses when the other side moves.
     var standingOffer: (offer: Offer, by: Side)?
     /// How many plies had been played when each side last offered each thing.
     var lastOffers: [Offer: [Side: Int]] = [:]
     /// Both clocks: the side to move's runs, unless the game is paused, not begun, or over.
-    private(set) var clock: GameClock
+    var clock: GameClock
     /// The players' connections (none for a player away).
     private(set) var outboxes: [Side: Outbox]
     /// The connections watching, by outbox id: they get each line after the players.
@@ -53,7 +55,7 @@ struct GameMachine {
 
     init(
         id: Int64, control: TimeControl, players: [Side: Game.Player], isRated: Bool = true,
-        position: Position = .start, moves: [Move] = [], clocks: Clocks? = nil,
+        start: Position = .start, position: Position = .start, moves: [Move] = [], clocks: Clocks? = nil,
         outboxes: [Side: Outbox] = [:],
         firstMoveLimit: Duration, abandonGrace: Duration, at now: ContinuousClock.Instant
     ) {
@@ -65,6 +67,7 @@ struct GameMachine {
         self.abandonGrace = abandonGrace
         self.position = position
         self.moves = moves
+        self.start = start
         let initial = control.initialMilliseconds
         self.clock = GameClock(clocks ?? Clocks(x: initial, o: initial), running: nil, since: now)
         self.outboxes = outboxes
@@ -73,7 +76,7 @@ struct GameMachine {
     /// Moves are still played (or stored): the game has not ended, nor been halted.
     var isLive: Bool {
         switch phase {
-        case .playing, .paused, .storing: true
+        case .playing, .paused, .storing, .takingBack: true
         case .finishing, .over, .halted, .handedOver: false
         }
     }
@@ -83,6 +86,7 @@ struct GameMachine {
         switch phase {
         case .paused: true
         case .storing(let storing): storing.paused
+        case .takingBack(let takingBack): takingBack.paused
         default: false
         }
     }
@@ -96,8 +100,10 @@ struct GameMachine {
             play(text, by: side, requestID: requestID, readAt: readAt ?? now, at: now)
         case .moveStored: moveStored(at: now)
         case .moveStoreFailed(let refused): moveStoreFailed(refused: refused, at: now)
+        case .movesRemoved: movesRemoved(at: now)
+        case .moveRemovalFailed: moveRemovalFailed(at: now)
         case .resign(let side, let requestID): resign(side, requestID: requestID)
-        case .offer(let offer, let side, let requestID): make(offer, by: side, requestID: requestID)
+        case .offer(let offer, let side, let requestID): make(offer, by: side, requestID: requestID, at: now)
         case .decline(let offer, let side, let requestID): decline(offer, by: side, requestID: requestID)
         case .rejoin(let side, let outbox): rejoin(side, outbox: outbox, at: now)
         case .left(let side, let outbox): left(side, outbox: outbox, at: now)
@@ -155,6 +161,7 @@ struct GameMachine {
         if case .storing = phase {
             return [.reject(ProtocolError(.notYourTurn, "your last move is still being stored"))]
         }
+        if case .takingBack = phase { return [.reject(Self.takingBackNow)] }
         guard side == position.sideToMove else {
             return [.reject(ProtocolError(.notYourTurn, "it is your opponent's move"))]
         }
@@ -259,6 +266,7 @@ struct GameMachine {
     /// (read first) counts, then this.
     private mutating func resign(_ side: Side, requestID: RequestID?) -> [Action] {
         guard isLive else { return [.reject(over)] }
+        if case .takingBack = phase { return [.reject(Self.takingBackNow)] }
         if case .storing(var storing) = phase {
             if storing.endDue == nil { storing.endDue = .resignation(side, requestID) }
             phase = .storing(storing)
@@ -283,15 +291,7 @@ struct GameMachine {
         outboxes[side] = outbox
         var actions = cancel(.absence(side))
         absenceDeadlines[side] = nil
-        actions.append(
-            .send(
-                .game(
-                    GameState(
-                        game: id, color: side, opponent: opponent(of: side), fen: position.fen,
-                        moves: moves.map(\.description), clock: clock.reading(at: now),
-                        initial: control.initial,
-                        increment: control.increment, legal: legalMoves(for: side))),
-                to: outbox, id: nil))
+        actions.append(.send(.game(state(for: side, at: now)), to: outbox, id: nil))
         actions += offerStanding(for: side)
         if isPaused, Side.allCases.allSatisfy({ outboxes[$0] != nil }) {
             // Both are back after a restart: the side to move's clock runs from now, and a
@@ -322,15 +322,27 @@ struct GameMachine {
         -> [Action]
     {
         switch phase {
-        case .playing, .paused, .storing, .finishing: break
+        case .playing, .paused, .storing, .takingBack, .finishing: break
         case .over, .halted, .handedOver:
             return [.reject(ProtocolError(.noSuchGame, "no game \(id) is in progress"))]
         }
         watchers[outbox.id] = outbox
-        let watched = WatchedGame(
+        return [.send(.watching(watched(at: now)), to: outbox, id: requestID)]
+    }
+
+    /// The whole game as `side` gets it (`game`).
+    func state(for side: Side, at now: ContinuousClock.Instant) -> GameState {
+        GameState(
+            game: id, color: side, opponent: opponent(of: side), fen: position.fen,
+            moves: moves.map(\.description), clock: clock.reading(at: now), initial: control.initial,
+            increment: control.increment, legal: legalMoves(for: side))
+    }
+
+    /// The whole game as a watcher gets it.
+    func watched(at now: ContinuousClock.Instant) -> WatchedGame {
+        WatchedGame(
             game: id, x: player(.x), o: player(.o), fen: position.fen, moves: moves.map(\.description),
             clock: clock.reading(at: now), initial: control.initial, increment: control.increment)
-        return [.send(.watching(watched), to: outbox, id: requestID)]
     }
 
     private mutating func unwatch(_ outbox: Outbox) -> [Action] {
@@ -364,7 +376,7 @@ struct GameMachine {
     /// Makes sure a timer wakes by the time the side to move's time would run out, whether or
     /// not anyone sends anything. A timer already due to wake by then is kept, so most moves
     /// arm no timer: one that wakes early looks at the clocks again and sleeps on.
-    private mutating func armFlag() -> [Action] {
+    mutating func armFlag() -> [Action] {
         let deadline = clock.since + .milliseconds(clock.atTurnStart[position.sideToMove])
         if let wakes = armed[.flag], wakes <= deadline { return [] }
         return [arm(.flag, at: deadline)]
@@ -388,7 +400,7 @@ struct GameMachine {
     }
 
     /// Cancels the timer if it is armed.
-    private mutating func cancel(_ timer: Timer) -> [Action] {
+    mutating func cancel(_ timer: Timer) -> [Action] {
         armed.removeValue(forKey: timer) == nil ? [] : [.cancel(timer)]
     }
 
@@ -528,7 +540,7 @@ struct GameMachine {
         switch phase {
         case .finishing(let ending): phase = .halted(unfinished: ending)
         case .halted, .handedOver: break
-        case .playing, .paused, .storing, .over: phase = .halted(unfinished: nil)
+        case .playing, .paused, .storing, .takingBack, .over: phase = .halted(unfinished: nil)
         }
         return actions
     }

@@ -271,6 +271,21 @@ package final class PostgresStorage: Storage {
         guard try await moves.store(record) else { throw StorageError.noSuchGame }
     }
 
+    /// Only while this server hosts the game, as `recordMove`.
+    package func removeMoves(gameID: Int64, after ply: Int) async throws {
+        let host = host
+        try await transaction { connection in
+            guard
+                let (result, gameHost) = try await connection.query(
+                    "SELECT result, host FROM game WHERE id = \(gameID) FOR UPDATE", logger: logger
+                ).collect().first?.decode((String?, Int64?).self),
+                result == nil, gameHost == host
+            else { throw StorageError.noSuchGame }
+            try await connection.query(
+                "DELETE FROM move WHERE game_id = \(gameID) AND ply > \(Int64(ply))", logger: logger)
+        }
+    }
+
     package func finishGame(
         id: Int64, outcome: Outcome, rated: Bool, now: Date,
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)

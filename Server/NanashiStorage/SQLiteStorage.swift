@@ -325,6 +325,16 @@ package final class SQLiteStorage: Storage {
         }
     }
 
+    package func removeMoves(gameID: Int64, after ply: Int) async throws {
+        try await writing { db in
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT result IS NULL FROM game WHERE id = ?", arguments: [gameID]) == true
+            else { throw StorageError.noSuchGame }
+            try db.execute(sql: "DELETE FROM move WHERE game_id = ? AND ply > ?", arguments: [gameID, ply])
+        }
+    }
+
     /// Stores one accepted move with both clocks after it: with the other moves waiting meanwhile,
     /// in one transaction (`moves`).
     package func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws {

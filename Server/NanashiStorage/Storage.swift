@@ -58,6 +58,13 @@ package protocol Storage: Sendable {
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult?
 
+    /// Takes back the moves of an unfinished game after ply `ply` (a takeback both players
+    /// agreed to).
+    ///
+    /// - Throws: `StorageError.noSuchGame` if the game is over, unknown, or (with several nodes)
+    ///   hosted by another node.
+    func removeMoves(gameID: Int64, after ply: Int) async throws
+
     /// Every game not yet over, with its players and moves in order.
     func unfinishedGames() async throws -> [UnfinishedGame]
 

@@ -86,7 +86,7 @@ extension OnlineSession {
             answerChallenge(accepting: true)
         case .declineDraw where table == nil || phase != .playing:
             answerChallenge(accepting: false)
-        case .moves, .resign, .square, .move, .draw, .declineDraw:
+        case .moves, .resign, .square, .move, .draw, .declineDraw, .takeback:
             guard case .playing = phase, let table else {
                 say("no game yet: waiting for an opponent (quit to stop)")
                 return nil
@@ -107,11 +107,14 @@ extension OnlineSession {
             actions.append(send(.resign(game: table.id), id: "resign"))
             awaitingAnswer = true
             return
-        case .draw, .declineDraw:
+        case .draw, .takeback:
             guard connected else { return say("not connected: wait for the connection to come back") }
-            let declines = command == .declineDraw
-            actions.append(
-                send(declines ? .decline(.draw, game: table.id) : .offer(.draw, game: table.id), id: "draw"))
+            actions.append(send(.offer(command == .draw ? .draw : .takeback, game: table.id), id: "draw"))
+            return
+        case .declineDraw:
+            guard connected else { return say("not connected: wait for the connection to come back") }
+            // What is declined is what the opponent offers now: a takeback, or a draw.
+            actions.append(send(.decline(takebackPending ? .takeback : .draw, game: table.id), id: "draw"))
             return
         default:
             guard table.isOurTurn else { return say("wait: it is \(table.position.sideToMove)'s move") }
@@ -168,7 +171,8 @@ extension OnlineSession {
         board          draw the board again
         resign         give up this game
         draw           offer a draw, or accept your opponent's offer
-        decline        decline your opponent's draw offer (or, between games, a challenge)
+        takeback       ask to take back your last move, or accept your opponent's asking (casual games)
+        decline        decline your opponent's draw offer or takeback (or, between games, a challenge)
         accept         accept the challenge you received last
         quit           leave (the game goes on: come back with nanashi online before the grace period ends)
         Not online: undo, hint, save, load.

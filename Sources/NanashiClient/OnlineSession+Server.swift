@@ -65,12 +65,19 @@ extension OnlineSession {
             } catch {
                 return unreadable(error)
             }
-            say(resumed ? "back in game \(state.game)" : "resuming your game \(state.game)")
+            if resumed, takebackPending {
+                say("a move was taken back")
+            } else {
+                say(resumed ? "back in game \(state.game)" : "resuming your game \(state.game)")
+            }
+            takebackPending = false
         case .moved(let moved):
             guard var table, moved.game == table.id else { break }
             let mover = table.position.sideToMove
             guard table.apply(moved, now: now) else { break }
             self.table = table
+            // A move lets any takeback asked for lapse.
+            takebackPending = false
             if mover == table.side { awaitingAnswer = false }
             draw(at: now)
         case .end(let end):
@@ -89,6 +96,17 @@ extension OnlineSession {
             say("your opponent offers a draw: draw to accept, decline to refuse, or play on")
         case .declined(.draw, let game) where game == table?.id:
             say(reply.id == nil ? "your opponent declined the draw" : "draw declined")
+        case .offered(.takeback, let game) where game == table?.id:
+            takebackPending = true
+            say("takeback asked for; it stands until your opponent answers or moves")
+        case .offerMade(.takeback, let game) where game == table?.id:
+            takebackPending = true
+            say(
+                "your opponent asks to take back their last move: takeback to accept, decline to refuse, or play on"
+            )
+        case .declined(.takeback, let game) where game == table?.id:
+            takebackPending = false
+            say(reply.id == nil ? "your opponent declined the takeback" : "takeback declined")
         case .profile(let profile) where reply.id == .string("away"):
             return endedWhileAway(profile)
         case .superseded:

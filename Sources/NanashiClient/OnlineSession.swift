@@ -149,6 +149,8 @@ public struct OnlineSession {
     var challengeReceived: String?
     /// This player accepted a challenge: the `start` to come is its game.
     var acceptedChallenge = false
+    /// A takeback was asked for in this game: the `game` that follows an acceptance is its board.
+    var takebackPending = false
     var connected = false
     var backoff = Backoff()
     var token: String?

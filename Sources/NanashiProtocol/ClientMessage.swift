@@ -175,10 +175,12 @@ extension Request: Codable {
         case "pgn": message = .pgn(game: try container.decode(Int64.self, forKey: .game))
         case "rematch": message = .rematch(game: try container.decode(Int64.self, forKey: .game))
         case "analyse": message = .analyse(game: try container.decode(Int64.self, forKey: .game))
-        case Offer.draw.rawValue:
-            message = .offer(.draw, game: try container.decode(Int64.self, forKey: .game))
-        case Offer.draw.declineType:
-            message = .decline(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case _ where Offer.named(type, as: \.rawValue) != nil:
+            message = .offer(
+                Offer.named(type, as: \.rawValue)!, game: try container.decode(Int64.self, forKey: .game))
+        case _ where Offer.named(type, as: \.declineType) != nil:
+            message = .decline(
+                Offer.named(type, as: \.declineType)!, game: try container.decode(Int64.self, forKey: .game))
         case "challenge":
             guard !container.contains(.layout), !container.contains(.fen) else {
                 throw ProtocolError(.badRequest, "this server starts every game from the standard position")

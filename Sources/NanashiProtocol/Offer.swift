@@ -1,11 +1,15 @@
 /// What a player in a game may offer their opponent, who accepts it by offering the same.
 ///
-/// `draw`: end the game drawn by agreement. On the wire the kind names the messages: a player
-/// sends `{"type":"draw","game":G}` (to offer, or to accept the opponent's offer) and
-/// `{"type":"decline_draw","game":G}`; the server sends `draw_offered` (to the player who
-/// offered), `draw_offer` (to their opponent) and `draw_declined` (to both).
+/// On the wire the kind names the messages: a player sends `{"type":"draw","game":G}` (to
+/// offer, or to accept the opponent's offer) and `{"type":"decline_draw","game":G}`; the server
+/// sends `draw_offered` (to the player who offered), `draw_offer` (to their opponent) and
+/// `draw_declined` (to both). Likewise `takeback`.
 public enum Offer: String, Hashable, Sendable, CaseIterable, Codable {
+    /// End the game drawn by agreement.
     case draw
+    /// Take back the last move of the player who asks (and the reply after it, if any); in
+    /// casual games only.
+    case takeback
 
     /// The type of the message that declines it.
     public var declineType: String { "decline_\(rawValue)" }
@@ -15,4 +19,9 @@ public enum Offer: String, Hashable, Sendable, CaseIterable, Codable {
     public var offerType: String { "\(rawValue)_offer" }
     /// The type of the message that tells both players that the offer was declined.
     public var declinedType: String { "\(rawValue)_declined" }
+
+    /// The offer whose message of that kind (`\.declineType`, `\.offeredType`…) has `type`.
+    public static func named(_ type: String, as kind: KeyPath<Offer, String>) -> Offer? {
+        allCases.first { $0[keyPath: kind] == type }
+    }
 }

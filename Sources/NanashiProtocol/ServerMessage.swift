@@ -182,12 +182,15 @@ extension Reply: Codable {
         case "rematch_declined":
             message = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
         case "analysis": message = .analysis(try GameAnalysis(from: decoder))
-        case Offer.draw.offeredType:
-            message = .offered(.draw, game: try container.decode(Int64.self, forKey: .game))
-        case Offer.draw.offerType:
-            message = .offerMade(.draw, game: try container.decode(Int64.self, forKey: .game))
-        case Offer.draw.declinedType:
-            message = .declined(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case _ where Offer.named(type, as: \.offeredType) != nil:
+            message = .offered(
+                Offer.named(type, as: \.offeredType)!, game: try container.decode(Int64.self, forKey: .game))
+        case _ where Offer.named(type, as: \.offerType) != nil:
+            message = .offerMade(
+                Offer.named(type, as: \.offerType)!, game: try container.decode(Int64.self, forKey: .game))
+        case _ where Offer.named(type, as: \.declinedType) != nil:
+            message = .declined(
+                Offer.named(type, as: \.declinedType)!, game: try container.decode(Int64.self, forKey: .game))
         case "challenge_sent", "challenged":
             let sent = type == "challenge_sent"
             let theirs = try ChallengeColor.side(container.decode(String.self, forKey: .color))

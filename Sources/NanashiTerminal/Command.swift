@@ -30,6 +30,9 @@ public enum Command: Hashable, Sendable {
     case declineDraw
     /// `accept`: take up the challenge last received (online).
     case acceptChallenge
+    /// `takeback`: ask to take back one's last move, or accept the opponent's asking (online,
+    /// casual games).
+    case takeback
     /// `quit`: leave the program.
     case quit
     /// An empty line: nothing to do.
@@ -81,6 +84,7 @@ public enum Command: Hashable, Sendable {
         case "draw": self = .draw
         case "decline": self = .declineDraw
         case "accept": self = .acceptChallenge
+        case "takeback": self = .takeback
         case "quit", "exit", "q": self = .quit
         case "pass", "0000": self = .move(.pass)
         default:

@@ -118,7 +118,8 @@ public struct GameLoop: Sendable {
             return [.draw]
         case .board:
             return [.draw]
-        case .help, .undo, .hint, .save, .load, .resign, .quit, .draw, .declineDraw, .acceptChallenge:
+        case .help, .undo, .hint, .save, .load, .resign, .quit, .draw, .declineDraw, .acceptChallenge,
+            .takeback:
             return [.command(command)]
         }
     }

@@ -95,7 +95,7 @@ public final class TerminalGame {
             loop.resign()
         case .command(.quit):
             return .quit
-        case .command(.draw), .command(.declineDraw), .command(.acceptChallenge):
+        case .command(.draw), .command(.declineDraw), .command(.acceptChallenge), .command(.takeback):
             console.say("draw offers and challenges are for online games")
         case .command:
             break

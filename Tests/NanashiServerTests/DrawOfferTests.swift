@@ -59,3 +59,57 @@ import Testing
         for server in servers { await server.stop() }
     }
 }
+
+@Suite struct TakebackTests {
+    /// In a casual game (a challenge's), ann takes back her move and bob's reply: bob accepts,
+    /// both get the game from before, and ann plays another move as ply 1 again, stored so. In a
+    /// rated game, a takeback is refused.
+    @Test func aTakebackInACasualGame() async throws {
+        let server = try await TestServer()
+        let (ann, bob) = (try server.client(), try server.client())
+        _ = try await register(ann, "ann")
+        _ = try await register(bob, "bob")
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        _ = try await ann.line()
+        _ = try await bob.line()
+        for (mover, move) in [(ann, "b6"), (bob, "f6")] {
+            mover.send(#"{"type":"move","game":1,"move":"\#(move)"}"#)
+            _ = try await ann.line()
+            _ = try await bob.line()
+        }
+        #expect(
+            try await ann.exchange(#"{"type":"takeback","game":1,"id":"t"}"#)
+                == #"{"game":1,"id":"t","type":"takeback_offered"}"#)
+        #expect(try await bob.line() == #"{"game":1,"type":"takeback_offer"}"#)
+        bob.send(#"{"type":"takeback","game":1,"id":"ok"}"#)
+        for client in [ann, bob] {
+            let reply = try await client.reply()
+            guard case .game(let state) = reply.message else {
+                throw TestClient.Failure(description: "\(reply)")
+            }
+            #expect(state.moves.isEmpty && state.fen == Position.start.fen)
+            #expect(reply.id == (client === bob ? .string("ok") : nil))
+        }
+        let moved = try await ann.exchange(#"{"type":"move","game":1,"move":"f2","id":1}"#)
+        #expect(moved.contains(#""move":"f2","ply":1"#), "\(moved)")
+        _ = try await bob.line()
+        let watching = try await server.client().exchange(#"{"type":"watch","game":1}"#)
+        #expect(watching.contains(#""moves":["f2"]"#), "\(watching)")
+        // Stored so: the two moves taken back are gone, the new one is ply 1.
+        let storage = try SQLiteStorage(path: server.database.path)
+        #expect(try await storage.unfinishedGames().first?.moves.map(\.notation) == ["f2"])
+        await storage.close()
+        await server.stop()
+    }
+
+    @Test func aTakebackInARatedGameIsRefused() async throws {
+        let server = try await TestServer()
+        let played = try await PlayedGame(annServer: server, bobServer: server, plies: 2)
+        #expect(
+            try await played.clients[.x]!.exchange(#"{"type":"takeback","game":\#(played.game)}"#)
+                == #"{"code":"bad_request","message":"takebacks are for casual games","type":"error"}"#)
+        await server.stop()
+    }
+}

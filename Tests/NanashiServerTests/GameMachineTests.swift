@@ -711,3 +711,60 @@ extension GameMachineTests {
         #expect(machine.handle(.decline(.draw, by: .x, requestID: nil), at: at(3)) == [.reject(over)])
     }
 }
+
+// MARK: Takebacks
+
+extension GameMachineTests {
+    /// In a casual game x asks to take back their move after o replied: o accepts; once storage
+    /// let the two plies go, both get the game from before x's move (the accepter's copy with
+    /// its id), x to move, the clocks as they were.
+    @Test func aTakebackAgreedTakesBackTheMoveAndTheReply() {
+        var machine = begun(played: 4, isRated: false)
+        _ = storing(&machine, "c6", by: .x, at: 10)
+        _ = machine.handle(.moveStored, at: at(10))
+        _ = storing(&machine, "e6", by: .o, at: 20)
+        _ = machine.handle(.moveStored, at: at(20))
+        #expect(
+            lines(machine.handle(.offer(.takeback, by: .x, requestID: .string("t")), at: at(21))) == [
+                #"1 {"game":7,"id":"t","type":"takeback_offered"}"#, #"2 {"game":7,"type":"takeback_offer"}"#,
+            ])
+        #expect(
+            machine.handle(.offer(.takeback, by: .o, requestID: .integer(9)), at: at(22))
+                == [.cancel(.flag), .removeMoves(after: 4)])
+        #expect(
+            machine.handle(.move("c6", by: .x, requestID: nil, readAt: nil), at: at(22)) == [
+                .reject(GameMachine.takingBackNow)
+            ])
+        let back = lines(machine.handle(.movesRemoved, at: at(23)))
+        #expect(back.count == 2)
+        #expect(
+            back[0].hasPrefix(#"1 {"clock":{"o":"#) && back[0].contains(#""moves":["b6","f6","f2","b2"]"#))
+        #expect(back[1].hasPrefix(#"2 {"clock":{"o":"#) && back[1].contains(#""id":9"#))
+        #expect(machine.moves.count == 4 && machine.position.sideToMove == .x && machine.phase == .playing)
+        // Nothing given back: x used 10 s for c6 and 2 s before the takeback, o 10 s for e6 (each
+        // move +2 s); no clock ran while it was stored.
+        #expect(machine.clock.reading(at: at(23)) == Clocks(x: 290_000, o: 292_000))
+    }
+
+    /// Never in a rated game; not before one's first move; refused storage leaves the game.
+    @Test func takebacksAreRefusedWhereTheyDoNotBelong() {
+        var rated = begun(played: 4)
+        #expect(
+            rated.handle(.offer(.takeback, by: .x, requestID: nil), at: at(1))
+                == [.reject(ProtocolError(.badRequest, "takebacks are for casual games"))])
+        var fresh = begun(played: 0, isRated: false)
+        #expect(
+            fresh.handle(.offer(.takeback, by: .x, requestID: nil), at: at(1))
+                == [.reject(ProtocolError(.badRequest, "you have no move to take back"))])
+        var casual = begun(played: 4, isRated: false)
+        _ = casual.handle(.offer(.takeback, by: .o, requestID: nil), at: at(1))
+        _ = casual.handle(.offer(.takeback, by: .x, requestID: nil), at: at(2))
+        let failed = casual.handle(.moveRemovalFailed, at: at(3))
+        #expect(
+            failed.last
+                == .reject(
+                    ProtocolError(
+                        .internalError, "the takeback could not be stored; the game goes on as it was")))
+        #expect(casual.moves.count == 4 && casual.phase == .playing)
+    }
+}
