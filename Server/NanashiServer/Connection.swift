@@ -145,6 +145,12 @@ final class Connection: ConnectionHandler {
             try await logIn(
                 accounts.login(name: credentials.name, password: credentials.password, from: client), id: id)
             metrics.loggedIn("login")
+        case .resetPassword(let credentials, let token):
+            try await logIn(
+                accounts.resetPassword(
+                    name: credentials.name, token: token, password: credentials.password, from: client),
+                id: id)
+            metrics.loggedIn("login")
         case .auth(let token):
             try await logIn(await accounts.resume(token: token), id: id)
             metrics.loggedIn("auth")
@@ -235,6 +241,7 @@ final class Connection: ConnectionHandler {
             let seeker =
                 try await storage.seeker(id: player)
                 ?? Seeker(player: session.player, colourBalance: 0)
+            try Self.checkMayPlayRated(seeker.player)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .seekEngine(let seek):
             try checkTimeControl(seek.control)
@@ -271,9 +278,19 @@ final class Connection: ConnectionHandler {
             }
             try await game.resign(side, requestID: id)
         case .rematch(let gameID):
+            if let stored = try await storage.player(id: player) { try Self.checkMayPlayRated(stored) }
             try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)
         default:
             break
+        }
+    }
+
+    /// Refuses a rated game to a player a moderator marked as playing with engine help.
+    private static func checkMayPlayRated(_ player: PlayerRow) throws(ProtocolError) {
+        guard player.engineHelpAt == nil else {
+            throw ProtocolError(
+                .restricted,
+                "your account is marked as playing with engine help: no rated games (the engine is open)")
         }
     }
 

@@ -14,6 +14,7 @@ struct Nanashi: AsyncParsableCommand {
             HotseatCommand.self,
             OnlineCommand.self,
             ServeCommand.self,
+            AdminCommand.self,
             BackupCommand.self,
             LeaderboardCommand.self,
             ProfileCommand.self,
