@@ -17,7 +17,8 @@ extension OnlineRunner {
                 servers: servers, control: control, register: login.register,
                 savedSession: login.savedSession(for: servers), isInteractive: console.isInteractive,
                 color: console.color,
-                engine: engine.map { ($0.level, $0.side == .x ? .x : $0.side == .o ? .o : nil) }))
+                engine: engine.map { ($0.level, $0.side == .x ? .x : $0.side == .o ? .o : nil) },
+                resetToken: login.resetToken))
         let runner = OnlineRunner(
             servers: servers, login: login, console: console,
             fullScreen: { display.openFullScreen(colored: console, title: "nanashi online: \(servers)") })

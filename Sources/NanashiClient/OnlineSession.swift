@@ -94,6 +94,9 @@ public struct OnlineSession {
         public var fullScreen = false
         /// The built-in engine's level to play (`--ai`), with the side wanted; `nil` seeks a person.
         public var engine: (level: Int, side: Side?)?
+        /// A password reset token from the server's operator (`--reset-token`): the password
+        /// given is set as the new one (`reset_password`) instead of logging in with it.
+        public var resetToken: String?
 
         /// What the session sends to look for a game: a person at the time control, or the engine.
         var seek: ClientMessage {

@@ -118,3 +118,33 @@ private struct Folder {
     let both = try NanashiProcess.run(["admin", "log", "--db-file", file, "--db", folder.database])
     #expect(both.status == 2 && both.stderr == "nanashi: give --db or --db-file, not both\n")
 }
+
+/// A reset token from `nanashi admin` on a running server's database sets the player's new
+/// password through `nanashi online --reset-token`, once.
+@Test(.blocking) func aResetTokenFromAdminSetsANewPasswordThroughTheClient() throws {
+    let server = try ServerUnderTest()
+    defer { server.stop() }
+    let database = server.folder.appendingPathComponent("server.sqlite").path
+    let reset = try NanashiProcess.run(
+        ["admin", "reset-password", "ann", "--reason", "forgot", "--moderator", "mod", "--db", database])
+    let token = try #require(reset.stdout.split(separator: "\n").last.map(String.init))
+    let arguments = ["--server", server.address, "--name", "ann", "--password", "new password 1"]
+    let client = try OnlineClient(
+        arguments + ["--reset-token", token], configHome: try server.configFolder("ann"))
+    defer { client.stop() }
+    try client.waitFor("waiting for an opponent at 5+3...")
+    client.stop()
+    #expect(client.transcript == "new password set for ann\nwaiting for an opponent at 5+3...\n")
+
+    let again = try OnlineClient(
+        arguments + ["--reset-token", token], configHome: try server.configFolder("again"))
+    #expect(try again.finish() == 2)
+    #expect(
+        again.transcript
+            == "nanashi: the password reset was refused: wrong name, or unknown, used or expired reset token\n"
+    )
+    let newPassword = try OnlineClient(arguments, configHome: try server.configFolder("new"))
+    defer { newPassword.stop() }
+    try newPassword.waitFor("waiting for an opponent at 5+3...")
+    newPassword.stop()
+}
