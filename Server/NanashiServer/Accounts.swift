@@ -211,7 +211,7 @@ struct Accounts: Sendable {
         }
     }
 
-    func startSession(for player: PlayerRow) async throws -> Session {
+    private func startSession(for player: PlayerRow) async throws -> Session {
         let token = SessionToken.generate()
         let now = settings.clock.date
         let expires = now.addingTimeInterval(tokenLifetime)

@@ -64,7 +64,7 @@ struct DisplayOptions: ParsableArguments {
 struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The SQLite database file, or a PostgreSQL database that several servers share.",
+            "The SQLite database file (serve, admin: nanashi.sqlite unless given), or a PostgreSQL database that several servers share.",
             discussion:
                 "postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]; a password here shows in ps: prefer --db-file or NANASHI_DB."
         ))
