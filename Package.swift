@@ -121,23 +121,31 @@ let package = Package(
                 + nio("NIOCore", "NIOPosix"),
             path: "Server/NanashiStorage"
         ),
+        // The nodes of one database: the `Cluster` protocol (messages between nodes, heartbeats,
+        // hosts and claims of games, the shared seek pool), on PostgreSQL and in memory (tests).
+        .target(
+            name: "NanashiCluster",
+            dependencies: [
+                "NanashiCore", "NanashiProtocol", "NanashiRuntime", "NanashiStorage", postgres, logging,
+            ],
+            path: "Server/NanashiCluster"
+        ),
+        // The game server: accounts, the lobby, games, ratings, engine seats, the relay of games
+        // across nodes. Neither NIO nor a database driver: it speaks to the transport, storage
+        // and cluster through their protocols.
         .target(
             name: "NanashiServer",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiProtocol", "NanashiWeb", "COpenSSL", "NanashiRuntime",
-                "NanashiStorage", "NanashiTransport",
-            ]
-                + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
-                + [
-                    .product(name: "Prometheus", package: "swift-prometheus"), nioSSL, grdb, postgres,
-                    logging,
-                ],
+                "NanashiStorage", "NanashiTransport", "NanashiCluster", logging,
+            ],
             path: "Server/NanashiServer"
         ),
         .testTarget(
             name: "NanashiServerTests",
             dependencies: [
-                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiTransport", "NanashiProtocol",
+                "NanashiServer", "NanashiCluster", "NanashiRuntime", "NanashiStorage", "NanashiTransport",
+                "NanashiProtocol",
                 "NanashiCore",
                 "NanashiTestSupport", "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.
@@ -228,7 +236,8 @@ let package = Package(
         .target(
             name: "NanashiServerTestSupport",
             dependencies: [
-                "NanashiServer", "NanashiRuntime", "NanashiStorage", "NanashiTransport", "NanashiProtocol",
+                "NanashiServer", "NanashiCluster", "NanashiRuntime", "NanashiStorage", "NanashiTransport",
+                "NanashiProtocol",
                 "NanashiTestSupport",
                 logging,
             ],

@@ -254,7 +254,8 @@ final class Bot: LineReceiver, @unchecked Sendable {
             finish()
         case .seeking, .cancelled, .bye, .leaderboard, .profile, .live, .watching, .watchedEnd, .unwatched,
             .games,
-            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis:
+            .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis, .offered, .offerMade,
+            .declined, .challengeSent, .challenged, .challengeDeclined, .challengeCancelled, .challenges:
             break
         }
     }

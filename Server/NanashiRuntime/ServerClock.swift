@@ -13,9 +13,9 @@ import Foundation
 /// - bounding a wait on another system, which must end even when a test's clock stands still:
 ///   a database call that hangs (`withDeadline`'s default), a stopping node's word to the others
 ///   that it leaves (2 s, `Lobby.stop`), the pause before messages to other nodes are sent again
-///   while PostgreSQL is away (200 ms, `NodeLink`);
+///   while PostgreSQL is away (200 ms, `PostgresCluster`);
 /// - times no player sees, only their order: the gathering of a batch of messages to other nodes
-///   (`NodeLink`, on an event loop), the 5 to 40 ms before a pairing pass that found another
+///   (`PostgresCluster`, on an event loop), the 5 to 40 ms before a pairing pass that found another
 ///   node's pass holding its seeks looks again (`Lobby.pairBatch`), and the instant the shared
 ///   seeks' ages are counted back from (`Lobby.pick`: only their differences matter);
 /// - a log line's duration (`Analyst`).

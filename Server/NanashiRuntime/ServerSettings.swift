@@ -34,7 +34,7 @@ public struct ServerSettings: Sendable {
     public var databaseBusyTimeout = Duration.seconds(5)
     /// How long a batch of moves waits for more before it is committed to SQLite (`GroupCommit`)
     /// or stored in PostgreSQL by one statement (`StatementBatches`), and a batch of messages to
-    /// other nodes before it is sent in one `NOTIFY` statement (`NodeLink`): a move is answered
+    /// other nodes before it is sent in one `NOTIFY` statement (`PostgresCluster`): a move is answered
     /// up to this much later (twice more when it crosses nodes), and the servers and the
     /// database spend far less CPU per move when moves come one at a time. Zero: each batch at
     /// once.

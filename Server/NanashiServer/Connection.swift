@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime
@@ -215,7 +216,9 @@ final class Connection: ConnectionHandler {
                         .error(ProtocolError(.internalError, "the server failed; nothing changed")), id: id)
                 }
             }
-        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch:
+        case .logout, .seek, .seekEngine, .cancel, .move, .resign, .rematch, .offer, .decline, .challenge,
+            .accept,
+            .declineChallenge, .cancelChallenge, .challenges:
             guard let session, let player = session.player.id else {
                 throw ProtocolError(.notAuthenticated, "log in first")
             }
@@ -277,6 +280,33 @@ final class Connection: ConnectionHandler {
                 return
             }
             try await game.resign(side, requestID: id)
+        case .offer(let offer, let gameID), .decline(let offer, let gameID):
+            let declines = if case .decline = message { true } else { false }
+            let (game, side): (Game, Side)
+            do {
+                (game, side) = try await self.game(gameID, of: player)
+            } catch {
+                try await lobby.relayOffer(
+                    offer, declines: declines, game: gameID, of: player, requestID: id, failing: error)
+                return
+            }
+            if declines {
+                try await game.decline(offer, by: side, requestID: id)
+            } else {
+                try await game.make(offer, by: side, requestID: id)
+            }
+        case .challenge(let name, let terms):
+            try checkTimeControl(terms.control)
+            if terms.rated { try await checkRatedChallenge(by: player, to: name) }
+            try await lobby.challenge(name, terms: terms, from: session.player, outbox: outbox, requestID: id)
+        case .accept(let challenge):
+            try await lobby.accept(challenge, by: player, outbox: outbox)
+        case .declineChallenge(let challenge, let reason):
+            try await lobby.decline(challenge, by: player, reason: reason, outbox: outbox, requestID: id)
+        case .cancelChallenge(let challenge):
+            try await lobby.withdraw(challenge, by: player, outbox: outbox, requestID: id)
+        case .challenges(let accept):
+            await lobby.setAcceptingChallenges(accept, for: player, outbox: outbox, requestID: id)
         case .rematch(let gameID):
             if let stored = try await storage.player(id: player) { try Self.checkMayPlayRated(stored) }
             try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)
@@ -290,7 +320,17 @@ final class Connection: ConnectionHandler {
         guard player.engineHelpAt == nil else {
             throw ProtocolError(
                 .restricted,
-                "your account is marked as playing with engine help: no rated games (the engine is open)")
+                "your account is marked as playing with engine help: no rated games (casual ones and the engine are open)"
+            )
+        }
+    }
+
+    /// Refuses a rated challenge made by, or to, a player marked as playing with engine help
+    /// (a casual one is open to them).
+    private func checkRatedChallenge(by player: Int64, to name: String) async throws {
+        if let challenger = try await storage.player(id: player) { try Self.checkMayPlayRated(challenger) }
+        if let challenged = try await storage.player(named: name), challenged.engineHelpAt != nil {
+            throw ProtocolError(.restricted, "\(challenged.name) may play casual games only")
         }
     }
 

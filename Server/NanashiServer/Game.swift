@@ -133,6 +133,16 @@ actor Game {
         try await run(.resign(side, requestID: requestID)).throwRejection()
     }
 
+    /// `side` offers their opponent `offer`, or accepts the opponent's standing offer.
+    func make(_ offer: Offer, by side: Side, requestID: RequestID?) async throws(ProtocolError) {
+        try await run(.offer(offer, by: side, requestID: requestID)).throwRejection()
+    }
+
+    /// `side` declines the opponent's standing `offer`.
+    func decline(_ offer: Offer, by side: Side, requestID: RequestID?) async throws(ProtocolError) {
+        try await run(.decline(offer, by: side, requestID: requestID)).throwRejection()
+    }
+
     /// A player is back: their messages go to this connection, and they get the whole game.
     func rejoin(_ side: Side, outbox: Outbox) async { await run(.rejoin(side, outbox)) }
 

@@ -19,6 +19,10 @@ extension GameMachine {
         case moveStoreFailed(refused: Bool)
         /// `side` gives up.
         case resign(Side, requestID: RequestID?)
+        /// `side` offers their opponent `offer`, or accepts the opponent's standing offer.
+        case offer(Offer, by: Side, requestID: RequestID?)
+        /// `side` declines the opponent's standing offer.
+        case decline(Offer, by: Side, requestID: RequestID?)
         /// A player is back, on this connection.
         case rejoin(Side, Outbox)
         /// A player's connection went away.

@@ -19,8 +19,9 @@ struct GameMachine {
     static let finishAttempts = 8
     /// Moves each side must make before a resignation, an abandonment or a loss on time is rated.
     static let movesBeforeRated = 2
-    /// The ends that rate nothing before both sides have made `movesBeforeRated` moves.
-    static let unratedWhenEarly: Set<Outcome.Reason> = [.resignation, .abandonment, .timeout]
+    /// The ends that rate nothing before both sides have made `movesBeforeRated` moves (a draw
+    /// agreed at once would be a rating handed out or taken for free).
+    static let unratedWhenEarly: Set<Outcome.Reason> = [.resignation, .abandonment, .timeout, .agreement]
 
     let id: Int64
     let control: TimeControl
@@ -35,6 +36,10 @@ struct GameMachine {
     private(set) var phase: Phase = .playing
     private(set) var position: Position
     private(set) var moves: [Move]
+    /// The offer that stands, and the side that made it; it lapses when the other side moves.
+    var standingOffer: (offer: Offer, by: Side)?
+    /// How many plies had been played when each side last offered each thing.
+    var lastOffers: [Offer: [Side: Int]] = [:]
     /// Both clocks: the side to move's runs, unless the game is paused, not begun, or over.
     private(set) var clock: GameClock
     /// The players' connections (none for a player away).
@@ -92,6 +97,8 @@ struct GameMachine {
         case .moveStored: moveStored(at: now)
         case .moveStoreFailed(let refused): moveStoreFailed(refused: refused, at: now)
         case .resign(let side, let requestID): resign(side, requestID: requestID)
+        case .offer(let offer, let side, let requestID): make(offer, by: side, requestID: requestID)
+        case .decline(let offer, let side, let requestID): decline(offer, by: side, requestID: requestID)
         case .rejoin(let side, let outbox): rejoin(side, outbox: outbox, at: now)
         case .left(let side, let outbox): left(side, outbox: outbox, at: now)
         case .watch(let outbox, let requestID): watch(outbox, requestID: requestID, at: now)
@@ -185,6 +192,7 @@ struct GameMachine {
         guard isLive else { return actions + [.reject(over)] }
         position = stored.next
         moves.append(stored.move)
+        if let standing = standingOffer, standing.by != stored.side { standingOffer = nil }
         // The opponent's clock starts now that the move is stored and about to be sent.
         clock = stored.clock
         if !stored.paused { clock.start(stored.side.opponent, at: now) }
@@ -260,7 +268,7 @@ struct GameMachine {
     }
 
     /// The refusal of a request to a game that ended.
-    private var over: ProtocolError { ProtocolError(.noSuchGame, "game \(id) is over") }
+    var over: ProtocolError { ProtocolError(.noSuchGame, "game \(id) is over") }
 
     // MARK: Players and watchers
 
@@ -284,6 +292,7 @@ struct GameMachine {
                         initial: control.initial,
                         increment: control.increment, legal: legalMoves(for: side))),
                 to: outbox, id: nil))
+        actions += offerStanding(for: side)
         if isPaused, Side.allCases.allSatisfy({ outboxes[$0] != nil }) {
             // Both are back after a restart: the side to move's clock runs from now, and a
             // side that has not made its first move has the first-move limit from now.
@@ -433,7 +442,7 @@ struct GameMachine {
 
     /// Ends the game: its result is stored (and both new ratings, in one transaction), then
     /// each player told.
-    private mutating func finish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?] = [:])
+    mutating func finish(winner: Side?, reason: Outcome.Reason, requestIDs: [Side: RequestID?] = [:])
         -> [Action]
     {
         guard isLive else { return [] }

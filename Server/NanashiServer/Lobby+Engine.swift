@@ -1,5 +1,6 @@
 import Foundation
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -71,6 +72,7 @@ extension Lobby {
         do {
             stored = try await storage.createEngineGame(
                 playerID: id, side: side, level: level.number, control: control, now: settings.clock.date)
+            try await cluster?.hosts(game: stored.game)
         } catch {
             logger.error("starting a game against the engine failed: \(error)")
             connections[id]?.outbox.send(

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -12,7 +13,7 @@ extension Lobby {
     /// players here get seats relayed to `host`, as players on a node other than the host, and
     /// its watchers here watch it there. The caller sends the players' `present`, then
     /// `resignElsewhere` of what this returns: a resignation the game had not stored here.
-    func handOver(_ id: Int64, to host: Int64, link: NodeLink) async -> (Game, Game.Resignation)? {
+    func handOver(_ id: Int64, to host: Int64, cluster: any Cluster) async -> (Game, Game.Resignation)? {
         guard let game = games[id] else { return nil }
         letGo(game)
         // Their nodes heard `hosted` too, and follow the game to its new host.
@@ -21,12 +22,12 @@ extension Lobby {
         crossing.relaysPlayed[id] = nil
         let elsewhere = Set((crossing.remoteWatchers.removeValue(forKey: id) ?? [:]).values.map(\.id))
         for (side, player) in game.players where connections[player.id] != nil {
-            crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, link: link)
+            crossing.seats[player.id] = RelayedSeat(game: id, side: side, host: host, cluster: cluster)
         }
         logger.warning("game \(id) is hosted by node \(host) now: let go here")
         let handedOver = await game.handOver()
         for watcher in handedOver.watchers where !elsewhere.contains(watcher.id) {
-            _ = follow(id, on: host, outbox: watcher, requestID: nil, link: link)
+            _ = follow(id, on: host, outbox: watcher, requestID: nil, cluster: cluster)
         }
         return handedOver.resignation.map { (game, $0) }
     }
@@ -55,19 +56,20 @@ extension Lobby {
     /// live node, this node resumes it again as storage holds it; if it ended meanwhile, its
     /// players and watchers get its `end` as stored.
     func refused(_ game: Game) async {
-        guard let link, games[game.id] === game else { return }
+        guard let cluster, games[game.id] === game else { return }
         let host: Int64?
         do {
-            host = try await link.storage.host(ofGame: game.id, aliveAfter: aliveAfter)
+            host = try await cluster.host(ofGame: game.id, aliveAfter: aliveAfter)
         } catch {
             logger.error("looking up the host of game \(game.id) failed: \(error)")
             return
         }
         guard games[game.id] === game else { return }
-        if let host, host != link.node {
-            let unstored = await handOver(game.id, to: host, link: link)
+        if let host, host != cluster.node {
+            let unstored = await handOver(game.id, to: host, cluster: cluster)
             for (side, player) in game.players where crossing.seats[player.id]?.game == game.id {
-                link.send(.present(game: game.id, side: side, player: player.id, node: link.node), to: host)
+                cluster.send(
+                    .present(game: game.id, side: side, player: player.id, node: cluster.node), to: host)
             }
             if let (game, resignation) = unstored { resignElsewhere(resignation, of: game) }
             return
@@ -76,8 +78,8 @@ extension Lobby {
         let elsewhere = Set((crossing.remoteWatchers[game.id] ?? [:]).values.map(\.id))
         let handedOver = await game.handOver()
         letGo(game)
-        if host == link.node {
-            await resumeHosted([game.id], link: link)
+        if host == cluster.node {
+            await resumeHosted([game.id], cluster: cluster)
         } else {
             await takeOverGames(ids: [game.id])
         }
@@ -99,13 +101,13 @@ extension Lobby {
         // node after the watcher's end (a node's messages arrive in order): it would drop the
         // end otherwise, as one the player had already.
         logger.warning("game \(game.id) was ended by another node: let go here")
-        let stored = await storedEnd(of: game.id, link: link)
+        let stored = await storedEnd(of: game.id, cluster: cluster)
         let remoteSides = crossing.remoteSides.removeValue(forKey: game.id) ?? [:]
         crossing.relaysPlayed[game.id] = nil
         defer {
             for (side, remote) in remoteSides {
                 guard let player = game.players[side]?.id else { continue }
-                link.send(.ended(game: game.id, player: player), to: remote.node)
+                cluster.send(.ended(game: game.id, player: player), to: remote.node)
             }
         }
         if let stored {
@@ -121,11 +123,11 @@ extension Lobby {
     }
 
     /// How game `id` ended, as stored, if it did.
-    func storedEnd(of id: Int64, link: NodeLink) async -> (
+    func storedEnd(of id: Int64, cluster: any Cluster) async -> (
         outcome: Outcome, ratings: [Side: RatingChange]
     )? {
         do {
-            return try await link.storage.storedEnd(ofGame: id)
+            return try await cluster.storedEnd(ofGame: id)
         } catch {
             logger.error("reading how game \(id) ended failed: \(error)")
             return nil
@@ -141,17 +143,18 @@ extension Lobby {
     /// node hears that it ended for them, and they get `otherwise`.
     func answerGone(
         _ id: Int64, side: Side, player: Int64, node: Int64, requestID: RequestID?, otherwise: ProtocolError?,
-        request: NodeMessage? = nil, link: NodeLink
+        request: NodeMessage? = nil, cluster: any Cluster
     ) async {
-        if let stored = await storedEnd(of: id, link: link) {
+        if let stored = await storedEnd(of: id, cluster: cluster) {
             let end = GameEnd(game: id, outcome: stored.outcome, rating: stored.ratings[side]!)
-            link.send(.line(to: .player(player), text: Wire.line(Reply(.end(end), id: requestID))), to: node)
-            link.send(.ended(game: id, player: player), to: node)
+            cluster.send(
+                .line(to: .player(player), text: Wire.line(Reply(.end(end), id: requestID))), to: node)
+            cluster.send(.ended(game: id, player: player), to: node)
             return
         }
         let answer = otherwise.map { Wire.line(Reply(.error($0), id: requestID)) }
-        switch await liveHost(of: id, link: link) {
-        case link.node?:
+        switch await liveHost(of: id, cluster: cluster) {
+        case cluster.node?:
             // Claimed here and being resumed: its `hosted` is on its way, their node presents
             // them again, and their request is answered then (or now, if that happened meanwhile).
             guard let request else { return }
@@ -161,36 +164,36 @@ extension Lobby {
                 crossing.held[id, default: [:]][side, default: []].append(request)
             }
         case let host?:
-            link.send(.hosted(game: id, node: host), to: node)
+            cluster.send(.hosted(game: id, node: host), to: node)
         case nil:
-            link.send(.ended(game: id, player: player), to: node)
-            if let answer { link.send(.line(to: .player(player), text: answer), to: node) }
+            cluster.send(.ended(game: id, player: player), to: node)
+            if let answer { cluster.send(.line(to: .player(player), text: answer), to: node) }
         }
     }
 
     /// A watcher on `node` asked for game `id`, which is not here: if another live node hosts
     /// it (their node missed `hosted`), their node is told which, and asks there; if it is being
     /// taken over here, `hosted` follows; else the watcher hears that it is not in progress.
-    func watchGone(_ id: Int64, watcher: Int, requestID: RequestID?, node: Int64, link: NodeLink)
+    func watchGone(_ id: Int64, watcher: Int, requestID: RequestID?, node: Int64, cluster: any Cluster)
         async
     {
-        switch await liveHost(of: id, link: link) {
-        case link.node?:
+        switch await liveHost(of: id, cluster: cluster) {
+        case cluster.node?:
             return
         case let host?:
-            link.send(.hosted(game: id, node: host), to: node)
+            cluster.send(.hosted(game: id, node: host), to: node)
         case nil:
             let error = ProtocolError(.noSuchGame, "no game \(id) is in progress")
-            link.send(
+            cluster.send(
                 .line(to: .watcher(watcher), text: Wire.line(Reply(.error(error), id: requestID))), to: node)
-            link.send(.watchEnded(game: id, watcher: watcher), to: node)
+            cluster.send(.watchEnded(game: id, watcher: watcher), to: node)
         }
     }
 
     /// The live node hosting the unfinished game `id`, if any (`nil` too if storage cannot say).
-    func liveHost(of id: Int64, link: NodeLink) async -> Int64? {
+    func liveHost(of id: Int64, cluster: any Cluster) async -> Int64? {
         do {
-            return try await link.storage.host(ofGame: id, aliveAfter: aliveAfter)
+            return try await cluster.host(ofGame: id, aliveAfter: aliveAfter)
         } catch {
             logger.error("looking up the host of game \(id) failed: \(error)")
             return nil

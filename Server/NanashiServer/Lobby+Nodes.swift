@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -48,7 +49,7 @@ struct CrossNodeGames {
 
 extension Lobby {
     /// Whether several nodes share the database (PostgreSQL).
-    var crossesNodes: Bool { link != nil }
+    var crossesNodes: Bool { cluster != nil }
 
     /// How long ago a live node's heartbeat may be.
     nonisolated var aliveAfter: Date { settings.clock.date - settings.nodeLease.inSeconds }
@@ -57,28 +58,28 @@ extension Lobby {
 
     /// Claims the games no live node hosts, resumes them here and tells the other nodes.
     func takeOverGames(ids: [Int64]? = nil) async {
-        guard let link else { return }
+        guard let cluster else { return }
         let claimed: [Int64]
         do {
-            claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: ids)
+            claimed = try await cluster.claimGames(aliveAfter: aliveAfter, ids: ids)
         } catch {
             logger.error("taking over games failed: \(error)")
             return
         }
-        await resumeHosted(claimed, link: link)
+        await resumeHosted(claimed, cluster: cluster)
     }
 
     /// Resumes as stored the games of `ids`, which storage says this node hosts (claimed just
     /// now, or held here in a copy that storage refused), and tells the other nodes; the
     /// players here get them.
-    func resumeHosted(_ ids: [Int64], link: NodeLink) async {
+    func resumeHosted(_ ids: [Int64], cluster: any Cluster) async {
         guard !ids.isEmpty else { return }
         do {
             let engineGames = try await storage.unfinishedEngineLevels()
-            await resume(try await link.storage.unfinishedGames(ids: ids), engineGames: engineGames)
+            await resume(try await cluster.unfinishedGames(ids: ids), engineGames: engineGames)
             for id in ids {
                 guard let game = games[id] else { continue }
-                link.send(.hosted(game: id, node: link.node), to: nil)
+                cluster.send(.hosted(game: id, node: cluster.node), to: nil)
                 // Its players here were relayed to the old host: they get the game from here now.
                 for (side, player) in game.players {
                     if crossing.seats[player.id]?.game == id {
@@ -94,7 +95,7 @@ extension Lobby {
             // it, and no node would claim it again: let it go, for the next beat to claim.
             let unresumed = ids.filter { games[$0] == nil }
             do {
-                try await link.storage.releaseGames(ids: unresumed, node: link.node)
+                try await cluster.releaseGames(ids: unresumed)
             } catch {
                 logger.error("letting go of \(unresumed.count) claimed games failed: \(error)")
             }
@@ -106,37 +107,36 @@ extension Lobby {
     /// beat waited behind a flood of requests was taken for dead while it ran); only games
     /// claimed wait for the lobby, to be resumed.
     nonisolated func beatAndTakeOver() async {
-        guard let link else { return }
+        guard let cluster else { return }
         let claimed: [Int64]
         do {
             // At most a beat's time: one that hangs is dropped, and the next beat connects again.
-            try await link.storage.heartbeat(
-                node: link.node, now: settings.clock.date, aliveAfter: aliveAfter,
-                within: settings.nodeLease / 4,
-                clock: settings.clock)
-            claimed = try await link.storage.claimGames(node: link.node, aliveAfter: aliveAfter, ids: nil)
+            try await cluster.heartbeat(
+                now: settings.clock.date, aliveAfter: aliveAfter, within: settings.nodeLease / 4)
+            claimed = try await cluster.claimGames(aliveAfter: aliveAfter, ids: nil)
         } catch {
             logger.warning("heartbeat failed: \(error)")
             return
         }
         guard !claimed.isEmpty else { return }
-        await resumeHosted(claimed, link: link)
+        await resumeHosted(claimed, cluster: cluster)
     }
 
     // MARK: Seeking
 
     /// Puts a seek in the pool the nodes share and tells the player `seeking`.
     func seekShared(
-        _ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?, link: NodeLink
+        _ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?, cluster: any Cluster
     ) async throws(ProtocolError) {
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
         moveOn(id)
         let seek = SharedSeek(
-            playerID: id, node: link.node, rating: seeker.player.rating, colourBalance: seeker.colourBalance,
+            playerID: id, node: cluster.node, rating: seeker.player.rating,
+            colourBalance: seeker.colourBalance,
             control: control, since: settings.clock.date)
         do {
-            try await link.storage.addSeek(seek)
+            try await cluster.addSeek(seek)
         } catch let error as ProtocolError {
             throw error
         } catch {
@@ -145,7 +145,7 @@ extension Lobby {
         }
         guard connections[id]?.outbox == outbox else {
             // Left while the seek was stored: it goes with them.
-            try? await link.storage.removeSeek(playerID: id, node: link.node)
+            try? await cluster.removeSeek(playerID: id)
             return
         }
         outbox.send(.seeking, id: requestID)
@@ -156,7 +156,7 @@ extension Lobby {
     /// batch of its own (`SKIP LOCKED`): a pass asked for while as many run comes after one of
     /// them, and a pass that found its batch full starts another beside it (more seeks may
     /// wait). This node hosts the games it pairs, each with at least one of its own seekers.
-    func pairShared(link: NodeLink) async {
+    func pairShared(cluster: any Cluster) async {
         guard crossing.pairingPasses < settings.sharedPairingPasses else {
             crossing.pairingAgain = true
             return
@@ -165,10 +165,10 @@ extension Lobby {
         defer { crossing.pairingPasses -= 1 }
         repeat {
             crossing.pairingAgain = false
-            if await pairBatch(link: link) {
+            if await pairBatch(cluster: cluster) {
                 crossing.pairingAgain = true
                 if crossing.pairingPasses < settings.sharedPairingPasses {
-                    Task { await self.pairShared(link: link) }
+                    Task { await self.pairShared(cluster: cluster) }
                 }
             }
         } while crossing.pairingAgain
@@ -176,13 +176,13 @@ extension Lobby {
 
     /// One pass over a batch of the shared pool (`sharedPairingBatch` seeks at most); returns
     /// whether the batch was full, so more seeks may wait.
-    func pairBatch(link: NodeLink) async -> Bool {
-        let (now, node) = (settings.clock.date, link.node)
+    func pairBatch(cluster: any Cluster) async -> Bool {
+        let (now, node) = (settings.clock.date, cluster.node)
         let (gap, widening) = (settings.pairingGap, settings.pairingWidening)
         let pass: (games: [SharedPairing], full: Bool, skipped: Bool)
         do {
-            pass = try await link.storage.pairSeeks(
-                node: node, aliveAfter: aliveAfter, now: now, limit: settings.sharedPairingBatch
+            pass = try await cluster.pairSeeks(
+                aliveAfter: aliveAfter, now: now, limit: settings.sharedPairingBatch
             ) { seeks in
                 Self.pick(seeks, node: node, now: now, gap: gap, widening: widening)
             }
@@ -191,7 +191,7 @@ extension Lobby {
             if !(error is CancellationError) { logger.error("pairing the shared seeks failed: \(error)") }
             return false
         }
-        for pairing in pass.games { startShared(pairing, link: link) }
+        for pairing in pass.games { startShared(pairing, cluster: cluster) }
         // A full batch that paired nothing (no seeker of this node in it) would find the same
         // batch again: the interval's pass looks later.
         let again = pass.full && !pass.games.isEmpty
@@ -234,26 +234,26 @@ extension Lobby {
     }
 
     /// Starts a game a pass paired: hosted here, its sides on other nodes told and relayed.
-    func startShared(_ pairing: SharedPairing, link: NodeLink) {
+    func startShared(_ pairing: SharedPairing, cluster: any Cluster, isRated: Bool = true) {
         var outboxes: [Side: Outbox] = [:]
         for side in Side.allCases {
             let player = side == .x ? pairing.x : pairing.o
             guard let playerID = player.id, let node = pairing.nodes[side] else { continue }
-            if node == link.node {
+            if node == cluster.node {
                 moveOn(playerID)
                 if let outbox = connections[playerID]?.outbox { outboxes[side] = outbox }
             } else {
-                let outbox = remoteOutbox(to: node, for: .player(playerID), link: link)
+                let outbox = remoteOutbox(to: node, for: .player(playerID), cluster: cluster)
                 crossing.remoteSides[pairing.game, default: [:]][side] = (node, outbox)
                 outboxes[side] = outbox
-                link.send(
-                    .started(game: pairing.game, player: playerID, side: side, host: link.node), to: node)
+                cluster.send(
+                    .started(game: pairing.game, player: playerID, side: side, host: cluster.node), to: node)
             }
         }
         let game = makeGame(
             id: pairing.game, control: pairing.control, x: pairing.x, o: pairing.o, position: .start,
             moves: [],
-            clocks: nil, outboxes: outboxes)
+            clocks: nil, outboxes: outboxes, isRated: isRated)
         logger.info(
             "game \(pairing.game) started: \(pairing.x.name) (x) v \(pairing.o.name) (o) at \(pairing.control)"
         )
@@ -261,12 +261,12 @@ extension Lobby {
     }
 
     /// An outbox whose lines go to a player or watcher on another node.
-    func remoteOutbox(to node: Int64, for recipient: NodeMessage.Recipient, link: NodeLink) -> Outbox {
+    func remoteOutbox(to node: Int64, for recipient: NodeMessage.Recipient, cluster: any Cluster) -> Outbox {
         crossing.lastRemoteOutbox -= 1
         return Outbox(id: crossing.lastRemoteOutbox) { event in
             switch event {
             case .line(let text), .watchedLine(let text):
-                link.send(.line(to: recipient, text: text), to: node)
+                cluster.send(.line(to: recipient, text: text), to: node)
             case .close, .loggedIn, .watching: break
             }
         }

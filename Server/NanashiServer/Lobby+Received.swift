@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -10,13 +11,13 @@ extension Lobby {
 
     /// Acts on a message from another node.
     func received(_ message: NodeMessage) async {
-        guard let link else { return }
+        guard let cluster else { return }
         switch message {
         case .started(let game, let player, let side, let host):
-            crossing.seats[player] = RelayedSeat(game: game, side: side, host: host, link: link)
+            crossing.seats[player] = RelayedSeat(game: game, side: side, host: host, cluster: cluster)
             moveOn(player)
             if connections[player] == nil {
-                link.send(.absent(game: game, side: side, node: link.node), to: host)
+                cluster.send(.absent(game: game, side: side, node: cluster.node), to: host)
             }
         case .line(.player(let player), let text):
             // The host is alive and answering.
@@ -41,11 +42,19 @@ extension Lobby {
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+        case .challenge(let record, let node):
+            receivedChallenge(record, node: node)
+        case .challengeEnded(let id, let ending, let reason, let node):
+            receivedChallengeEnd(id, ending: ending, reason: reason, node: node)
+        case .acceptChallenge(let id, let player, let node):
+            await receivedAccept(id, by: player, node: node)
+        case .challengeSetting(let player, let accepting, let node):
+            receivedChallengeSetting(accepting, for: player, node: node)
         case .loggedOut(let player, let digest, let node):
-            guard node != link.node else { return }
+            guard node != cluster.node else { return }
             await closeSession(of: player, token: digest)
         case .loggedIn(let player, let node, let ticket):
-            guard node != link.node else { return }
+            guard node != cluster.node else { return }
             if loginsInProgress[player] != nil {
                 // A login here is drawing its ticket: compared once it has it.
                 loginsElsewhere[player] = max(loginsElsewhere[player] ?? 0, ticket)
@@ -60,22 +69,22 @@ extension Lobby {
             for (watcher, watching) in crossing.watchers {
                 guard let watch = watching.games[game] else { continue }
                 watch.host = node
-                link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: node)
+                cluster.send(.watch(game: game, watcher: watcher, id: nil, node: cluster.node), to: node)
             }
-            guard node != link.node else { return }
+            guard node != cluster.node else { return }
             // This node still holds it (it was taken for dead): it lets it go.
-            let unstored = await handOver(game, to: node, link: link)
+            let unstored = await handOver(game, to: node, cluster: cluster)
             for (player, seat) in crossing.seats where seat.game == game {
                 if seat.host != node { answerLostRequest(of: player) }
                 crossing.seats[player]?.host = node
                 if connections[player] != nil {
-                    link.send(
-                        .present(game: game, side: seat.side, player: player, node: link.node), to: node)
+                    cluster.send(
+                        .present(game: game, side: seat.side, player: player, node: cluster.node), to: node)
                 }
             }
             if let (game, resignation) = unstored { resignElsewhere(resignation, of: game) }
         case .move(let id, let side, let player, let move, let requestID, let node, let relay):
-            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, link) else {
+            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, cluster) else {
                 return
             }
             Task {
@@ -86,7 +95,7 @@ extension Lobby {
                 }
             }
         case .resign(let id, let side, let player, let requestID, let node, let relay):
-            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, link) else {
+            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, cluster) else {
                 return
             }
             Task {
@@ -96,21 +105,37 @@ extension Lobby {
                     outbox.send(.error(error), id: requestID)
                 }
             }
+        case .offer(let id, let side, let player, let offer, let declines, let requestID, let node, let relay):
+            guard let (game, outbox) = hostedSideOnce(id, side, player, node, relay, message, cluster) else {
+                return
+            }
+            Task {
+                do throws(ProtocolError) {
+                    if declines {
+                        try await game.decline(offer, by: side, requestID: requestID)
+                    } else {
+                        try await game.make(offer, by: side, requestID: requestID)
+                    }
+                } catch {
+                    outbox.send(.error(error), id: requestID)
+                }
+            }
         case .present(let id, let side, let player, let node):
             guard let game = games[id] else {
                 // Not awaited: reading storage must not hold up this node's other messages.
                 Task {
                     await answerGone(
-                        id, side: side, player: player, node: node, requestID: nil, otherwise: nil, link: link
+                        id, side: side, player: player, node: node, requestID: nil, otherwise: nil,
+                        cluster: cluster
                     )
                 }
                 return
             }
             guard game.players[side]?.id == player else {
-                link.send(.ended(game: id, player: player), to: node)
+                cluster.send(.ended(game: id, player: player), to: node)
                 return
             }
-            let outbox = remoteOutbox(to: node, for: .player(player), link: link)
+            let outbox = remoteOutbox(to: node, for: .player(player), cluster: cluster)
             crossing.remoteSides[id, default: [:]][side] = (node, outbox)
             await game.rejoin(side, outbox: outbox)
             // What they asked while the game was taken over here is answered after the game.
@@ -124,10 +149,12 @@ extension Lobby {
         case .watch(let id, let watcher, let requestID, let node):
             guard let game = games[id] else {
                 // Not awaited, as for `present`.
-                Task { await watchGone(id, watcher: watcher, requestID: requestID, node: node, link: link) }
+                Task {
+                    await watchGone(id, watcher: watcher, requestID: requestID, node: node, cluster: cluster)
+                }
                 return
             }
-            let outbox = remoteOutbox(to: node, for: .watcher(watcher), link: link)
+            let outbox = remoteOutbox(to: node, for: .watcher(watcher), cluster: cluster)
             let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
             do throws(ProtocolError) {
                 if let older = crossing.remoteWatchers[id]?[key] { await game.unwatch(older) }
@@ -135,7 +162,7 @@ extension Lobby {
                 crossing.remoteWatchers[id, default: [:]][key] = outbox
             } catch {
                 outbox.send(.error(error), id: requestID)
-                link.send(.watchEnded(game: id, watcher: watcher), to: node)
+                cluster.send(.watchEnded(game: id, watcher: watcher), to: node)
             }
         case .unwatch(let id, let watcher, let node):
             let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
@@ -145,7 +172,7 @@ extension Lobby {
         case .rematch(let id, let player, let requestID, let node):
             let outbox =
                 crossing.rematchers[player].map(\.outbox)
-                ?? remoteOutbox(to: node, for: .player(player), link: link)
+                ?? remoteOutbox(to: node, for: .player(player), cluster: cluster)
             // The `end` may have reached the player before the game told the lobby it ended.
             if let game = games[id], game.side(of: player) != nil, await game.hasEnded { ended(game) }
             do throws(ProtocolError) {
@@ -158,10 +185,10 @@ extension Lobby {
             crossing.rematchers[player] = nil
             moveOn(player)
         case .listening(let node):
-            guard node != link.node else { return }
+            guard node != cluster.node else { return }
             // The moves it may have missed first: the game sent afresh then shows them.
             sendUnansweredAgain(to: node)
-            presentAgain(to: node, link: link)
+            presentAgain(to: node, cluster: cluster)
         }
     }
 
@@ -179,10 +206,10 @@ extension Lobby {
     /// listening).
     func hostedSideOnce(
         _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ relay: Int64, _ request: NodeMessage,
-        _ link: NodeLink
+        _ cluster: any Cluster
     ) -> (Game, Outbox)? {
         if let last = crossing.relaysPlayed[id]?[side], last.node == node, last.relay >= relay { return nil }
-        guard let hosted = hostedSide(id, side, player, node, request.requestID, request, link) else {
+        guard let hosted = hostedSide(id, side, player, node, request.requestID, request, cluster) else {
             return nil
         }
         crossing.relaysPlayed[id, default: [:]][side] = (node, relay)
@@ -196,7 +223,7 @@ extension Lobby {
     func hostedSide(
         _ id: Int64, _ side: Side, _ player: Int64, _ node: Int64, _ requestID: RequestID?,
         _ request: NodeMessage,
-        _ link: NodeLink
+        _ cluster: any Cluster
     ) -> (Game, Outbox)? {
         let missing = ProtocolError(.noSuchGame, "you have no game \(id) in progress")
         guard let game = games[id] else {
@@ -205,7 +232,7 @@ extension Lobby {
             Task {
                 await answerGone(
                     id, side: side, player: player, node: node, requestID: requestID, otherwise: missing,
-                    request: request, link: link)
+                    request: request, cluster: cluster)
             }
             return nil
         }
@@ -217,9 +244,9 @@ extension Lobby {
             return nil
         }
         guard let remote = crossing.remoteSides[id]?[side], remote.node == node else {
-            link.send(
+            cluster.send(
                 .line(to: .player(player), text: Wire.line(Reply(.error(missing), id: requestID))), to: node)
-            link.send(.ended(game: id, player: player), to: node)
+            cluster.send(.ended(game: id, player: player), to: node)
             return nil
         }
         return (game, remote.outbox)
@@ -247,43 +274,43 @@ extension Lobby {
     /// A player here whose last game another node hosted asks for its rematch: the host, which
     /// keeps the offers, is asked. Returns whether it was.
     func rematchElsewhere(_ id: Int64, by player: Int64, requestID: RequestID?) -> Bool {
-        guard let link else { return false }
+        guard let cluster else { return false }
         // The game's `ended` may still be on its way: the seat names the host then.
         let host =
             crossing.lastGameHosts[player].flatMap { $0.game == id ? $0.host : nil }
             ?? crossing.seats[player].flatMap { $0.game == id ? $0.host : nil }
         guard let host else { return false }
-        link.send(.rematch(game: id, player: player, id: requestID, node: link.node), to: host)
+        cluster.send(.rematch(game: id, player: player, id: requestID, node: cluster.node), to: host)
         return true
     }
 
     /// A player here moved on: if another node hosted their last game, it is told, and their
     /// rematch of it lapses there.
     func movedOnElsewhere(_ player: Int64) {
-        guard let link, let last = crossing.lastGameHosts.removeValue(forKey: player) else { return }
-        link.send(.movedOn(player: player, node: link.node), to: last.host)
+        guard let cluster, let last = crossing.lastGameHosts.removeValue(forKey: player) else { return }
+        cluster.send(.movedOn(player: player, node: cluster.node), to: last.host)
     }
 
     /// A rematch starts here: `side` is played by a player on `node`, who is told and relayed.
     func startRemoteSide(_ side: Side, of game: Int64, player: Int64, node: Int64) -> Outbox? {
-        guard let link else { return nil }
-        let outbox = remoteOutbox(to: node, for: .player(player), link: link)
+        guard let cluster else { return nil }
+        let outbox = remoteOutbox(to: node, for: .player(player), cluster: cluster)
         crossing.remoteSides[game, default: [:]][side] = (node, outbox)
-        link.send(.started(game: game, player: player, side: side, host: link.node), to: node)
+        cluster.send(.started(game: game, player: player, side: side, host: cluster.node), to: node)
         return outbox
     }
 
     /// A game hosted here ended: the nodes of its players and watchers elsewhere are told.
     func endedElsewhere(_ game: Game) {
-        guard let link else { return }
+        guard let cluster else { return }
         crossing.held[game.id] = nil
         crossing.relaysPlayed[game.id] = nil
         for (side, remote) in crossing.remoteSides.removeValue(forKey: game.id) ?? [:] {
             guard let player = game.players[side]?.id else { continue }
-            link.send(.ended(game: game.id, player: player), to: remote.node)
+            cluster.send(.ended(game: game.id, player: player), to: remote.node)
         }
         for key in (crossing.remoteWatchers.removeValue(forKey: game.id) ?? [:]).keys {
-            link.send(.watchEnded(game: game.id, watcher: key.watcher), to: key.node)
+            cluster.send(.watchEnded(game: game.id, watcher: key.watcher), to: key.node)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -10,10 +11,10 @@ extension Lobby {
 
     /// A player logged in here: if another node hosts their game, it is told to send it here;
     /// if no live node hosts it, this node takes it over.
-    func attachElsewhere(_ playerID: Int64, link: NodeLink) async {
+    func attachElsewhere(_ playerID: Int64, cluster: any Cluster) async {
         let found: (game: Int64, side: Side, host: Int64?)?
         do {
-            found = try await link.storage.unfinishedGame(of: playerID, aliveAfter: aliveAfter)
+            found = try await cluster.unfinishedGame(of: playerID, aliveAfter: aliveAfter)
         } catch {
             logger.error("looking up the game of player \(playerID) failed: \(error)")
             return
@@ -27,9 +28,11 @@ extension Lobby {
             await takeOverGames(ids: [found.game])
             return
         }
-        guard host != link.node else { return }
-        crossing.seats[playerID] = RelayedSeat(game: found.game, side: found.side, host: host, link: link)
-        link.send(.present(game: found.game, side: found.side, player: playerID, node: link.node), to: host)
+        guard host != cluster.node else { return }
+        crossing.seats[playerID] = RelayedSeat(
+            game: found.game, side: found.side, host: host, cluster: cluster)
+        cluster.send(
+            .present(game: found.game, side: found.side, player: playerID, node: cluster.node), to: host)
     }
 
     /// This node listens again after its connection to the database was lost, and may have
@@ -37,25 +40,26 @@ extension Lobby {
     /// game afresh from its host. The other nodes are told too, since what this node sent them
     /// while they were not listening (the same outage may have cut them off) was lost as well.
     func listeningAgain() {
-        guard let link else { return }
+        guard let cluster else { return }
         // A host's `listening` may have been missed as well.
         sendUnansweredAgain(to: nil)
-        presentAgain(to: nil, link: link)
-        link.send(.listening(node: link.node), to: nil)
+        presentAgain(to: nil, cluster: cluster)
+        cluster.send(.listening(node: cluster.node), to: nil)
     }
 
     /// Tells the hosts of games played or watched here (`host`'s only, or every one) who of this
     /// node's players and watchers are in them, as if they had just come: each gets the game
     /// afresh.
-    func presentAgain(to host: Int64?, link: NodeLink) {
+    func presentAgain(to host: Int64?, cluster: any Cluster) {
         for (player, seat) in crossing.seats
         where connections[player] != nil && (host == nil || seat.host == host) {
-            link.send(
-                .present(game: seat.game, side: seat.side, player: player, node: link.node), to: seat.host)
+            cluster.send(
+                .present(game: seat.game, side: seat.side, player: player, node: cluster.node), to: seat.host)
         }
         for (watcher, watching) in crossing.watchers {
             for (game, watch) in watching.games where host == nil || watch.host == host {
-                link.send(.watch(game: game, watcher: watcher, id: nil, node: link.node), to: watch.host)
+                cluster.send(
+                    .watch(game: game, watcher: watcher, id: nil, node: cluster.node), to: watch.host)
             }
         }
     }
@@ -71,8 +75,8 @@ extension Lobby {
 
     /// A player's connection here closed: the host of their game, if another node, is told.
     func detachElsewhere(_ playerID: Int64) {
-        guard let link, let seat = crossing.seats[playerID] else { return }
-        link.send(.absent(game: seat.game, side: seat.side, node: link.node), to: seat.host)
+        guard let cluster, let seat = crossing.seats[playerID] else { return }
+        cluster.send(.absent(game: seat.game, side: seat.side, node: cluster.node), to: seat.host)
     }
 
     /// The seat of a player here in game `id` hosted elsewhere.
@@ -111,6 +115,20 @@ extension Lobby {
         crossing.seats[playerID]?.unanswered = sent
     }
 
+    /// Forwards an offer (its acceptance, or the decline of the opponent's) of a player here to
+    /// the host of their game `id`.
+    ///
+    /// - Throws: `failure` if another node hosts no game of theirs with that id.
+    func relayOffer(
+        _ offer: Offer, declines: Bool, game id: Int64, of playerID: Int64, requestID: RequestID?,
+        failing failure: ProtocolError
+    ) throws(ProtocolError) {
+        let seat = try relayedSeat(id, of: playerID, failing: failure)
+        let sent = seat.offer(
+            offer, declines: declines, player: playerID, requestID: requestID, relay: nextRelay())
+        crossing.seats[playerID]?.unanswered = sent
+    }
+
     /// The number of the next move or resignation this node relays.
     func nextRelay() -> Int64 {
         crossing.lastRelay += 1
@@ -131,7 +149,8 @@ extension Lobby {
     /// `internal_error`; a watcher there who missed a line of a game hosted here is let go.
     func dropped(_ message: NodeMessage, to node: Int64?) async {
         switch message {
-        case .move(_, _, let player, _, let id, _, _), .resign(_, _, let player, let id, _, _):
+        case .move(_, _, let player, _, let id, _, _), .resign(_, _, let player, let id, _, _),
+            .offer(_, _, let player, _, _, let id, _, _):
             guard crossing.seats[player]?.unanswered == message else { return }
             crossing.seats[player]?.unanswered = nil
             connections[player]?.outbox.send(.error(Self.unsentRequest), id: id)
@@ -145,13 +164,13 @@ extension Lobby {
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
             outbox.send(.error(Self.unsentRequest), id: id)
         case .line(.watcher(let watcher), _):
-            guard let link, let node else { return }
+            guard let cluster, let node else { return }
             let key = CrossNodeGames.RemoteWatcher(node: node, watcher: watcher)
             for (id, watchers) in crossing.remoteWatchers {
                 guard let outbox = watchers[key] else { continue }
                 crossing.remoteWatchers[id]?[key] = nil
                 await games[id]?.unwatch(outbox)
-                link.send(.watchEnded(game: id, watcher: watcher), to: node)
+                cluster.send(.watchEnded(game: id, watcher: watcher), to: node)
             }
         default:
             logger.error("a message to another node was dropped: \(message)")
@@ -171,21 +190,21 @@ extension Lobby {
     /// A connection here watches a game another node hosts: the host sends it `watching`, then
     /// the game's lines.
     func watchElsewhere(_ id: Int64, outbox: Outbox, requestID: RequestID?) async throws -> RelayedWatch {
-        guard let link, let host = try await link.storage.host(ofGame: id, aliveAfter: aliveAfter),
-            host != link.node
+        guard let cluster, let host = try await cluster.host(ofGame: id, aliveAfter: aliveAfter),
+            host != cluster.node
         else { throw ProtocolError(.noSuchGame, "no game \(id) is in progress") }
-        return follow(id, on: host, outbox: outbox, requestID: requestID, link: link)
+        return follow(id, on: host, outbox: outbox, requestID: requestID, cluster: cluster)
     }
 
     /// A connection here watches game `id` on `host`, which sends it `watching` (answering
     /// `requestID`), then the game's lines.
-    func follow(_ id: Int64, on host: Int64, outbox: Outbox, requestID: RequestID?, link: NodeLink)
+    func follow(_ id: Int64, on host: Int64, outbox: Outbox, requestID: RequestID?, cluster: any Cluster)
         -> RelayedWatch
     {
         let watch = crossing.watchers[outbox.id]?.games[id] ?? RelayedWatch(game: id, host: host, lobby: self)
         watch.host = host
         crossing.watchers[outbox.id, default: (outbox, [:])].games[id] = watch
-        link.send(.watch(game: id, watcher: outbox.id, id: requestID, node: link.node), to: host)
+        cluster.send(.watch(game: id, watcher: outbox.id, id: requestID, node: cluster.node), to: host)
         return watch
     }
 
@@ -197,17 +216,17 @@ extension Lobby {
     }
 
     func unwatchElsewhere(_ id: Int64, outbox: Outbox) {
-        guard let link, let watch = crossing.watchers[outbox.id]?.games.removeValue(forKey: id) else {
+        guard let cluster, let watch = crossing.watchers[outbox.id]?.games.removeValue(forKey: id) else {
             return
         }
         if crossing.watchers[outbox.id]?.games.isEmpty == true { crossing.watchers[outbox.id] = nil }
-        link.send(.unwatch(game: id, watcher: outbox.id, node: link.node), to: watch.host)
+        cluster.send(.unwatch(game: id, watcher: outbox.id, node: cluster.node), to: watch.host)
     }
 
     /// The `live` list of every node, from the database.
-    func liveEverywhere(limit: Int, link: NodeLink) async -> [LiveGame] {
+    func liveEverywhere(limit: Int, cluster: any Cluster) async -> [LiveGame] {
         do {
-            return try await link.storage.liveGames(limit: limit, aliveAfter: aliveAfter)
+            return try await cluster.liveGames(limit: limit, aliveAfter: aliveAfter)
         } catch {
             logger.error("reading the live games failed: \(error)")
             return []

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -63,10 +64,9 @@ extension Lobby {
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
         do {
             if let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) {
-                stored = (
-                    x, o,
-                    try await storage.createGame(xID: xID, oID: oID, control: ended.control, now: now)
-                )
+                let game = try await storage.createGame(xID: xID, oID: oID, control: ended.control, now: now)
+                try await cluster?.hosts(game: game)
+                stored = (x, o, game)
             } else {
                 stored = nil
             }

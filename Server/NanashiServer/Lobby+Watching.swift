@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiStorage
@@ -17,8 +18,8 @@ extension Lobby {
         if let liveList, settings.clock.now - liveList.readAt < settings.liveListLifetime {
             return liveList.games
         }
-        if let link {
-            let games = await liveEverywhere(limit: limit, link: link)
+        if let cluster {
+            let games = await liveEverywhere(limit: limit, cluster: cluster)
             liveList = (games, settings.clock.now)
             return games
         }
@@ -37,9 +38,9 @@ extension Lobby {
     /// hosted by a live one, which a watcher here follows as `live` lists it.
     func isInProgressAnywhere(_ id: Int64) async -> Bool {
         if games[id] != nil { return true }
-        guard let link else { return false }
+        guard let cluster else { return false }
         do {
-            return try await link.storage.host(ofGame: id, aliveAfter: aliveAfter) != nil
+            return try await cluster.host(ofGame: id, aliveAfter: aliveAfter) != nil
         } catch {
             logger.error("reading game \(id)'s host failed: \(error)")
             return false

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime
@@ -35,8 +36,8 @@ actor Lobby {
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
-    /// With PostgreSQL, this node's link to the others; `nil` on SQLite (one node).
-    let link: NodeLink?
+    /// With several nodes on one database, the others as this node sees them; `nil` alone.
+    let cluster: (any Cluster)?
     /// Games that cross nodes: their players and watchers on other nodes.
     var crossing = CrossNodeGames()
     private var nodeTasks: [Task<Void, Never>] = []
@@ -44,6 +45,8 @@ actor Lobby {
     var starting: Set<Int64> = []
     /// Finished games that may be rematched, and the offers standing.
     var rematches = Rematches()
+    /// The challenges standing, and who refuses them.
+    var challenges = Challenges()
     /// Each connected player's last game against the engine, which they may rematch until they
     /// move on (the engine always accepts).
     var engineRematches: [Int64: Rematches.Ended] = [:]
@@ -58,10 +61,10 @@ actor Lobby {
 
     init(
         storage: any Storage, settings: ServerSettings, logger: Logger, engines: EnginePool,
-        link: NodeLink? = nil
+        cluster: (any Cluster)? = nil
     ) {
         self.storage = storage
-        self.link = link
+        self.cluster = cluster
         self.engines = engines
         self.settings = settings
         self.logger = logger
@@ -74,8 +77,8 @@ actor Lobby {
     /// Resumes the games left unfinished in storage (with PostgreSQL, those no live node hosts)
     /// and starts looking at waiting seeks.
     func start() async throws {
-        if let link {
-            await startNode(link)
+        if let cluster {
+            await startNode(cluster)
         } else {
             await resume(
                 try await storage.unfinishedGames(), engineGames: try await storage.unfinishedEngineLevels())
@@ -86,16 +89,17 @@ actor Lobby {
                 try? await clock.sleep(for: interval)
                 await self?.pair()
                 await self?.expireRematches()
+                await self?.expireChallenges()
             }
         }
     }
 
     /// Listens to the other nodes, takes over the games no live node hosts, and beats the
     /// heartbeat (taking over the games of nodes whose heartbeat stopped) from then on.
-    private func startNode(_ link: NodeLink) async {
+    private func startNode(_ cluster: any Cluster) async {
         let (listening, ready) = AsyncStream<Void>.makeStream()
         nodeTasks.append(
-            Task { await link.runSending(refused: { [weak self] in await self?.dropped($0, to: $1) }) })
+            Task { await cluster.runSending(refused: { [weak self] in await self?.dropped($0, to: $1) }) })
         let deliver: @Sendable (NodeMessage) async -> Void = { [weak self] in await self?.received($0) }
         let first = Atomic<Bool>(true)
         let listened: @Sendable () -> Void = { [weak self] in
@@ -105,7 +109,7 @@ actor Lobby {
                 Task { await self?.listeningAgain() }
             }
         }
-        nodeTasks.append(Task { await link.runListening(listening: listened, deliver: deliver) })
+        nodeTasks.append(Task { await cluster.runListening(listening: listened, deliver: deliver) })
         for await _ in listening { break }
         await takeOverGames()
         let (beat, clock) = (settings.nodeLease / 4, settings.clock)
@@ -139,7 +143,7 @@ actor Lobby {
             let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
-                clocks: clocks, isRated: engineGames[id] == nil)
+                clocks: clocks, isRated: engineGames[id] == nil && !stored.game.casual)
             await game.resume()
             if await game.hasEnded {
                 // Its stored moves had ended it: the rules' result is stored now. Off the books
@@ -169,12 +173,12 @@ actor Lobby {
         for game in games.values { await game.halt() }
         games = [:]
         gameOf = [:]
-        if let link {
+        if let cluster {
             // Its games wait for the next node to take them (at its next heartbeat or start).
             // Not for long: without a database (it may be why the server stops), the other
             // nodes take them once this one's lease is over.
             let left = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { (try? await link.storage.leave(node: link.node)) != nil }
+                group.addTask { (try? await cluster.leave()) != nil }
                 group.addTask {
                     try? await Task.sleep(for: .seconds(2))
                     return false
@@ -207,13 +211,14 @@ actor Lobby {
             return
         }
         var ticket: Int64 = 0
-        if let link {
+        if let cluster {
             // Without a ticket, any login elsewhere supersedes this one, and this one every other.
             loginsInProgress[id, default: 0] += 1
-            ticket = (try? await link.storage.nextLoginTicket()) ?? 0
-            link.send(.loggedIn(player: id, node: link.node, ticket: ticket == 0 ? .max : ticket), to: nil)
+            ticket = (try? await cluster.nextLoginTicket()) ?? 0
+            cluster.send(
+                .loggedIn(player: id, node: cluster.node, ticket: ticket == 0 ? .max : ticket), to: nil)
         }
-        let laterElsewhere = link == nil ? nil : loginEnded(id)
+        let laterElsewhere = cluster == nil ? nil : loginEnded(id)
         guard outbox.isOpen() else { return }
         outbox.send(.welcome(welcome), id: requestID)
         var supersededHere = false
@@ -228,7 +233,7 @@ actor Lobby {
         }
         connections[id] = (outbox, token)
         loginTickets[id] = nil
-        if let link {
+        if let cluster {
             loginTickets[id] = ticket
             // Notifications may arrive late: a newer login elsewhere heard of while this one's
             // ticket was drawn supersedes it now.
@@ -239,7 +244,7 @@ actor Lobby {
                 return
             }
             if supersededHere {
-                try? await link.storage.removeSeek(playerID: id, node: link.node)
+                try? await cluster.removeSeek(playerID: id)
                 guard connections[id]?.outbox == outbox else { return }
             }
         }
@@ -247,9 +252,10 @@ actor Lobby {
             // Here, not on another node any more (if they played from one).
             crossing.remoteSides[game.id]?[side] = nil
             await game.rejoin(side, outbox: outbox)
-        } else if let link {
-            await attachElsewhere(id, link: link)
+        } else if let cluster {
+            await attachElsewhere(id, cluster: cluster)
         }
+        tellChallenges(of: id, outbox: outbox)
     }
 
     /// One login of `player` here has its ticket: the newest login elsewhere heard of meanwhile.
@@ -272,11 +278,12 @@ actor Lobby {
         matchmaker.remove(playerID)
         seekers[playerID] = nil
         moveOn(playerID)
+        withdrawChallenges(of: playerID)
         if let game = gameOf[playerID], let side = game.side(of: playerID) {
             await game.left(side, outbox: outbox)
-        } else if let link {
+        } else if let cluster {
             detachElsewhere(playerID)
-            try? await link.storage.removeSeek(playerID: playerID, node: link.node)
+            try? await cluster.removeSeek(playerID: playerID)
         }
     }
 
@@ -286,7 +293,10 @@ actor Lobby {
     func logOut(_ playerID: Int64, token: [UInt8]?, outbox: Outbox) async {
         await closeSession(of: playerID, token: token, except: outbox)
         await detach(playerID, outbox: outbox)
-        if let link { link.send(.loggedOut(player: playerID, digest: token, node: link.node), to: nil) }
+        cancelChallenges(waitingFor: playerID)
+        if let cluster {
+            cluster.send(.loggedOut(player: playerID, digest: token, node: cluster.node), to: nil)
+        }
     }
 
     /// Tells the player's connection here on `token` (`nil`: on any) `bye` and closes it, unless
@@ -323,9 +333,9 @@ actor Lobby {
     func seek(_ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?)
         async throws(ProtocolError)
     {
-        if let link {
+        if let cluster {
             return try await seekShared(
-                seeker, control: control, outbox: outbox, requestID: requestID, link: link)
+                seeker, control: control, outbox: outbox, requestID: requestID, cluster: cluster)
         }
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
@@ -353,9 +363,9 @@ actor Lobby {
 
     /// With several nodes, takes the player's seek out of the pool the nodes share.
     func removeSharedSeek(of playerID: Int64) async {
-        guard let link else { return }
+        guard let cluster else { return }
         do {
-            try await link.storage.removeSeek(playerID: playerID, node: link.node)
+            try await cluster.removeSeek(playerID: playerID)
         } catch {
             logger.error("removing a seek failed: \(error)")
         }
@@ -364,7 +374,7 @@ actor Lobby {
     /// Pairs whoever can be paired now and starts their games.
     func pair() async {
         pairingRequested = false
-        if let link { return await pairShared(link: link) }
+        if let cluster { return await pairShared(cluster: cluster) }
         for (first, second) in matchmaker.pairs(now: settings.clock.now) {
             await startGame(first, second)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NanashiCluster
 import NanashiStorage
 
 /// What `nanashi admin` does to accounts, on the server's own database (no server needed): each
@@ -192,7 +193,7 @@ package struct Moderation: Sendable {
         guard let shared = storage as? PostgresStorage else { return }
         // Node 0 is no node's id: every node acts on it.
         let message = NodeMessage.loggedOut(player: player.id!, digest: nil, node: 0)
-        try await shared.notify([(NodeLink.everyNode, "0 " + message.payload())])
+        try await shared.notify([(PostgresCluster.everyNode, "0 " + message.payload())])
     }
 }
 

@@ -1,3 +1,4 @@
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 
@@ -6,7 +7,7 @@ struct RelayedSeat: Sendable {
     var game: Int64
     var side: Side
     var host: Int64
-    let link: NodeLink
+    let cluster: any Cluster
     /// The move or resignation last forwarded to the host, until a line of the host comes back.
     /// It is sent again when the host listens again (it may have missed it); if the host dies
     /// meanwhile, it is lost with it.
@@ -24,19 +25,30 @@ struct RelayedSeat: Sendable {
         }
         return send(
             .move(
-                game: game, side: side, player: player, move: text, id: requestID, node: link.node,
+                game: game, side: side, player: player, move: text, id: requestID, node: cluster.node,
                 relay: relay))
     }
 
     /// Forwards a resignation as request number `relay` of this node. Returns what was sent.
     func resign(player: Int64, requestID: RequestID?, relay: Int64) -> NodeMessage {
-        send(.resign(game: game, side: side, player: player, id: requestID, node: link.node, relay: relay))
+        send(.resign(game: game, side: side, player: player, id: requestID, node: cluster.node, relay: relay))
+    }
+
+    /// Forwards an offer (or its acceptance), or the decline of the opponent's, as request
+    /// number `relay` of this node. Returns what was sent.
+    func offer(_ offer: Offer, declines: Bool, player: Int64, requestID: RequestID?, relay: Int64)
+        -> NodeMessage
+    {
+        send(
+            .offer(
+                game: game, side: side, player: player, offer: offer, declines: declines, id: requestID,
+                node: cluster.node, relay: relay))
     }
 
     /// Sends `message` to the host (again, for one unanswered); returns it.
     @discardableResult
     func send(_ message: NodeMessage) -> NodeMessage {
-        link.send(message, to: host)
+        cluster.send(message, to: host)
         return message
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
+import NanashiCluster
 import NanashiProtocol
 import NanashiRuntime
 import NanashiStorage
@@ -60,11 +59,19 @@ public final class Server: Sendable {
     /// in and out. Call once, from the main thread, before the server starts; a process that
     /// reads its terminal with blocking calls (the clients) must not.
     public static func runConcurrencyOnEventLoops() {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoops.runConcurrencyOnThem()
     }
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.
     public static func start(_ settings: ServerSettings, logger: Logger) async throws -> Server {
+        try await start(settings, logger: logger, joining: nil)
+    }
+
+    /// Starts as `start(_:logger:)` does; with `nodes`, as one of the nodes in this process that
+    /// share its SQLite database (for tests of games across nodes without PostgreSQL).
+    package static func start(_ settings: ServerSettings, logger: Logger, joining nodes: InMemoryNodes?)
+        async throws -> Server
+    {
         let database = try DatabaseAddress(parsing: settings.databasePath)
         let storage: any Storage =
             switch database {
@@ -80,13 +87,18 @@ public final class Server: Sendable {
             now: { [clock = settings.clock] in clock.now })
         // With PostgreSQL this server is one node of several: it joins them before it pairs or
         // resumes anything.
-        var link: NodeLink?
-        if let shared = storage as? PostgresStorage {
-            link = NodeLink(
-                node: try await shared.joinAsNode(now: settings.clock.date), storage: shared,
-                gather: settings.moveCommitDelay, clock: settings.clock, logger: logger)
-        }
-        let lobby = Lobby(storage: storage, settings: settings, logger: logger, engines: engines, link: link)
+        let cluster: (any Cluster)? =
+            if let shared = storage as? PostgresStorage {
+                try await PostgresCluster.join(
+                    shared, now: settings.clock.date, gather: settings.moveCommitDelay, clock: settings.clock,
+                    logger: logger)
+            } else if let nodes {
+                nodes.join(storage: storage, now: settings.clock.date)
+            } else {
+                nil
+            }
+        let lobby = Lobby(
+            storage: storage, settings: settings, logger: logger, engines: engines, cluster: cluster)
         try await lobby.start()
         let analyst = Analyst(storage: storage, engines: engines, settings: settings, logger: logger)
         let accounts = Accounts(storage: storage, settings: settings)
@@ -112,14 +124,16 @@ public final class Server: Sendable {
                 timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,
                 logger: logger)
         }
+        // PostgreSQL's nodes are told of a closed account by `nanashi admin` itself.
         let moderating: Task<Void, Never>? =
-            link == nil
-            ? Task {
+            storage is PostgresStorage
+            ? nil
+            : Task {
                 await ModerationWatch(
                     storage: storage, lobby: lobby, clock: settings.clock,
                     interval: settings.moderationCheckInterval, logger: logger
                 ).run()
-            } : nil
+            }
         logger.info("listening on \(settings.host):\(transport.port), database \(database)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")

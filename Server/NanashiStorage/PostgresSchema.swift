@@ -163,6 +163,12 @@ package enum PostgresSchema {
                 "CREATE INDEX relay_message_node ON relay_message (node)",
             ]),
         Migration(
+            name: "casual games",
+            statements: [
+                // Challenges may be casual: their games rate nobody, even resumed after a restart.
+                "ALTER TABLE game ADD COLUMN casual BOOLEAN NOT NULL DEFAULT FALSE"
+            ]),
+        Migration(
             name: "moderation: closed accounts, engine help, password resets, the log",
             statements: [
                 "ALTER TABLE player ADD COLUMN closed_at DOUBLE PRECISION",

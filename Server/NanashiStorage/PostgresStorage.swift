@@ -240,13 +240,16 @@ package final class PostgresStorage: Storage {
             player: try Self.player(row), colourBalance: try row.makeRandomAccess()[15].decode(Int.self))
     }
 
-    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
+    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool)
+        async throws
+        -> Int64
+    {
         guard
             let id = try await rows(
                 """
-                INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host, casual)
                 VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970),
-                        \(host))
+                        \(host), \(casual))
                 RETURNING id
                 """
             ).first?.decode(Int64.self)
@@ -354,11 +357,12 @@ package final class PostgresStorage: Storage {
         var games: [UnfinishedGame] = []
         for row in try await rows(
             """
-            SELECT id, x_id, o_id, initial, increment, started_at FROM game WHERE \(unescaped: condition) ORDER BY id
+            SELECT id, x_id, o_id, initial, increment, started_at, casual FROM game
+            WHERE \(unescaped: condition) ORDER BY id
             """)
         {
-            let (id, xID, oID, initial, increment, started) = try row.decode(
-                (Int64, Int64, Int64, Int, Int, Double).self)
+            let (id, xID, oID, initial, increment, started, casual) = try row.decode(
+                (Int64, Int64, Int64, Int, Int, Double, Bool).self)
             guard let x = try await player(id: xID), let o = try await player(id: oID) else { continue }
             let moves = try await rows(
                 """
@@ -374,7 +378,7 @@ package final class PostgresStorage: Storage {
             let game = GameRow(
                 id: id, xID: xID, oID: oID, initial: initial, increment: increment, startedAt: started,
                 endedAt: nil,
-                result: nil, reason: nil)
+                result: nil, reason: nil, casual: casual)
             games.append(UnfinishedGame(game: game, x: x, o: o, moves: moves))
         }
         return games

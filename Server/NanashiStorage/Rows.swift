@@ -148,6 +148,8 @@ package struct GameRow: Codable, Hashable, Sendable {
     /// `x`, `o` or `draw`; `nil` while the game goes on.
     package var result: String?
     package var reason: String?
+    /// Played for fun: its result rates nobody (a challenge's choice).
+    package var casual: Bool
 
     package enum CodingKeys: String, CodingKey {
         case id
@@ -156,13 +158,14 @@ package struct GameRow: Codable, Hashable, Sendable {
         case initial, increment
         case startedAt = "started_at"
         case endedAt = "ended_at"
-        case result, reason
+        case result, reason, casual
     }
 
     package init(
         id: Int64?, xID: Int64, oID: Int64, initial: Int, increment: Int, startedAt: Double, endedAt: Double?,
-        result: String?, reason: String?
+        result: String?, reason: String?, casual: Bool = false
     ) {
+        self.casual = casual
         self.id = id
         self.xID = xID
         self.oID = oID

@@ -89,3 +89,37 @@ extension SQLiteStorage {
             ended: Date(timeIntervalSince1970: row["ended_at"]))
     }
 }
+
+extension SQLiteStorage {
+    package func storedEnd(ofGame id: Int64) async throws -> (
+        outcome: Outcome, ratings: [Side: RatingChange]
+    )? {
+        try await reading { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT game.result, game.reason, x.rating AS x_now, o.rating AS o_now,
+                                   xc.rating_before AS x_before, xc.rating_after AS x_after,
+                                   oc.rating_before AS o_before, oc.rating_after AS o_after
+                            FROM game
+                            JOIN player AS x ON x.id = game.x_id
+                            JOIN player AS o ON o.id = game.o_id
+                            LEFT JOIN rating_change AS xc ON xc.game_id = game.id AND xc.player_id = game.x_id
+                            LEFT JOIN rating_change AS oc ON oc.game_id = game.id AND oc.player_id = game.o_id
+                            WHERE game.id = ? AND game.result IS NOT NULL
+                            """), arguments: [id])
+            else { return nil }
+            guard let outcome = Outcome(storedResult: row["result"], reason: row["reason"]) else {
+                throw StorageError.damaged("game \(id) has a result the server does not write")
+            }
+            func change(_ side: String) -> RatingChange {
+                let now: Double = row["\(side)_now"]
+                let before: Double? = row["\(side)_before"]
+                let after: Double? = row["\(side)_after"]
+                return RatingChange(before: rounded(before ?? now), after: rounded(after ?? now))
+            }
+            return (outcome, [.x: change("x"), .o: change("o")])
+        }
+    }
+}

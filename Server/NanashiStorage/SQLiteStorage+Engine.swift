@@ -19,6 +19,10 @@ extension SQLiteStorage {
                     );
                     """)
         }
+        // Challenges may be casual: their games rate nobody, even resumed after a restart.
+        migrator.registerMigration("v5 casual games") { db in
+            try db.execute(sql: "ALTER TABLE game ADD COLUMN casual INTEGER NOT NULL DEFAULT 0")
+        }
     }
 
     package func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)

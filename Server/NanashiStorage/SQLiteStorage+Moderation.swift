@@ -8,7 +8,7 @@ extension SQLiteStorage {
     /// A marked player leaves the standings: the triggers that keep `standing_bucket` count only
     /// unmarked players, and follow a mark as they follow a rating.
     package static func registerModerationMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v5 moderation: closed accounts, engine help, password resets, the log") {
+        migrator.registerMigration("v6 moderation: closed accounts, engine help, password resets, the log") {
             db in
             let bucket = { (row: String) in
                 "CAST(\(row).rating / 8 AS INTEGER) - (\(row).rating / 8 < CAST(\(row).rating / 8 AS INTEGER))"

@@ -311,11 +311,17 @@ package final class SQLiteStorage: Storage {
     }
 
     /// Stores a new game and returns its id.
-    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
+    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool)
+        async throws
+        -> Int64
+    {
         try await writingOneStatement { db in
             try db.cachedStatement(
-                sql: "INSERT INTO game (x_id, o_id, initial, increment, started_at) VALUES (?, ?, ?, ?, ?)"
-            ).execute(arguments: [xID, oID, control.initial, control.increment, now.timeIntervalSince1970])
+                sql:
+                    "INSERT INTO game (x_id, o_id, initial, increment, started_at, casual) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [
+                xID, oID, control.initial, control.increment, now.timeIntervalSince1970, casual,
+            ])
             return db.lastInsertedRowID
         }
     }

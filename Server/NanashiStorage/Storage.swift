@@ -38,8 +38,9 @@ package protocol Storage: ModerationStorage {
     /// A player about to seek, as stored now, in one read.
     func seeker(id: Int64) async throws -> Seeker?
 
-    /// Stores a new game and returns its id.
-    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64
+    /// Stores a new game and returns its id; a `casual` one rates nobody, even after a restart.
+    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool) async throws
+        -> Int64
 
     /// Stores one accepted move with both clocks after it.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws
@@ -75,6 +76,10 @@ package protocol Storage: ModerationStorage {
     /// A finished game with its moves, or `nil` if there is no game with that id or it is not over.
     func finishedGame(id: Int64) async throws -> FinishedGame?
 
+    /// How game `id` ended: its outcome and each side's rating before and after it (the
+    /// player's rating both times if it was not rated); `nil` while it is not over.
+    func storedEnd(ofGame id: Int64) async throws -> (outcome: Outcome, ratings: [Side: RatingChange])?
+
     /// Stores a new game of `playerID` against the engine at `level`, the player on `side`, and
     /// returns the engine's player (made on its first game, see `EnginePlayer`) and the game's id.
     /// The game is marked with its level and is never rated.
@@ -105,6 +110,11 @@ extension Storage {
     /// A player's profile with their 10 latest games.
     package func profile(name: String) async throws -> Profile? { try await profile(name: name, recent: 10) }
 
+    /// Stores a new rated game and returns its id.
+    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
+        try await createGame(xID: xID, oID: oID, control: control, now: now, casual: false)
+    }
+
     /// Ends a game, rated.
     package func finishGame(
         id: Int64, outcome: Outcome, now: Date,
@@ -120,9 +130,12 @@ package enum EnginePlayer {
     /// The name of the engine's player at `level`.
     package static func name(level: Int) -> String { "AI level \(level)" }
 
+    /// What stands for the password of the engine's players: no password hashes to it.
+    package static let passwordHash = "engine"
+
     /// The engine's player at `level`, to insert on its first game.
     package static func new(level: Int, now: Date) -> PlayerRow {
-        PlayerRow.new(name: name(level: level), passwordHash: "engine", now: now)
+        PlayerRow.new(name: name(level: level), passwordHash: passwordHash, now: now)
     }
 }
 

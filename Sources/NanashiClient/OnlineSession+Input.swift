@@ -82,7 +82,11 @@ extension OnlineSession {
             draw(at: now)
         case .board:
             draw(at: now)
-        case .moves, .resign, .square, .move:
+        case .acceptChallenge:
+            answerChallenge(accepting: true)
+        case .declineDraw where table == nil || phase != .playing:
+            answerChallenge(accepting: false)
+        case .moves, .resign, .square, .move, .draw, .declineDraw:
             guard case .playing = phase, let table else {
                 say("no game yet: waiting for an opponent (quit to stop)")
                 return nil
@@ -102,6 +106,12 @@ extension OnlineSession {
             guard connected else { return say("not connected: wait for the connection to come back") }
             actions.append(send(.resign(game: table.id), id: "resign"))
             awaitingAnswer = true
+            return
+        case .draw, .declineDraw:
+            guard connected else { return say("not connected: wait for the connection to come back") }
+            let declines = command == .declineDraw
+            actions.append(
+                send(declines ? .decline(.draw, game: table.id) : .offer(.draw, game: table.id), id: "draw"))
             return
         default:
             guard table.isOurTurn else { return say("wait: it is \(table.position.sideToMove)'s move") }
@@ -157,6 +167,9 @@ extension OnlineSession {
         flip           turn the board around
         board          draw the board again
         resign         give up this game
+        draw           offer a draw, or accept your opponent's offer
+        decline        decline your opponent's draw offer (or, between games, a challenge)
+        accept         accept the challenge you received last
         quit           leave (the game goes on: come back with nanashi online before the grace period ends)
         Not online: undo, hint, save, load.
         """

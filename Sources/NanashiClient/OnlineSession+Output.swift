@@ -45,10 +45,9 @@ extension OnlineSession {
             let waited = Int(since.duration(to: now).components.seconds)
             guard waited != lastWaitedShown else { return }
             lastWaitedShown = waited
-            actions.append(
-                .status(
-                    "waiting for an opponent at \(settings.control): \(ClockText.waited(seconds: waited))"
-                ))
+            let waiting =
+                settings.challenge.map { "waiting for \($0.name)'s answer" } ?? "waiting for an opponent"
+            actions.append(.status("\(waiting) at \(settings.control): \(ClockText.waited(seconds: waited))"))
         case .playing:
             guard clockLineAbove, !settings.fullScreen, let table, !table.position.isGameOver else { return }
             actions.append(

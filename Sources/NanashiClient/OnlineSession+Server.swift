@@ -47,6 +47,11 @@ extension OnlineSession {
             }
             var found = "found an opponent after \(ClockText.waited(seconds: waited))"
             if case .afterGame = phase { found = "rematch" }
+            if let challenge = settings.challenge, table == nil {
+                found = "\(challenge.name) accepted your challenge"
+            }
+            if acceptedChallenge { found = "challenge accepted" }
+            acceptedChallenge = false
             say(
                 found + ": you play \(table.side) against "
                     + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)"
@@ -76,6 +81,14 @@ extension OnlineSession {
             return askAboutRematch(after: end)
         case .rematchOffer, .rematchOffered, .rematchDeclined:
             return rematch(reply.message)
+        case .challengeSent, .challenged, .challengeDeclined, .challengeCancelled:
+            return challenge(reply, at: now)
+        case .offered(.draw, let game) where game == table?.id:
+            say("draw offered; it stands until your opponent answers or moves")
+        case .offerMade(.draw, let game) where game == table?.id:
+            say("your opponent offers a draw: draw to accept, decline to refuse, or play on")
+        case .declined(.draw, let game) where game == table?.id:
+            say(reply.id == nil ? "your opponent declined the draw" : "draw declined")
         case .profile(let profile) where reply.id == .string("away"):
             return endedWhileAway(profile)
         case .superseded:
@@ -126,12 +139,18 @@ extension OnlineSession {
         case .string("move"), .string("resign"):
             awaitingAnswer = false
             say("the server refused: \(error.message)")
+        case .string("draw"):
+            say("the server refused: \(error.message)")
         case .string("auth"):
             say("the server refused the session (\(error.message)); run nanashi online again to log in")
             return .left
         case .string("seek"):
-            say("the server refused the seek: \(error.message)")
+            say(
+                "the server refused the \(settings.challenge == nil ? "seek" : "challenge"): \(error.message)"
+            )
             return .left
+        case .string("accept"):
+            say("the server refused: \(error.message)")
         case .string("rematch"):
             say("no rematch: \(error.message)")
             return .finished

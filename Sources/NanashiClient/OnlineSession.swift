@@ -94,12 +94,22 @@ public struct OnlineSession {
         public var fullScreen = false
         /// The built-in engine's level to play (`--ai`), with the side wanted; `nil` seeks a person.
         public var engine: (level: Int, side: Side?)?
+        /// The player to challenge (`--challenge`), with the side wanted and whether it is rated,
+        /// instead of seeking.
+        public var challenge: (name: String, side: Side?, rated: Bool)? = nil
         /// A password reset token from the server's operator (`--reset-token`): the password
         /// given is set as the new one (`reset_password`) instead of logging in with it.
         public var resetToken: String?
 
-        /// What the session sends to look for a game: a person at the time control, or the engine.
+        /// What the session sends to look for a game: a person at the time control, the engine,
+        /// or one named player.
         var seek: ClientMessage {
+            if let challenge {
+                return .challenge(
+                    to: challenge.name,
+                    terms: ChallengeTerms(
+                        control: control, challengerSide: challenge.side, rated: challenge.rated))
+            }
             guard let engine else { return .seek(control) }
             return .seekEngine(EngineSeek(level: engine.level, color: engine.side, control: control))
         }
@@ -138,6 +148,10 @@ public struct OnlineSession {
     var phase = Phase.loggingIn(.connecting)
     var actions: [Action] = []
 
+    /// The challenge received last, which `accept` and `decline` answer.
+    var challengeReceived: String?
+    /// This player accepted a challenge: the `start` to come is its game.
+    var acceptedChallenge = false
     var connected = false
     var backoff = Backoff()
     var token: String?

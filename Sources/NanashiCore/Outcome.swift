@@ -27,6 +27,8 @@ public struct Outcome: Hashable, Sendable, Codable, CustomStringConvertible {
         case illegalMove = "illegal"
         /// The referee of a match between engines called a draw after its most plies.
         case adjudication = "adjudicated"
+        /// Both players agreed to a draw.
+        case agreement = "agreement"
     }
 
     /// The side that won, or `nil` for a draw.
@@ -106,12 +108,12 @@ extension Outcome {
     /// The PGN result: `1-0` when x won, `0-1` when o won, `1/2-1/2` for a draw (as python-ataxx).
     public var result: String { GameRecord.result(winner: winner) }
 
-    /// PGN's standard `Termination` value: `normal` for the rules' ends and resignation, `time
+    /// PGN's standard `Termination` value: `normal` for the rules' ends, resignation and agreement, `time
     /// forfeit`, `abandoned` (abandonment, or no first move), `rules infraction` (an illegal move)
     /// or `adjudication`.
     public var termination: String {
         switch reason {
-        case .noPieces, .lockedBoard, .fiftyMoveRule, .resignation: "normal"
+        case .noPieces, .lockedBoard, .fiftyMoveRule, .resignation, .agreement: "normal"
         case .timeout: "time forfeit"
         case .abandonment, .aborted: "abandoned"
         case .illegalMove: "rules infraction"
@@ -134,6 +136,7 @@ extension Outcome {
             case .aborted: "aborted: a side made no first move in time; unrated"
             case .illegalMove: "\(loser) played an illegal move"
             case .adjudication: "adjudicated: too many moves"
+            case .agreement: "by agreement"
             }
         return "\(winner.map { "\($0) wins" } ?? "draw") (\(why))"
     }

@@ -44,6 +44,20 @@ public enum ClientMessage: Hashable, Sendable {
     case rematch(game: Int64)
     /// `analyse`: the engine's evaluation of every position of a finished game.
     case analyse(game: Int64)
+    /// `draw`: offer the opponent a draw in a game in progress, or accept theirs.
+    case offer(Offer, game: Int64)
+    /// `decline_draw`: decline the opponent's standing offer.
+    case decline(Offer, game: Int64)
+    /// `challenge`: ask one player for a game on these terms.
+    case challenge(to: String, terms: ChallengeTerms)
+    /// `accept`: take up a challenge; the game starts at once.
+    case accept(challenge: String)
+    /// `decline`: turn a challenge down, saying why if one likes (at most 120 bytes).
+    case declineChallenge(challenge: String, reason: String?)
+    /// `cancel_challenge`: take back one's own challenge.
+    case cancelChallenge(challenge: String)
+    /// `challenges`: take challenges (`true`, as at login) or refuse them all (`false`).
+    case challenges(accept: Bool)
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -87,6 +101,13 @@ public enum ClientMessage: Hashable, Sendable {
         case .pgn: "pgn"
         case .rematch: "rematch"
         case .analyse: "analyse"
+        case .offer(let offer, _): offer.rawValue
+        case .decline(let offer, _): offer.declineType
+        case .challenge: "challenge"
+        case .accept: "accept"
+        case .declineChallenge: "decline"
+        case .cancelChallenge: "cancel_challenge"
+        case .challenges: "challenges"
         }
     }
 }
@@ -105,7 +126,11 @@ public struct Request: Hashable, Sendable {
 extension Request: Codable {
     private enum Keys: String, CodingKey {
         case type, id, token, game, move, limit, offset, name, before, ai, color, everywhere
+        case to, rated, layout, fen, challenge, reason, accept
     }
+
+    /// The longest reason a `decline` may give, in bytes.
+    public static let longestReason = 120
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -158,6 +183,36 @@ extension Request: Codable {
         case "pgn": message = .pgn(game: try container.decode(Int64.self, forKey: .game))
         case "rematch": message = .rematch(game: try container.decode(Int64.self, forKey: .game))
         case "analyse": message = .analyse(game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.rawValue:
+            message = .offer(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.declineType:
+            message = .decline(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case "challenge":
+            guard !container.contains(.layout), !container.contains(.fen) else {
+                throw ProtocolError(.badRequest, "this server starts every game from the standard position")
+            }
+            let terms = ChallengeTerms(
+                control: try TimeControl(from: decoder),
+                challengerSide: try ChallengeColor.side(
+                    container.decodeIfPresent(String.self, forKey: .color)),
+                rated: try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true)
+            message = .challenge(to: try container.decode(String.self, forKey: .to), terms: terms)
+        case "accept": message = .accept(challenge: try container.decode(String.self, forKey: .challenge))
+        case "decline":
+            let reason = try container.decodeIfPresent(String.self, forKey: .reason)
+            if let reason,
+                reason.utf8.count > Self.longestReason
+                    || reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                throw ProtocolError(
+                    .badRequest, "a reason is at most \(Self.longestReason) bytes, without control characters"
+                )
+            }
+            message = .declineChallenge(
+                challenge: try container.decode(String.self, forKey: .challenge), reason: reason)
+        case "cancel_challenge":
+            message = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
+        case "challenges": message = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         default:
             throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
@@ -182,7 +237,7 @@ extension Request: Codable {
             try container.encode(game, forKey: .game)
             try container.encode(move, forKey: .move)
         case .resign(let game), .watch(let game), .unwatch(let game), .pgn(let game), .rematch(let game),
-            .analyse(let game):
+            .analyse(let game), .offer(_, let game), .decline(_, let game):
             try container.encode(game, forKey: .game)
         case .games(let name, let before, let limit):
             try container.encode(name, forKey: .name)
@@ -193,6 +248,17 @@ extension Request: Codable {
             try container.encode(offset, forKey: .offset)
         case .profile(let name): try container.encode(name, forKey: .name)
         case .logout(let everywhere): if everywhere { try container.encode(true, forKey: .everywhere) }
+        case .challenge(let to, let terms):
+            try container.encode(to, forKey: .to)
+            try terms.control.encode(to: encoder)
+            try container.encode(ChallengeColor.text(terms.challengerSide), forKey: .color)
+            try container.encode(terms.rated, forKey: .rated)
+        case .accept(let challenge), .cancelChallenge(let challenge):
+            try container.encode(challenge, forKey: .challenge)
+        case .declineChallenge(let challenge, let reason):
+            try container.encode(challenge, forKey: .challenge)
+            try container.encodeIfPresent(reason, forKey: .reason)
+        case .challenges(let accept): try container.encode(accept, forKey: .accept)
         case .cancel, .ping, .live: break
         }
     }

@@ -56,6 +56,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let busy = ErrorCode(rawValue: "busy")
     /// The connection already watches as many games as it may (10).
     public static let watchLimit = ErrorCode(rawValue: "watch_limit")
+    /// No challenge with that id stands (never made, taken up, declined, withdrawn or expired).
+    public static let noSuchChallenge = ErrorCode(rawValue: "no_such_challenge")
+    /// The player challenged takes no challenges now, or has too many waiting.
+    public static let challengeRefused = ErrorCode(rawValue: "challenge_refused")
     /// The account was closed by a moderator: it cannot log in, and its name cannot be
     /// registered again.
     public static let accountClosed = ErrorCode(rawValue: "account_closed")

@@ -53,6 +53,25 @@ public enum ServerMessage: Hashable, Sendable {
     case rematchDeclined(game: Int64)
     /// `analysis`: the engine's evaluation of every position of a finished game.
     case analysis(GameAnalysis)
+    /// `draw_offered`: the offer went to the opponent (who accepts by offering the same).
+    case offered(Offer, game: Int64)
+    /// `draw_offer`: the opponent offers a draw; it stands until declined, accepted, or until
+    /// the player offered moves.
+    case offerMade(Offer, game: Int64)
+    /// `draw_declined`: the offer was declined; both players are told.
+    case declined(Offer, game: Int64)
+    /// `challenge_sent`: the challenge stands (`player` is the one challenged); a `start`
+    /// follows if they accept.
+    case challengeSent(ChallengeNotice)
+    /// `challenged`: a player (`player`) challenges this one; `accept` or `decline` it.
+    case challenged(ChallengeNotice)
+    /// `challenge_declined`: the one challenged turned it down, perhaps saying why.
+    case challengeDeclined(challenge: String, reason: String?)
+    /// `challenge_cancelled`: the challenge ended without a game: withdrawn, expired, or its
+    /// challenger left.
+    case challengeCancelled(challenge: String, reason: ChallengeEnd)
+    /// `challenges`: whether this session takes challenges from now on.
+    case challenges(accept: Bool)
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -81,6 +100,14 @@ public enum ServerMessage: Hashable, Sendable {
         case .rematchOffer: "rematch_offer"
         case .rematchDeclined: "rematch_declined"
         case .analysis: "analysis"
+        case .offered(let offer, _): offer.offeredType
+        case .offerMade(let offer, _): offer.offerType
+        case .declined(let offer, _): offer.declinedType
+        case .challengeSent: "challenge_sent"
+        case .challenged: "challenged"
+        case .challengeDeclined: "challenge_declined"
+        case .challengeCancelled: "challenge_cancelled"
+        case .challenges: "challenges"
         }
     }
 }
@@ -115,7 +142,9 @@ public struct Reply: Hashable, Sendable {
 }
 
 extension Reply: Codable {
-    private enum Keys: String, CodingKey { case type, id, game, games, color, rating }
+    private enum Keys: String, CodingKey {
+        case type, id, game, games, color, rating, challenge, to, from, rated, reason, accept
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -153,6 +182,32 @@ extension Reply: Codable {
         case "rematch_declined":
             message = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
         case "analysis": message = .analysis(try GameAnalysis(from: decoder))
+        case Offer.draw.offeredType:
+            message = .offered(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.offerType:
+            message = .offerMade(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case Offer.draw.declinedType:
+            message = .declined(.draw, game: try container.decode(Int64.self, forKey: .game))
+        case "challenge_sent", "challenged":
+            let sent = type == "challenge_sent"
+            let theirs = try ChallengeColor.side(container.decode(String.self, forKey: .color))
+            let notice = ChallengeNotice(
+                challenge: try container.decode(String.self, forKey: .challenge),
+                player: try container.decode(String.self, forKey: sent ? .to : .from),
+                rating: try container.decode(Int.self, forKey: .rating),
+                terms: ChallengeTerms(
+                    control: try TimeControl(from: decoder), challengerSide: sent ? theirs : theirs?.opponent,
+                    rated: try container.decode(Bool.self, forKey: .rated)))
+            message = sent ? .challengeSent(notice) : .challenged(notice)
+        case "challenge_declined":
+            message = .challengeDeclined(
+                challenge: try container.decode(String.self, forKey: .challenge),
+                reason: try container.decodeIfPresent(String.self, forKey: .reason))
+        case "challenge_cancelled":
+            message = .challengeCancelled(
+                challenge: try container.decode(String.self, forKey: .challenge),
+                reason: try container.decode(ChallengeEnd.self, forKey: .reason))
+        case "challenges": message = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
@@ -177,8 +232,25 @@ extension Reply: Codable {
         case .pgn(let pgn): try pgn.encode(to: encoder)
         case .analysis(let analysis): try analysis.encode(to: encoder)
         case .unwatched(let game), .rematchOffered(let game), .rematchOffer(let game),
-            .rematchDeclined(let game):
+            .rematchDeclined(let game), .offered(_, let game), .offerMade(_, let game),
+            .declined(_, let game):
             try container.encode(game, forKey: .game)
+        case .challengeSent(let notice), .challenged(let notice):
+            let sent = if case .challengeSent = message { true } else { false }
+            try container.encode(notice.challenge, forKey: .challenge)
+            try container.encode(notice.player, forKey: sent ? .to : .from)
+            try container.encode(notice.rating, forKey: .rating)
+            try notice.terms.control.encode(to: encoder)
+            let side = sent ? notice.terms.challengerSide : notice.terms.challengedSide
+            try container.encode(ChallengeColor.text(side), forKey: .color)
+            try container.encode(notice.terms.rated, forKey: .rated)
+        case .challengeDeclined(let challenge, let reason):
+            try container.encode(challenge, forKey: .challenge)
+            try container.encodeIfPresent(reason, forKey: .reason)
+        case .challengeCancelled(let challenge, let reason):
+            try container.encode(challenge, forKey: .challenge)
+            try container.encode(reason, forKey: .reason)
+        case .challenges(let accept): try container.encode(accept, forKey: .accept)
         case .bye, .seeking, .cancelled, .pong, .shutdown, .superseded: break
         }
     }

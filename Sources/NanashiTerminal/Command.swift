@@ -24,6 +24,12 @@ public enum Command: Hashable, Sendable {
     case board
     /// `resign`: give up the game.
     case resign
+    /// `draw`: offer a draw, or accept the opponent's offer (online).
+    case draw
+    /// `decline`: decline the opponent's draw offer, or the challenge last received (online).
+    case declineDraw
+    /// `accept`: take up the challenge last received (online).
+    case acceptChallenge
     /// `quit`: leave the program.
     case quit
     /// An empty line: nothing to do.
@@ -72,6 +78,9 @@ public enum Command: Hashable, Sendable {
         case "flip": self = .flip
         case "board": self = .board
         case "resign": self = .resign
+        case "draw": self = .draw
+        case "decline": self = .declineDraw
+        case "accept": self = .acceptChallenge
         case "quit", "exit", "q": self = .quit
         case "pass", "0000": self = .move(.pass)
         default:

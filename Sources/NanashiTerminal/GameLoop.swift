@@ -118,7 +118,7 @@ public struct GameLoop: Sendable {
             return [.draw]
         case .board:
             return [.draw]
-        case .help, .undo, .hint, .save, .load, .resign, .quit:
+        case .help, .undo, .hint, .save, .load, .resign, .quit, .draw, .declineDraw, .acceptChallenge:
             return [.command(command)]
         }
     }

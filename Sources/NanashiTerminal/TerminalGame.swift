@@ -95,6 +95,8 @@ public final class TerminalGame {
             loop.resign()
         case .command(.quit):
             return .quit
+        case .command(.draw), .command(.declineDraw), .command(.acceptChallenge):
+            console.say("draw offers and challenges are for online games")
         case .command:
             break
         }

@@ -60,13 +60,21 @@ struct OnlineCommand: AsyncParsableCommand {
     )
     var ai: Int?
 
-    @Option(help: "With --ai, your side: x (moves first), o, or random.")
+    @Option(help: "Challenge this player instead of seeking anyone (they accept or decline).")
+    var challenge: String?
+
+    @Flag(help: "With --challenge, a casual game: it changes no rating.")
+    var casual = false
+
+    @Option(help: "With --ai or --challenge, your side: x (moves first), o, or random.")
     var side: LocalPlay.SideChoice = .random
 
     @OptionGroup var displayOptions: DisplayOptions
 
     func validate() throws {
         if let ai { try Level.range.check(ai, "--ai") }
+        if ai != nil, challenge != nil { throw ValidationError("--ai and --challenge do not go together") }
+        if casual, challenge == nil { throw ValidationError("--casual goes with --challenge") }
         guard resetToken == nil || !register else {
             throw ValidationError("--reset-token and --register exclude each other")
         }
@@ -78,6 +86,7 @@ struct OnlineCommand: AsyncParsableCommand {
             environment: ProcessInfo.processInfo.environment)
         _ = try await OnlineRunner.play(
             on: try serverOptions.servers(), control: try TimeControl(parsing: time), login: login,
-            engine: ai.map { ($0, side) }, display: displayOptions.display)
+            engine: ai.map { ($0, side) }, challenge: challenge.map { ($0, side, !casual) },
+            display: displayOptions.display)
     }
 }

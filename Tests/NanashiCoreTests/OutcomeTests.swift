@@ -82,7 +82,7 @@ struct OutcomeTests {
         #expect(
             Outcome.Reason.allCases.map(\.rawValue) == [
                 "pieces", "locked", "fifty", "resign", "timeout", "abandon", "aborted", "illegal",
-                "adjudicated",
+                "adjudicated", "agreement",
             ])
         #expect(Outcome.resignation(by: .x) == Outcome(winner: .o, reason: .resignation))
         #expect(Outcome.resignation(by: .o).result == "1-0")
@@ -112,7 +112,8 @@ struct OutcomeTests {
 
     @Test func everyReasonHasOnePGNTerminationAndOneVerdict() {
         let texts = Outcome.Reason.allCases.map { reason in
-            let outcome = Outcome(winner: reason == .fiftyMoveRule ? nil : .x, reason: reason)
+            let outcome = Outcome(
+                winner: [.fiftyMoveRule, .agreement].contains(reason) ? nil : .x, reason: reason)
             return "\(outcome.termination) | \(outcome.verdict)"
         }
         #expect(
@@ -126,6 +127,7 @@ struct OutcomeTests {
                 "abandoned | x wins (aborted: a side made no first move in time; unrated)",
                 "rules infraction | x wins (o played an illegal move)",
                 "adjudication | x wins (adjudicated: too many moves)",
+                "normal | draw (by agreement)",
             ])
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import NanashiCluster
 import NanashiRuntime
 import NanashiServer
 
@@ -11,8 +12,10 @@ public final class TestServer {
     public var settings: ServerSettings
     public private(set) var server: Server?
 
-    public init(
-        database: TemporaryDatabase? = nil,
+    /// - Parameter nodes: the nodes in this process on one database that this server joins,
+    ///   if any (`database` is theirs).
+    package init(
+        database: TemporaryDatabase? = nil, joining nodes: InMemoryNodes? = nil,
         logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
         configure: (inout ServerSettings) -> Void = { _ in }
     ) async throws {
@@ -32,7 +35,7 @@ public final class TestServer {
         settings.readBurstPerAddress = 100_000
         settings.connectionBurstPerAddress = 100_000
         configure(&settings)
-        server = try await Server.start(settings, logger: logger)
+        server = try await Server.start(settings, logger: logger, joining: nodes)
     }
 
     public var port: Int { server!.port }

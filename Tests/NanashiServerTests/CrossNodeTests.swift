@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
@@ -120,17 +121,22 @@ struct PlayedGame {
 /// A game across two new nodes on one new database, `plies` into it: ann on node 1, bob on
 /// node 2 (nodes and players are numbered from 1 in the order they started and registered).
 struct GameAcrossNodes {
-    let url: String
+    let place: NodesPlace
+    /// PostgreSQL's database (on `.postgres`).
+    var url: String { place.url! }
     let servers: [TestServer]
     let played: PlayedGame
     /// The number of the node that hosts the game.
     let host: Int64
 
-    init(plies: Int, clock: TestClock = TestClock(), lease: Duration = .seconds(10)) async throws {
-        url = try await postgresDatabase()
-        servers = try await nodes(2, url: url, clock: clock, lease: lease)
+    init(
+        plies: Int, clock: TestClock = TestClock(), lease: Duration = .seconds(10),
+        on backend: NodesBackend = .postgres
+    ) async throws {
+        place = try await NodesPlace(backend)
+        servers = try await place.nodes(2, clock: clock, lease: lease)
         played = try await PlayedGame(annServer: servers[0], bobServer: servers[1], plies: plies)
-        host = try await hostingNode(of: played.game, url: url)
+        host = try await place.host(of: played.game)
     }
 
     /// The indexes in `servers` of the host and of the other node.
@@ -144,13 +150,14 @@ struct GameAcrossNodes {
     /// Two players seeking on two nodes are paired, and every line each gets is byte for byte
     /// what they get when both play on one node; a watcher on either node sees the moves, and
     /// `live` on both nodes lists the game.
-    @Test func playersOnTwoNodesPlayAsOnOne() async throws {
-        try await requirePostgres()
-        let one = try await nodes(1)
+    @Test(arguments: NodesBackend.allCases) func playersOnTwoNodesPlayAsOnOne(_ backend: NodesBackend)
+        async throws
+    {
+        let one = try await NodesPlace(backend).nodes(1)
         let single = try await PlayedGame(annServer: one[0], bobServer: one[0], plies: 6)
         await one[0].stop()
 
-        let two = try await nodes(2)
+        let two = try await NodesPlace(backend).nodes(2)
         var crossing = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 6)
         for side in Side.allCases {
             // Colours are drawn at random; `start` names the opponent, the rest is the same.
@@ -210,9 +217,10 @@ struct GameAcrossNodes {
 @Suite struct RelayAttackTests {
     /// A move with a request id PostgreSQL cannot hold (a NUL) is refused with `bad_request`
     /// before it reaches another node, and the game goes on both ways at once after it.
-    @Test func aRequestIDWithANulDoesNotJamTheRelay() async throws {
-        try await requirePostgres()
-        let across = try await GameAcrossNodes(plies: 2)
+    @Test(arguments: NodesBackend.allCases) func aRequestIDWithANulDoesNotJamTheRelay(_ backend: NodesBackend)
+        async throws
+    {
+        let across = try await GameAcrossNodes(plies: 2, on: backend)
         var played = across.played
         for side in [across.relayed, across.relayed.opponent] {
             let line = #"{"type":"move","game":\#(played.game),"move":"a1","id":"\u0000"}"#
@@ -230,9 +238,11 @@ struct GameAcrossNodes {
     /// A player who logs in on another node while connected to one: the older connection is told
     /// `superseded` and closed, as on one node, and its seek leaves the pool, while a seek from
     /// the newer one stays.
-    @Test func aLoginOnAnotherNodeSupersedesTheConnectionHere() async throws {
-        let url = try await postgresDatabase()
-        let two = try await nodes(2, url: url)
+    @Test(arguments: NodesBackend.allCases) func aLoginOnAnotherNodeSupersedesTheConnectionHere(
+        _ backend: NodesBackend
+    ) async throws {
+        let place = try await NodesPlace(backend)
+        let two = try await place.nodes(2)
         let first = try two[0].client()
         let token = try await register(first, "ann")
         #expect(
@@ -245,10 +255,7 @@ struct GameAcrossNodes {
         // first login superseded this newer connection (`aLateWordOfAnOlderLoginSupersedesNothing`).
         let reply = try await second.exchange(#"{"type":"seek","initial":300,"increment":3}"#)
         #expect(reply == #"{"type":"seeking"}"#)
-        let database = try await PostgresStorage.open(url)
-        let seeks = try await database.rows("SELECT node FROM seek").map { try $0.decode(Int64.self) }
-        #expect(seeks == [2])
-        await database.close()
+        #expect(try await place.seekNodes() == [2])
         for node in two { await node.stop() }
     }
 }
@@ -306,13 +313,13 @@ extension SessionsAcrossNodesTests {
 
     /// A game hosted by one node is in progress for every node's pages (`/game/G` once answered
     /// 404 on the nodes that did not host it), and no longer once it ended.
-    @Test func aGameHostedElsewhereIsInProgressForEveryNode() async throws {
-        let url = try await postgresDatabase()
-        let two = try await nodes(2, url: url)
+    @Test(arguments: NodesBackend.allCases) func aGameHostedElsewhereIsInProgressForEveryNode(
+        _ backend: NodesBackend
+    ) async throws {
+        let place = try await NodesPlace(backend)
+        let two = try await place.nodes(2)
         let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
-        let database = try await PostgresStorage.open(url)
-        let host = Int(try await hostingNode(of: played.game, in: database)) - 1
-        await database.close()
+        let host = Int(try await place.host(of: played.game)) - 1
         let other = two[1 - host].server!.lobby
         #expect(await !other.isInProgress(played.game))
         #expect(await other.isInProgressAnywhere(played.game))
@@ -335,7 +342,8 @@ extension SessionsAcrossNodesTests {
         #expect(try await first.linesUntilClosed() == [#"{"type":"superseded"}"#])
         // A third node speaks to node 2 on its own channel, where messages keep their order.
         let storage = try await PostgresStorage.open(url)
-        let link = NodeLink(node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let link = PostgresCluster(
+            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
         let sender = Task { await link.runSending() }
         let marker = #"{"id":"after","type":"pong"}"#
         link.send(.loggedIn(player: 1, node: link.node, ticket: 1), to: 2)
@@ -384,7 +392,8 @@ extension SessionsAcrossNodesTests {
             Int64.self)
         let bobID = try await storage.rows("SELECT id FROM player WHERE name = 'bob'").first!.decode(
             Int64.self)
-        let link = NodeLink(node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let link = PostgresCluster(
+            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
         let sender = Task { await link.runSending() }
         link.send(.line(to: .player(annID), text: #"{"id":"early","type":"pong"}"#), to: 1)
         link.send(.line(to: .player(bobID), text: #"{"id":"after","type":"pong"}"#), to: 1)
@@ -403,10 +412,14 @@ extension SessionsAcrossNodesTests {
     /// A player whose game another node hosts leaves: the host gives them the grace period;
     /// they come back on their node and get the game from the host; they leave again and do not
     /// come back: the host ends the game by abandonment and their opponent hears it.
-    @Test func aRelayedPlayerLeavesComesBackAndAbandons() async throws {
+    @Test(arguments: NodesBackend.allCases) func aRelayedPlayerLeavesComesBackAndAbandons(
+        _ backend: NodesBackend
+    )
+        async throws
+    {
         let clock = TestClock()
         // A lease longer than the test's time, so that neither node is taken for dead.
-        let setup = try await GameAcrossNodes(plies: 2, clock: clock, lease: .seconds(3_600))
+        let setup = try await GameAcrossNodes(plies: 2, clock: clock, lease: .seconds(3_600), on: backend)
         let (two, relayed) = (setup.servers, setup.relayed)
         var played = setup.played
         let relayedNode = two[setup.otherIndex]
@@ -442,12 +455,13 @@ extension SessionsAcrossNodesTests {
     /// dead node's lease is over, that node takes the game over from its stored moves, the side
     /// to move charged nothing for the time the game had no host (11 s of a 300 s clock here),
     /// and both players get the game again and play on. The game ends once and is rated once.
-    @Test func aGameGoesOnWhenItsHostDies() async throws {
+    @Test(arguments: NodesBackend.allCases) func aGameGoesOnWhenItsHostDies(_ backend: NodesBackend)
+        async throws
+    {
         let clock = TestClock()
-        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
-        let (url, two) = (setup.url, setup.servers)
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock, on: backend)
+        let two = setup.servers
         var played = setup.played
-        let database = try await PostgresStorage.open(url)
         let (dying, surviving) = (setup.hostIndex, setup.otherIndex)
         let moverName = dying == 0 ? "ann" : "bob"
         let mover = played.names.first { $0.value == moverName }!.key
@@ -503,10 +517,9 @@ extension SessionsAcrossNodesTests {
             }
             #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
         }
-        let ratings = try await database.rows(
-            "SELECT COUNT(*) FROM rating_change WHERE game_id = \(played.game)"
-        ).first!.decode(Int.self)
-        #expect(ratings == 2)
+        // Rated once: one game in each player's record.
+        let database = try await setup.place.storage()
+        for name in ["ann", "bob"] { #expect(try await database.player(named: name)?.games == 1) }
         await database.close()
         await two[surviving].stop()
     }
@@ -516,9 +529,11 @@ extension FailoverTests {
     /// A move relayed to the game's host just as that host dies is lost with it: once another
     /// node takes the game over, the mover is told so (an error on the move's id), then gets the
     /// game as stored, without the move, and plays it again.
-    @Test func aMoveRelayedToAHostThatDiedIsAnsweredOnceTheGameIsBack() async throws {
+    @Test(arguments: NodesBackend.allCases) func aMoveRelayedToAHostThatDiedIsAnsweredOnceTheGameIsBack(
+        _ backend: NodesBackend
+    ) async throws {
         let clock = TestClock()
-        let setup = try await GameAcrossNodes(plies: 4, clock: clock)
+        let setup = try await GameAcrossNodes(plies: 4, clock: clock, on: backend)
         let (two, relayed) = (setup.servers, setup.relayed)
         var played = setup.played
         let (dying, surviving) = (setup.hostIndex, setup.otherIndex)
@@ -665,8 +680,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
         guard ContinuousClock.now - started < .seconds(60) else {
             throw TestClient.Failure(description: "nodes \(waiting) do not listen")
         }
-        if clock.isArmed(until: clock.now + NodeLink.listenAgainAfter) {
-            clock.advance(by: NodeLink.listenAgainAfter)
+        if clock.isArmed(until: clock.now + PostgresCluster.listenAgainAfter) {
+            clock.advance(by: PostgresCluster.listenAgainAfter)
         }
         try await Task.sleep(for: .milliseconds(10))
         var still: [Int64] = []
@@ -674,8 +689,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
             let listening = try await database.rows(
                 """
                 SELECT 1 FROM pg_stat_activity
-                WHERE datname = current_database() AND application_name = \(NodeLink.listenerName(of: node))
-                AND state = 'idle' AND query ILIKE \("%LISTEN%" + NodeLink.everyNode + "%")
+                WHERE datname = current_database() AND application_name = \(PostgresCluster.listenerName(of: node))
+                AND state = 'idle' AND query ILIKE \("%LISTEN%" + PostgresCluster.everyNode + "%")
                 """)
             if listening.isEmpty { still.append(node) }
         }
@@ -683,7 +698,7 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     }
 }
 
-@Suite struct NodeLinkTests {
+@Suite struct PostgresClusterTests {
     /// Messages from one node reach another in the order sent: a line longer than a
     /// notification may carry (through `relay_message`, read once), and two equal messages
     /// in one batch (which PostgreSQL would merge into one without their numbers).
@@ -691,8 +706,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
         let url = try await postgresDatabase()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date()
-        let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
-        let to = NodeLink(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
+        let from = PostgresCluster(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
+        let to = PostgresCluster(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
         let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
         let (listening, ready) = AsyncStream<Void>.makeStream()
         let listener = Task {
@@ -731,8 +746,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
         let url = try await postgresDatabase()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date()
-        let from = NodeLink(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
-        let to = NodeLink(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
+        let from = PostgresCluster(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
+        let to = PostgresCluster(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
         let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
         let (refusals, refuse) = AsyncStream<NodeMessage>.makeStream()
         let (listening, ready) = AsyncStream<Void>.makeStream()
@@ -780,7 +795,7 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     @Test func theQueueIsBoundedAndWatchersLinesAreShedFirst() async throws {
         let url = try await postgresDatabase()
         let storage = try await PostgresStorage.open(url)
-        let link = NodeLink(
+        let link = PostgresCluster(
             node: try await storage.joinAsNode(now: Date()), storage: storage, maximumQueuedBytes: 1_000,
             logger: .quiet)
         let text = String(repeating: "x", count: 400)
@@ -857,9 +872,10 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     /// Two players on two nodes rematch as on one node: the offer, the opponent's
     /// `rematch_offer`, and once both asked a new game with colours swapped, played like any
     /// other; then an offer lapses (`rematch_declined`) when the opponent seeks instead.
-    @Test func playersOnTwoNodesRematchTheirGame() async throws {
-        try await requirePostgres()
-        let two = try await nodes(2)
+    @Test(arguments: NodesBackend.allCases) func playersOnTwoNodesRematchTheirGame(_ backend: NodesBackend)
+        async throws
+    {
+        let two = try await NodesPlace(backend).nodes(2)
         let played = try await PlayedGame(annServer: two[0], bobServer: two[1], plies: 2)
         let (x, o) = (played.clients[.x]!, played.clients[.o]!)
         let first = played.game
@@ -969,8 +985,8 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         let database = try await PostgresStorage.open(url)
         let (old, new) = (setup.hostIndex, setup.otherIndex)
         let resigner = setup.relayed.opponent
-        let oldLink = try #require(await two[old].server!.lobby.link)
-        let newLink = try #require(await two[new].server!.lobby.link)
+        let oldLink = try #require(await two[old].server!.lobby.cluster as? PostgresCluster)
+        let newLink = try #require(await two[new].server!.lobby.cluster as? PostgresCluster)
         try await cutListening(of: host, url: url, clock: clock)
         _ = try await database.rows("UPDATE node SET seen_at = 0 WHERE id = \(host)")
         await two[new].server!.lobby.takeOverGames()
@@ -982,7 +998,7 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         }
         // The old host listens again (it says so to the others), none the wiser.
         let before = oldLink.queuedCount
-        clock.advance(by: NodeLink.listenAgainAfter)
+        clock.advance(by: PostgresCluster.listenAgainAfter)
         while oldLink.queuedCount == before { try await Task.sleep(for: .milliseconds(1)) }
         #expect(await two[old].server!.lobby.isInProgress(played.game))
 

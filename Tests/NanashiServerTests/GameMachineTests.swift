@@ -584,3 +584,130 @@ extension GameMachine.Action {
         }
     }
 }
+
+// MARK: Draw offers
+
+extension GameMachineTests {
+    /// An offer goes to the opponent (its sender hears `draw_offered` with the request's id);
+    /// the opponent's `draw` accepts it: the game ends drawn by agreement, rated, their `end`
+    /// carrying that request's id.
+    @Test func aDrawOfferedAndAcceptedEndsTheGameDrawn() {
+        var machine = begun(played: 4)
+        #expect(
+            lines(machine.handle(.offer(.draw, by: .x, requestID: .string("d")), at: at(3))) == [
+                #"1 {"game":7,"id":"d","type":"draw_offered"}"#, #"2 {"game":7,"type":"draw_offer"}"#,
+            ])
+        #expect(
+            machine.handle(.offer(.draw, by: .o, requestID: .integer(5)), at: at(4))
+                == [.cancel(.flag), .storeResult(Outcome(winner: nil, reason: .agreement), rated: true)])
+        let changes: [Side: RatingChange] = [
+            .x: .init(before: 1500, after: 1504), .o: .init(before: 1600, after: 1596),
+        ]
+        #expect(
+            lines(machine.handle(.resultStored(changes), at: at(4.1))) == [
+                #"1 {"game":7,"outcome":{"reason":"agreement","winner":null},"rating":{"after":1504,"before":1500},"type":"end"}"#,
+                #"2 {"game":7,"id":5,"outcome":{"reason":"agreement","winner":null},"rating":{"after":1596,"before":1600},"type":"end"}"#,
+            ])
+    }
+
+    /// A draw agreed before each side made two moves rates nothing, like a resignation then.
+    @Test(arguments: [(3, false), (4, true)]) func anEarlyDrawIsNotRated(played: Int, rated: Bool) {
+        var machine = begun(played: played)
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+        #expect(
+            machine.handle(.offer(.draw, by: .o, requestID: nil), at: at(2)).last
+                == .storeResult(Outcome(winner: nil, reason: .agreement), rated: rated))
+    }
+
+    /// Declined, both players hear it, and nothing stands to accept; a decline with no offer,
+    /// or of one's own offer, is refused and changes nothing.
+    @Test func aDeclinedOfferIsToldToBoth() {
+        var machine = begun(played: 4)
+        let nothing = ProtocolError(.badRequest, "no draw offer to decline")
+        #expect(machine.handle(.decline(.draw, by: .o, requestID: nil), at: at(1)) == [.reject(nothing)])
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+        #expect(machine.handle(.decline(.draw, by: .x, requestID: nil), at: at(2)) == [.reject(nothing)])
+        #expect(
+            lines(machine.handle(.decline(.draw, by: .o, requestID: .string("no")), at: at(3))) == [
+                #"2 {"game":7,"id":"no","type":"draw_declined"}"#, #"1 {"game":7,"type":"draw_declined"}"#,
+            ])
+        #expect(machine.standingOffer == nil && machine.isLive)
+        #expect(machine.handle(.decline(.draw, by: .o, requestID: nil), at: at(4)) == [.reject(nothing)])
+    }
+
+    /// An offer lapses when the player offered moves (not when the one who offered does); then
+    /// the other's `draw` is an offer of their own, not an acceptance.
+    @Test func anOfferLapsesWhenThePlayerOfferedMoves() {
+        var machine = begun(played: 4)
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+        _ = storing(&machine, "c6", by: .x, at: 2)
+        _ = machine.handle(.moveStored, at: at(2.1))
+        #expect(machine.standingOffer?.by == .x)
+        _ = storing(&machine, "e6", by: .o, at: 3)
+        _ = machine.handle(.moveStored, at: at(3.1))
+        #expect(machine.standingOffer == nil)
+        #expect(
+            lines(machine.handle(.offer(.draw, by: .o, requestID: nil), at: at(4))) == [
+                #"2 {"game":7,"type":"draw_offered"}"#, #"1 {"game":7,"type":"draw_offer"}"#,
+            ])
+    }
+
+    /// One offer at a time, then 10 moves of one's own before the next: an offer on every ply
+    /// is refused (rate limited) and reaches nobody.
+    @Test func offersAreTenMovesApart() {
+        var machine = begun(played: 4)
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+        #expect(
+            machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+                == [.reject(ProtocolError(.badRequest, "your draw offer stands"))])
+        _ = machine.handle(.decline(.draw, by: .o, requestID: nil), at: at(2))
+        var position = machine.position
+        // x moves at plies 0, 2, 4…: their tenth move since the offer is ply 18.
+        for ply in 0..<19 {
+            let left = 10 - (ply + 1) / 2
+            #expect(
+                machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(3)) == [
+                    .reject(
+                        ProtocolError(
+                            .rateLimited,
+                            "you may offer a draw again after \(left) more move\(left == 1 ? "" : "s") of yours"
+                        ))
+                ])
+            // The move that turns the fewest pieces, so that the game goes on.
+            let next = position.legalMoves().min {
+                position.captures(by: $0).count < position.captures(by: $1).count
+            }!
+            _ = storing(&machine, next.description, by: position.sideToMove, at: 4)
+            _ = machine.handle(.moveStored, at: at(4))
+            position = try! position.play(next)
+            #expect(machine.isLive)
+        }
+        #expect(lines(machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(5))).count == 2)
+    }
+
+    /// A player who comes back is told of the offer that stands for them, after the game.
+    @Test func aPlayerBackHearsTheOfferThatStands() {
+        var machine = begun(played: 4)
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+        _ = machine.handle(.left(.o, oBox), at: at(2))
+        let back = lines(machine.handle(.rejoin(.o, oBox), at: at(3)))
+        #expect(back.count == 2 && back[0].contains(#""type":"game""#))
+        #expect(back.last == #"2 {"game":7,"type":"draw_offer"}"#)
+    }
+
+    /// An offer while a move is stored is refused; after the end, every offer is.
+    @Test func anOfferWhileAMoveIsStoredOrAfterTheEndIsRefused() {
+        var machine = begun(played: 4)
+        _ = storing(&machine, "c6", by: .x, at: 1)
+        #expect(
+            machine.handle(.offer(.draw, by: .o, requestID: nil), at: at(1))
+                == [
+                    .reject(
+                        ProtocolError(.badRequest, "a move is being stored; offer again once it is played"))
+                ])
+        _ = machine.handle(.moveStored, at: at(1.1))
+        _ = machine.handle(.resign(.o, requestID: nil), at: at(2))
+        #expect(machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(3)) == [.reject(over)])
+        #expect(machine.handle(.decline(.draw, by: .x, requestID: nil), at: at(3)) == [.reject(over)])
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NanashiAI
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime
@@ -266,7 +267,8 @@ extension WatchersFollowTests {
         let ann = try one[0].client()
         _ = try await register(ann, "ann")  // player 1, on node 1
         let storage = try await PostgresStorage.open(url)
-        let host = NodeLink(node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let host = PostgresCluster(
+            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
         let sender = Task { await host.runSending() }
         let end = Wire.line(
             Reply(

@@ -1,3 +1,4 @@
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
@@ -25,7 +26,7 @@ import Testing
         }
 
         try await cutListening(of: host, url: url, clock: clock)
-        clock.advance(by: NodeLink.listenAgainAfter)
+        clock.advance(by: PostgresCluster.listenAgainAfter)
 
         let again = try await played.clients[relayed]!.reply()
         guard case .game(let state) = again.message else {
@@ -56,7 +57,7 @@ import Testing
         var played = setup.played
         if played.position.sideToMove != setup.relayed { try await played.play(1) }
         let lobby = setup.servers[setup.otherIndex].server!.lobby
-        let link = try #require(await lobby.link)
+        let link = try #require(await lobby.cluster as? PostgresCluster)
         try await cutListening(of: setup.host, url: setup.url, clock: clock)
 
         let move = greedyMove(played.position)
@@ -65,7 +66,7 @@ import Testing
         mover.send(#"{"type":"move","game":\#(played.game),"move":"\#(move)","id":"missed"}"#)
         // Notified, and heard by no one.
         while link.sentCount == sent { try await Task.sleep(for: .milliseconds(1)) }
-        clock.advance(by: NodeLink.listenAgainAfter)
+        clock.advance(by: PostgresCluster.listenAgainAfter)
 
         // The game afresh (the player's node presents them again) and the move's answer, in
         // either order; one answer.
@@ -99,7 +100,7 @@ import Testing
         var played = setup.played
         if played.position.sideToMove != setup.relayed { try await played.play(1) }
         let lobby = setup.servers[setup.hostIndex].server!.lobby
-        let link = try #require(await lobby.link)
+        let link = try #require(await lobby.cluster as? PostgresCluster)
         let node = Int64(setup.otherIndex + 1)
         // Players are numbered from 1 in the order they registered: ann, then bob.
         let player: Int64 = played.names[setup.relayed] == "ann" ? 1 : 2
@@ -132,10 +133,10 @@ func cutListening(of node: Int64, url: String, clock: TestClock) async throws {
     let cut = try await database.rows(
         """
         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND application_name = \(NodeLink.listenerName(of: node))
+        WHERE datname = current_database() AND application_name = \(PostgresCluster.listenerName(of: node))
         """
     )
     await database.close()
     #expect(cut.count == 1)
-    try await clock.waitForTimer(until: clock.now + NodeLink.listenAgainAfter)
+    try await clock.waitForTimer(until: clock.now + PostgresCluster.listenAgainAfter)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCluster
 import NanashiStorage
 
 @testable import NanashiServer
@@ -7,14 +8,15 @@ import NanashiStorage
 /// hands the test the messages other nodes send it (but their words about logins).
 final class ListeningNode {
     let storage: PostgresStorage
-    let link: NodeLink
+    let link: PostgresCluster
     private var messages: AsyncStream<NodeMessage>.AsyncIterator
     private let tasks: [Task<Void, Never>]
 
     /// Joins the database at `url` as a node and returns once it listens.
     init(url: String) async throws {
         storage = try await PostgresStorage.open(url)
-        let link = NodeLink(node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
+        let link = PostgresCluster(
+            node: try await storage.joinAsNode(now: Date()), storage: storage, logger: .quiet)
         self.link = link
         let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
         let (listening, ready) = AsyncStream<Void>.makeStream()

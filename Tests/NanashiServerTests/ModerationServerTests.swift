@@ -100,11 +100,29 @@ private func moderation(of server: TestServer) async throws -> Moderation {
         let server = try await TestServer()
         let ann = try server.client()
         _ = try await register(ann, "ann")
+        let bob = try server.client()
+        _ = try await register(bob, "bob")
         let admin = try await moderation(of: server)
         #expect(try await admin.markEngineHelp("ann", true, reason: "engine") == "marked 'ann'")
         let restricted =
-            #"{"code":"restricted","message":"your account is marked as playing with engine help: no rated games (the engine is open)","type":"error"}"#
+            #"{"code":"restricted","message":"your account is marked as playing with engine help: no rated games (casual ones and the engine are open)","type":"error"}"#
         #expect(try await ann.exchange(#"{"type":"seek","initial":300,"increment":3}"#) == restricted)
+        // Rated challenges, made or received, are refused; a casual one stands.
+        #expect(
+            try await ann.exchange(#"{"type":"challenge","to":"bob","initial":60,"increment":0}"#)
+                == restricted)
+        #expect(
+            try await bob.exchange(#"{"type":"challenge","to":"ANN","initial":60,"increment":0}"#)
+                == #"{"code":"restricted","message":"ann may play casual games only","type":"error"}"#)
+        #expect(
+            try await ann.exchange(
+                #"{"type":"challenge","to":"bob","initial":60,"increment":0,"rated":false}"#
+            )
+            .contains(#""type":"challenge_sent""#))
+        guard case .challenged(let notice) = try await bob.reply().message else {
+            throw TestClient.Failure(description: "expected challenged")
+        }
+        #expect(notice.player == "ann" && !notice.terms.rated)
         _ = try await admin.markEngineHelp("ann", false, reason: "appeal")
         await admin.close()
         #expect(

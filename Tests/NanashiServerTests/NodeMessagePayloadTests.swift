@@ -1,3 +1,4 @@
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiCluster
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
@@ -23,7 +24,7 @@ import Testing
         try await resign(played.clients[.x]!, played.game, heardBy: Array(played.clients.values))
         let lobby = two[Int(host) - 1].server!.lobby
         while await lobby.isInProgress(played.game) { try await Task.sleep(for: .milliseconds(1)) }
-        let link = try #require(await lobby.link)
+        let link = try #require(await lobby.cluster as? PostgresCluster)
         let before = link.queuedCount
         await lobby.received(.present(game: played.game, side: side, player: player, node: node))
         // Its answer (the end as stored, and that the game ended) is on its way; a line after it.
@@ -48,7 +49,7 @@ import Testing
         let url = try await postgresDatabase()
         let one = try await nodes(1, url: url)
         let lobby = one[0].server!.lobby
-        let newHost = try #require(await lobby.link).node
+        let newHost = try #require(await lobby.cluster as? PostgresCluster).node
         // The node that hosted the game, bob (x) against ann, two moves in; then it died.
         let dead = try await PostgresStorage.open(url)
         let now = Date()

@@ -20,6 +20,8 @@ import Testing
         ("flip", .flip),
         ("board", .board),
         ("resign", .resign),
+        ("Draw", .draw),
+        ("decline", .declineDraw),
         ("quit", .quit),
         ("Exit", .quit),
         ("", .nothing),

@@ -194,7 +194,7 @@
 
   var REASONS = {
     pieces: 'no pieces left', locked: 'the board is locked', fifty: '100 plies without a clone',
-    resign: 'resignation', timeout: 'time ran out', abandon: 'a player left', aborted: 'no first move in time; unrated'
+    resign: 'resignation', timeout: 'time ran out', abandon: 'a player left', aborted: 'no first move in time; unrated', agreement: 'agreement'
   };
   function endText(end) {
     var outcome = end.outcome;

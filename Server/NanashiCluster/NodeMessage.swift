@@ -6,7 +6,7 @@ import NanashiProtocol
 /// Only nodes send these (on their database connection); a client's line never becomes one.
 /// The host's lines to a player or watcher on another node travel as `line`, encoded by the host
 /// exactly as it would write them to its own sockets.
-enum NodeMessage: Codable, Sendable, Equatable {
+package enum NodeMessage: Codable, Sendable, Equatable {
     // To the node of a player or a watcher.
 
     /// A game hosted by `host` started with `player` on the receiving node as `side`.
@@ -29,6 +29,15 @@ enum NodeMessage: Codable, Sendable, Equatable {
     /// may have missed what was sent to it meanwhile, so each node tells it again who of theirs
     /// is in its games (`present`) and watches them (`watch`).
     case listening(node: Int64)
+    /// `node` (its challenger's) made a challenge (to every node).
+    case challenge(NodeChallenge, node: Int64)
+    /// A challenge ended without a game on `node` (to every node): `ending` is `withdrawn`,
+    /// `expired`, `left`, `accepted`, or `declined` with the decliner's `reason`.
+    case challengeEnded(id: String, ending: String, reason: String?, node: Int64)
+    /// `player` on `node` accepts a challenge of the receiving node's: it starts the game.
+    case acceptChallenge(id: String, player: Int64, node: Int64)
+    /// `player` takes challenges or refuses them from now on (to every node).
+    case challengeSetting(player: Int64, accepting: Bool, node: Int64)
 
     // To the host.
 
@@ -37,6 +46,10 @@ enum NodeMessage: Codable, Sendable, Equatable {
     /// the host plays it once.
     case move(game: Int64, side: Side, player: Int64, move: String, id: RequestID?, node: Int64, relay: Int64)
     case resign(game: Int64, side: Side, player: Int64, id: RequestID?, node: Int64, relay: Int64)
+    /// A player on `node` offers (or accepts) `offer`, or declines the opponent's (`declines`).
+    case offer(
+        game: Int64, side: Side, player: Int64, offer: Offer, declines: Bool, id: RequestID?, node: Int64,
+        relay: Int64)
     /// A player connected on `node`: the host sends their game there from now on.
     case present(game: Int64, side: Side, player: Int64, node: Int64)
     /// A player's connection on `node` closed: their grace period starts.
@@ -51,15 +64,17 @@ enum NodeMessage: Codable, Sendable, Equatable {
     case movedOn(player: Int64, node: Int64)
 
     /// The id of the client's request a `move` or `resign` carries.
-    var requestID: RequestID? {
+    package var requestID: RequestID? {
         switch self {
-        case .move(_, _, _, _, let id, _, _), .resign(_, _, _, let id, _, _): id
+        case .move(_, _, _, _, let id, _, _), .resign(_, _, _, let id, _, _),
+            .offer(_, _, _, _, _, let id, _, _):
+            id
         default: nil
         }
     }
 
     /// Who a `line` is for on its node.
-    enum Recipient: Codable, Sendable, Equatable {
+    package enum Recipient: Codable, Sendable, Equatable {
         case player(Int64)
         /// A connection watching, by its outbox id on its node.
         case watcher(Int)

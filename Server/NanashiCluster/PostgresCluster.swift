@@ -5,8 +5,9 @@ import NanashiStorage
 import PostgresNIO
 import Synchronization
 
-/// This server as one node of several on one PostgreSQL database: its id, and the messages it
-/// sends the other nodes and receives from them with `NOTIFY` and `LISTEN`.
+/// Nodes on one PostgreSQL database: each node's row (its heartbeat), each game's host in its
+/// row, the seek pool in a table, and messages with `NOTIFY` and `LISTEN` (the queries are
+/// `PostgresStorage`'s, in PostgresStorage+Nodes.swift).
 ///
 /// Each node listens on a channel of its own, `nanashi_node_ID`, and all on `nanashi_nodes`,
 /// on one dedicated connection. Messages to a node arrive in the order they were sent: `send`
@@ -20,9 +21,9 @@ import Synchronization
 /// the messages after it go on; so is one that would take the queue past `maximumQueuedBytes`
 /// (past half of it for a watcher's line, shed first). Either way `runSending`'s `refused`
 /// is told, so that the sender of a request is answered and a watcher who missed a line is let go.
-final class NodeLink: Sendable {
-    let node: Int64
-    let storage: PostgresStorage
+package final class PostgresCluster: Cluster {
+    package let node: Int64
+    package let storage: PostgresStorage
     private let logger: Logger
     private let queue = Mutex(Queue())
     private let wake: AsyncStream<Void>.Continuation
@@ -32,14 +33,14 @@ final class NodeLink: Sendable {
     private let sent = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     /// The clock of the pause before a lost listening connection is opened again.
-    private let clock: any ServerClock
+    let clock: any ServerClock
     /// How long a batch waits for more messages before it is sent.
     private let gather: Duration
     /// The most bytes of messages waiting to be sent.
-    let maximumQueuedBytes: Int
+    package let maximumQueuedBytes: Int
 
     /// The longest payload sent as it is; a longer one goes through `relay_message`.
-    static let longestPayload = 7_000
+    package static let longestPayload = 7_000
 
     /// What waits to be sent, and what was refused before it was.
     private struct Queue {
@@ -54,7 +55,7 @@ final class NodeLink: Sendable {
     ///   - clock: times the pause before a lost listening connection is opened again.
     ///   - maximumQueuedBytes: the most bytes of messages waiting to be sent (while the
     ///     database is slow or away); a message past it is dropped, a watcher's line past half.
-    init(
+    package init(
         node: Int64, storage: PostgresStorage, gather: Duration = .zero,
         clock: any ServerClock = SystemClock(), maximumQueuedBytes: Int = 64 << 20,
         logger: Logger
@@ -68,14 +69,14 @@ final class NodeLink: Sendable {
         (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    static func channel(of node: Int64) -> String { "nanashi_node_\(node)" }
-    static let everyNode = "nanashi_nodes"
+    package static func channel(of node: Int64) -> String { "nanashi_node_\(node)" }
+    package static let everyNode = "nanashi_nodes"
     /// The `application_name` of `node`'s listening connection.
-    static func listenerName(of node: Int64) -> String { "nanashi node \(node) listening" }
+    package static func listenerName(of node: Int64) -> String { "nanashi node \(node) listening" }
 
     /// Queues a message for `node` (`nil`: every node); never waits. A message the queue has
     /// no room for is dropped (and handed to `runSending`'s `refused`).
-    func send(_ message: NodeMessage, to node: Int64?) {
+    package func send(_ message: NodeMessage, to node: Int64?) {
         let bytes = message.approximateSize
         let limit = message.isShedFirst ? maximumQueuedBytes / 2 : maximumQueuedBytes
         let taken = queue.withLock { queue in
@@ -96,21 +97,23 @@ final class NodeLink: Sendable {
     }
 
     /// How many messages were queued so far (a test waits for a node's answer with it).
-    var queuedCount: Int { queued.load(ordering: .relaxed) }
+    package var queuedCount: Int { queued.load(ordering: .relaxed) }
     /// How many messages were sent so far: notified, whether or not anyone listened.
-    var sentCount: Int { sent.load(ordering: .relaxed) }
+    package var sentCount: Int { sent.load(ordering: .relaxed) }
     /// How many messages were dropped so far: refused by the database or by a full queue.
-    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+    package var droppedCount: Int { dropped.load(ordering: .relaxed) }
     /// The bytes of the messages waiting to be sent.
-    var queuedBytes: Int { queue.withLock { $0.bytes } }
+    package var queuedBytes: Int { queue.withLock { $0.bytes } }
 
     /// The pause before a lost listening connection is opened again.
-    static let listenAgainAfter = Duration.milliseconds(200)
+    package static let listenAgainAfter = Duration.milliseconds(200)
 
     /// Sends what is queued, batch after batch, until cancelled. Each message dropped (refused
     /// by the database, or with no room in the queue) is handed to `refused` with the node it was
     /// for (`nil`: every node), in order.
-    func runSending(refused: @escaping @Sendable (NodeMessage, Int64?) async -> Void = { _, _ in }) async {
+    package func runSending(refused: @escaping @Sendable (NodeMessage, Int64?) async -> Void = { _, _ in })
+        async
+    {
         for await _ in wakes {
             while !Task.isCancelled {
                 if gather > .zero { try? await EventLoopSleep.sleep(for: gather) }
@@ -197,7 +200,7 @@ final class NodeLink: Sendable {
 
     /// Whether the database refused a statement for what it holds (a data exception, such as a
     /// NUL in text, or a limit of the program), so that sending it again would fail again.
-    static func isRefusal(_ error: any Error) -> Bool {
+    package static func isRefusal(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
         return state.hasPrefix("22") || state.hasPrefix("54")
     }
@@ -205,7 +208,7 @@ final class NodeLink: Sendable {
     /// Listens on this node's channels and hands each message to `deliver`, in order, until
     /// cancelled; a lost connection is opened again, `listenAgainAfter` later on the clock.
     /// `listening` is told each time it listens.
-    func runListening(
+    package func runListening(
         listening: @escaping @Sendable () -> Void, deliver: @escaping @Sendable (NodeMessage) async -> Void
     ) async {
         // Named, so that `pg_stat_activity` tells this connection from the others.
@@ -271,7 +274,7 @@ final class NodeLink: Sendable {
 
 extension NodeMessage {
     /// About how many bytes the message takes while it waits to be sent.
-    var approximateSize: Int {
+    package var approximateSize: Int {
         switch self {
         case .line(_, let text): 64 + text.utf8.count
         default: 128
@@ -279,7 +282,7 @@ extension NodeMessage {
     }
 
     /// A watcher's line: the first dropped when the messages to other nodes pile up.
-    var isShedFirst: Bool {
+    package var isShedFirst: Bool {
         if case .line(.watcher, _) = self { true } else { false }
     }
 }

@@ -11,7 +11,7 @@ import NanashiProtocol
 /// with `{`, a letter no short form uses).
 extension NodeMessage {
     /// The message as a payload's body.
-    func payload() -> String {
+    package func payload() -> String {
         switch self {
         case .line(.player(let player), let text):
             return "P\(player) \(text)"
@@ -31,7 +31,7 @@ extension NodeMessage {
     /// Reads a payload's body written by `payload()`.
     ///
     /// - Throws: `NodeMessageUnreadable` for a body no node writes.
-    init(payload body: Substring) throws {
+    package init(payload body: Substring) throws {
         var reader = Reader(rest: body.dropFirst())
         switch body.first {
         case "P":
@@ -66,7 +66,7 @@ extension NodeMessage {
 
     /// `text` with every control byte and `%` written as `%` and two hex digits: a client's
     /// text never reaches the database as it is (PostgreSQL refuses a NUL in a notification).
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         let digits = Array("0123456789ABCDEF".utf8)
@@ -81,7 +81,7 @@ extension NodeMessage {
     }
 
     /// The text `escaped` wrote; `nil` for a broken escape.
-    static func unescaped(_ text: Substring) -> String? {
+    package static func unescaped(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var utf8 = text.utf8[...]
         while let byte = utf8.popFirst() {
@@ -153,4 +153,4 @@ extension NodeMessage {
 }
 
 /// A notification's payload that no node writes.
-struct NodeMessageUnreadable: Error {}
+package struct NodeMessageUnreadable: Error {}

@@ -1,0 +1,77 @@
+import Foundation
+import NanashiStorage
+import Synchronization
+
+/// What nodes in one process share besides their database: which node is alive, which hosts
+/// each game, the seek pool, the login tickets and the way to each node's listener. Each node
+/// has an `InMemoryCluster` on it, and a `Storage` of its own on the one database.
+///
+/// For tests of games across nodes without PostgreSQL: the same lobby and relay run as on
+/// `PostgresCluster`, and messages travel in the same payloads (as `NOTIFY` carries them), to
+/// every node listening, in order; a node not listening misses them, as on PostgreSQL.
+package final class InMemoryNodes: Sendable {
+    private let state = Mutex(State())
+
+    package init() {}
+
+    struct State {
+        var lastNode: Int64 = 0
+        /// Each node's last heartbeat.
+        var seen: [Int64: Date] = [:]
+        /// The host of each game a node created or claimed (`nil`: it left it for the next claim).
+        var hosts: [Int64: Int64?] = [:]
+        /// The games stored before the nodes first looked (left by an earlier run) are claimable
+        /// without a host; any later game has one from its creation (`hosts`).
+        var storedBefore: Int64?
+        var seeks: [Int64: SharedSeek] = [:]
+        var lastTicket: Int64 = 0
+        /// Where each listening node's messages go, as payloads.
+        var listeners: [Int64: AsyncStream<String>.Continuation] = [:]
+    }
+
+    /// A new node, alive at `now`, on `storage` (a connection of its own to the database the
+    /// other nodes use).
+    package func join(storage: any Storage, now: Date) -> InMemoryCluster {
+        let node = state.withLock { state in
+            state.lastNode += 1
+            state.seen[state.lastNode] = now
+            return state.lastNode
+        }
+        return InMemoryCluster(node: node, nodes: self, storage: storage)
+    }
+
+    /// Runs `body` on the shared state, alone.
+    func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        try state.withLock { try body(&$0) }
+    }
+
+    /// The seeks in the pool.
+    package func seeks() -> [SharedSeek] {
+        state.withLock { Array($0.seeks.values) }
+    }
+
+    /// The live node hosting game `id`, if any.
+    package func host(ofGame id: Int64, aliveAfter: Date) -> Int64? {
+        state.withLock { $0.liveHost(of: id, aliveAfter: aliveAfter) }
+    }
+}
+
+extension InMemoryNodes.State {
+    func isAlive(_ node: Int64, after aliveAfter: Date) -> Bool {
+        seen[node].map { $0 >= aliveAfter } ?? false
+    }
+
+    func liveHost(of game: Int64, aliveAfter: Date) -> Int64? {
+        guard let host = hosts[game] ?? nil, isAlive(host, after: aliveAfter) else { return nil }
+        return host
+    }
+
+    /// Whether a node may claim game `id`: no live node hosts it.
+    func isClaimable(_ id: Int64, aliveAfter: Date) -> Bool {
+        switch hosts[id] {
+        case nil: id <= storedBefore ?? .max
+        case let host??: !isAlive(host, after: aliveAfter)
+        case .some(nil): true
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import NanashiCluster
+import NanashiCore
+import NanashiProtocol
+import NanashiStorage
+import NanashiTransport
+
+/// Challenges between players on several nodes: every node keeps every challenge (each made
+/// or ended is told to all), tells its own players, and applies the same limits; the node that
+/// made a challenge (its challenger's) starts its game, hosted there.
+extension Lobby {
+    /// Tells the other nodes of a challenge made here.
+    func share(_ challenge: Challenges.Challenge) {
+        guard let cluster else { return }
+        cluster.send(.challenge(Self.record(challenge), node: cluster.node), to: nil)
+    }
+
+    /// Tells the other nodes that a challenge ended here.
+    func shareEnd(of id: String, _ ending: String, reason: String? = nil) {
+        guard let cluster else { return }
+        cluster.send(.challengeEnded(id: id, ending: ending, reason: reason, node: cluster.node), to: nil)
+    }
+
+    /// Another node made a challenge: kept here, and told to the player challenged if here.
+    func receivedChallenge(_ record: NodeChallenge, node: Int64) {
+        guard node != cluster?.node else { return }
+        let challenge = Challenges.Challenge(
+            id: record.id,
+            from: .init(id: record.fromID, name: record.fromName, rating: record.fromRating),
+            to: .init(id: record.toID, name: record.toName, rating: record.toRating),
+            terms: ChallengeTerms(
+                control: TimeControl(initial: record.initial, increment: record.increment),
+                challengerSide: record.challengerSide, rated: record.rated),
+            expires: settings.clock.now + Challenges.lifetime, node: node)
+        challenges.insert(challenge)
+        connections[challenge.to.id]?.outbox.send(.challenged(challenge.received))
+    }
+
+    /// A challenge ended on another node: gone here too, and its players here told.
+    func receivedChallengeEnd(_ id: String, ending: String, reason: String?, node: Int64) {
+        guard node != cluster?.node, let challenge = challenges.remove(id) else { return }
+        switch ending {
+        case "declined":
+            challenges.noteDeclined(from: challenge.from.id, to: challenge.to.id, at: settings.clock.now)
+            connections[challenge.from.id]?.outbox.send(.challengeDeclined(challenge: id, reason: reason))
+        case "accepted":
+            break
+        default:
+            tellCancelled(challenge, ChallengeEnd(rawValue: ending) ?? .left)
+        }
+    }
+
+    /// `player`, on `node`, accepts a challenge made here: its game starts, hosted here; if it
+    /// cannot, they hear why, and the challenge stands again on their node.
+    func receivedAccept(_ id: String, by player: Int64, node: Int64) async {
+        guard let cluster else { return }
+        let refusal: ProtocolError
+        do {
+            let challenge = try challenges.accept(id, by: player)
+            do {
+                try await start(challenge, acceptorNode: node, cluster: cluster)
+                return
+            } catch {
+                challenges.restore(challenge)
+                cluster.send(.challenge(Self.record(challenge), node: cluster.node), to: node)
+                refusal = error
+            }
+        } catch {
+            refusal = error
+        }
+        cluster.send(.line(to: .player(player), text: Wire.line(Reply(.error(refusal)))), to: node)
+    }
+
+    /// Starts the game of a challenge made here and accepted on another node.
+    private func start(_ challenge: Challenges.Challenge, acceptorNode: Int64, cluster: any Cluster)
+        async throws(ProtocolError)
+    {
+        let challenger = challenge.from
+        guard let live = connections[challenger.id]?.outbox else {
+            throw ProtocolError(.noSuchChallenge, "no challenge \(challenge.id.prefix(40)) stands for you")
+        }
+        do {
+            try await checkMayStartAGame(challenger.id, outbox: live)
+        } catch {
+            throw ProtocolError(.inGame, "\(challenger.name) is playing a game; accept again once it ends")
+        }
+        let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
+        let (xID, oID) = side == .x ? (challenger.id, challenge.to.id) : (challenge.to.id, challenger.id)
+        starting.formUnion([xID, oID])
+        defer { starting.subtract([xID, oID]) }
+        await cancel(challenger.id)
+        let pairing: SharedPairing
+        do {
+            guard let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) else {
+                throw StorageError.damaged("a player of a challenge is missing")
+            }
+            let game = try await storage.createGame(
+                xID: xID, oID: oID, control: challenge.terms.control, now: settings.clock.date,
+                casual: !challenge.terms.rated)
+            try await cluster.hosts(game: game)
+            pairing = SharedPairing(
+                game: game, control: challenge.terms.control, x: x, o: o,
+                nodes: [side: cluster.node, side.opponent: acceptorNode])
+        } catch {
+            logger.error("starting a challenge's game failed: \(error)")
+            throw ProtocolError(.internalError, "the game could not be started; the challenge stands")
+        }
+        shareEnd(of: challenge.id, "accepted")
+        startShared(pairing, cluster: cluster, isRated: challenge.terms.rated)
+    }
+
+    /// Another node's player takes challenges, or refuses them.
+    func receivedChallengeSetting(_ accepting: Bool, for player: Int64, node: Int64) {
+        guard node != cluster?.node else { return }
+        challenges.setAccepting(accepting, for: player)
+    }
+
+    private static func record(_ challenge: Challenges.Challenge) -> NodeChallenge {
+        NodeChallenge(
+            id: challenge.id, fromID: challenge.from.id, fromName: challenge.from.name,
+            fromRating: challenge.from.rating, toID: challenge.to.id, toName: challenge.to.name,
+            toRating: challenge.to.rating, initial: challenge.terms.control.initial,
+            increment: challenge.terms.control.increment, challengerSide: challenge.terms.challengerSide,
+            rated: challenge.terms.rated)
+    }
+}

@@ -1,0 +1,67 @@
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+@testable import NanashiClient
+
+// Challenges in `nanashi online`, through the session's events and actions.
+
+private let epoch = ContinuousClock.now
+
+private func reply(_ message: ServerMessage, id: String? = nil) -> OnlineSession.Event {
+    .server(.reply(Reply(message, id: id.map { .string($0) })))
+}
+
+private func said(_ actions: [OnlineSession.Action]) -> [String] {
+    actions.compactMap { if case .say(let line) = $0 { line } else { nil } }
+}
+
+private func session(challenging: (name: String, side: Side?, rated: Bool)? = nil) -> OnlineSession {
+    var online = OnlineSession(
+        OnlineSession.Settings(
+            servers: ServerList(ServerAddress(host: "127.0.0.1", port: 7878)),
+            control: TimeControl(initial: 300, increment: 3), register: false,
+            savedSession: .init(name: "ann", token: "tok1"), isInteractive: true, color: false,
+            challenge: challenging))
+    _ = online.start()
+    for event in [
+        OnlineSession.Event.connected,
+        reply(.welcome(Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)), id: "auth"),
+    ] {
+        _ = online.handle(event, at: epoch)
+    }
+    return online
+}
+
+private let terms = ChallengeTerms(
+    control: TimeControl(initial: 300, increment: 3), challengerSide: .x, rated: false)
+
+@Test func withChallengeTheSessionChallengesInsteadOfSeekingAndADeclineEndsIt() {
+    var online = session(challenging: ("bob", .x, false))
+    let synced = online.handle(reply(.pong, id: "sync"), at: epoch)
+    #expect(synced.contains(.send(Request(.challenge(to: "bob", terms: terms), id: .string("seek")))))
+    let sent = ChallengeNotice(challenge: "C1", player: "bob", rating: 1480, terms: terms)
+    #expect(
+        said(online.handle(reply(.challengeSent(sent), id: "seek"), at: epoch))
+            == ["challenged bob (1480) to 5+3, casual, you play x; waiting for an answer..."])
+    let declined = online.handle(reply(.challengeDeclined(challenge: "C1", reason: "busy")), at: epoch)
+    #expect(said(declined) == ["your challenge was declined: busy"])
+    #expect(declined.contains(.finish(.left)))
+}
+
+@Test func aChallengeReceivedIsAcceptedOrDeclined() {
+    var online = session()
+    _ = online.handle(reply(.pong, id: "sync"), at: epoch)
+    let received = ChallengeNotice(challenge: "C2", player: "carl", rating: 1620, terms: terms)
+    #expect(
+        said(online.handle(reply(.challenged(received)), at: epoch))
+            == ["carl (1620) challenges you to 5+3, casual, you play o: accept or decline"])
+    #expect(
+        online.handle(.line("accept"), at: epoch).contains(
+            .send(Request(.accept(challenge: "C2"), id: .string("accept")))))
+    #expect(said(online.handle(.line("decline"), at: epoch)) == ["no challenge to answer"])
+    _ = online.handle(reply(.challenged(received)), at: epoch)
+    #expect(
+        online.handle(.line("decline"), at: epoch).contains(
+            .send(Request(.declineChallenge(challenge: "C2", reason: nil), id: .string("accept")))))
+}
