@@ -159,6 +159,10 @@ public struct ServerSettings: Sendable {
     /// `analyse` requests that need computing one address may make per hour (a token bucket);
     /// analyses already stored are served without counting.
     public var analysesPerHour = 20.0
+    /// With SQLite, how often the server reads the moderators' log for accounts closed since it
+    /// last looked (`nanashi admin close`), to end their sessions. (With PostgreSQL the nodes
+    /// are told at once.)
+    public var moderationCheckInterval = Duration.seconds(2)
     /// How often the idle and login timeouts are looked at; `nil` is a quarter of the shorter
     /// (at most 5 s).
     package var sweepInterval: Duration?

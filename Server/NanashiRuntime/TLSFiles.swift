@@ -1,5 +1,11 @@
 import NIOSSL
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The PEM files a server needs to speak TLS: its certificate chain (the server's own
 /// certificate first, as Let's Encrypt's `fullchain.pem` is) and its private key.
 public struct TLSFiles: Hashable, Sendable {
@@ -12,7 +18,7 @@ public struct TLSFiles: Hashable, Sendable {
     }
 
     /// Reads both files into a server context (TLS 1.2 at least); throws `TLSFilesError` naming
-    /// the file at fault.
+    /// the file at fault, and refuses a key file that the file's group or others may read.
     package func serverContext() throws -> NIOSSLContext {
         let chain: [NIOSSLCertificate]
         do {
@@ -22,6 +28,15 @@ public struct TLSFiles: Hashable, Sendable {
         }
         guard !chain.isEmpty else {
             throw TLSFilesError(file: certificateChain, reason: "no certificate in it")
+        }
+        // The key behind a symbolic link (Let's Encrypt's `live` folder) is what must be private.
+        var status = stat()
+        if stat(privateKey, &status) == 0, status.st_mode & 0o044 != 0 {
+            throw TLSFilesError(
+                file: privateKey,
+                reason:
+                    "readable by group or others (mode \(String(status.st_mode & 0o777, radix: 8))): "
+                    + "make it private (chmod 600) and start again")
         }
         let key: NIOSSLPrivateKey
         do {

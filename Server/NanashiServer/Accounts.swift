@@ -74,7 +74,8 @@ struct Accounts: Sendable {
             throw ProtocolError(
                 .weakPassword, "a password has at least \(Self.minimumPasswordLength) characters")
         }
-        if try await storage.player(named: name) != nil {
+        if let existing = try await storage.player(named: name) {
+            try Self.checkOpen(existing)
             throw ProtocolError(.nameTaken, "the name '\(name)' is taken")
         }
         let cost = settings.passwordCost
@@ -99,36 +100,7 @@ struct Accounts: Sendable {
     }
 
     func login(name: String, password: String, from client: Client) async throws -> Session {
-        guard logins.take(client.address) else {
-            throw ProtocolError(
-                .rateLimited, "too many logins from your address (at most \(Int(logins.capacity)) a minute)")
-        }
-        // Names are checked before they become keys of the throttle's tables.
-        guard Self.isValidName(name) else {
-            throw ProtocolError(.badCredentials, "wrong name or password")
-        }
-        // An address that has not been failing, nor sending logins by the dozen (this one is
-        // at most its third in a while), goes before the others in the hashing queue.
-        let quiet = logins.tokens(client.address) >= logins.capacity - 3
-        let standing: HashingPool.Standing = quiet && throttle.isClean(client.address) ? .clean : .suspect
-        try throttle.begin(name: name, address: client.address)
-        // Where servers share a database, guesses at this name from this address count on all.
-        let shared = storage.sharedLoginGuesses
-        if let shared {
-            let taken: Bool
-            do {
-                taken = try await shared.takeGuess(
-                    address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle,
-                    refill: settings.failedLoginRefill, now: settings.clock.date)
-            } catch {
-                throttle.withdrawn(name: name, address: client.address)
-                throw error
-            }
-            guard taken else {
-                throttle.withdrawn(name: name, address: client.address)
-                throw ProtocolError(.rateLimited, "too many failed logins for this name; try again later")
-            }
-        }
+        let standing = try await beginAttempt(name: name, from: client)
         let matches: Bool
         let player: PlayerRow?
         do {
@@ -149,17 +121,75 @@ struct Accounts: Sendable {
                 matches = false
             }
         } catch {
-            throttle.withdrawn(name: name, address: client.address)
-            try? await shared?.giveBackGuess(
-                address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle)
+            await withdrawAttempt(name: name, from: client)
             throw error
         }
         guard let player, matches else {
             throw ProtocolError(.badCredentials, "wrong name or password")
         }
-        throttle.succeeded(name: name, address: client.address)
-        try? await shared?.clearGuesses(address: client.address, name: name)
+        await attemptSucceeded(name: name, from: client)
+        try Self.checkOpen(player)
         return try await startSession(for: player)
+    }
+
+    /// Counts an attempt at a name's password (a login, a password reset) from a client before
+    /// it is checked: the client's logins a minute, then the failed-login buckets of the name and
+    /// the address (shared by the servers of one database). Returns the client's place in the
+    /// hashing queue.
+    ///
+    /// - Throws: `rate_limited` past a limit, `bad_credentials` for a name no one can have;
+    ///   nothing is counted then but the login.
+    func beginAttempt(name: String, from client: Client) async throws -> HashingPool.Standing {
+        guard logins.take(client.address) else {
+            throw ProtocolError(
+                .rateLimited, "too many logins from your address (at most \(Int(logins.capacity)) a minute)")
+        }
+        // Names are checked before they become keys of the throttle's tables.
+        guard Self.isValidName(name) else {
+            throw ProtocolError(.badCredentials, "wrong name or password")
+        }
+        // An address that has not been failing, nor sending logins by the dozen (this one is
+        // at most its third in a while), goes before the others in the hashing queue.
+        let quiet = logins.tokens(client.address) >= logins.capacity - 3
+        let standing: HashingPool.Standing = quiet && throttle.isClean(client.address) ? .clean : .suspect
+        try throttle.begin(name: name, address: client.address)
+        // Where servers share a database, guesses at this name from this address count on all.
+        if let shared = storage.sharedLoginGuesses {
+            let taken: Bool
+            do {
+                taken = try await shared.takeGuess(
+                    address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle,
+                    refill: settings.failedLoginRefill, now: settings.clock.date)
+            } catch {
+                throttle.withdrawn(name: name, address: client.address)
+                throw error
+            }
+            guard taken else {
+                throttle.withdrawn(name: name, address: client.address)
+                throw ProtocolError(.rateLimited, "too many failed logins for this name; try again later")
+            }
+        }
+        return standing
+    }
+
+    /// The attempt begun was never checked (the server failed or was too busy): it counts for nothing.
+    func withdrawAttempt(name: String, from client: Client) async {
+        throttle.withdrawn(name: name, address: client.address)
+        try? await storage.sharedLoginGuesses?.giveBackGuess(
+            address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle)
+    }
+
+    /// The attempt begun had the right secret: the name is clear again from this client.
+    func attemptSucceeded(name: String, from client: Client) async {
+        throttle.succeeded(name: name, address: client.address)
+        try? await storage.sharedLoginGuesses?.clearGuesses(address: client.address, name: name)
+    }
+
+    /// Refuses a player whose account a moderator closed.
+    static func checkOpen(_ player: PlayerRow) throws(ProtocolError) {
+        guard player.closedAt == nil else {
+            throw ProtocolError(.accountClosed, "the account '\(player.name)' is closed")
+        }
     }
 
     /// The session of a token, if it is known and has not expired.
@@ -168,6 +198,7 @@ struct Accounts: Sendable {
         guard let digest = SessionToken.digest(of: token),
             let player = try await storage.player(tokenDigest: digest, now: now)
         else { throw ProtocolError(.badCredentials, "unknown or expired token; log in again") }
+        try Self.checkOpen(player)
         return Session(player: player, token: token, digest: digest)
     }
 
@@ -190,7 +221,7 @@ struct Accounts: Sendable {
     }
 
     /// How long a new token works, in seconds.
-    private var tokenLifetime: TimeInterval { settings.tokenLifetime.inSeconds }
+    var tokenLifetime: TimeInterval { settings.tokenLifetime.inSeconds }
 
     /// A hash no password matches, verified at the same cost as a real one.
     private static func decoy(_ cost: ScryptCost) -> PasswordHash {

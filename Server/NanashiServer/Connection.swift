@@ -146,6 +146,12 @@ final class Connection: ConnectionHandler {
             try await logIn(
                 accounts.login(name: credentials.name, password: credentials.password, from: client), id: id)
             metrics.loggedIn("login")
+        case .resetPassword(let credentials, let token):
+            try await logIn(
+                accounts.resetPassword(
+                    name: credentials.name, token: token, password: credentials.password, from: client),
+                id: id)
+            metrics.loggedIn("login")
         case .auth(let token):
             try await logIn(await accounts.resume(token: token), id: id)
             metrics.loggedIn("auth")
@@ -238,6 +244,7 @@ final class Connection: ConnectionHandler {
             let seeker =
                 try await storage.seeker(id: player)
                 ?? Seeker(player: session.player, colourBalance: 0)
+            try Self.checkMayPlayRated(seeker.player)
             try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
         case .seekEngine(let seek):
             try checkTimeControl(seek.control)
@@ -290,6 +297,7 @@ final class Connection: ConnectionHandler {
             }
         case .challenge(let name, let terms):
             try checkTimeControl(terms.control)
+            if terms.rated { try await checkRatedChallenge(by: player, to: name) }
             try await lobby.challenge(name, terms: terms, from: session.player, outbox: outbox, requestID: id)
         case .accept(let challenge):
             try await lobby.accept(challenge, by: player, outbox: outbox)
@@ -300,9 +308,29 @@ final class Connection: ConnectionHandler {
         case .challenges(let accept):
             await lobby.setAcceptingChallenges(accept, for: player, outbox: outbox, requestID: id)
         case .rematch(let gameID):
+            if let stored = try await storage.player(id: player) { try Self.checkMayPlayRated(stored) }
             try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)
         default:
             break
+        }
+    }
+
+    /// Refuses a rated game to a player a moderator marked as playing with engine help.
+    private static func checkMayPlayRated(_ player: PlayerRow) throws(ProtocolError) {
+        guard player.engineHelpAt == nil else {
+            throw ProtocolError(
+                .restricted,
+                "your account is marked as playing with engine help: no rated games (casual ones and the engine are open)"
+            )
+        }
+    }
+
+    /// Refuses a rated challenge made by, or to, a player marked as playing with engine help
+    /// (a casual one is open to them).
+    private func checkRatedChallenge(by player: Int64, to name: String) async throws {
+        if let challenger = try await storage.player(id: player) { try Self.checkMayPlayRated(challenger) }
+        if let challenged = try await storage.player(named: name), challenged.engineHelpAt != nil {
+            throw ProtocolError(.restricted, "\(challenged.name) may play casual games only")
         }
     }
 

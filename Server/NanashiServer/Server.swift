@@ -33,13 +33,15 @@ public final class Server: Sendable {
     private let engines: EnginePool
     private let accepting: Task<Void, Never>
     private let sweeping: Task<Void, Never>
+    /// With SQLite: ends the sessions of accounts closed while the server runs (`ModerationWatch`).
+    private let moderating: Task<Void, Never>?
     private let settings: ServerSettings
     private let logger: Logger
 
     private init(
         transport: Transport, lobby: Lobby, storage: any Storage, engines: EnginePool,
         accepting: Task<Void, Never>,
-        sweeping: Task<Void, Never>, settings: ServerSettings, logger: Logger
+        sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
@@ -47,6 +49,7 @@ public final class Server: Sendable {
         self.engines = engines
         self.accepting = accepting
         self.sweeping = sweeping
+        self.moderating = moderating
         self.settings = settings
         self.logger = logger
     }
@@ -121,6 +124,16 @@ public final class Server: Sendable {
                 timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,
                 logger: logger)
         }
+        // PostgreSQL's nodes are told of a closed account by `nanashi admin` itself.
+        let moderating: Task<Void, Never>? =
+            storage is PostgresStorage
+            ? nil
+            : Task {
+                await ModerationWatch(
+                    storage: storage, lobby: lobby, clock: settings.clock,
+                    interval: settings.moderationCheckInterval, logger: logger
+                ).run()
+            }
         logger.info("listening on \(settings.host):\(transport.port), database \(database)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")
@@ -130,7 +143,7 @@ public final class Server: Sendable {
         }
         return Server(
             transport: transport, lobby: lobby, storage: storage, engines: engines, accepting: accepting,
-            sweeping: sweeping, settings: settings, logger: logger)
+            sweeping: sweeping, moderating: moderating, settings: settings, logger: logger)
     }
 
     /// Stops accepting connections and pairing seeks, halts the games in progress where they
@@ -141,6 +154,7 @@ public final class Server: Sendable {
     public func stop() async {
         logger.info("stopping")
         sweeping.cancel()
+        moderating?.cancel()
         await lobby.stop()
         engines.stop()
         await transport.close(grace: settings.shutdownGrace)
@@ -151,6 +165,7 @@ public final class Server: Sendable {
     /// nothing is let go in storage or told to anyone (for tests of a node that dies).
     func kill() async {
         sweeping.cancel()
+        moderating?.cancel()
         await lobby.abandon()
         engines.stop()
         await transport.abort()

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the server keeps its data, as `--db` names it: a file path means SQLite (created if
 /// missing); `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]` means PostgreSQL.
-package enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
+package enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     case sqlite(path: String)
     case postgres(PostgresAddress)
 
@@ -32,10 +32,13 @@ package enum DatabaseAddress: Equatable, Sendable, CustomStringConvertible {
         case .postgres(let address): address.description
         }
     }
+
+    /// As `description`: `String(reflecting:)` and `debugPrint` never show the password either.
+    package var debugDescription: String { description }
 }
 
 /// A PostgreSQL server, database and login, from a `postgres://` URL.
-package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
+package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     package var user: String
     package var password: String?
     package var host: String
@@ -98,6 +101,9 @@ package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible {
         "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
             + (requiresTLS ? "?sslmode=require" : "")
     }
+
+    /// As `description`: never the password.
+    package var debugDescription: String { description }
 }
 
 /// `--db` is neither a file path nor a PostgreSQL URL.

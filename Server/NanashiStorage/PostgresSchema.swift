@@ -168,6 +168,45 @@ package enum PostgresSchema {
                 // Challenges may be casual: their games rate nobody, even resumed after a restart.
                 "ALTER TABLE game ADD COLUMN casual BOOLEAN NOT NULL DEFAULT FALSE"
             ]),
+        Migration(
+            name: "moderation: closed accounts, engine help, password resets, the log",
+            statements: [
+                "ALTER TABLE player ADD COLUMN closed_at DOUBLE PRECISION",
+                // A marked player is in no standing bucket (`PostgresStorage.moderate`, `finishGame`).
+                "ALTER TABLE player ADD COLUMN engine_help_at DOUBLE PRECISION",
+                """
+                CREATE TABLE password_reset (
+                    player_id BIGINT PRIMARY KEY REFERENCES player(id),
+                    digest BYTEA NOT NULL UNIQUE,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE moderation (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    at DOUBLE PRECISION NOT NULL,
+                    moderator TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    player_id BIGINT NOT NULL REFERENCES player(id),
+                    player_name TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    reason TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE FUNCTION moderation_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'the moderation log is append-only'; END $$
+                """,
+                """
+                CREATE TRIGGER moderation_append_only BEFORE UPDATE OR DELETE ON moderation
+                FOR EACH ROW EXECUTE FUNCTION moderation_append_only()
+                """,
+                """
+                CREATE TRIGGER moderation_not_truncated BEFORE TRUNCATE ON moderation
+                FOR EACH STATEMENT EXECUTE FUNCTION moderation_append_only()
+                """,
+            ]),
     ]
 
     /// The schema version this build writes.

@@ -22,7 +22,7 @@ extension PostgresStorage {
         let above = passed - players
         let page = try await rows(
             """
-            SELECT \(unescaped: Self.playerColumns) FROM player WHERE games > 0 AND rating < \(Double(first + 1) * StandingBucket.width)
+            SELECT \(unescaped: Self.playerColumns) FROM player WHERE games > 0 AND engine_help_at IS NULL AND rating < \(Double(first + 1) * StandingBucket.width)
             ORDER BY rating DESC, name_key LIMIT \(limit) OFFSET \(offset - above)
             """
         ).map(Self.player)
@@ -36,7 +36,7 @@ extension PostgresStorage {
     package func profile(name: String, recent: Int) async throws -> Profile? {
         guard let player = try await player(named: name), let id = player.id else { return nil }
         var rank: Int?
-        if player.games > 0 {
+        if player.isRanked {
             // Everyone in higher buckets, then those ahead within the player's own bucket.
             let bucket = StandingBucket.of(player.rating)
             let (low, high) = (
@@ -46,7 +46,7 @@ extension PostgresStorage {
                 """
                 SELECT (SELECT COALESCE(SUM(players), 0) FROM standing_bucket WHERE bucket > \(bucket))::BIGINT,
                        (SELECT COUNT(*) FROM player
-                        WHERE games > 0 AND rating >= \(low) AND rating < \(high)
+                        WHERE games > 0 AND engine_help_at IS NULL AND rating >= \(low) AND rating < \(high)
                         AND (rating > \(player.rating) OR (rating = \(player.rating) AND name_key < \(player.nameKey))))
                 """
             ).first?.decode((Int, Int).self)

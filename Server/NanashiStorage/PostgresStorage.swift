@@ -237,7 +237,7 @@ package final class PostgresStorage: Storage {
             ).first
         else { return nil }
         return Seeker(
-            player: try Self.player(row), colourBalance: try row.makeRandomAccess()[13].decode(Int.self))
+            player: try Self.player(row), colourBalance: try row.makeRandomAccess()[15].decode(Int.self))
     }
 
     package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool)
@@ -340,8 +340,9 @@ package final class PostgresStorage: Storage {
                                       draws = \(player.draws), rated_at = \(player.ratedAt)
                     WHERE id = \(player.id!)
                     """, logger: logger)
-                if before.games > 0 { buckets[StandingBucket.of(before.rating), default: 0] -= 1 }
-                buckets[StandingBucket.of(player.rating), default: 0] += 1
+                // A player marked as playing with engine help is in no bucket.
+                if before.isRanked { buckets[StandingBucket.of(before.rating), default: 0] -= 1 }
+                if player.isRanked { buckets[StandingBucket.of(player.rating), default: 0] += 1 }
             }
             // The buckets in one order too, for the same reason as the players.
             for (bucket, change) in buckets.sorted(by: { $0.key < $1.key }) where change != 0 {
@@ -405,7 +406,7 @@ package final class PostgresStorage: Storage {
         [
             "id", "name", "name_key", "password_hash", "rating", "rd", "volatility", "games", "wins",
             "losses", "draws",
-            "rated_at", "created_at",
+            "rated_at", "created_at", "closed_at", "engine_help_at",
         ].map { prefix + $0 }.joined(separator: ", ")
     }
 
@@ -421,7 +422,8 @@ package final class PostgresStorage: Storage {
             volatility: try columns[6].decode(Double.self), games: try columns[7].decode(Int.self),
             wins: try columns[8].decode(Int.self), losses: try columns[9].decode(Int.self),
             draws: try columns[10].decode(Int.self), ratedAt: try columns[11].decode(Double?.self),
-            createdAt: try columns[12].decode(Double.self))
+            createdAt: try columns[12].decode(Double.self), closedAt: try columns[13].decode(Double?.self),
+            engineHelpAt: try columns[14].decode(Double?.self))
     }
 }
 

@@ -22,6 +22,12 @@ package struct PlayerRow: Codable, Hashable, Sendable {
     /// When the player last finished a rated game; the RD grows from then.
     package var ratedAt: Double?
     package var createdAt: Double
+    /// When a moderator closed the account (`nanashi admin close`); `nil` while it is open. A
+    /// closed account cannot log in, and its name cannot be registered again.
+    package var closedAt: Double?
+    /// When a moderator marked the player as playing with engine help; `nil` if unmarked. A
+    /// marked player is off the leaderboard, has no rank, and may not seek rated games.
+    package var engineHelpAt: Double?
 
     package enum CodingKeys: String, CodingKey {
         case id, name
@@ -31,7 +37,12 @@ package struct PlayerRow: Codable, Hashable, Sendable {
         case wins, losses, draws
         case ratedAt = "rated_at"
         case createdAt = "created_at"
+        case closedAt = "closed_at"
+        case engineHelpAt = "engine_help_at"
     }
+
+    /// Whether the player counts in the standings: a rated game played, and not marked.
+    package var isRanked: Bool { games > 0 && engineHelpAt == nil }
 
     package var glicko: Rating {
         get { Rating(rating: rating, deviation: rd, volatility: volatility) }
@@ -66,7 +77,7 @@ package struct PlayerRow: Codable, Hashable, Sendable {
     package init(
         id: Int64?, name: String, nameKey: String, passwordHash: String, rating: Double, rd: Double,
         volatility: Double, games: Int, wins: Int, losses: Int, draws: Int, ratedAt: Double?,
-        createdAt: Double
+        createdAt: Double, closedAt: Double? = nil, engineHelpAt: Double? = nil
     ) {
         self.id = id
         self.name = name
@@ -81,6 +92,8 @@ package struct PlayerRow: Codable, Hashable, Sendable {
         self.draws = draws
         self.ratedAt = ratedAt
         self.createdAt = createdAt
+        self.closedAt = closedAt
+        self.engineHelpAt = engineHelpAt
     }
 }
 

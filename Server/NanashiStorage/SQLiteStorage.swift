@@ -202,6 +202,7 @@ package final class SQLiteStorage: Storage {
                     """)
         }
         registerEngineMigrations(&migrator)
+        registerModerationMigrations(&migrator)
         return migrator
     }
 
@@ -478,7 +479,7 @@ package final class SQLiteStorage: Storage {
                 players = try PlayerRow.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT * FROM player WHERE games > 0 AND rating < ?
+                            SELECT * FROM player WHERE games > 0 AND \(try unmarked(db)) AND rating < ?
                             ORDER BY rating DESC, name_key LIMIT ? OFFSET ?
                             """),
                     arguments: [Double(first + 1) * StandingBucket.width, limit, offset - above])
@@ -499,10 +500,16 @@ package final class SQLiteStorage: Storage {
         return Leaderboard(total: total, entries: entries)
     }
 
+    /// The condition of players not marked for engine help; true in a file from before the marks,
+    /// read-only (the operator's view).
+    private static func unmarked(_ db: Database) throws -> String {
+        try db.columns(in: "player").contains { $0.name == "engine_help_at" } ? "engine_help_at IS NULL" : "1"
+    }
+
     private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
         guard let player = try player(db, named: name), let id = player.id else { return nil }
         var rank: Int?
-        if player.games > 0 {
+        if player.isRanked {
             // Everyone in higher buckets, then those ahead within the player's own bucket.
             let bucket = StandingBucket.of(player.rating)
             let aboveBucket =
@@ -515,7 +522,7 @@ package final class SQLiteStorage: Storage {
                     db.cachedStatement(
                         sql: """
                             SELECT COUNT(*) FROM player
-                            WHERE games > 0 AND rating >= ? AND rating < ?
+                            WHERE games > 0 AND engine_help_at IS NULL AND rating >= ? AND rating < ?
                             AND (rating > ? OR (rating = ? AND name_key < ?))
                             """),
                     arguments: [

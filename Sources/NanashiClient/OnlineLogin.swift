@@ -8,17 +8,23 @@ public struct OnlineLogin {
     var name: String?
     var password: String?
     var register: Bool
+    /// A password reset token (`--reset-token`): the password is set as the new one.
+    var resetToken: String?
     /// Where the session token is kept; `nil` when there is no configuration folder.
     var store: TokenStore?
 
     /// The name and password given on the command line, else in the environment
     /// (`NANASHI_NAME`, `NANASHI_PASSWORD`); the session store of the environment's
     /// configuration folder.
-    public init(name: String?, password: String?, register: Bool, environment: [String: String]) {
+    public init(
+        name: String?, password: String?, register: Bool, resetToken: String? = nil,
+        environment: [String: String]
+    ) {
         func given(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
         self.name = name ?? given("NANASHI_NAME")
         self.password = password ?? given("NANASHI_PASSWORD")
         self.register = register
+        self.resetToken = resetToken
         store = TokenStore.standard(environment: environment)
     }
 

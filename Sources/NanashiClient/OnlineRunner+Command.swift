@@ -20,7 +20,8 @@ extension OnlineRunner {
                 savedSession: login.savedSession(for: servers), isInteractive: console.isInteractive,
                 color: console.color,
                 engine: engine.map { ($0.level, side($0.side)) },
-                challenge: challenge.map { ($0.name, side($0.side), $0.rated) }))
+                challenge: challenge.map { ($0.name, side($0.side), $0.rated) },
+                resetToken: login.resetToken))
         let runner = OnlineRunner(
             servers: servers, login: login, console: console,
             fullScreen: { display.openFullScreen(colored: console, title: "nanashi online: \(servers)") })

@@ -7,7 +7,7 @@ extension OnlineSession {
         switch (step, event) {
         case (.connecting, .connected):
             connected = true
-            if let saved = settings.savedSession {
+            if let saved = settings.savedSession, settings.resetToken == nil {
                 phase = .loggingIn(.savedSession(saved))
                 actions.append(send(.auth(token: saved.token), id: "auth"))
             } else {
@@ -42,6 +42,9 @@ extension OnlineSession {
     private mutating func sendLogin(_ credentials: ClientMessage.Credentials, register: Bool, nameTaken: Bool)
     {
         phase = .loggingIn(.password(credentials, register: register, nameTaken: nameTaken))
+        if let token = settings.resetToken {
+            return actions.append(send(.resetPassword(credentials, token: token), id: "login"))
+        }
         actions.append(send(register ? .register(credentials) : .login(credentials), id: "login"))
     }
 
@@ -65,7 +68,10 @@ extension OnlineSession {
             switch reply.message {
             case .welcome(let welcome):
                 if register { say("registered \(welcome.name)") }
+                if settings.resetToken != nil { say("new password set for \(welcome.name)") }
                 loggedIn(welcome)
+            case .error(let error) where settings.resetToken != nil:
+                actions.append(.fail("the password reset was refused: \(error.message)"))
             case .error(let error) where error.code == .nameTaken && register:
                 // Registering a name that exists: it may be this player's, so try logging in.
                 sendLogin(credentials, register: false, nameTaken: true)

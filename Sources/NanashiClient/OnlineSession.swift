@@ -97,6 +97,9 @@ public struct OnlineSession {
         /// The player to challenge (`--challenge`), with the side wanted and whether it is rated,
         /// instead of seeking.
         public var challenge: (name: String, side: Side?, rated: Bool)? = nil
+        /// A password reset token from the server's operator (`--reset-token`): the password
+        /// given is set as the new one (`reset_password`) instead of logging in with it.
+        public var resetToken: String?
 
         /// What the session sends to look for a game: a person at the time control, the engine,
         /// or one named player.

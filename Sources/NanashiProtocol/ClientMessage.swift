@@ -6,6 +6,9 @@ public enum ClientMessage: Hashable, Sendable {
     case register(Credentials)
     /// `login`: log in with a password; the reply carries a new token.
     case login(Credentials)
+    /// `reset_password`: set a new password with the one-time token a moderator gave
+    /// (`nanashi admin reset-password`), and log in.
+    case resetPassword(Credentials, token: String)
     /// `auth`: resume the session of a token (how a client reconnects).
     case auth(token: String)
     /// `logout`: end the session; its token stops working. `everywhere`: every token of the
@@ -81,6 +84,7 @@ public enum ClientMessage: Hashable, Sendable {
         switch self {
         case .register: "register"
         case .login: "login"
+        case .resetPassword: "reset_password"
         case .auth: "auth"
         case .logout: "logout"
         case .seek, .seekEngine: "seek"
@@ -136,6 +140,10 @@ extension Request: Codable {
         switch type {
         case "register": message = .register(try ClientMessage.Credentials(from: decoder))
         case "login": message = .login(try ClientMessage.Credentials(from: decoder))
+        case "reset_password":
+            message = .resetPassword(
+                try ClientMessage.Credentials(from: decoder),
+                token: try container.decode(String.self, forKey: .token))
         case "auth": message = .auth(token: try container.decode(String.self, forKey: .token))
         case "logout":
             message = .logout(
@@ -218,6 +226,9 @@ extension Request: Codable {
         try container.encodeIfPresent(id, forKey: .id)
         switch message {
         case .register(let credentials), .login(let credentials): try credentials.encode(to: encoder)
+        case .resetPassword(let credentials, let token):
+            try credentials.encode(to: encoder)
+            try container.encode(token, forKey: .token)
         case .auth(let token): try container.encode(token, forKey: .token)
         case .seek(let control): try control.encode(to: encoder)
         case .seekEngine(let seek):

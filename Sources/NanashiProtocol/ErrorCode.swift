@@ -60,6 +60,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let noSuchChallenge = ErrorCode(rawValue: "no_such_challenge")
     /// The player challenged takes no challenges now, or has too many waiting.
     public static let challengeRefused = ErrorCode(rawValue: "challenge_refused")
+    /// The account was closed by a moderator: it cannot log in, and its name cannot be
+    /// registered again.
+    public static let accountClosed = ErrorCode(rawValue: "account_closed")
+    /// A moderator marked the player as playing with engine help: rated games (seeks between
+    /// people, rematches) are refused; games against the engine remain.
+    public static let restricted = ErrorCode(rawValue: "restricted")
     /// The server failed (for example, its database); nothing changed.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

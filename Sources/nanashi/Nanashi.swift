@@ -14,6 +14,8 @@ struct Nanashi: AsyncParsableCommand {
             HotseatCommand.self,
             OnlineCommand.self,
             ServeCommand.self,
+            AdminCommand.self,
+            BackupCommand.self,
             LeaderboardCommand.self,
             ProfileCommand.self,
             GamesCommand.self,

@@ -48,6 +48,10 @@ struct OnlineCommand: AsyncParsableCommand {
     var register = false
 
     @Option(
+        help: "A password reset token from the server's operator: the password given becomes your new one.")
+    var resetToken: String?
+
+    @Option(
         help:
             """
             Play the server's engine at this level (\(Level.range.lowerBound) to \
@@ -71,11 +75,14 @@ struct OnlineCommand: AsyncParsableCommand {
         if let ai { try Level.range.check(ai, "--ai") }
         if ai != nil, challenge != nil { throw ValidationError("--ai and --challenge do not go together") }
         if casual, challenge == nil { throw ValidationError("--casual goes with --challenge") }
+        guard resetToken == nil || !register else {
+            throw ValidationError("--reset-token and --register exclude each other")
+        }
     }
 
     func run() async throws {
         let login = OnlineLogin(
-            name: name, password: password, register: register,
+            name: name, password: password, register: register, resetToken: resetToken,
             environment: ProcessInfo.processInfo.environment)
         _ = try await OnlineRunner.play(
             on: try serverOptions.servers(), control: try TimeControl(parsing: time), login: login,

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import NanashiClient
 import NanashiCore
+import NanashiStorage
 import NanashiTerminal
 
 /// `--server` and `--ca`: the servers a command talks to.
@@ -55,4 +57,25 @@ struct DisplayOptions: ParsableArguments {
     var lineMode = false
 
     var display: Display { Display(noColor: noColor, lineMode: lineMode) }
+}
+
+/// `--db` and `--db-file` (else `NANASHI_DB`): the server's database, its password kept off the
+/// command line if wished.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database file (serve, admin: nanashi.sqlite unless given), or a PostgreSQL database that several servers share.",
+            discussion:
+                "postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]; a password here shows in ps: prefer --db-file or NANASHI_DB."
+        ))
+    var db: String?
+
+    @Option(help: "A file (chmod 600) whose first line is the --db address.")
+    var dbFile: String?
+
+    /// The address given, from `--db`, `--db-file` or `NANASHI_DB`, else `fallback`.
+    func address(default fallback: String?) throws -> String {
+        try DatabaseSource.text(
+            option: db, file: dbFile, environment: ProcessInfo.processInfo.environment, default: fallback)
+    }
 }

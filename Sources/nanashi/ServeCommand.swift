@@ -50,11 +50,8 @@ struct ServeCommand: AsyncParsableCommand {
         ))
     var publicHost: [String] = []
 
-    @Option(
-        help: ArgumentHelp(
-            "The SQLite database file (created if missing), or a PostgreSQL database that several servers share.",
-            discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require]"))
-    var db = defaults.databasePath
+    /// The database: nanashi.sqlite unless --db, --db-file or NANASHI_DB names one.
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Seconds a player may be away from a game in progress before losing it.")
     var grace = Int(defaults.abandonGrace.inSeconds)
@@ -116,7 +113,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try ServerSettings(
             host: host, port: port, httpPort: http, httpHost: httpHost, metricsPort: metricsPort,
-            metricsHost: metricsHost, allowedOrigins: allowOrigin, publicHosts: publicHost, databasePath: db,
+            metricsHost: metricsHost, allowedOrigins: allowOrigin, publicHosts: publicHost,
+            databasePath: try database.address(default: defaults.databasePath),
             graceSeconds: grace,
             nodeLeaseSeconds: nodeLease,
             idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,

@@ -516,3 +516,33 @@ extension OnlineSession.Action {
         return false
     }
 }
+
+@Test func aResetTokenSetsThePasswordGivenInsteadOfLoggingInWithIt() {
+    var settings = OnlineSession.Settings(
+        servers: servers, control: control, register: false, savedSession: .init(name: "ann", token: "old"),
+        isInteractive: false, color: false)
+    settings.resetToken = "reset-token"
+    var online = OnlineSession(settings)
+    _ = online.start()
+    // The kept session is not used: the reset is what was asked for.
+    #expect(online.at(0, .connected) == [.askCredentials])
+    let credentials = ClientMessage.Credentials(name: "ann", password: "new password")
+    #expect(
+        online.at(0, .credentials(credentials)) == [
+            send(.resetPassword(credentials, token: "reset-token"), id: "login")
+        ])
+    #expect(
+        online.at(0, reply(.welcome(welcome), id: "login")) == [
+            .say("new password set for ann"), .saveSession(.init(name: "ann", token: "tok1")), .startInput,
+            send(.ping, id: "sync"),
+        ])
+
+    var refused = OnlineSession(settings)
+    _ = refused.start()
+    _ = refused.at(0, .connected)
+    _ = refused.at(0, .credentials(credentials))
+    #expect(
+        refused.at(
+            0, reply(.error(ProtocolError(.badCredentials, "used or expired reset token")), id: "login"))
+            == [.fail("the password reset was refused: used or expired reset token")])
+}

@@ -118,3 +118,21 @@ private func handshakes(port: Int, _ version: String) throws -> Bool {
     #expect(!old && current)
     await server.stop()
 }
+
+/// A private key its group or others may read is refused at start, naming the file and the fix;
+/// once private (0600), the same files serve.
+@Test func aKeyOthersMayReadStopsTheServerFromStarting() async throws {
+    let certificate = try TestCertificate()
+    defer { certificate.remove() }
+    for mode in [0o640, 0o604, 0o644] {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: certificate.key)
+        let error = await #expect(throws: TLSFilesError.self) { try await startTLSServer(certificate) }
+        #expect(
+            error?.description
+                == "\(certificate.key): readable by group or others (mode \(String(mode, radix: 8))): make it private (chmod 600) and start again"
+        )
+    }
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: certificate.key)
+    let server = try await startTLSServer(certificate)
+    await server.stop()
+}

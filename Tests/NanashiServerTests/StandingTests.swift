@@ -85,12 +85,15 @@ private func naiveStandings(_ storage: SQLiteStorage) throws -> [String] {
     let queue = try DatabaseQueue(path: file.path)
     try SQLiteStorage.migrator.migrate(queue, upTo: "v1 players, tokens, games, moves, rating changes")
     try await queue.write { db in
+        // In the columns of v1 (`PlayerRow` has more since).
         for (name, rating, games) in [("ann", 1600.0, 2), ("bob", 1700.0, 1), ("cid", 1800.0, 0)] {
-            var player = PlayerRow(
-                id: nil, name: name, nameKey: name, passwordHash: "h", rating: rating, rd: 80,
-                volatility: 0.06,
-                games: games, wins: games, losses: 0, draws: 0, ratedAt: nil, createdAt: 0)
-            try player.insert(db)
+            try db.execute(
+                sql: """
+                    INSERT INTO player (name, name_key, password_hash, rating, rd, volatility, games, wins,
+                                        losses, draws, created_at)
+                    VALUES (?, ?, 'h', ?, 80, 0.06, ?, ?, 0, 0, 0)
+                    """,
+                arguments: [name, name, rating, games, games])
         }
     }
     let board = try SQLiteStorage.leaderboard(databaseAt: file.path, limit: 10, offset: 0)

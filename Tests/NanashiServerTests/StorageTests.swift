@@ -58,15 +58,15 @@ import Testing
 @Test func aFileAtANewerSchemaIsRefused() throws {
     let database = try TemporaryDatabase()
     let storage = try SQLiteStorage(path: database.path)
-    #expect(SQLiteStorage.schemaVersion == 5)
+    #expect(SQLiteStorage.schemaVersion == 6)
     try storage.pool.write { db in
-        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v6 from a newer server')")
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v7 from a newer server')")
     }
-    #expect(throws: StorageError.newerSchema(database: 6, node: 5)) {
+    #expect(throws: StorageError.newerSchema(database: 7, node: 6)) {
         try SQLiteStorage(path: database.path)
     }
     #expect(
-        "\(StorageError.newerSchema(database: 5, node: 4))"
-            == "the database's schema is at version 5, newer than this server's 4: "
+        "\(StorageError.newerSchema(database: 7, node: 6))"
+            == "the database's schema is at version 7, newer than this server's 6: "
             + "upgrade this server before starting it on that database")
 }
