@@ -20,6 +20,8 @@ actor Analyst {
     /// Requests that need computing, per client address.
     private let requests: KeyedBuckets<String>
     private var running: [Int64: Task<GameAnalysis, any Error>] = [:]
+    /// The addresses whose analyses are being computed: one at a time each.
+    private var addressesComputing: Set<String> = []
 
     init(storage: any Storage, engines: EnginePool, settings: ServerSettings, logger: Logger) {
         self.storage = storage
@@ -46,6 +48,10 @@ actor Analyst {
         guard running.count < settings.concurrentAnalyses, engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy; ask again in a minute")
         }
+        guard !addressesComputing.contains(address) else {
+            throw ProtocolError(
+                .busy, "an analysis you asked for is being computed; ask again once it is done")
+        }
         guard requests.take(address) else {
             throw ProtocolError(
                 .rateLimited,
@@ -62,7 +68,8 @@ actor Analyst {
         } catch {
             throw ProtocolError(.internalError, "game \(gameID)'s moves cannot be replayed")
         }
-        let (engines, storage, depth) = (engines, storage, settings.analysisDepth)
+        let (engines, storage) = (engines, storage)
+        let depth = Self.depth(plies: moves.count, base: settings.analysisDepth)
         let (played, replayed) = (moves, positions)
         let task = Task { @Sendable in
             let analysis = await Self.analyse(
@@ -71,13 +78,32 @@ actor Analyst {
             return analysis
         }
         running[gameID] = task
-        defer { running[gameID] = nil }
+        addressesComputing.insert(address)
+        defer {
+            running[gameID] = nil
+            addressesComputing.remove(address)
+        }
         let started = ContinuousClock.now
         let analysis = try await task.value
         logger.info(
             "game \(gameID) analysed: \(moves.count) plies at depth \(depth) in \(ContinuousClock.now - started)"
         )
         return analysis
+    }
+
+    /// The plies up to which a game is analysed at the server's depth; each doubling past them
+    /// takes one ply off the depth (to 1 at least), so that a long game holds the engine about
+    /// as long as a short one rather than many times longer.
+    static let pliesAtFullDepth = 200
+
+    /// The depth of an analysis of `plies` plies, from the server's `base`.
+    static func depth(plies: Int, base: Int) -> Int {
+        var (depth, limit) = (base, pliesAtFullDepth)
+        while plies > limit, depth > 1 {
+            depth -= 1
+            limit *= 2
+        }
+        return depth
     }
 
     /// The owner of analyses' searches in the engine pool's turns: all analyses take one turn

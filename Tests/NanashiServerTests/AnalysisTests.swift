@@ -164,3 +164,43 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         engines.stop()
     }
 }
+
+@Suite struct AnalysisCostTests {
+    /// While an analysis asked from one address is computed, that address gets `busy` for
+    /// another game, while another address's analysis goes ahead.
+    @Test func anAddressHasOneAnalysisComputedAtATime() async throws {
+        let server = try await TestServer {
+            $0.engineThreads = 1
+            $0.concurrentAnalyses = 3
+        }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        let (first, _) = try await finishedEngineGame(ann)
+        let (second, _) = try await finishedEngineGame(ann)
+        let (third, _) = try await finishedEngineGame(ann)
+        let engines = await server.server!.lobby.engines
+        let holding = Task { await engines.evaluate(.start, depth: 60) }
+        ann.send(#"{"type":"analyse","game":\#(first),"id":1}"#)
+        // The first waits for the engine (its first search queued behind the one held); the
+        // second from the same address is refused at once.
+        while engines.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let refused = try await ann.exchange(#"{"type":"analyse","game":\#(second),"id":2}"#)
+        #expect(
+            refused
+                == #"{"code":"busy","id":2,"message":"an analysis you asked for is being computed; ask again once it is done","type":"error"}"#
+        )
+        let other = try server.client(from: "127.0.0.2")
+        other.send(#"{"type":"analyse","game":\#(third),"id":3}"#)
+        engines.stop()
+        _ = await holding.value
+        #expect(try await ann.reply().id == .integer(1))
+        #expect(try await other.reply().id == .integer(3))
+        await server.stop()
+    }
+
+    /// A long game is analysed less deep: one ply off per doubling past 200 plies, to 1.
+    @Test(arguments: [(0, 6), (200, 6), (201, 5), (400, 5), (401, 4), (1_500, 3), (100_000, 1)])
+    func aLongGameIsAnalysedLessDeep(plies: Int, depth: Int) {
+        #expect(Analyst.depth(plies: plies, base: 6) == depth)
+    }
+}
