@@ -40,8 +40,9 @@ package protocol Cluster: AnyObject, Sendable {
     /// nodes not seen since `aliveAfter`.
     func heartbeat(now: Date, aliveAfter: Date, within limit: Duration) async throws
 
-    /// Leaves in order: this node's games are hosted by nobody (for the next node to claim),
-    /// and its seeks go.
+    /// Leaves in order: this node's games are hosted by nobody, its seeks go, and the other
+    /// nodes are told (`NodeMessage.left`), so that they claim its games at once rather than at
+    /// their next heartbeat.
     func leave() async throws
 
     /// The next number of a login on any node, greater than every one before.

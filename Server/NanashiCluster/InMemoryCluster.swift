@@ -78,6 +78,7 @@ package final class InMemoryCluster: Cluster {
             state.seen[node] = nil
             state.listeners[node] = nil
         }
+        send(.left(node: node), to: nil)
     }
 
     package func nextLoginTicket() async throws -> Int64 {

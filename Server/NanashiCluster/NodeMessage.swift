@@ -29,6 +29,8 @@ package enum NodeMessage: Codable, Sendable, Equatable {
     /// may have missed what was sent to it meanwhile, so each node tells it again who of theirs
     /// is in its games (`present`) and watches them (`watch`).
     case listening(node: Int64)
+    /// `node` left in order (to every node): its games wait for a host, to be claimed now.
+    case left(node: Int64)
     /// `node` (its challenger's) made a challenge (to every node).
     case challenge(NodeChallenge, node: Int64)
     /// A challenge ended without a game on `node` (to every node): `ending` is `withdrawn`,

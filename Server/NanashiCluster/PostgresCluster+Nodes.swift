@@ -22,7 +22,11 @@ extension PostgresCluster {
         try await storage.heartbeat(node: node, now: now, aliveAfter: aliveAfter, within: limit, clock: clock)
     }
 
-    package func leave() async throws { try await storage.leave(node: node) }
+    /// Told at once, not through the queue: the sending task stops with the node.
+    package func leave() async throws {
+        try await storage.leave(node: node)
+        try await storage.notify([(Self.everyNode, "0 " + NodeMessage.left(node: node).payload())])
+    }
 
     package func nextLoginTicket() async throws -> Int64 { try await storage.nextLoginTicket() }
 

@@ -42,6 +42,10 @@ extension Lobby {
         case .watchEnded(let game, let watcher):
             crossing.watchers[watcher]?.games.removeValue(forKey: game)?.end()
             if crossing.watchers[watcher]?.games.isEmpty == true { crossing.watchers[watcher] = nil }
+        case .left(let node):
+            // Its games are hosted by nobody now: claimed here, unless another node is quicker.
+            guard node != cluster.node else { return }
+            Task { await takeOverGames() }
         case .challenge(let record, let node):
             receivedChallenge(record, node: node)
         case .challengeEnded(let id, let ending, let reason, let node):

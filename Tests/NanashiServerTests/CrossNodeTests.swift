@@ -1151,3 +1151,36 @@ func refusedAndSentAgain(_ move: Move, by mover: Side, in played: PlayedGame) as
     else { throw TestClient.Failure(description: "expected the game again") }
     return (moverState, otherState)
 }
+
+@Suite struct PlannedStopTests {
+    /// A node stopped in order (SIGTERM) hands its games over at once: the other node claims
+    /// the game without waiting for a heartbeat (the test clock never moves), its player there
+    /// gets it again, the player of the stopped node logs in on the other and both play on.
+    @Test(arguments: NodesBackend.allCases) func aNodeThatStopsHandsItsGamesOverAtOnce(
+        _ backend: NodesBackend
+    )
+        async throws
+    {
+        let setup = try await GameAcrossNodes(plies: 4, on: backend)
+        var played = setup.played
+        let (stopping, staying) = (setup.hostIndex, setup.otherIndex)
+        let leaver = played.names.first { $0.value == (stopping == 0 ? "ann" : "bob") }!.key
+        await setup.servers[stopping].stop()
+        #expect(try await played.clients[leaver]!.linesUntilClosed() == [#"{"type":"shutdown"}"#])
+        guard case .game(let state) = try await played.clients[leaver.opponent]!.reply().message else {
+            throw TestClient.Failure(description: "expected the game from its new host")
+        }
+        #expect(state.game == played.game && state.moves.count == 4)
+        let back = try setup.servers[staying].client()
+        #expect(
+            try await back.exchange(#"{"type":"auth","token":"\#(played.tokens[leaver]!)"}"#).contains(
+                "welcome"))
+        guard case .game = try await back.reply().message else {
+            throw TestClient.Failure(description: "expected the game after the login")
+        }
+        played.clients[leaver] = back
+        try await played.play(2)
+        #expect(played.ply == 6)
+        await setup.servers[staying].stop()
+    }
+}
