@@ -168,21 +168,52 @@ struct Accounts: Sendable {
                 throttle.withdrawn(name: name, address: client.address)
                 throw ProtocolError(.rateLimited, "too many failed logins for this name; try again later")
             }
+            // And guesses from this address at any name: spraying a few passwords at many names
+            // counts on all servers together, not on each.
+            let addressTaken: Bool
+            do {
+                addressTaken = try await shared.takeGuess(
+                    address: client.address, name: Self.anyName,
+                    capacity: settings.failedLoginsPerAddressBeforeThrottle,
+                    refill: settings.failedLoginRefill,
+                    now: settings.clock.date)
+            } catch {
+                await withdrawAttempt(name: name, from: client, addressTaken: false)
+                throw error
+            }
+            guard addressTaken else {
+                await withdrawAttempt(name: name, from: client, addressTaken: false)
+                throw ProtocolError(.rateLimited, "too many failed logins from your address; try again later")
+            }
         }
         return standing
     }
 
+    /// The key of an address's shared bucket of guesses at any name (no name is empty).
+    static let anyName = ""
+
     /// The attempt begun was never checked (the server failed or was too busy): it counts for nothing.
-    func withdrawAttempt(name: String, from client: Client) async {
+    func withdrawAttempt(name: String, from client: Client, addressTaken: Bool = true) async {
         throttle.withdrawn(name: name, address: client.address)
-        try? await storage.sharedLoginGuesses?.giveBackGuess(
+        let shared = storage.sharedLoginGuesses
+        try? await shared?.giveBackGuess(
             address: client.address, name: name, capacity: settings.failedLoginsBeforeThrottle)
+        if addressTaken {
+            try? await shared?.giveBackGuess(
+                address: client.address, name: Self.anyName,
+                capacity: settings.failedLoginsPerAddressBeforeThrottle)
+        }
     }
 
-    /// The attempt begun had the right secret: the name is clear again from this client.
+    /// The attempt begun had the right secret: the name is clear again from this client, and
+    /// the address has this attempt's guess back.
     func attemptSucceeded(name: String, from client: Client) async {
         throttle.succeeded(name: name, address: client.address)
-        try? await storage.sharedLoginGuesses?.clearGuesses(address: client.address, name: name)
+        let shared = storage.sharedLoginGuesses
+        try? await shared?.clearGuesses(address: client.address, name: name)
+        try? await shared?.giveBackGuess(
+            address: client.address, name: Self.anyName,
+            capacity: settings.failedLoginsPerAddressBeforeThrottle)
     }
 
     /// Refuses a player whose account a moderator closed.

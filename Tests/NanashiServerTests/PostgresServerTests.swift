@@ -77,3 +77,25 @@ import Testing
     await first.stop()
     await second.stop()
 }
+
+/// Wrong passwords from one address at many names, sent to two servers on one database, count
+/// together against the address: a spray gets as many guesses on two servers as on one.
+@Test func failedLoginsFromOneAddressCountAcrossServers() async throws {
+    let url = try await postgresDatabase()
+    let configure: (inout ServerSettings) -> Void = {
+        $0.databasePath = url
+        $0.failedLoginsPerAddressBeforeThrottle = 3
+    }
+    let servers = [try await TestServer(configure: configure), try await TestServer(configure: configure)]
+    var replies: [String] = []
+    for (index, name) in ["ann", "bob", "carl", "dora"].enumerated() {
+        let line = #"{"type":"login","name":"\#(name)","password":"wrong-one"}"#
+        replies.append(try await servers[index % 2].client().exchange(line))
+    }
+    #expect(replies.prefix(3).allSatisfy { $0.contains("bad_credentials") }, "\(replies)")
+    #expect(
+        replies.last
+            == #"{"code":"rate_limited","message":"too many failed logins from your address; try again later","type":"error"}"#
+    )
+    for server in servers { await server.stop() }
+}
