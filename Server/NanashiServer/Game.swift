@@ -165,6 +165,9 @@ actor Game {
     /// unfinished in storage and resumes at the next start.
     func halt() async { await run(.halt) }
 
+    /// The server stops in order: halted, its clocks as they stand stored for the next start.
+    func stop() async { await run(.stop) }
+
     /// Lets the game go to the node that hosts it now, without ending or rating it: it is
     /// halted here, and `isHandedOver` from then on. Returns its watchers, who watch it no
     /// longer here (the lobby has them follow it), and the resignation it had not stored yet,
@@ -230,6 +233,12 @@ actor Game {
             }
         case .storeResult(let outcome, let rated):
             return await storeResult(outcome, rated: rated)
+        case .storeStopClocks(let ply, let clocks):
+            do {
+                try await storage.storeStopClocks(gameID: id, ply: ply, clocks: clocks)
+            } catch {
+                logger.error("game \(id): storing its clocks at the stop failed: \(error)")
+            }
         case .removeMoves(let ply):
             do {
                 try await storage.removeMoves(gameID: id, after: ply)

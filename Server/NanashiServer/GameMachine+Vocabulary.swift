@@ -44,6 +44,9 @@ extension GameMachine {
         case resultStoreFailed(refused: Bool)
         /// The server stops: the game stays as stored, and resumes at the next start.
         case halt
+        /// The server stops in order: as `halt`, and the clocks as they stand are stored, so that
+        /// the game resumes with the time used until now charged and none after.
+        case stop
         /// Another node hosts the game now: it is let go here, neither ended nor rated.
         case handOver
     }
@@ -68,6 +71,8 @@ extension GameMachine {
         /// Removes the stored moves after ply `after` (a takeback); answer `.movesRemoved` or
         /// `.moveRemovalFailed`.
         case removeMoves(after: Int)
+        /// Stores the clocks as a planned stop leaves them, after `ply` plies.
+        case storeStopClocks(ply: Int, clocks: Clocks)
         /// Stores the result, rating it if `rated`; answer `.resultStored` or `.resultStoreFailed`.
         case storeResult(Outcome, rated: Bool)
         /// Sends a message on a connection, answering the request `id`, if any.

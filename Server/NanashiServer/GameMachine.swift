@@ -113,6 +113,7 @@ struct GameMachine {
         case .resultStored(let changes): resultStored(changes)
         case .resultStoreFailed(let refused): resultStoreFailed(refused: refused, at: now)
         case .halt: halt()
+        case .stop: halt(keepingClocksAt: now)
         case .handOver: handOver()
         }
     }
@@ -139,9 +140,9 @@ struct GameMachine {
     }
 
     /// Resumes a stored game after a restart, paused: no clock runs until both players are
-    /// back (the time the side to move had used since the last stored move is given back, as
-    /// after a crash it cannot be known). Both players' grace periods start now, so a game
-    /// whose players never return still ends.
+    /// back (with the clocks stored at a planned stop; after a crash, the time the side to move
+    /// had used since the last stored move is given back, as it cannot be known). Both
+    /// players' grace periods start now, so a game whose players never return still ends.
     private mutating func resume(at now: ContinuousClock.Instant) -> [Action] {
         // Its last move was stored, and the server stopped before the result was: the rules end
         // it now, as they would have then.
@@ -535,8 +536,11 @@ struct GameMachine {
 
     /// Stops the game's timers without ending it, as when the server shuts down: it stays
     /// unfinished in storage and resumes at the next start.
-    private mutating func halt() -> [Action] {
-        let actions = cancel(.finishRetry) + stopTimers()
+    private mutating func halt(keepingClocksAt now: ContinuousClock.Instant? = nil) -> [Action] {
+        var actions = cancel(.finishRetry) + stopTimers()
+        if let now, phase == .playing || phase == .paused {
+            actions.append(.storeStopClocks(ply: moves.count, clocks: clock.reading(at: now)))
+        }
         switch phase {
         case .finishing(let ending): phase = .halted(unfinished: ending)
         case .halted, .handedOver: break

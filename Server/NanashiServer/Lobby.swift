@@ -140,7 +140,11 @@ actor Lobby {
             // The clocks as stored with the last move (without one, both initial clocks). Taken
             // over from a node that stopped or died, the side to move is charged nothing for the
             // time the game had no host: a server's crash costs no player the game.
-            let clocks = stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
+            // Stopped in order at this ply, the clocks as they stood then: the time used before the
+            // stop is charged, none after.
+            let clocks =
+                stored.game.stopClocks(atPly: stored.moves.count)
+                ?? stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
                 id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
                 clocks: clocks, isRated: engineGames[id] == nil && !stored.game.casual)
@@ -166,11 +170,11 @@ actor Lobby {
         gameOf = [:]
     }
 
-    /// Stops pairing and halts every game in progress where it stands.
+    /// Stops pairing and halts every game in progress where it stands, its clocks stored.
     func stop() async {
         pairingTask?.cancel()
         for task in nodeTasks { task.cancel() }
-        for game in games.values { await game.halt() }
+        for game in games.values { await game.stop() }
         games = [:]
         gameOf = [:]
         if let cluster {

@@ -207,6 +207,15 @@ package enum PostgresSchema {
                 FOR EACH STATEMENT EXECUTE FUNCTION moderation_append_only()
                 """,
             ]),
+        Migration(
+            name: "clocks at a planned stop",
+            statements: [
+                // The clocks when the server stopped in order, after `stopped_ply` plies: the game
+                // resumes with them, the time used before the stop charged and none after.
+                "ALTER TABLE game ADD COLUMN stopped_ply BIGINT",
+                "ALTER TABLE game ADD COLUMN stopped_x_clock BIGINT",
+                "ALTER TABLE game ADD COLUMN stopped_o_clock BIGINT",
+            ]),
     ]
 
     /// The schema version this build writes.

@@ -272,6 +272,15 @@ package final class PostgresStorage: Storage {
     }
 
     /// Only while this server hosts the game, as `recordMove`.
+    package func storeStopClocks(gameID: Int64, ply: Int, clocks: Clocks) async throws {
+        try await client.query(
+            """
+            UPDATE game SET stopped_ply = \(Int64(ply)), stopped_x_clock = \(clocks.x), stopped_o_clock = \(clocks.o)
+            WHERE id = \(gameID) AND result IS NULL AND host IS NOT DISTINCT FROM \(host)
+            """, logger: logger)
+    }
+
+    /// Only while this server hosts the game, as `recordMove`.
     package func removeMoves(gameID: Int64, after ply: Int) async throws {
         let host = host
         try await transaction { connection in
@@ -372,12 +381,13 @@ package final class PostgresStorage: Storage {
         var games: [UnfinishedGame] = []
         for row in try await rows(
             """
-            SELECT id, x_id, o_id, initial, increment, started_at, casual FROM game
-            WHERE \(unescaped: condition) ORDER BY id
+            SELECT id, x_id, o_id, initial, increment, started_at, casual, stopped_ply, stopped_x_clock,
+                   stopped_o_clock
+            FROM game WHERE \(unescaped: condition) ORDER BY id
             """)
         {
-            let (id, xID, oID, initial, increment, started, casual) = try row.decode(
-                (Int64, Int64, Int64, Int, Int, Double, Bool).self)
+            let (id, xID, oID, initial, increment, started, casual, stoppedPly, stoppedX, stoppedO) =
+                try row.decode((Int64, Int64, Int64, Int, Int, Double, Bool, Int?, Int64?, Int64?).self)
             guard let x = try await player(id: xID), let o = try await player(id: oID) else { continue }
             let moves = try await rows(
                 """
@@ -390,10 +400,13 @@ package final class PostgresStorage: Storage {
                     gameID: id, ply: ply, notation: notation, xClock: xClock, oClock: oClock,
                     playedAt: playedAt)
             }
-            let game = GameRow(
+            var game = GameRow(
                 id: id, xID: xID, oID: oID, initial: initial, increment: increment, startedAt: started,
                 endedAt: nil,
                 result: nil, reason: nil, casual: casual)
+            game.stoppedPly = stoppedPly
+            game.stoppedXClock = stoppedX
+            game.stoppedOClock = stoppedO
             games.append(UnfinishedGame(game: game, x: x, o: o, moves: moves))
         }
         return games

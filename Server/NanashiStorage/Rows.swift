@@ -150,6 +150,16 @@ package struct GameRow: Codable, Hashable, Sendable {
     package var reason: String?
     /// Played for fun: its result rates nobody (a challenge's choice).
     package var casual: Bool
+    /// The clocks a planned stop left, after `stoppedPly` plies (`nil`: none).
+    package var stoppedPly: Int? = nil
+    package var stoppedXClock: Int64? = nil
+    package var stoppedOClock: Int64? = nil
+
+    /// The clocks a planned stop left, if the game stands at the ply it stopped at.
+    package func stopClocks(atPly ply: Int) -> Clocks? {
+        guard stoppedPly == ply, let stoppedXClock, let stoppedOClock else { return nil }
+        return Clocks(x: stoppedXClock, o: stoppedOClock)
+    }
 
     package enum CodingKeys: String, CodingKey {
         case id
@@ -159,6 +169,9 @@ package struct GameRow: Codable, Hashable, Sendable {
         case startedAt = "started_at"
         case endedAt = "ended_at"
         case result, reason, casual
+        case stoppedPly = "stopped_ply"
+        case stoppedXClock = "stopped_x_clock"
+        case stoppedOClock = "stopped_o_clock"
     }
 
     package init(

@@ -203,6 +203,16 @@ package final class SQLiteStorage: Storage {
         }
         registerEngineMigrations(&migrator)
         registerModerationMigrations(&migrator)
+        // The clocks when the server stopped in order, after `stopped_ply` plies: the game
+        // resumes with them, the time used before the stop charged and none after.
+        migrator.registerMigration("v7 clocks at a planned stop") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE game ADD COLUMN stopped_ply INTEGER;
+                    ALTER TABLE game ADD COLUMN stopped_x_clock INTEGER;
+                    ALTER TABLE game ADD COLUMN stopped_o_clock INTEGER;
+                    """)
+        }
         return migrator
     }
 
@@ -323,6 +333,16 @@ package final class SQLiteStorage: Storage {
                 xID, oID, control.initial, control.increment, now.timeIntervalSince1970, casual,
             ])
             return db.lastInsertedRowID
+        }
+    }
+
+    package func storeStopClocks(gameID: Int64, ply: Int, clocks: Clocks) async throws {
+        try await writingOneStatement { db in
+            try db.execute(
+                sql: """
+                    UPDATE game SET stopped_ply = ?, stopped_x_clock = ?, stopped_o_clock = ?
+                    WHERE id = ? AND result IS NULL
+                    """, arguments: [ply, clocks.x, clocks.o, gameID])
         }
     }
 

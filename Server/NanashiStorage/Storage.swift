@@ -58,6 +58,10 @@ package protocol Storage: ModerationStorage {
         rate: @escaping @Sendable (PlayerRow, PlayerRow) -> (Rating, Rating)
     ) async throws -> RatedResult?
 
+    /// Keeps the clocks of an unfinished game as a planned stop leaves them, after `ply` plies:
+    /// resumed at that ply, the game starts from them (with several nodes, only its host's).
+    func storeStopClocks(gameID: Int64, ply: Int, clocks: Clocks) async throws
+
     /// Takes back the moves of an unfinished game after ply `ply` (a takeback both players
     /// agreed to).
     ///

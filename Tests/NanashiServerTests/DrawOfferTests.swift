@@ -113,3 +113,27 @@ import Testing
         await server.stop()
     }
 }
+
+@Suite struct PlannedRestartTests {
+    /// A server stopped in order stores each game's clocks as they stand: after the restart the
+    /// side to move has the 20 s it used before the stop charged, and nothing for the time the
+    /// server was down.
+    @Test func aGameResumesWithTheTimeUsedBeforeTheStop() async throws {
+        let first = try await TestServer()
+        let played = try await PlayedGame(annServer: first, bobServer: first, plies: 2)
+        first.clock.advance(by: .seconds(20))
+        await first.stop()
+        let second = try await TestServer(database: first.database)
+        for side in Side.allCases {
+            let client = try second.client()
+            #expect(
+                try await client.exchange(#"{"type":"auth","token":"\#(played.tokens[side]!)"}"#).contains(
+                    "welcome"))
+            guard case .game(let state) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected the game")
+            }
+            #expect(state.moves.count == 2 && state.clock == Clocks(x: 283_000, o: 303_000))
+        }
+        await second.stop()
+    }
+}

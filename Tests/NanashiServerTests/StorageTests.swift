@@ -58,15 +58,15 @@ import Testing
 @Test func aFileAtANewerSchemaIsRefused() throws {
     let database = try TemporaryDatabase()
     let storage = try SQLiteStorage(path: database.path)
-    #expect(SQLiteStorage.schemaVersion == 6)
+    #expect(SQLiteStorage.schemaVersion == 7)
     try storage.pool.write { db in
-        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v7 from a newer server')")
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v8 from a newer server')")
     }
-    #expect(throws: StorageError.newerSchema(database: 7, node: 6)) {
+    #expect(throws: StorageError.newerSchema(database: 8, node: 7)) {
         try SQLiteStorage(path: database.path)
     }
     #expect(
-        "\(StorageError.newerSchema(database: 7, node: 6))"
-            == "the database's schema is at version 7, newer than this server's 6: "
+        "\(StorageError.newerSchema(database: 8, node: 7))"
+            == "the database's schema is at version 8, newer than this server's 7: "
             + "upgrade this server before starting it on that database")
 }

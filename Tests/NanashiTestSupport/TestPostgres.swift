@@ -214,9 +214,11 @@ public enum TestPostgres {
                 try run("/bin/chown", ["-R", "postgres:postgres", folder])
             }
             let port = try freePort()
+            // Room for the whole suite's PostgreSQL tests at once: each node opens a pool, a
+            // listening and a heartbeat connection (at 200, some were refused "too many clients").
             let options =
                 "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
-                + " -c full_page_writes=off -c max_connections=200"
+                + " -c full_page_writes=off -c max_connections=600"
             func asOwner(_ tool: String, _ arguments: [String]) throws {
                 if asPostgres {
                     try run("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/" + tool] + arguments)
