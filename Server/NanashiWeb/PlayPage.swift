@@ -36,7 +36,7 @@ enum PlayPage {
             <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>
             \(GamePage.boardArea)
             <div class="clocks"><div class="clock" id="clock-bottom"><span class="disc" id="disc-bottom"></span> <span class="name" id="name-bottom"></span> <span class="time" id="time-bottom"></span></div></div>
-            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button> <a id="review-link" class="review" hidden>Review the game</a></div>
+            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" class="secondary" id="draw-button">Offer a draw</button> <button type="button" class="secondary" id="decline-draw-button" hidden>Decline</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button> <a id="review-link" class="review" hidden>Review the game</a></div>
             </div>
             <div class="side">
             <form id="login" class="panel" method="post" action="/play" hidden>
@@ -62,6 +62,16 @@ enum PlayPage {
             <select id="ai-color"><option value="">random</option><option value="x">x (moves first)</option><option value="o">o</option></select></div>
             </div>
             <div class="buttons"><button type="button" id="ai-button">Play the computer</button></div>
+            <h2>Play a friend</h2>
+            <p class="quiet">They see your challenge wherever they play, at the time control above.</p>
+            <div class="pair">
+            <div><label for="friend-name">Their name</label>
+            <input id="friend-name" minlength="3" maxlength="20" pattern="[A-Za-z0-9_\\-]{3,20}"></div>
+            <div><label for="friend-rated">Game</label>
+            <select id="friend-rated"><option value="true">rated</option><option value="false">casual</option></select></div>
+            </div>
+            <div class="buttons"><button type="button" id="challenge-button">Challenge</button></div>
+            <div id="challenges"></div>
             </div>
             </div>
             </div>

@@ -492,6 +492,58 @@
     document.getElementById('resign-button').onclick = function () {
       if (game && !game.over && confirm('Resign this game?')) { link.send({ type: 'resign', game: game.id }); }
     };
+    document.getElementById('draw-button').onclick = function () {
+      if (game && !game.over) { link.send({ type: 'draw', game: game.id }); }
+    };
+    document.getElementById('decline-draw-button').onclick = function () {
+      if (game && !game.over) { link.send({ type: 'decline_draw', game: game.id }); }
+    };
+    document.getElementById('challenge-button').onclick = function () {
+      var parts = document.getElementById('control').value.split('+');
+      var name = document.getElementById('friend-name').value.trim();
+      if (!name) { status('Type the name of the player to challenge.'); return; }
+      link.send({ type: 'challenge', to: name, initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10),
+                  rated: document.getElementById('friend-rated').value === 'true' });
+    };
+
+    // The challenges standing for this player and theirs, each a line with its buttons.
+    function challengeLine(message, mine) {
+      var line = document.createElement('p');
+      line.id = 'challenge-' + message.challenge;
+      line.dataset.player = mine ? message.to : message.from;
+      var terms = (message.initial / 60) + '+' + message.increment + ', ' + (message.rated ? 'rated' : 'casual') +
+        (message.color === 'random' ? '' : ', you play ' + message.color);
+      line.textContent = (mine ? 'You challenged ' + message.to : message.from + ' (' + message.rating + ') challenges you') +
+        ': ' + terms + ' ';
+      var buttons = mine ? [['Cancel', { type: 'cancel_challenge', challenge: message.challenge }]]
+        : [['Accept', { type: 'accept', challenge: message.challenge }],
+           ['Decline', { type: 'decline', challenge: message.challenge }]];
+      buttons.forEach(function (pair) {
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'secondary';
+        button.textContent = pair[0];
+        button.onclick = function () { link.send(pair[1]); };
+        line.appendChild(button);
+        line.appendChild(document.createTextNode(' '));
+      });
+      var old = document.getElementById(line.id);
+      if (old) { old.remove(); }
+      document.getElementById('challenges').appendChild(line);
+    }
+
+    function challengeEnded(id) {
+      var line = document.getElementById('challenge-' + id);
+      if (line) { line.remove(); }
+    }
+
+    function offerButtons(offered) {
+      var button = document.getElementById('draw-button');
+      setText('draw-button', offered ? 'Accept the draw' : 'Offer a draw');
+      button.classList.toggle('offered', offered);
+      show('decline-draw-button', offered);
+    }
+
     document.getElementById('rematch-button').onclick = function () {
       if (game && game.over) { link.send({ type: 'rematch', game: game.id }); }
     };
@@ -583,6 +635,8 @@
             game.selected = -1;
             game.sent = false;
             clocks.set(message.clock, game.board.side);
+            // A move lets a draw offer to its mover lapse.
+            offerButtons(false);
             turn();
           }
           break;
@@ -606,6 +660,33 @@
             status('');
             finished();
           }
+          break;
+        case 'draw_offer':
+          status('Your opponent offers a draw.');
+          offerButtons(true);
+          break;
+        case 'draw_offered':
+          status('Draw offered; it stands until your opponent answers or moves.');
+          break;
+        case 'draw_declined':
+          status(message.id === undefined ? 'Your opponent declined the draw.' : 'Draw declined.');
+          offerButtons(false);
+          break;
+        case 'challenge_sent':
+          challengeLine(message, true);
+          status('Challenge sent to ' + message.to + '.');
+          break;
+        case 'challenged':
+          challengeLine(message, false);
+          status(message.from + ' challenges you.');
+          break;
+        case 'challenge_declined':
+          challengeEnded(message.challenge);
+          status('Challenge declined' + (message.reason ? ': ' + message.reason : '') + '.');
+          break;
+        case 'challenge_cancelled':
+          challengeEnded(message.challenge);
+          status('A challenge ended (' + message.reason + ').');
           break;
         case 'rematch_offer':
           status('Your opponent offers a rematch.');
@@ -664,6 +745,12 @@
       setText('result', '');
       show('table', true);
       show('resign-button', true);
+      show('draw-button', !game.engine);
+      // The challenge between the two, accepted, stands no more.
+      Array.prototype.forEach.call(document.querySelectorAll('#challenges p'), function (line) {
+        if (line.dataset.player === opponent.name) { line.remove(); }
+      });
+      offerButtons(false);
       show('rematch-button', false);
       show('again-button', false);
       show('review-link', false);
@@ -673,6 +760,8 @@
 
     function finished() {
       show('resign-button', false);
+      show('draw-button', false);
+      show('decline-draw-button', false);
       show('rematch-button', true);
       show('again-button', true);
       setText('again-button', game.engine ? 'New game' : 'New opponent');
