@@ -7,9 +7,10 @@ package struct NodeChallenge: Codable, Sendable, Equatable {
     package var fromID: Int64
     package var fromName: String
     package var fromRating: Int
-    package var toID: Int64
-    package var toName: String
-    package var toRating: Int
+    /// The one challenged; `nil` for a challenge by link.
+    package var toID: Int64?
+    package var toName: String?
+    package var toRating: Int?
     package var initial: Int
     package var increment: Int
     /// The challenger's side; `nil`: drawn at random.
@@ -17,8 +18,8 @@ package struct NodeChallenge: Codable, Sendable, Equatable {
     package var rated: Bool
 
     package init(
-        id: String, fromID: Int64, fromName: String, fromRating: Int, toID: Int64, toName: String,
-        toRating: Int,
+        id: String, fromID: Int64, fromName: String, fromRating: Int, toID: Int64?, toName: String?,
+        toRating: Int?,
         initial: Int, increment: Int, challengerSide: Side?, rated: Bool
     ) {
         self.id = id

@@ -26,7 +26,8 @@ struct Challenges {
         /// Unguessable: 128 random bits, base64url.
         var id: String
         var from: Player
-        var to: Player
+        /// `nil` for a challenge by link, open to any other player until one accepts it.
+        var to: Player?
         var terms: ChallengeTerms
         var expires: ContinuousClock.Instant
         /// The node that made it (its challenger's), if another: that node starts its game.
@@ -34,7 +35,9 @@ struct Challenges {
 
         /// What the challenger is told (`challenge_sent`).
         var sent: ChallengeNotice {
-            ChallengeNotice(challenge: id, player: to.name, rating: to.rating, terms: terms)
+            ChallengeNotice(
+                challenge: id, player: to?.name, rating: to?.rating, terms: terms,
+                link: to == nil ? "/challenge/\(id)" : nil)
         }
 
         /// What the player challenged is told (`challenged`).
@@ -60,8 +63,18 @@ struct Challenges {
     ///   refuses challenges or has too many waiting, `rate_limited` for a sender with too many
     ///   open or one declined by that player a moment ago.
     mutating func add(
-        id: String, from: Player, to: Player, terms: ChallengeTerms, at now: ContinuousClock.Instant
+        id: String, from: Player, to: Player?, terms: ChallengeTerms, at now: ContinuousClock.Instant
     ) throws(ProtocolError) -> Challenge {
+        guard let to else {
+            guard sent(by: from.id).count < Self.mostOpenPerSender else {
+                throw ProtocolError(
+                    .rateLimited,
+                    "you have \(Self.mostOpenPerSender) challenges open; cancel one or wait for an answer")
+            }
+            let challenge = Challenge(id: id, from: from, to: nil, terms: terms, expires: now + Self.lifetime)
+            standing[id] = challenge
+            return challenge
+        }
         guard from.id != to.id else { throw ProtocolError(.badRequest, "you cannot challenge yourself") }
         guard !refusing.contains(to.id) else {
             throw ProtocolError(.challengeRefused, "\(to.name) takes no challenges now")
@@ -89,11 +102,18 @@ struct Challenges {
     ///
     /// - Throws: `ProtocolError`: `no_such_challenge` if none stands for them with that id,
     ///   `bad_request` for the challenger's own.
-    mutating func accept(_ id: String, by player: Int64) throws(ProtocolError) -> Challenge {
-        let challenge = try find(id, for: player)
-        guard challenge.to.id == player else {
+    mutating func accept(_ id: String, by player: Player) throws(ProtocolError) -> Challenge {
+        guard var challenge = standing[id],
+            challenge.to == nil || challenge.to?.id == player.id
+                || challenge.from.id == player.id
+        else {
+            throw ProtocolError(.noSuchChallenge, "no challenge \(id.prefix(40)) stands for you")
+        }
+        guard challenge.from.id != player.id else {
             throw ProtocolError(.badRequest, "you cannot accept your own challenge")
         }
+        // By link: whoever accepts first is the one challenged.
+        challenge.to = player
         standing[id] = nil
         return challenge
     }
@@ -125,7 +145,7 @@ struct Challenges {
         -> Challenge
     {
         let challenge = try find(id, for: player)
-        guard challenge.to.id == player else {
+        guard let to = challenge.to, to.id == player else {
             throw ProtocolError(.badRequest, "you cannot decline your own challenge; cancel it")
         }
         standing[id] = nil
@@ -173,7 +193,7 @@ struct Challenges {
 
     /// The challenges standing for `player` to answer, oldest first.
     func waiting(for player: Int64) -> [Challenge] {
-        standing.values.filter { $0.to.id == player }.sorted { $0.expires < $1.expires }
+        standing.values.filter { $0.to?.id == player }.sorted { $0.expires < $1.expires }
     }
 
     /// The challenges `player` made that stand, oldest first.
@@ -183,7 +203,7 @@ struct Challenges {
 
     /// The challenge `id`, if it concerns `player`; an unknown one and another's look the same.
     private func find(_ id: String, for player: Int64) throws(ProtocolError) -> Challenge {
-        guard let challenge = standing[id], challenge.from.id == player || challenge.to.id == player else {
+        guard let challenge = standing[id], challenge.from.id == player || challenge.to?.id == player else {
             throw ProtocolError(.noSuchChallenge, "no challenge \(id.prefix(40)) stands for you")
         }
         return challenge

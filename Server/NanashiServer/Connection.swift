@@ -300,7 +300,7 @@ final class Connection: ConnectionHandler {
             if terms.rated { try await checkRatedChallenge(by: player, to: name) }
             try await lobby.challenge(name, terms: terms, from: session.player, outbox: outbox, requestID: id)
         case .accept(let challenge):
-            try await lobby.accept(challenge, by: player, outbox: outbox)
+            try await lobby.accept(challenge, by: session.player, outbox: outbox)
         case .declineChallenge(let challenge, let reason):
             try await lobby.decline(challenge, by: player, reason: reason, outbox: outbox, requestID: id)
         case .cancelChallenge(let challenge):
@@ -327,9 +327,9 @@ final class Connection: ConnectionHandler {
 
     /// Refuses a rated challenge made by, or to, a player marked as playing with engine help
     /// (a casual one is open to them).
-    private func checkRatedChallenge(by player: Int64, to name: String) async throws {
+    private func checkRatedChallenge(by player: Int64, to name: String?) async throws {
         if let challenger = try await storage.player(id: player) { try Self.checkMayPlayRated(challenger) }
-        if let challenged = try await storage.player(named: name), challenged.engineHelpAt != nil {
+        if let name, let challenged = try await storage.player(named: name), challenged.engineHelpAt != nil {
             throw ProtocolError(.restricted, "\(challenged.name) may play casual games only")
         }
     }

@@ -7,13 +7,24 @@ import NanashiTransport
 /// the moment the other accepts. The rules of who may challenge whom are `Challenges`'s.
 extension Lobby {
     /// `challenger` (on `outbox`) challenges the player named `name`: they hear `challenged` now
-    /// if connected, else when they log in while it stands.
+    /// if connected, else when they log in while it stands. Without a name, the challenge is
+    /// open to whoever accepts it first: its link (`challenge_sent`) says where.
     func challenge(
-        _ name: String, terms: ChallengeTerms, from challenger: PlayerRow, outbox: Outbox,
+        _ name: String?, terms: ChallengeTerms, from challenger: PlayerRow, outbox: Outbox,
         requestID: RequestID?
     ) async throws(ProtocolError) {
         guard let id = challenger.id, connections[id]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
+        }
+        guard let name else {
+            let added = try challenges.add(
+                id: Base64URL.encode(Secrets.randomBytes(16)), from: Self.challengePlayer(challenger),
+                to: nil,
+                terms: terms, at: settings.clock.now)
+            outbox.send(.challengeSent(added.sent), id: requestID)
+            share(added)
+            logger.info("challenge \(added.id.prefix(6)) by link: \(challenger.name) at \(terms.control)")
+            return
         }
         let found: PlayerRow?
         do {
@@ -47,9 +58,14 @@ extension Lobby {
     ///
     /// - Throws: `no_such_challenge`, `in_game` (the acceptor, or the challenger, is playing or
     ///   starting a game: the challenge stands), `internal_error` if the game cannot be stored.
-    func accept(_ id: String, by player: Int64, outbox: Outbox) async throws(ProtocolError) {
+    func accept(_ id: String, by acceptor: PlayerRow, outbox: Outbox) async throws(ProtocolError) {
+        guard let player = acceptor.id else { return }
         try await checkMayStartAGame(player, outbox: outbox)
-        let challenge = try challenges.accept(id, by: player)
+        let challenge = try challenges.accept(id, by: Self.challengePlayer(acceptor))
+        if challenge.terms.rated, acceptor.engineHelpAt != nil {
+            challenges.restore(challenge)
+            throw ProtocolError(.restricted, "you may play casual games only")
+        }
         if let owner = challenge.node, let cluster {
             // Made on another node, which starts the game: `start` comes from there.
             await cancel(player)
@@ -105,6 +121,12 @@ extension Lobby {
         await game.begin()
     }
 
+    /// The challenge by link `id` as whoever opens it is challenged, while it is open.
+    func openChallenge(_ id: String) -> ChallengeNotice? {
+        guard let challenge = challenges.standing[id], challenge.to == nil else { return nil }
+        return challenge.received
+    }
+
     /// `player` declines challenge `id`: its challenger hears why, if they said.
     func decline(_ id: String, by player: Int64, reason: String?, outbox: Outbox, requestID: RequestID?)
         throws(ProtocolError)
@@ -120,7 +142,9 @@ extension Lobby {
     {
         let challenge = try challenges.withdraw(id, by: player)
         outbox.send(.challengeCancelled(challenge: id, reason: .withdrawn), id: requestID)
-        connections[challenge.to.id]?.outbox.send(.challengeCancelled(challenge: id, reason: .withdrawn))
+        if let to = challenge.to {
+            connections[to.id]?.outbox.send(.challengeCancelled(challenge: id, reason: .withdrawn))
+        }
         shareEnd(of: id, ChallengeEnd.withdrawn.rawValue)
     }
 
@@ -161,12 +185,12 @@ extension Lobby {
     }
 
     func tellCancelled(_ challenge: Challenges.Challenge, _ reason: ChallengeEnd) {
-        for player in [challenge.from.id, challenge.to.id] {
+        for player in [challenge.from.id, challenge.to?.id].compactMap({ $0 }) {
             connections[player]?.outbox.send(.challengeCancelled(challenge: challenge.id, reason: reason))
         }
     }
 
-    private static func challengePlayer(_ row: PlayerRow) -> Challenges.Player {
+    static func challengePlayer(_ row: PlayerRow) -> Challenges.Player {
         Challenges.Player(id: row.id ?? 0, name: row.name, rating: rounded(row.rating))
     }
 }

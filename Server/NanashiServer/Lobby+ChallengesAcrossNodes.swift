@@ -26,13 +26,13 @@ extension Lobby {
         let challenge = Challenges.Challenge(
             id: record.id,
             from: .init(id: record.fromID, name: record.fromName, rating: record.fromRating),
-            to: .init(id: record.toID, name: record.toName, rating: record.toRating),
+            to: record.toID.map { .init(id: $0, name: record.toName ?? "", rating: record.toRating ?? 0) },
             terms: ChallengeTerms(
                 control: TimeControl(initial: record.initial, increment: record.increment),
                 challengerSide: record.challengerSide, rated: record.rated),
             expires: settings.clock.now + Challenges.lifetime, node: node)
         challenges.insert(challenge)
-        connections[challenge.to.id]?.outbox.send(.challenged(challenge.received))
+        if let to = challenge.to { connections[to.id]?.outbox.send(.challenged(challenge.received)) }
     }
 
     /// A challenge ended on another node: gone here too, and its players here told.
@@ -40,7 +40,9 @@ extension Lobby {
         guard node != cluster?.node, let challenge = challenges.remove(id) else { return }
         switch ending {
         case "declined":
-            challenges.noteDeclined(from: challenge.from.id, to: challenge.to.id, at: settings.clock.now)
+            if let to = challenge.to {
+                challenges.noteDeclined(from: challenge.from.id, to: to.id, at: settings.clock.now)
+            }
             connections[challenge.from.id]?.outbox.send(.challengeDeclined(challenge: id, reason: reason))
         case "accepted":
             break
@@ -54,8 +56,11 @@ extension Lobby {
     func receivedAccept(_ id: String, by player: Int64, node: Int64) async {
         guard let cluster else { return }
         let refusal: ProtocolError
-        do {
-            let challenge = try challenges.accept(id, by: player)
+        do throws(ProtocolError) {
+            guard let row = (try? await storage.player(id: player)) ?? nil else {
+                throw ProtocolError(.internalError, "the server failed; nothing changed")
+            }
+            let challenge = try challenges.accept(id, by: Self.challengePlayer(row))
             do {
                 try await start(challenge, acceptorNode: node, cluster: cluster)
                 return
@@ -84,7 +89,8 @@ extension Lobby {
             throw ProtocolError(.inGame, "\(challenger.name) is playing a game; accept again once it ends")
         }
         let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
-        let (xID, oID) = side == .x ? (challenger.id, challenge.to.id) : (challenge.to.id, challenger.id)
+        guard let to = challenge.to else { return }
+        let (xID, oID) = side == .x ? (challenger.id, to.id) : (to.id, challenger.id)
         starting.formUnion([xID, oID])
         defer { starting.subtract([xID, oID]) }
         await cancel(challenger.id)
@@ -117,8 +123,8 @@ extension Lobby {
     private static func record(_ challenge: Challenges.Challenge) -> NodeChallenge {
         NodeChallenge(
             id: challenge.id, fromID: challenge.from.id, fromName: challenge.from.name,
-            fromRating: challenge.from.rating, toID: challenge.to.id, toName: challenge.to.name,
-            toRating: challenge.to.rating, initial: challenge.terms.control.initial,
+            fromRating: challenge.from.rating, toID: challenge.to?.id, toName: challenge.to?.name,
+            toRating: challenge.to?.rating, initial: challenge.terms.control.initial,
             increment: challenge.terms.control.increment, challengerSide: challenge.terms.challengerSide,
             rated: challenge.terms.rated)
     }

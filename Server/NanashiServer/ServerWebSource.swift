@@ -43,6 +43,10 @@ struct ServerWebSource: WebSource {
         try await storage.analysis(gameID: game)
     }
 
+    func openChallenge(id: String) async -> ChallengeNotice? {
+        await lobby.openChallenge(id)
+    }
+
     func metrics() async -> String {
         serverMetrics.gamesInProgress.set(Double(await lobby.gamesInProgress))
         return serverMetrics.text()

@@ -37,9 +37,11 @@ func pathSegment(_ text: String) -> String {
 
 /// What a page hands its script, in a `<script type="application/json">` block.
 struct PageData: Encodable {
-    /// `replay` (a finished game) or `watch` (a game in progress).
+    /// `replay` (a finished game), `watch` (a game in progress) or `challenge` (an invitation).
     var mode: String
-    var game: Int64
+    var game: Int64?
+    /// An invitation by link, as the protocol's `challenged` would tell it.
+    var invitation: Reply?
     /// The position before the first move and after each one, for a replay.
     var fens: [String]?
     var moves: [String]?

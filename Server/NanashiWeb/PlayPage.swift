@@ -1,4 +1,5 @@
 import NanashiCore
+import NanashiProtocol
 
 /// `/play`: log in or register, pick a time control, seek a person or play the computer at a
 /// level and colour, and play; the script does the rest
@@ -16,7 +17,11 @@ enum PlayPage {
     static let levels = 1...24
     static let defaultLevel = 8
 
-    static var html: String {
+    static var html: String { Self.html(invitation: nil) }
+
+    /// The page; with `invitation`, the challenge by link it was opened for, to accept once
+    /// logged in.
+    static func html(invitation: ChallengeNotice?) -> String {
         let levelOptions = levels.map { level in
             let selected = level == defaultLevel ? " selected" : ""
             let note =
@@ -29,6 +34,7 @@ enum PlayPage {
         }
         let body = """
             <section class="play">
+            \(invitation.map(Self.invitationLine) ?? "")
             <p class="status" id="status" role="status" aria-live="polite">connecting…</p>
             <p class="result" id="result" aria-live="polite"></p>
             <div class="play-area">
@@ -77,6 +83,17 @@ enum PlayPage {
             </div>
             </section>
             """
-        return page(title: "Play", body: body, pageKind: "play")
+        return page(
+            title: "Play", body: body, pageKind: "play",
+            data: invitation.map { PageData(mode: "challenge", invitation: Reply(.challenged($0))) })
+    }
+
+    /// What an invitation says before its page logs in.
+    private static func invitationLine(_ notice: ChallengeNotice) -> String {
+        let side = notice.terms.challengedSide.map { ", you play \($0)" } ?? ""
+        let who = escaped(notice.player ?? "someone")
+        return
+            "<p class=\"result\" id=\"invitation\"><strong>\(who)</strong> (\(notice.rating ?? 0)) challenges you: "
+            + "\(notice.terms.control), \(notice.terms.rated ? "rated" : "casual")\(side). Log in or register, then accept it.</p>"
     }
 }

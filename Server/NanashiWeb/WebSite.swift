@@ -56,6 +56,8 @@ public struct WebSite: Sendable {
             return try await home(request)
         case ("play", 1):
             return .html(PlayPage.html)
+        case ("challenge", 2):
+            return await invitation(segments[1])
         case ("player", 2):
             return try await player(segments[1], request)
         case ("game", 2):
@@ -137,6 +139,27 @@ public struct WebSite: Sendable {
     }
 
     /// `message` is HTML, its strings already escaped.
+    /// `/challenge/ID`: the play page with the invitation to accept once logged in; a link
+    /// taken, withdrawn or expired says so.
+    private func invitation(_ id: String) async -> WebResponse {
+        let wellFormed =
+            id.utf8.count == 22
+            && id.utf8.allSatisfy {
+                $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0)
+                    || (97...122).contains($0)
+            }
+        guard wellFormed, let notice = await source.openChallenge(id: id) else {
+            return .html(
+                page(
+                    title: "Challenge",
+                    body:
+                        "<section><h1>This challenge is not open</h1><p>It was taken, withdrawn, or has expired (a challenge stands 10 minutes).</p><p><a href=\"/play\">Play</a></p></section>"
+                ),
+                status: 410)
+        }
+        return .html(PlayPage.html(invitation: notice))
+    }
+
     private func notFound(_ message: String) -> WebResponse {
         .html(
             page(

@@ -18,11 +18,17 @@ public protocol WebSource: Sendable {
     func metrics() async -> String
     /// The stored analysis of a finished game, or `nil` when none has been asked for yet.
     func storedAnalysis(game: Int64) async throws -> GameAnalysis?
+
+    /// The challenge by link `id` as whoever opens it would be challenged, if it is still open.
+    func openChallenge(id: String) async -> ChallengeNotice?
 }
 
 extension WebSource {
     /// No analyses: a source without an engine.
     public func storedAnalysis(game: Int64) async throws -> GameAnalysis? { nil }
+
+    /// No challenges: a source without players.
+    public func openChallenge(id: String) async -> ChallengeNotice? { nil }
 }
 
 /// A finished game as its page shows it.

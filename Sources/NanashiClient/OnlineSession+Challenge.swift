@@ -10,12 +10,12 @@ extension OnlineSession {
             if case .seeking = phase { break }
             phase = .seeking(since: now)
             say(
-                "challenged \(notice.player) (\(notice.rating)) to \(Self.terms(notice, side: notice.terms.challengerSide)); waiting for an answer..."
+                "challenged \(notice.player ?? "anyone") (\(notice.rating ?? 0)) to \(Self.terms(notice, side: notice.terms.challengerSide)); waiting for an answer..."
             )
         case .challenged(let notice):
             challengeReceived = notice.challenge
             say(
-                "\(notice.player) (\(notice.rating)) challenges you to \(Self.terms(notice, side: notice.terms.challengedSide)): "
+                "\(notice.player ?? "someone") (\(notice.rating ?? 0)) challenges you to \(Self.terms(notice, side: notice.terms.challengedSide)): "
                     + "accept or decline")
         case .challengeDeclined(let id, let reason):
             guard reply.id == nil, settings.challenge != nil, table == nil else {

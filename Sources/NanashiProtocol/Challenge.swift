@@ -43,17 +43,22 @@ enum ChallengeColor {
 /// that stands, and the terms as its recipient plays them.
 public struct ChallengeNotice: Hashable, Sendable {
     public var challenge: String
-    /// The other player: the one challenged (`challenge_sent`) or the challenger (`challenged`).
-    public var player: String
+    /// The other player: the one challenged (`challenge_sent`; `nil` for a challenge by link,
+    /// open to whoever opens it) or the challenger (`challenged`).
+    public var player: String?
     /// The other player's rating.
-    public var rating: Int
+    public var rating: Int?
     public var terms: ChallengeTerms
+    /// A challenge by link: the path of its page on the server's web port (`/challenge/ID`).
+    public var link: String?
 
-    public init(challenge: String, player: String, rating: Int, terms: ChallengeTerms) {
+    public init(challenge: String, player: String?, rating: Int?, terms: ChallengeTerms, link: String? = nil)
+    {
         self.challenge = challenge
         self.player = player
         self.rating = rating
         self.terms = terms
+        self.link = link
     }
 }
 

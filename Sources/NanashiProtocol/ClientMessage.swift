@@ -48,8 +48,9 @@ public enum ClientMessage: Hashable, Sendable {
     case offer(Offer, game: Int64)
     /// `decline_draw`: decline the opponent's standing offer.
     case decline(Offer, game: Int64)
-    /// `challenge`: ask one player for a game on these terms.
-    case challenge(to: String, terms: ChallengeTerms)
+    /// `challenge`: ask one player for a game on these terms; without `to`, whoever opens its
+    /// link first (`challenge_sent` carries it).
+    case challenge(to: String?, terms: ChallengeTerms)
     /// `accept`: take up a challenge; the game starts at once.
     case accept(challenge: String)
     /// `decline`: turn a challenge down, saying why if one likes (at most 120 bytes).
@@ -198,7 +199,7 @@ extension Request: Codable {
                 challengerSide: try ChallengeColor.side(
                     container.decodeIfPresent(String.self, forKey: .color)),
                 rated: try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true)
-            message = .challenge(to: try container.decode(String.self, forKey: .to), terms: terms)
+            message = .challenge(to: try container.decodeIfPresent(String.self, forKey: .to), terms: terms)
         case "accept": message = .accept(challenge: try container.decode(String.self, forKey: .challenge))
         case "decline":
             let reason = try container.decodeIfPresent(String.self, forKey: .reason)
@@ -251,7 +252,7 @@ extension Request: Codable {
         case .profile(let name): try container.encode(name, forKey: .name)
         case .logout(let everywhere): if everywhere { try container.encode(true, forKey: .everywhere) }
         case .challenge(let to, let terms):
-            try container.encode(to, forKey: .to)
+            try container.encodeIfPresent(to, forKey: .to)
             try terms.control.encode(to: encoder)
             try container.encode(ChallengeColor.text(terms.challengerSide), forKey: .color)
             try container.encode(terms.rated, forKey: .rated)

@@ -143,7 +143,7 @@ public struct Reply: Hashable, Sendable {
 
 extension Reply: Codable {
     private enum Keys: String, CodingKey {
-        case type, id, game, games, color, rating, challenge, to, from, rated, reason, accept
+        case type, id, game, games, color, rating, challenge, to, from, rated, reason, accept, link
     }
 
     public init(from decoder: any Decoder) throws {
@@ -196,11 +196,12 @@ extension Reply: Codable {
             let theirs = try ChallengeColor.side(container.decode(String.self, forKey: .color))
             let notice = ChallengeNotice(
                 challenge: try container.decode(String.self, forKey: .challenge),
-                player: try container.decode(String.self, forKey: sent ? .to : .from),
-                rating: try container.decode(Int.self, forKey: .rating),
+                player: try container.decodeIfPresent(String.self, forKey: sent ? .to : .from),
+                rating: try container.decodeIfPresent(Int.self, forKey: .rating),
                 terms: ChallengeTerms(
                     control: try TimeControl(from: decoder), challengerSide: sent ? theirs : theirs?.opponent,
-                    rated: try container.decode(Bool.self, forKey: .rated)))
+                    rated: try container.decode(Bool.self, forKey: .rated)),
+                link: try container.decodeIfPresent(String.self, forKey: .link))
             message = sent ? .challengeSent(notice) : .challenged(notice)
         case "challenge_declined":
             message = .challengeDeclined(
@@ -241,8 +242,9 @@ extension Reply: Codable {
         case .challengeSent(let notice), .challenged(let notice):
             let sent = if case .challengeSent = message { true } else { false }
             try container.encode(notice.challenge, forKey: .challenge)
-            try container.encode(notice.player, forKey: sent ? .to : .from)
-            try container.encode(notice.rating, forKey: .rating)
+            try container.encodeIfPresent(notice.player, forKey: sent ? .to : .from)
+            try container.encodeIfPresent(notice.rating, forKey: .rating)
+            try container.encodeIfPresent(notice.link, forKey: .link)
             try notice.terms.control.encode(to: encoder)
             let side = sent ? notice.terms.challengerSide : notice.terms.challengedSide
             try container.encode(ChallengeColor.text(side), forKey: .color)

@@ -507,3 +507,47 @@ func samples(_ text: String) -> [String: Double] {
         await server.stop()
     }
 }
+
+extension WebServerTests {
+    /// A challenge without a name is a link: /challenge/ID shows its terms to whoever opens
+    /// it; the first other player to accept plays it, a second gets no_such_challenge, and the
+    /// link then says it is not open. The challenger cannot accept it; a wrong id is not open.
+    @Test func aChallengeByLinkIsTakenByTheFirstToAcceptIt() async throws {
+        let server = try await webServer()
+        let http = try #require(server.server?.httpPort)
+        let (ann, carl, dora) = (try server.client(), try server.client(), try server.client())
+        for (client, name) in [(ann, "ann"), (carl, "carl"), (dora, "dora")] {
+            _ = try await client.exchange(#"{"type":"register","name":"\#(name)","password":"password1"}"#)
+        }
+        let sent = try await ann.exchange(#"{"type":"challenge","initial":300,"increment":3,"rated":false}"#)
+        guard case .challengeSent(let notice) = try Wire.reply(fromLine: Array(sent.utf8)).message,
+            let path = notice.link
+        else { throw TestClient.Failure(description: sent) }
+        #expect(
+            sent
+                == #"{"challenge":"\#(notice.challenge)","color":"random","increment":3,"initial":300,"link":"/challenge/\#(notice.challenge)","rated":false,"type":"challenge_sent"}"#
+        )
+        let page = try HTTPReply.get(http, path)
+        #expect(page.status == 200)
+        #expect(
+            page.body.contains("<strong>ann</strong> (1500) challenges you: 5+3, casual. Log in or register"))
+        #expect(
+            try await ann.exchange(#"{"type":"accept","challenge":"\#(notice.challenge)"}"#)
+                == #"{"code":"bad_request","message":"you cannot accept your own challenge","type":"error"}"#)
+        carl.send(#"{"type":"accept","challenge":"\#(notice.challenge)"}"#)
+        for client in [ann, carl] {
+            guard case .start(let start) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+            #expect(start.opponent.name == (client === ann ? "carl" : "ann"))
+        }
+        #expect(
+            try await dora.exchange(#"{"type":"accept","challenge":"\#(notice.challenge)"}"#).contains(
+                #""code":"no_such_challenge""#))
+        for target in [path, "/challenge/AAAAAAAAAAAAAAAAAAAAAA", "/challenge/%3Cscript%3E"] {
+            let gone = try HTTPReply.get(http, target)
+            #expect(gone.status == 410 && gone.body.contains("This challenge is not open"))
+        }
+        await server.stop()
+    }
+}

@@ -431,6 +431,8 @@
     // Moves sent on this page, for their ids.
     var movesSent = 0;
     var superseded = false;
+    // The invitation this page was opened for (/challenge/ID), shown once logged in.
+    var invitationShown = false;
     var show = function (id, visible) { document.getElementById(id).hidden = !visible; };
     var status = function (text) { setText('status', text); };
 
@@ -501,23 +503,28 @@
     document.getElementById('challenge-button').onclick = function () {
       var parts = document.getElementById('control').value.split('+');
       var name = document.getElementById('friend-name').value.trim();
-      if (!name) { status('Type the name of the player to challenge.'); return; }
-      link.send({ type: 'challenge', to: name, initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10),
-                  rated: document.getElementById('friend-rated').value === 'true' });
+      var message = { type: 'challenge', initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10),
+                      rated: document.getElementById('friend-rated').value === 'true' };
+      // Without a name, a link for whoever opens it first.
+      if (name) { message.to = name; }
+      link.send(message);
     };
 
     // The challenges standing for this player and theirs, each a line with its buttons.
     function challengeLine(message, mine) {
       var line = document.createElement('p');
       line.id = 'challenge-' + message.challenge;
-      line.dataset.player = mine ? message.to : message.from;
+      line.dataset.player = mine ? (message.to || '') : message.from;
       var terms = (message.initial / 60) + '+' + message.increment + ', ' + (message.rated ? 'rated' : 'casual') +
         (message.color === 'random' ? '' : ', you play ' + message.color);
-      line.textContent = (mine ? 'You challenged ' + message.to : message.from + ' (' + message.rating + ') challenges you') +
-        ': ' + terms + ' ';
+      var who = mine ? (message.to ? 'You challenged ' + message.to : 'Send this link to a friend: ' + location.origin +
+        message.link) : message.from + ' (' + message.rating + ') challenges you';
+      line.textContent = who + ' (' + terms + ') ';
+      // An invitation by link is accepted or left; only the one challenged by name declines.
+      var invited = data.invitation && data.invitation.challenge === message.challenge;
       var buttons = mine ? [['Cancel', { type: 'cancel_challenge', challenge: message.challenge }]]
-        : [['Accept', { type: 'accept', challenge: message.challenge }],
-           ['Decline', { type: 'decline', challenge: message.challenge }]];
+        : [['Accept', { type: 'accept', challenge: message.challenge }]].concat(
+          invited ? [] : [['Decline', { type: 'decline', challenge: message.challenge }]]);
       buttons.forEach(function (pair) {
         var button = document.createElement('button');
         button.type = 'button';
@@ -580,6 +587,11 @@
           setText('me', message.name);
           setText('my-rating', message.rating + ' ± ' + message.rd);
           if (!game || game.over) { status('Pick a time control and find an opponent.'); }
+          if (data.invitation && !invitationShown) {
+            invitationShown = true;
+            challengeLine(data.invitation, false);
+            status('Accept the challenge below to play it.');
+          }
           if (game && !game.over) {
             // Back after a drop in the middle of a game: the server sends the game next if it
             // goes on. If the answer to this ping comes first, it ended while we were away.
@@ -674,7 +686,7 @@
           break;
         case 'challenge_sent':
           challengeLine(message, true);
-          status('Challenge sent to ' + message.to + '.');
+          status(message.to ? 'Challenge sent to ' + message.to + '.' : 'Your challenge link is ready.');
           break;
         case 'challenged':
           challengeLine(message, false);
