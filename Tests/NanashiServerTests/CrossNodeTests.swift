@@ -552,6 +552,12 @@ extension FailoverTests {
                 .contains(
                     "welcome"))
         played.clients[relayed.opponent] = back
+        // The move has gone to the dead host (else, taken over first, the game would play it):
+        // the mover's node waits for its answer. (Players are numbered 1, ann, and 2, bob.)
+        let mover: Int64 = played.names[relayed] == "ann" ? 1 : 2
+        while await two[surviving].server!.lobby.crossing.seats[mover]?.unanswered == nil {
+            try await Task.sleep(for: .milliseconds(1))
+        }
 
         // The dead node's lease runs out; the survivor's next heartbeat takes its game.
         clock.advance(by: .seconds(11))
