@@ -236,6 +236,9 @@ actor Lobby {
             moveOn(id)
         }
         connections[id] = (outbox, token)
+        // At once, with no wait between: a challenge another node tells of from now on is told to
+        // this connection when it arrives, one told before is told here, and none twice.
+        tellChallenges(of: id, outbox: outbox)
         loginTickets[id] = nil
         if let cluster {
             loginTickets[id] = ticket
@@ -259,7 +262,6 @@ actor Lobby {
         } else if let cluster {
             await attachElsewhere(id, cluster: cluster)
         }
-        tellChallenges(of: id, outbox: outbox)
     }
 
     /// One login of `player` here has its ticket: the newest login elsewhere heard of meanwhile.
