@@ -64,7 +64,8 @@ func pairedGame(
     #expect(annStart.opponent == Opponent(name: names.1, rating: 1500))
     #expect(bobStart.opponent == Opponent(name: names.0, rating: 1500))
     #expect(
-        annStart.fen == Position.start.fen && annStart.initial == initial && annStart.increment == increment)
+        annStart.fen == Position.start.fen
+            && annStart.control == TimeControl(initial: initial, increment: increment))
     let annSide = annStart.color
     return PairedGame(
         clients: [annSide: ann, annSide.opponent: bob],
@@ -252,7 +253,7 @@ func greedyMove(_ position: Position) -> Move {
                 guard case .moved(let moved) = reply.message else {
                     throw TestClient.Failure(description: "expected moved, got \(reply)")
                 }
-                #expect(moved.game == paired.game && moved.move == move.description && moved.ply == ply)
+                #expect(moved.game == paired.game && moved.move == move && moved.ply == ply)
                 #expect(moved.fen == position.fen)
                 #expect(reply.id == (viewer == side ? .integer(Int64(requestID)) : nil))
             }
@@ -669,7 +670,7 @@ func greedyMove(_ position: Position) -> Move {
             throw TestClient.Failure(description: "expected game")
         }
         #expect(state.game == paired.game && state.color == .x && state.moves.isEmpty)
-        #expect(state.initial == 300 && state.increment == 3)
+        #expect(state.control == TimeControl(initial: 300, increment: 3))
         await server.stop()
     }
 }

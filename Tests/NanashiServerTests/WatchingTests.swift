@@ -27,7 +27,7 @@ private func playToTheEnd(_ paired: PairedGame, watchers: [TestClient] = []) asy
             guard case .moved(let moved) = try await client.reply().message else {
                 throw TestClient.Failure(description: "expected moved")
             }
-            #expect(moved.game == paired.game && moved.move == move.description && moved.ply == moves.count)
+            #expect(moved.game == paired.game && moved.move == move && moved.ply == moves.count)
             #expect(moved.fen == position.fen && moved.converted == converted)
             #expect(moved.legal == (client === next ? position.legalMoves() : nil))
         }
@@ -78,7 +78,8 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 == .live([
                     LiveGame(
                         game: game, x: GamePlayer(name: paired.names[.x]!, rating: 1500),
-                        o: GamePlayer(name: paired.names[.o]!, rating: 1500), initial: 120, increment: 2,
+                        o: GamePlayer(name: paired.names[.o]!, rating: 1500),
+                        control: TimeControl(initial: 120, increment: 2),
                         ply: 0)
                 ]))
         let line = try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":"w"}"#)
@@ -90,7 +91,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         #expect(state.x.name == paired.names[.x] && state.o.name == paired.names[.o])
         // x's clock runs from the start.
         #expect(state.clock.o == 120_000 && (100_000...120_000).contains(state.clock.x))
-        #expect(state.initial == 120 && state.increment == 2)
+        #expect(state.control == TimeControl(initial: 120, increment: 2))
         let (_, outcome) = try await playToTheEnd(paired, watchers: [watcher])
         let winner = outcome.winner.map { "\"\($0)\"" } ?? "null"
         #expect(
@@ -390,7 +391,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         else { throw TestClient.Failure(description: "expected start") }
         #expect(wasX.game == wasO.game && wasX.game != game)
         #expect(wasX.color == .o && wasO.color == .x)
-        #expect(wasX.initial == 90 && wasX.increment == 4 && wasO.initial == 90 && wasO.increment == 4)
+        #expect(wasX.control == TimeControl(initial: 90, increment: 4) && wasO.control == wasX.control)
         #expect(wasX.opponent.name == paired.names[.o] && wasO.opponent.name == paired.names[.x])
         // The old game cannot be rematched again.
         #expect(
@@ -468,7 +469,9 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
 
     @Test(arguments: [
         (
-            ServerMessage.live([LiveGame(game: 4, x: ann, o: bob, initial: 300, increment: 3, ply: 9)]),
+            ServerMessage.live([
+                LiveGame(game: 4, x: ann, o: bob, control: TimeControl(initial: 300, increment: 3), ply: 9)
+            ]),
             #"{"games":[{"game":4,"increment":3,"initial":300,"o":{"name":"bob","rating":1480},"ply":9,"x":{"name":"ann","rating":1612}}],"type":"live"}"#
         ),
         (
@@ -476,7 +479,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 WatchedGame(
                     game: 4, x: ann, o: bob, fen: "x5o/7/7/7/7/7/o5x x 0 1", moves: [],
                     clock: Clocks(x: 5, o: 6),
-                    initial: 300, increment: 3)),
+                    control: TimeControl(initial: 300, increment: 3))),
             #"{"clock":{"o":6,"x":5},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
         ),
         (
