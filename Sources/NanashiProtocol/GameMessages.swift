@@ -148,31 +148,28 @@ public struct GameState: Hashable, Sendable {
     }
 }
 
+/// A `game` is written as the `start` of the game as it stands (`fen` the position now), with
+/// `moves` and `clock`.
 extension GameState: Codable {
-    private enum CodingKeys: String, CodingKey { case game, color, opponent, fen, moves, clock, legal }
+    private enum CodingKeys: String, CodingKey { case moves, clock }
 
     public init(from decoder: any Decoder) throws {
+        let start = try GameStart(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        game = try container.decode(Int64.self, forKey: .game)
-        color = try container.decode(Side.self, forKey: .color)
-        opponent = try container.decode(Opponent.self, forKey: .opponent)
-        fen = try container.decode(String.self, forKey: .fen)
-        moves = try container.decode([Move].self, forKey: .moves)
-        clock = try container.decode(Clocks.self, forKey: .clock)
-        control = try TimeControl(fieldsOf: decoder)
-        legal = try container.decodeIfPresent([Move].self, forKey: .legal)
+        self.init(
+            game: start.game, color: start.color, opponent: start.opponent, fen: start.fen,
+            moves: try container.decode([Move].self, forKey: .moves),
+            clock: try container.decode(Clocks.self, forKey: .clock), control: start.control,
+            legal: start.legal)
     }
 
     public func encode(to encoder: any Encoder) throws {
+        let start = GameStart(
+            game: game, color: color, opponent: opponent, fen: fen, control: control, legal: legal)
+        try start.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(game, forKey: .game)
-        try container.encode(color, forKey: .color)
-        try container.encode(opponent, forKey: .opponent)
-        try container.encode(fen, forKey: .fen)
         try container.encode(moves, forKey: .moves)
         try container.encode(clock, forKey: .clock)
-        try control.encode(to: encoder)
-        try container.encodeIfPresent(legal, forKey: .legal)
     }
 }
 

@@ -8,24 +8,25 @@ import Testing
 
 @testable import NanashiServer
 
-/// Registers a player and returns their token.
-@discardableResult
 /// Logs `name` in with its password (the one `register` gives unless told); returns the new
 /// session's token.
+@discardableResult
 func login(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
-    let reply = try await Wire.reply(
-        fromLine: Array(
-            client.exchange(#"{"type":"login","name":"\#(name)","password":"\#(password)"}"#).utf8))
-    guard case .welcome(let welcome) = reply.message else {
-        throw TestClient.Failure(description: "\(reply)")
-    }
-    return welcome.token
+    try await welcomed(client, "login", name, password)
 }
 
+/// Registers a player and returns their token.
 func register(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
+    try await welcomed(client, "register", name, password)
+}
+
+/// The token of the `welcome` that a `login` or `register` (`type`) of `name` gets.
+private func welcomed(_ client: TestClient, _ type: String, _ name: String, _ password: String) async throws
+    -> String
+{
     let reply = try await Wire.reply(
         fromLine: Array(
-            client.exchange(#"{"type":"register","name":"\#(name)","password":"\#(password)"}"#).utf8))
+            client.exchange(#"{"type":"\#(type)","name":"\#(name)","password":"\#(password)"}"#).utf8))
     guard case .welcome(let welcome) = reply.message else {
         throw TestClient.Failure(description: "\(reply)")
     }

@@ -66,6 +66,13 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
     return try await client.reply().message
 }
 
+/// Has `client` watch `game`, which it must then get as a watcher.
+private func watch(_ client: TestClient, _ game: Int64) async throws {
+    guard case .watching = try await ask(client, #"{"type":"watch","game":\#(game)}"#) else {
+        throw TestClient.Failure(description: "expected a watcher's game")
+    }
+}
+
 @Suite struct WatchingTests {
     @Test func aWatcherSeesTheGameEveryMoveInOrderAndTheEnd() async throws {
         let server = try await TestServer()
@@ -126,9 +133,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let closing = #"{"code":"idle_timeout","message":"not logged in after 30 s; closing","type":"error"}"#
         // Asking for the list is not watching: it once spared a connection the login for good.
         #expect(try await lister.exchange(#"{"type":"live"}"#).contains(#""type":"live""#))
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(paired.game)}"#) else {
-            throw TestClient.Failure(description: "expected watching")
-        }
+        try await watch(watcher, paired.game)
         // Both have pinged within the idle timeout; only the watcher is spared the login's.
         clock.advance(by: .seconds(31))
         for client in [lister, watcher] { client.send(#"{"type":"ping"}"#) }
@@ -148,9 +153,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let server = try await TestServer()
         let paired = try await pairedGame(server)
         let watcher = try server.client()
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(paired.game)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        try await watch(watcher, paired.game)
         #expect(
             try await watcher.exchange(#"{"type":"unwatch","game":\#(paired.game)}"#)
                 == #"{"game":\#(paired.game),"type":"unwatched"}"#)
@@ -164,9 +167,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let server = try await TestServer { $0.maximumWatchesPerConnection = 1 }
         let first = try await pairedGame(server)
         let watcher = try server.client()
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(first.game)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        try await watch(watcher, first.game)
         // Watching the same game again is answered once (`WatchingBudgetTests`), and counts once.
         #expect(
             try await watcher.exchange(#"{"type":"watch","game":\#(first.game)}"#)
@@ -182,9 +183,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 == #"{"code":"watch_limit","message":"a connection may watch at most 1 games","type":"error"}"#
         )
         _ = try await watcher.exchange(#"{"type":"unwatch","game":\#(first.game)}"#)
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(second)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        try await watch(watcher, second)
         await server.stop()
     }
 
