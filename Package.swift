@@ -83,7 +83,8 @@ let package = Package(
         // MARK: Protocol — wire messages shared by client and server.
         .target(name: "NanashiProtocol", dependencies: ["NanashiCore"], path: "Sources/NanashiProtocol"),
         .testTarget(
-            name: "NanashiProtocolTests", dependencies: ["NanashiProtocol", "NanashiCore"],
+            name: "NanashiProtocolTests",
+            dependencies: ["NanashiProtocol", "NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiProtocolTests"),
 
         // MARK: Server — sockets, matchmaking, games, ratings, storage.
@@ -229,10 +230,11 @@ let package = Package(
             path: "Sources/nanashi"
         ),
 
-        // MARK: Tests — what the test targets share (a line client, a seeded generator, the color
-        // swap, the trait for blocking tests; apart, so only tests that need a server build one:
-        // the server launchers), then the end-to-end tests through the real executable.
-        .target(name: "NanashiTestSupport", path: "Tests/NanashiTestSupport"),
+        // MARK: Tests — what the test targets share (a line client, a seeded generator, moves written
+        // as literals, the color swap, the trait for blocking tests; apart, so only tests that need
+        // a server build one: the server launchers), then the end-to-end tests through the real
+        // executable.
+        .target(name: "NanashiTestSupport", dependencies: ["NanashiCore"], path: "Tests/NanashiTestSupport"),
         .target(
             name: "NanashiServerTestSupport",
             dependencies: [

@@ -380,9 +380,13 @@ def main():
         driver.set_window_size(1200, 1000)
         # Accepted: a new game with the colours swapped, which the opponent resigns at once.
         driver.find_element(By.ID, "rematch-button").click()
-        wait.until(lambda d: "resignation" in result())
+        wait.until(lambda d: "resigned" in result())
         swapped = driver.find_element(By.ID, "disc-bottom").get_attribute("class").split()[-1]
         assert swapped != color, (swapped, color)
+        # Worded as the core words it (Outcome.verdict), which the server gave the page.
+        resigned = "o" if swapped == "x" else "x"
+        expected = "Game over: %s wins (%s resigned) — you win" % (swapped, resigned)
+        assert result().startswith(expected), (result(), expected)
         print("rematch:", result())
         opponent.join(10)
         if opponent.error:

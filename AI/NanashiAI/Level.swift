@@ -27,6 +27,14 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
         self.number = number
     }
 
+    /// The level numbered `number`, given by a person as `name` (`level`, `--ai`).
+    ///
+    /// - Throws: `RangeError` outside `Level.range`.
+    public init(checking number: Int, _ name: String) throws(RangeError) {
+        try Self.range.check(number, name)
+        self.number = number
+    }
+
     private init(unchecked number: Int) { self.number = number }
 
     /// The deepest the level searches, or `nil` for no depth limit.

@@ -14,14 +14,6 @@ public struct SearchInfo: Hashable, Sendable {
     /// The principal variation: the best line found, starting with the move to play.
     public var pv: [Move]
 
-    public init(depth: Int, score: Int, nodes: UInt64, time: Duration, pv: [Move]) {
-        self.depth = depth
-        self.score = score
-        self.nodes = nodes
-        self.time = time
-        self.pv = pv
-    }
-
     /// Nodes per second, or the node count when no measurable time passed.
     public var nodesPerSecond: UInt64 {
         let seconds = time.inSeconds

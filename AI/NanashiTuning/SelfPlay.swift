@@ -58,10 +58,14 @@ public struct SelfPlay: Sendable {
     }
 
     /// Self-play as `nanashi datagen`'s options ask for it: `nodes` from 1 to 100,000,000, and
-    /// `hardNodes`, if given, at least as many.
+    /// `hardNodes`, if given, at least as many; `everyPosition` keeps the positions that are not
+    /// quiet too (no `quietMargin`), and both sides search with `evaluation`.
     ///
     /// - Throws: `Datagen.Problem` naming the option at fault.
-    public init(checkingNodes nodes: UInt64, hardNodes: UInt64?) throws(Datagen.Problem) {
+    public init(
+        checkingNodes nodes: UInt64, hardNodes: UInt64?, everyPosition: Bool = false,
+        evaluation: EvaluationKind = .classic
+    ) throws(Datagen.Problem) {
         do {
             try (1...100_000_000).check(Int(clamping: nodes), "nodes")
         } catch {
@@ -71,6 +75,8 @@ public struct SelfPlay: Sendable {
             throw Datagen.Problem(description: "bad hard nodes \(hardNodes): use at least --nodes (\(nodes))")
         }
         self.init(nodes: nodes, hardNodes: hardNodes)
+        if everyPosition { quietMargin = nil }
+        self.evaluation = evaluation
     }
 
     /// A position of a game, with what the search thought of it.

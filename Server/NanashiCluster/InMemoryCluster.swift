@@ -153,8 +153,9 @@ package final class InMemoryCluster: Cluster {
         return live.sorted { (-mean($0), $0.game.id ?? 0) < (-mean($1), $1.game.id ?? 0) }.prefix(limit).map {
             LiveGame(
                 game: $0.game.id ?? 0, x: GamePlayer(name: $0.x.name, rating: rounded($0.x.rating)),
-                o: GamePlayer(name: $0.o.name, rating: rounded($0.o.rating)), initial: $0.game.initial,
-                increment: $0.game.increment, ply: $0.moves.count)
+                o: GamePlayer(name: $0.o.name, rating: rounded($0.o.rating)),
+                control: TimeControl(initial: $0.game.initial, increment: $0.game.increment),
+                ply: $0.moves.count)
         }
     }
 

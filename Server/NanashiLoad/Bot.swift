@@ -205,9 +205,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
             // The next ply is played on the bot's own board, cheaper than reading the FEN; the
             // FEN is read only when the bot is not one ply behind (a bot that went wrong plays
             // moves the server refuses, which the report counts).
-            if moved.ply == ply + 1, let move = try? Move(notation: moved.move),
-                let next = try? position.play(move)
-            {
+            if moved.ply == ply + 1, let next = try? position.play(moved.move) {
                 position = next
             } else if let next = try? Position(fen: moved.fen) {
                 position = next

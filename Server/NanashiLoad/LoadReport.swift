@@ -26,28 +26,6 @@ public struct LoadReport: Hashable, Sendable, Codable {
     /// The games against the server's engine kept running meanwhile, if any.
     public var engine: EngineLoad?
 
-    public init(
-        clients: Int, peakConnected: Int, gamesTarget: Int, gamesCompleted: Int, gamesUnfinished: Int,
-        peakGamesPlaying: Int, moves: Int, seconds: Double, latency: LatencySummary,
-        allGoing: AllGamesGoing? = nil, resigns: Int, reconnects: Int, errors: [String: Int],
-        engine: EngineLoad? = nil
-    ) {
-        self.clients = clients
-        self.peakConnected = peakConnected
-        self.gamesTarget = gamesTarget
-        self.gamesCompleted = gamesCompleted
-        self.gamesUnfinished = gamesUnfinished
-        self.peakGamesPlaying = peakGamesPlaying
-        self.moves = moves
-        self.seconds = seconds
-        self.latency = latency
-        self.allGoing = allGoing
-        self.resigns = resigns
-        self.reconnects = reconnects
-        self.errors = errors
-        self.engine = engine
-    }
-
     public var errorCount: Int { errors.values.reduce(0, +) }
 
     public var movesPerSecond: Double { seconds > 0 ? Double(moves) / seconds : 0 }
@@ -86,11 +64,6 @@ public struct AllGamesGoing: Hashable, Sendable, Codable {
     public var from: Double
     public var latency: LatencySummary
 
-    public init(from: Double, latency: LatencySummary) {
-        self.from = from
-        self.latency = latency
-    }
-
     /// `move round trip once all games were going (sent from 13.2 s on, 120000 moves): p50 ...`.
     var text: String {
         "move round trip once all games were going (sent from \(LoadReport.oneDecimal(from)) s on, "
@@ -123,17 +96,6 @@ public struct QueryReport: Hashable, Sendable, Codable {
     public var leaderboard: LatencySummary
     public var profile: LatencySummary
     public var errors: [String: Int]
-
-    public init(
-        connections: Int, rankedPlayers: Int, leaderboard: LatencySummary, profile: LatencySummary,
-        errors: [String: Int]
-    ) {
-        self.connections = connections
-        self.rankedPlayers = rankedPlayers
-        self.leaderboard = leaderboard
-        self.profile = profile
-        self.errors = errors
-    }
 
     /// The report as lines for people.
     public var text: String {

@@ -2,11 +2,6 @@
 public struct MoveSample: Hashable, Sendable {
     public var sentAt: Double
     public var microseconds: UInt32
-
-    public init(sentAt: Double, microseconds: UInt32) {
-        self.sentAt = sentAt
-        self.microseconds = microseconds
-    }
 }
 
 extension LatencySummary {

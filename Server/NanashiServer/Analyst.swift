@@ -151,7 +151,7 @@ actor Analyst {
             }
             mistakes.append(
                 GameAnalysis.Mistake(
-                    ply: index + 1, played: move.description, best: best.description, loss: loss))
+                    ply: index + 1, played: move, best: best, loss: loss))
         }
         return GameAnalysis(game: gameID, depth: depth, evals: evals, mistakes: mistakes)
     }

@@ -63,14 +63,14 @@ final class EngineSeat: Sendable {
         }
         switch reply.message {
         case .start(let start):
-            let initial = Int64(start.initial) * 1000
-            let increment = Int64(start.increment) * 1000
+            let initial = start.control.initialMilliseconds
+            let increment = start.control.incrementMilliseconds
             state.withLock { $0.increments = Clocks(x: increment, o: increment) }
             turn(ply: 0, fen: start.fen, legal: start.legal, clocks: Clocks(x: initial, o: initial))
         case .moved(let moved):
             turn(ply: moved.ply, fen: moved.fen, legal: moved.legal, clocks: moved.clock)
         case .game(let game):
-            let increment = Int64(game.increment) * 1000
+            let increment = game.control.incrementMilliseconds
             state.withLock { $0.increments = Clocks(x: increment, o: increment) }
             turn(ply: game.moves.count, fen: game.fen, legal: game.legal, clocks: game.clock)
         case .end:

@@ -102,8 +102,7 @@ actor Game {
     /// The game as the `live` list shows it, read without waiting for the game.
     nonisolated var live: LiveGame {
         LiveGame(
-            game: id, x: player(.x), o: player(.o), initial: control.initial, increment: control.increment,
-            ply: plyCount.load(ordering: .relaxed))
+            game: id, x: player(.x), o: player(.o), control: control, ply: plyCount.load(ordering: .relaxed))
     }
 
     /// The mean of both players' ratings as the game started: what the `live` list sorts by.

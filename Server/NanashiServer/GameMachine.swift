@@ -129,8 +129,7 @@ struct GameMachine {
                     .start(
                         GameStart(
                             game: id, color: side, opponent: opponent(of: side), fen: position.fen,
-                            initial: control.initial, increment: control.increment,
-                            legal: legalMoves(for: side))),
+                            control: control, legal: legalMoves(for: side))),
                     to: outbox, id: nil)
             }
         }
@@ -208,7 +207,7 @@ struct GameMachine {
         // Only the player to move next gets their legal moves (none once the game is over): the
         // mover and the watchers get the copy without them, so the moves are listed once a move.
         let moved = Moved(
-            game: id, move: stored.move.description, ply: stored.ply, fen: position.fen,
+            game: id, move: stored.move, ply: stored.ply, fen: position.fen,
             clock: stored.clock.atTurnStart, converted: stored.converted)
         if let mover = outboxes[stored.side] {
             actions.append(.send(.moved(moved), to: mover, id: stored.requestID))
@@ -335,15 +334,14 @@ struct GameMachine {
     func state(for side: Side, at now: ContinuousClock.Instant) -> GameState {
         GameState(
             game: id, color: side, opponent: opponent(of: side), fen: position.fen,
-            moves: moves.map(\.description), clock: clock.reading(at: now), initial: control.initial,
-            increment: control.increment, legal: legalMoves(for: side))
+            moves: moves, clock: clock.reading(at: now), control: control, legal: legalMoves(for: side))
     }
 
     /// The whole game as a watcher gets it.
     func watched(at now: ContinuousClock.Instant) -> WatchedGame {
         WatchedGame(
-            game: id, x: player(.x), o: player(.o), fen: position.fen, moves: moves.map(\.description),
-            clock: clock.reading(at: now), initial: control.initial, increment: control.increment)
+            game: id, x: player(.x), o: player(.o), fen: position.fen, moves: moves,
+            clock: clock.reading(at: now), control: control)
     }
 
     private mutating func unwatch(_ outbox: Outbox) -> [Action] {

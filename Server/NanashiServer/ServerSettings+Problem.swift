@@ -53,7 +53,7 @@ extension ServerSettings {
             registrationsPerHour.isFinite
         else { return "bad login or registration rate: use 1 or more" }
         guard (Duration.zero...Duration.milliseconds(100)).contains(moveCommitDelay) else {
-            return "bad commit delay \(Int(moveCommitDelay.inSeconds * 1000)): use 0 to 100 milliseconds"
+            return "bad commit delay \(moveCommitDelay.wholeMilliseconds): use 0 to 100 milliseconds"
         }
         do {
             _ = try DatabaseAddress(parsing: databasePath)

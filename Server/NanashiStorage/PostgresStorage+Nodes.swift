@@ -338,7 +338,8 @@ extension PostgresStorage {
                 (Int64, String, Double, String, Double, Int, Int, Int).self)
             return LiveGame(
                 game: id, x: GamePlayer(name: xName, rating: rounded(xRating)),
-                o: GamePlayer(name: oName, rating: rounded(oRating)), initial: initial, increment: increment,
+                o: GamePlayer(name: oName, rating: rounded(oRating)),
+                control: TimeControl(initial: initial, increment: increment),
                 ply: ply)
         }
     }

@@ -58,7 +58,7 @@ enum GamePage {
             """
         return page(
             title: "Game \(game) (live)", body: body, pageKind: "watch",
-            data: PageData(mode: "watch", game: game))
+            data: PageData(mode: "watch", game: game), showsEnds: true)
     }
 
     private static func players(x: GamePlayer, o: GamePlayer, initial: Int, increment: Int) -> String {

@@ -48,18 +48,25 @@ struct PageData: Encodable {
     /// The pieces each move turned over, for a replay: the core's, so the script needs no rules.
     var converted: [[Square]]?
 
-    /// The data as the protocol writes JSON, with `<`, `>` and `&` escaped too, so that no text
-    /// can close the block.
-    var json: String {
-        Wire.encode(self).replacing("<", with: "\\u003c").replacing(">", with: "\\u003e")
-            .replacing("&", with: "\\u0026")
-    }
+    /// The data as its block holds it (`scriptJSON`).
+    var json: String { scriptJSON(self) }
+}
+
+/// JSON for a `<script type="application/json">` block: as the protocol writes it, with `<`, `>`
+/// and `&` escaped too, so that no text can close the block.
+func scriptJSON(_ value: some Encodable) -> String {
+    Wire.encode(value).replacing("<", with: "\\u003c").replacing(">", with: "\\u003e")
+        .replacing("&", with: "\\u0026")
 }
 
 /// The frame every page shares: the header with its links, the page's own content, the script.
-func page(title: String, body: String, pageKind: String = "", data: PageData? = nil) -> String {
-    let dataBlock =
+/// A page that shows a game end (`showsEnds`) carries the core's words for it (`Verdicts`).
+func page(title: String, body: String, pageKind: String = "", data: PageData? = nil, showsEnds: Bool = false)
+    -> String
+{
+    var dataBlock =
         data.map { "\n<script type=\"application/json\" id=\"page-data\">\($0.json)</script>" } ?? ""
+    if showsEnds { dataBlock += "\n" + Verdicts.block }
     return """
         <!DOCTYPE html>
         <html lang="en">

@@ -42,7 +42,7 @@ struct HomePage {
             <tr><td><a href="/game/\(game.game)">#\(game.game)</a></td>\
             <td>\(playerLink(game.x.name)) <span class="quiet">\(game.x.rating)</span></td>\
             <td>\(playerLink(game.o.name)) <span class="quiet">\(game.o.rating)</span></td>\
-            <td>\(TimeControl(initial: game.initial, increment: game.increment))</td>\
+            <td>\(game.control)</td>\
             <td class="num">\(game.ply)</td><td><a href="/game/\(game.game)">watch</a></td></tr>
             """
         }

@@ -85,7 +85,8 @@ enum PlayPage {
             """
         return page(
             title: "Play", body: body, pageKind: "play",
-            data: invitation.map { PageData(mode: "challenge", invitation: Reply(.challenged($0))) })
+            data: invitation.map { PageData(mode: "challenge", invitation: Reply(.challenged($0))) },
+            showsEnds: true)
     }
 
     /// What an invitation says before its page logs in.

@@ -7,13 +7,9 @@ extension Game {
     /// for the last-move marks; should they not lead to the position sent, the position wins.
     ///
     /// - Throws: `FENError` when the server's position cannot be read.
-    static func fromServer(fen: String, moves: [String]) throws(FENError) -> Game {
+    static func fromServer(fen: String, moves: [Move]) throws(FENError) -> Game {
         let sent = try Position(fen: fen)
-        if let replayed = try? Position.start.replaying(moves), replayed.position == sent,
-            let whole = try? Game(start: .start, moves: replayed.moves)
-        {
-            return whole
-        }
+        if let whole = try? Game(start: .start, moves: moves), whole.current == sent { return whole }
         return Game(start: sent)
     }
 
@@ -22,9 +18,7 @@ extension Game {
     /// owns the truth).
     func following(_ moved: Moved) -> Game {
         var next = self
-        if let move = try? Move(notation: moved.move), (try? next.play(move)) != nil,
-            next.current.fen == moved.fen
-        {
+        if (try? next.play(moved.move)) != nil, next.current.fen == moved.fen {
             return next
         }
         return (try? Position(fen: moved.fen)).map { Game(start: $0) } ?? self

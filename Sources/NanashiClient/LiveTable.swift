@@ -11,9 +11,8 @@ public enum LiveTable {
         guard !games.isEmpty else { return ["No games in progress."] }
         return games.enumerated().map { index, game in
             let number = StandingsTable.pad("\(index + 1).", 4)
-            let control = TimeControl(initial: game.initial, increment: game.increment)
             return
-                "\(number) game \(game.game)  \(game.x.name) \(game.x.rating) (x) v \(game.o.name) \(game.o.rating) (o)  \(control)  ply \(game.ply)"
+                "\(number) game \(game.game)  \(game.x.name) \(game.x.rating) (x) v \(game.o.name) \(game.o.rating) (o)  \(game.control)  ply \(game.ply)"
         }
     }
 

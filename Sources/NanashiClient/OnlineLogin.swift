@@ -13,12 +13,12 @@ public struct OnlineLogin {
     /// Where the session token is kept; `nil` when there is no configuration folder.
     var store: TokenStore?
 
-    /// The name and password given on the command line, else in the environment
-    /// (`NANASHI_NAME`, `NANASHI_PASSWORD`); the session store of the environment's
-    /// configuration folder.
+    /// The name and password given on the command line, else in the environment (`NANASHI_NAME`,
+    /// `NANASHI_PASSWORD`); the session store of the environment's configuration folder. The
+    /// environment is the process's unless given.
     public init(
         name: String?, password: String?, register: Bool, resetToken: String? = nil,
-        environment: [String: String]
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         func given(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
         self.name = name ?? given("NANASHI_NAME")

@@ -19,11 +19,11 @@ struct OnlineTable {
     ///
     /// - Throws: `FENError` when the server's position cannot be read.
     init(_ start: GameStart, now: ContinuousClock.Instant, view: View) throws(FENError) {
-        let initial = TimeControl(initial: start.initial, increment: start.increment).initialMilliseconds
+        let initial = start.control.initialMilliseconds
         try self.init(
             GameState(
                 game: start.game, color: start.color, opponent: start.opponent, fen: start.fen, moves: [],
-                clock: Clocks(x: initial, o: initial), initial: start.initial, increment: start.increment),
+                clock: Clocks(x: initial, o: initial), control: start.control),
             now: now, view: view)
     }
 
@@ -36,7 +36,7 @@ struct OnlineTable {
         id = state.game
         side = state.color
         opponent = state.opponent
-        control = TimeControl(initial: state.initial, increment: state.increment)
+        control = state.control
         loop = Self.loop(
             try Game.fromServer(fen: state.fen, moves: state.moves), side: side, opponent: opponent,
             view: view)

@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// The read-only questions a person asks a server from the command line (`nanashi leaderboard`,
@@ -37,6 +38,24 @@ public enum StandingsQuery: Hashable, Sendable {
             }
             return [pgn.hasSuffix("\n") ? String(pgn.dropLast()) : pgn]
         }
+    }
+
+    /// The question as a person asked it, checked against the pages the protocol serves: a
+    /// leaderboard's `--top` from 1 to 100 and `--offset` from 0, a list of games' `--limit` from
+    /// 1 to 100.
+    ///
+    /// - Throws: `RangeError` naming the option.
+    public func checked() throws(RangeError) -> Self {
+        switch self {
+        case .leaderboard(let limit, let offset):
+            try (1...ClientMessage.maximumLeaderboardLimit).check(limit, "--top")
+            try (0...Int.max).check(offset, "--offset")
+        case .games(_, _, let limit):
+            try (1...ClientMessage.maximumArchiveLimit).check(limit, "--limit")
+        case .profile, .pgn:
+            break
+        }
+        return self
     }
 
     /// A leaderboard page as lines, wherever it was read (a server, or the database file).

@@ -23,7 +23,7 @@ public struct WatchTable: Sendable {
         id = watched.game
         x = watched.x
         o = watched.o
-        control = TimeControl(initial: watched.initial, increment: watched.increment)
+        control = watched.control
         game = try Game.fromServer(fen: watched.fen, moves: watched.moves)
         clock = GameClock(watched.clock, running: Self.running(in: game.current), since: now)
     }

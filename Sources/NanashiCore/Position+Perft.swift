@@ -75,11 +75,14 @@ extension Position {
     /// What `nanashi perft` prints, a line at a time: with `divide`, each legal move with the
     /// count of its subtree at `depth`; then for each depth from 1 to `depth`, the count and how
     /// long it took, `depth D nodes N time T ms nps R`.
-    public func perftReport(to depth: Int, divide: Bool, line: (String) -> Void) {
+    ///
+    /// - Throws: `RangeError` for a `depth` outside 1 to 12 (13 would take hours), before any line.
+    public func perftReport(to depth: Int, divide: Bool, line: (String) -> Void) throws(RangeError) {
+        try (1...12).check(depth, "depth")
         if divide {
             for (move, nodes) in self.divide(depth) { line("\(move): \(nodes)") }
         }
-        for depth in 1...max(depth, 1) {
+        for depth in 1...depth {
             let start = ContinuousClock.now
             let nodes = perft(depth)
             let milliseconds = (ContinuousClock.now - start).inSeconds * 1000

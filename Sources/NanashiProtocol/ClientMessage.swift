@@ -113,82 +113,73 @@ public enum ClientMessage: Hashable, Sendable {
     }
 }
 
-/// A client message with its optional `"id"`.
-public struct Request: Hashable, Sendable {
-    public var id: RequestID?
-    public var message: ClientMessage
-
-    public init(_ message: ClientMessage, id: RequestID? = nil) {
-        self.id = id
-        self.message = message
-    }
-}
-
-extension Request: Codable {
+extension ClientMessage: WireMessage {
     private enum Keys: String, CodingKey {
-        case type, id, token, game, move, limit, offset, name, before, ai, color, everywhere
+        case token, game, move, limit, offset, name, before, ai, color, everywhere
         case to, rated, layout, fen, challenge, reason, accept
     }
 
     /// The longest reason a `decline` may give, in bytes.
     public static let longestReason = 120
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        id = try container.decodeIfPresent(RequestID.self, forKey: .id)
+    /// A string id is at most `RequestID.longestText` bytes of printable text.
+    public static func check(_ id: RequestID?) throws {
         if case .string(let text)? = id, !RequestID.isAcceptable(text) { throw RequestID.unacceptable }
-        let type = try container.decode(String.self, forKey: .type)
+    }
+
+    public init(type: String, from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
         switch type {
-        case "register": message = .register(try ClientMessage.Credentials(from: decoder))
-        case "login": message = .login(try ClientMessage.Credentials(from: decoder))
+        case "register": self = .register(try ClientMessage.Credentials(from: decoder))
+        case "login": self = .login(try ClientMessage.Credentials(from: decoder))
         case "reset_password":
-            message = .resetPassword(
+            self = .resetPassword(
                 try ClientMessage.Credentials(from: decoder),
                 token: try container.decode(String.self, forKey: .token))
-        case "auth": message = .auth(token: try container.decode(String.self, forKey: .token))
+        case "auth": self = .auth(token: try container.decode(String.self, forKey: .token))
         case "logout":
-            message = .logout(
+            self = .logout(
                 everywhere: try container.decodeIfPresent(Bool.self, forKey: .everywhere) ?? false)
         case "seek":
             let control = try TimeControl(from: decoder)
             if let level = try container.decodeIfPresent(Int.self, forKey: .ai) {
-                message = .seekEngine(
+                self = .seekEngine(
                     EngineSeek(
                         level: level, color: try container.decodeIfPresent(Side.self, forKey: .color),
                         control: control))
             } else {
-                message = .seek(control)
+                self = .seek(control)
             }
-        case "cancel": message = .cancel
+        case "cancel": self = .cancel
         case "move":
-            message = .move(
+            self = .move(
                 game: try container.decode(Int64.self, forKey: .game),
                 move: try container.decode(String.self, forKey: .move))
-        case "resign": message = .resign(game: try container.decode(Int64.self, forKey: .game))
+        case "resign": self = .resign(game: try container.decode(Int64.self, forKey: .game))
         case "leaderboard":
-            message = .leaderboard(
+            self = .leaderboard(
                 limit: try container.decodeIfPresent(Int.self, forKey: .limit)
                     ?? ClientMessage.defaultLeaderboardLimit,
                 offset: try container.decodeIfPresent(Int.self, forKey: .offset) ?? 0)
-        case "profile": message = .profile(name: try container.decode(String.self, forKey: .name))
-        case "ping": message = .ping
-        case "live": message = .live
-        case "watch": message = .watch(game: try container.decode(Int64.self, forKey: .game))
-        case "unwatch": message = .unwatch(game: try container.decode(Int64.self, forKey: .game))
+        case "profile": self = .profile(name: try container.decode(String.self, forKey: .name))
+        case "ping": self = .ping
+        case "live": self = .live
+        case "watch": self = .watch(game: try container.decode(Int64.self, forKey: .game))
+        case "unwatch": self = .unwatch(game: try container.decode(Int64.self, forKey: .game))
         case "games":
-            message = .games(
+            self = .games(
                 name: try container.decode(String.self, forKey: .name),
                 before: try container.decodeIfPresent(Int64.self, forKey: .before),
                 limit: try container.decodeIfPresent(Int.self, forKey: .limit)
                     ?? ClientMessage.defaultArchiveLimit)
-        case "pgn": message = .pgn(game: try container.decode(Int64.self, forKey: .game))
-        case "rematch": message = .rematch(game: try container.decode(Int64.self, forKey: .game))
-        case "analyse": message = .analyse(game: try container.decode(Int64.self, forKey: .game))
+        case "pgn": self = .pgn(game: try container.decode(Int64.self, forKey: .game))
+        case "rematch": self = .rematch(game: try container.decode(Int64.self, forKey: .game))
+        case "analyse": self = .analyse(game: try container.decode(Int64.self, forKey: .game))
         case _ where Offer.named(type, as: \.rawValue) != nil:
-            message = .offer(
+            self = .offer(
                 Offer.named(type, as: \.rawValue)!, game: try container.decode(Int64.self, forKey: .game))
         case _ where Offer.named(type, as: \.declineType) != nil:
-            message = .decline(
+            self = .decline(
                 Offer.named(type, as: \.declineType)!, game: try container.decode(Int64.self, forKey: .game))
         case "challenge":
             guard !container.contains(.layout), !container.contains(.fen) else {
@@ -199,8 +190,8 @@ extension Request: Codable {
                 challengerSide: try ChallengeColor.side(
                     container.decodeIfPresent(String.self, forKey: .color)),
                 rated: try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true)
-            message = .challenge(to: try container.decodeIfPresent(String.self, forKey: .to), terms: terms)
-        case "accept": message = .accept(challenge: try container.decode(String.self, forKey: .challenge))
+            self = .challenge(to: try container.decodeIfPresent(String.self, forKey: .to), terms: terms)
+        case "accept": self = .accept(challenge: try container.decode(String.self, forKey: .challenge))
         case "decline":
             let reason = try container.decodeIfPresent(String.self, forKey: .reason)
             if let reason,
@@ -211,21 +202,19 @@ extension Request: Codable {
                     .badRequest, "a reason is at most \(Self.longestReason) bytes, without control characters"
                 )
             }
-            message = .declineChallenge(
+            self = .declineChallenge(
                 challenge: try container.decode(String.self, forKey: .challenge), reason: reason)
         case "cancel_challenge":
-            message = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
-        case "challenges": message = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
+            self = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
+        case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         default:
             throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    public func encodeFields(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(message.type, forKey: .type)
-        try container.encodeIfPresent(id, forKey: .id)
-        switch message {
+        switch self {
         case .register(let credentials), .login(let credentials): try credentials.encode(to: encoder)
         case .resetPassword(let credentials, let token):
             try credentials.encode(to: encoder)

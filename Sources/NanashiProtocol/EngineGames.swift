@@ -22,11 +22,11 @@ public struct GameAnalysis: Hashable, Sendable, Codable {
     /// the engine preferred and how much the mover lost by it, in `unit`.
     public struct Mistake: Hashable, Sendable, Codable {
         public var ply: Int
-        public var played: String
-        public var best: String
+        public var played: Move
+        public var best: Move
         public var loss: Int
 
-        public init(ply: Int, played: String, best: String, loss: Int) {
+        public init(ply: Int, played: Move, best: Move, loss: Int) {
             self.ply = ply
             self.played = played
             self.best = best

@@ -12,30 +12,51 @@ public struct Opponent: Hashable, Sendable, Codable {
 }
 
 /// The fields of `start`.
-public struct GameStart: Hashable, Sendable, Codable {
+public struct GameStart: Hashable, Sendable {
     public var game: Int64
     /// The side the receiving player plays.
     public var color: Side
     public var opponent: Opponent
     public var fen: String
-    /// Seconds on each clock at the start.
-    public var initial: Int
-    /// Seconds added to the mover's clock after each move.
-    public var increment: Int
+    /// Whole seconds on each clock at the start (`initial`) and added to the mover's after each
+    /// move (`increment`), fields of the message itself.
+    public var control: TimeControl
     /// The receiver's legal moves, when it is their turn (see `Moved.legal`); `nil` otherwise.
     public var legal: [Move]?
 
     public init(
-        game: Int64, color: Side, opponent: Opponent, fen: String, initial: Int, increment: Int,
-        legal: [Move]? = nil
+        game: Int64, color: Side, opponent: Opponent, fen: String, control: TimeControl, legal: [Move]? = nil
     ) {
         self.game = game
         self.color = color
         self.opponent = opponent
         self.fen = fen
-        self.initial = initial
-        self.increment = increment
+        self.control = control
         self.legal = legal
+    }
+}
+
+extension GameStart: Codable {
+    private enum CodingKeys: String, CodingKey { case game, color, opponent, fen, legal }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        game = try container.decode(Int64.self, forKey: .game)
+        color = try container.decode(Side.self, forKey: .color)
+        opponent = try container.decode(Opponent.self, forKey: .opponent)
+        fen = try container.decode(String.self, forKey: .fen)
+        control = try TimeControl(fieldsOf: decoder)
+        legal = try container.decodeIfPresent([Move].self, forKey: .legal)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(game, forKey: .game)
+        try container.encode(color, forKey: .color)
+        try container.encode(opponent, forKey: .opponent)
+        try container.encode(fen, forKey: .fen)
+        try control.encode(to: encoder)
+        try container.encodeIfPresent(legal, forKey: .legal)
     }
 }
 
@@ -44,7 +65,7 @@ public struct GameStart: Hashable, Sendable, Codable {
 /// turned and, for the player to move next, their legal moves.
 public struct Moved: Hashable, Sendable {
     public var game: Int64
-    public var move: String
+    public var move: Move
     public var ply: Int
     public var fen: String
     public var clock: Clocks
@@ -56,7 +77,7 @@ public struct Moved: Hashable, Sendable {
     public var legal: [Move]?
 
     public init(
-        game: Int64, move: String, ply: Int, fen: String, clock: Clocks, converted: Bitboard = .empty,
+        game: Int64, move: Move, ply: Int, fen: String, clock: Clocks, converted: Bitboard = .empty,
         legal: [Move]? = nil
     ) {
         self.game = game
@@ -75,7 +96,7 @@ extension Moved: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         game = try container.decode(Int64.self, forKey: .game)
-        move = try container.decode(String.self, forKey: .move)
+        move = try container.decode(Move.self, forKey: .move)
         ply = try container.decode(Int.self, forKey: .ply)
         fen = try container.decode(String.self, forKey: .fen)
         clock = try container.decode(Clocks.self, forKey: .clock)
@@ -99,21 +120,22 @@ extension Moved: Codable {
 
 /// The fields of `game`: everything a reconnecting player needs to play on. The clock of the side
 /// to move is read at the moment the message is sent.
-public struct GameState: Hashable, Sendable, Codable {
+public struct GameState: Hashable, Sendable {
     public var game: Int64
     public var color: Side
     public var opponent: Opponent
     public var fen: String
-    public var moves: [String]
+    /// Every move so far, from the start position.
+    public var moves: [Move]
     public var clock: Clocks
-    public var initial: Int
-    public var increment: Int
+    /// `initial` and `increment`, fields of the message itself (see `GameStart.control`).
+    public var control: TimeControl
     /// The receiver's legal moves, when it is their turn (see `Moved.legal`); `nil` otherwise.
     public var legal: [Move]?
 
     public init(
-        game: Int64, color: Side, opponent: Opponent, fen: String, moves: [String], clock: Clocks,
-        initial: Int, increment: Int, legal: [Move]? = nil
+        game: Int64, color: Side, opponent: Opponent, fen: String, moves: [Move], clock: Clocks,
+        control: TimeControl, legal: [Move]? = nil
     ) {
         self.game = game
         self.color = color
@@ -121,9 +143,33 @@ public struct GameState: Hashable, Sendable, Codable {
         self.fen = fen
         self.moves = moves
         self.clock = clock
-        self.initial = initial
-        self.increment = increment
+        self.control = control
         self.legal = legal
+    }
+}
+
+/// A `game` is written as the `start` of the game as it stands (`fen` the position now), with
+/// `moves` and `clock`.
+extension GameState: Codable {
+    private enum CodingKeys: String, CodingKey { case moves, clock }
+
+    public init(from decoder: any Decoder) throws {
+        let start = try GameStart(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            game: start.game, color: start.color, opponent: start.opponent, fen: start.fen,
+            moves: try container.decode([Move].self, forKey: .moves),
+            clock: try container.decode(Clocks.self, forKey: .clock), control: start.control,
+            legal: start.legal)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let start = GameStart(
+            game: game, color: color, opponent: opponent, fen: fen, control: control, legal: legal)
+        try start.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(clock, forKey: .clock)
     }
 }
 

@@ -130,66 +130,53 @@ public struct Welcome: Hashable, Sendable, Codable {
     }
 }
 
-/// A server message with the `"id"` of the request it answers, if any.
-public struct Reply: Hashable, Sendable {
-    public var id: RequestID?
-    public var message: ServerMessage
-
-    public init(_ message: ServerMessage, id: RequestID? = nil) {
-        self.id = id
-        self.message = message
-    }
-}
-
-extension Reply: Codable {
+extension ServerMessage: WireMessage {
     private enum Keys: String, CodingKey {
-        case type, id, game, games, color, rating, challenge, to, from, rated, reason, accept, link
+        case game, games, color, rating, challenge, to, from, rated, reason, accept, link
     }
 
-    public init(from decoder: any Decoder) throws {
+    public init(type: String, from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
-        id = try container.decodeIfPresent(RequestID.self, forKey: .id)
-        let type = try container.decode(String.self, forKey: .type)
         switch type {
-        case "welcome": message = .welcome(try Welcome(from: decoder))
-        case "bye": message = .bye
-        case "seeking": message = .seeking
-        case "cancelled": message = .cancelled
-        case "start": message = .start(try GameStart(from: decoder))
-        case "moved": message = .moved(try Moved(from: decoder))
+        case "welcome": self = .welcome(try Welcome(from: decoder))
+        case "bye": self = .bye
+        case "seeking": self = .seeking
+        case "cancelled": self = .cancelled
+        case "start": self = .start(try GameStart(from: decoder))
+        case "moved": self = .moved(try Moved(from: decoder))
         // A watcher's `game` has no colour (or a null one), and its `end` no rating change.
         case "game":
-            message =
+            self =
                 try container.decodeIfPresent(Side.self, forKey: .color) == nil
                 ? .watching(try WatchedGame(from: decoder)) : .game(try GameState(from: decoder))
         case "end":
-            message =
+            self =
                 container.contains(.rating)
                 ? .end(try GameEnd(from: decoder)) : .watchedEnd(try WatchedEnd(from: decoder))
-        case "error": message = .error(try ProtocolError(from: decoder))
-        case "leaderboard": message = .leaderboard(try Leaderboard(from: decoder))
-        case "profile": message = .profile(try Profile(from: decoder))
-        case "pong": message = .pong
-        case "shutdown": message = .shutdown
-        case "superseded": message = .superseded
-        case "live": message = .live(try container.decode([LiveGame].self, forKey: .games))
-        case "unwatched": message = .unwatched(game: try container.decode(Int64.self, forKey: .game))
-        case "games": message = .games(try GameArchive(from: decoder))
-        case "pgn": message = .pgn(try GamePGN(from: decoder))
+        case "error": self = .error(try ProtocolError(from: decoder))
+        case "leaderboard": self = .leaderboard(try Leaderboard(from: decoder))
+        case "profile": self = .profile(try Profile(from: decoder))
+        case "pong": self = .pong
+        case "shutdown": self = .shutdown
+        case "superseded": self = .superseded
+        case "live": self = .live(try container.decode([LiveGame].self, forKey: .games))
+        case "unwatched": self = .unwatched(game: try container.decode(Int64.self, forKey: .game))
+        case "games": self = .games(try GameArchive(from: decoder))
+        case "pgn": self = .pgn(try GamePGN(from: decoder))
         case "rematch_offered":
-            message = .rematchOffered(game: try container.decode(Int64.self, forKey: .game))
-        case "rematch_offer": message = .rematchOffer(game: try container.decode(Int64.self, forKey: .game))
+            self = .rematchOffered(game: try container.decode(Int64.self, forKey: .game))
+        case "rematch_offer": self = .rematchOffer(game: try container.decode(Int64.self, forKey: .game))
         case "rematch_declined":
-            message = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
-        case "analysis": message = .analysis(try GameAnalysis(from: decoder))
+            self = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
+        case "analysis": self = .analysis(try GameAnalysis(from: decoder))
         case _ where Offer.named(type, as: \.offeredType) != nil:
-            message = .offered(
+            self = .offered(
                 Offer.named(type, as: \.offeredType)!, game: try container.decode(Int64.self, forKey: .game))
         case _ where Offer.named(type, as: \.offerType) != nil:
-            message = .offerMade(
+            self = .offerMade(
                 Offer.named(type, as: \.offerType)!, game: try container.decode(Int64.self, forKey: .game))
         case _ where Offer.named(type, as: \.declinedType) != nil:
-            message = .declined(
+            self = .declined(
                 Offer.named(type, as: \.declinedType)!, game: try container.decode(Int64.self, forKey: .game))
         case "challenge_sent", "challenged":
             let sent = type == "challenge_sent"
@@ -202,25 +189,23 @@ extension Reply: Codable {
                     control: try TimeControl(from: decoder), challengerSide: sent ? theirs : theirs?.opponent,
                     rated: try container.decode(Bool.self, forKey: .rated)),
                 link: try container.decodeIfPresent(String.self, forKey: .link))
-            message = sent ? .challengeSent(notice) : .challenged(notice)
+            self = sent ? .challengeSent(notice) : .challenged(notice)
         case "challenge_declined":
-            message = .challengeDeclined(
+            self = .challengeDeclined(
                 challenge: try container.decode(String.self, forKey: .challenge),
                 reason: try container.decodeIfPresent(String.self, forKey: .reason))
         case "challenge_cancelled":
-            message = .challengeCancelled(
+            self = .challengeCancelled(
                 challenge: try container.decode(String.self, forKey: .challenge),
                 reason: try container.decode(ChallengeEnd.self, forKey: .reason))
-        case "challenges": message = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
+        case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    public func encodeFields(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(message.type, forKey: .type)
-        try container.encodeIfPresent(id, forKey: .id)
-        switch message {
+        switch self {
         case .welcome(let welcome): try welcome.encode(to: encoder)
         case .start(let start): try start.encode(to: encoder)
         case .moved(let moved): try moved.encode(to: encoder)
@@ -240,7 +225,7 @@ extension Reply: Codable {
             .declined(_, let game):
             try container.encode(game, forKey: .game)
         case .challengeSent(let notice), .challenged(let notice):
-            let sent = if case .challengeSent = message { true } else { false }
+            let sent = if case .challengeSent = self { true } else { false }
             try container.encode(notice.challenge, forKey: .challenge)
             try container.encodeIfPresent(notice.player, forKey: sent ? .to : .from)
             try container.encodeIfPresent(notice.rating, forKey: .rating)

@@ -5,45 +5,64 @@ import NanashiCore
 public typealias GamePlayer = Opponent
 
 /// One game in progress in `live`.
-public struct LiveGame: Hashable, Sendable, Codable {
+public struct LiveGame: Hashable, Sendable {
     public var game: Int64
     public var x: GamePlayer
     public var o: GamePlayer
-    /// Seconds on each clock at the start.
-    public var initial: Int
-    /// Seconds added after each move.
-    public var increment: Int
+    /// `initial` and `increment`, fields of the game's own object (see `GameStart.control`).
+    public var control: TimeControl
     /// Moves played so far.
     public var ply: Int
 
-    public init(game: Int64, x: GamePlayer, o: GamePlayer, initial: Int, increment: Int, ply: Int) {
+    public init(game: Int64, x: GamePlayer, o: GamePlayer, control: TimeControl, ply: Int) {
         self.game = game
         self.x = x
         self.o = o
-        self.initial = initial
-        self.increment = increment
+        self.control = control
         self.ply = ply
+    }
+}
+
+extension LiveGame: Codable {
+    private enum CodingKeys: String, CodingKey { case game, x, o, ply }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        game = try container.decode(Int64.self, forKey: .game)
+        x = try container.decode(GamePlayer.self, forKey: .x)
+        o = try container.decode(GamePlayer.self, forKey: .o)
+        control = try TimeControl(fieldsOf: decoder)
+        ply = try container.decode(Int.self, forKey: .ply)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(game, forKey: .game)
+        try container.encode(x, forKey: .x)
+        try container.encode(o, forKey: .o)
+        try control.encode(to: encoder)
+        try container.encode(ply, forKey: .ply)
     }
 }
 
 /// The fields of the `game` a watcher gets: the game as it stands, with both players and no
 /// `color` (a watcher plays neither side). The clock of the side to move is read at the moment
 /// the message is sent.
-public struct WatchedGame: Hashable, Sendable, Codable {
+public struct WatchedGame: Hashable, Sendable {
     public var game: Int64
     public var x: GamePlayer
     public var o: GamePlayer
     /// The position now.
     public var fen: String
     /// Every move so far, from the start position.
-    public var moves: [String]
+    public var moves: [Move]
     public var clock: Clocks
-    public var initial: Int
-    public var increment: Int
+    /// `initial` and `increment`, fields of the message itself (see `GameStart.control`).
+    public var control: TimeControl
 
     public init(
-        game: Int64, x: GamePlayer, o: GamePlayer, fen: String, moves: [String], clock: Clocks, initial: Int,
-        increment: Int
+        game: Int64, x: GamePlayer, o: GamePlayer, fen: String, moves: [Move], clock: Clocks,
+        control: TimeControl
     ) {
         self.game = game
         self.x = x
@@ -51,8 +70,33 @@ public struct WatchedGame: Hashable, Sendable, Codable {
         self.fen = fen
         self.moves = moves
         self.clock = clock
-        self.initial = initial
-        self.increment = increment
+        self.control = control
+    }
+}
+
+extension WatchedGame: Codable {
+    private enum CodingKeys: String, CodingKey { case game, x, o, fen, moves, clock }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        game = try container.decode(Int64.self, forKey: .game)
+        x = try container.decode(GamePlayer.self, forKey: .x)
+        o = try container.decode(GamePlayer.self, forKey: .o)
+        fen = try container.decode(String.self, forKey: .fen)
+        moves = try container.decode([Move].self, forKey: .moves)
+        clock = try container.decode(Clocks.self, forKey: .clock)
+        control = try TimeControl(fieldsOf: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(game, forKey: .game)
+        try container.encode(x, forKey: .x)
+        try container.encode(o, forKey: .o)
+        try container.encode(fen, forKey: .fen)
+        try container.encode(moves, forKey: .moves)
+        try container.encode(clock, forKey: .clock)
+        try control.encode(to: encoder)
     }
 }
 

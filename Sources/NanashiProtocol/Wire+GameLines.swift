@@ -16,9 +16,9 @@ extension Wire {
         line += String(start.game)
         guard append(id, to: &line) else { return nil }
         line += #","increment":"#
-        line += String(start.increment)
+        line += String(start.control.increment)
         line += #","initial":"#
-        line += String(start.initial)
+        line += String(start.control.initial)
         if let legal = start.legal {
             line += #","legal":["#
             for (index, move) in legal.enumerated() {

@@ -12,7 +12,7 @@ extension Wire {
     /// The line of a `moved` reply, or `nil` if the encoder must write it. Its bytes are written
     /// straight into the string's storage: one allocation, no text built per square or move.
     static func movedLine(_ moved: Moved, id: RequestID?) -> String? {
-        guard isPlain(moved.fen), isPlain(moved.move) else { return nil }
+        guard isPlain(moved.fen) else { return nil }
         var idText = ""
         switch id {
         case nil, .integer: break
@@ -22,9 +22,10 @@ extension Wire {
         case .number:
             return nil
         }
-        // Literals and five integers take under 256 bytes; a turned piece 5 (`,"c5"`), a legal move 7.
+        // Literals, five integers and the move take under 256 bytes; a turned piece 5 (`,"c5"`),
+        // a legal move 7.
         let squares = Square.boardSize * Square.boardSize
-        let texts = moved.fen.utf8.count + moved.move.utf8.count + idText.utf8.count
+        let texts = moved.fen.utf8.count + idText.utf8.count
         let capacity = 256 + texts + 5 * squares + 7 * (moved.legal?.count ?? 0)
         return String(unsafeUninitializedCapacity: capacity) { storage in
             var line = LineWriter(storage)
@@ -65,7 +66,7 @@ extension Wire {
                 line.write("]")
             }
             line.write(#","move":""#)
-            line.write(text: moved.move)
+            line.write(moved.move)
             line.write(#"","ply":"#)
             line.write(Int64(moved.ply))
             line.write(#","type":"moved"}"#)
@@ -101,7 +102,8 @@ extension Wire {
                 guard let moves = reader.list({ try? Move(notation: $0) }) else { return nil }
                 legal = moves
             }
-            guard reader.skip(#","move":""#), let move = reader.plainText(),
+            guard reader.skip(#","move":""#), let text = reader.plainText(),
+                let move = try? Move(notation: text),
                 reader.skip(#","ply":"#), let ply = reader.integer(), let plyNumber = Int(exactly: ply),
                 reader.skip(#","type":"moved"}"#), reader.isAtEnd
             else { return nil }

@@ -28,4 +28,16 @@ public enum StandardOutput {
     @Sendable public static func error(_ line: String) {
         fputs(line + "\n", stderr)
     }
+
+    /// Ends the program as every error a user can cause ends a command: `failureLine(message)`
+    /// on standard error, exit code 2.
+    public static func fail(_ message: String) -> Never {
+        error(failureLine(message))
+        exit(2)
+    }
+
+    /// A failure in one line: `nanashi: `, then the message with its line breaks made spaces.
+    public static func failureLine(_ message: String) -> String {
+        "nanashi: " + message.split(separator: "\n").joined(separator: " ")
+    }
 }

@@ -49,9 +49,8 @@ struct DatagenCommand: ParsableCommand {
     var eval: EvaluationKind = .classic
 
     func run() throws {
-        var selfPlay = try SelfPlay(checkingNodes: nodes, hardNodes: hardNodes)
-        if everyPosition { selfPlay.quietMargin = nil }
-        selfPlay.evaluation = eval
+        let selfPlay = try SelfPlay(
+            checkingNodes: nodes, hardNodes: hardNodes, everyPosition: everyPosition, evaluation: eval)
         try Datagen.run(
             selfPlay, games: games, seed: seed, concurrency: concurrency, out: out, format: format,
             report: StandardOutput.progress)

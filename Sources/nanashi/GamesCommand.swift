@@ -28,8 +28,7 @@ struct GamesCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try (1...ClientMessage.maximumArchiveLimit).check(limit, "--limit")
-        let query = StandingsQuery.games(name: name, before: before, limit: limit)
+        let query = try StandingsQuery.games(name: name, before: before, limit: limit).checked()
         print(lines: try await query.lines(at: serverOptions.servers(), json: json))
     }
 }

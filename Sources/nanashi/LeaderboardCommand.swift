@@ -1,7 +1,5 @@
 import ArgumentParser
 import NanashiClient
-import NanashiProtocol
-import NanashiServer
 import NanashiStorage
 
 /// `nanashi leaderboard`: the rated players, best first, as a table or as JSON.
@@ -37,10 +35,8 @@ struct LeaderboardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try (1...ClientMessage.maximumLeaderboardLimit).check(top, "--top")
-        try (0...Int.max).check(offset, "--offset")
+        let query = try StandingsQuery.leaderboard(limit: top, offset: offset).checked()
         guard let db else {
-            let query = StandingsQuery.leaderboard(limit: top, offset: offset)
             return try await print(lines: query.lines(at: serverOptions.servers(), json: json))
         }
         let board = try StoredStandings.leaderboard(databaseAt: db, limit: top, offset: offset)

@@ -2,8 +2,6 @@ import ArgumentParser
 import NanashiAI
 import NanashiCore
 import NanashiLoad
-import NanashiProtocol
-import NanashiServer
 import NanashiTerminal
 import NanashiTransport
 
@@ -90,8 +88,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         _ = DescriptorLimit.raise(toAtMost: .max)
         if let queries {
             let settings = QueryTestSettings(servers: servers, queries: queries, connections: clients ?? 1)
-            let report = try await QueryTest.checkedRun(settings)
-            return print(json ? Wire.encode(report) : report.text)
+            return print(try await QueryTest.checkedRun(settings).printed(json: json))
         }
         let settings = try LoadTestSettings(
             servers: servers, clients: clients, games: games, seconds: duration, rampSeconds: ramp,
@@ -104,6 +101,6 @@ struct LoadTestCommand: AsyncParsableCommand {
             StandardOutput.error($0.line)
         }
         if let note { StandardOutput.error(note) }
-        print(json ? Wire.encode(report) : report.text)
+        print(report.printed(json: json))
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiServer
 import NanashiTerminal
 
@@ -49,13 +48,8 @@ struct Nanashi: AsyncParsableCommand {
             if exitCode(for: error) == .success || error is ExitCode {
                 exit(withError: error)
             }
-            fail(message(for: error))
+            StandardOutput.fail(message(for: error))
         }
-    }
-
-    private static func fail(_ message: String) -> Never {
-        StandardOutput.error("nanashi: " + message.split(separator: "\n").joined(separator: " "))
-        Foundation.exit(2)
     }
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiAI
 import NanashiClient
 import NanashiCore
@@ -81,9 +80,7 @@ struct OnlineCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let login = OnlineLogin(
-            name: name, password: password, register: register, resetToken: resetToken,
-            environment: ProcessInfo.processInfo.environment)
+        let login = OnlineLogin(name: name, password: password, register: register, resetToken: resetToken)
         _ = try await OnlineRunner.play(
             on: try serverOptions.servers(), control: try TimeControl(parsing: time), login: login,
             engine: ai.map { ($0, side) }, challenge: challenge.map { ($0, side, !casual) },

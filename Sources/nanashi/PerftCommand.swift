@@ -20,7 +20,6 @@ struct PerftCommand: ParsableCommand {
 
     func run() throws {
         let position = try fenOption.position()
-        try (1...12).check(depth, "depth")
-        position.perftReport(to: depth, divide: divide, line: StandardOutput.line)
+        try position.perftReport(to: depth, divide: divide, line: StandardOutput.line)
     }
 }

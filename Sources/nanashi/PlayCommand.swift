@@ -31,8 +31,7 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         let start = try fenOption.position()
-        try Level.range.check(level, "level")
-        let level = Level(level)!
+        let level = try Level(checking: level, "level")
         displayOptions.display.run(title: "nanashi play: against the AI at level \(level.number)") {
             console in
             LocalPlay.againstAI(from: start, level: level, side: side, seed: seed, console: console)

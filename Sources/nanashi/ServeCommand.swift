@@ -105,7 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         help:
             "Milliseconds a batch of moves waits for more before it is stored, and (PostgreSQL) a batch of messages to other nodes before it is sent; 0 at once."
     )
-    var commitDelay = Int(defaults.moveCommitDelay.inSeconds * 1000)
+    var commitDelay = Int(defaults.moveCommitDelay.wholeMilliseconds)
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"

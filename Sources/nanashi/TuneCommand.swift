@@ -19,7 +19,6 @@ struct TuneCommand: ParsableCommand {
     var out: String = "AI/NanashiAI/EvaluationWeights+Tuned.swift"
 
     func run() throws {
-        try (1...100_000).check(epochs, "epochs")
         try Tuner.run(positionsFile: file, epochs: epochs, out: out) { print($0) }
     }
 }

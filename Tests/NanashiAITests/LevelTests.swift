@@ -11,6 +11,14 @@ import Testing
         #expect(Level.strongest.number == Level.range.upperBound)
     }
 
+    @Test func aLevelGivenByAPersonIsCheckedByName() throws {
+        #expect(try Level(checking: 8, "level") == Level.suggested)
+        let tooStrong = #expect(throws: RangeError.self) { try Level(checking: 25, "--ai") }
+        #expect(tooStrong?.description == "bad --ai 25: use 1 to 24")
+        let tooWeak = #expect(throws: RangeError.self) { try Level(checking: 0, "level") }
+        #expect(tooWeak?.description == "bad level 0: use 1 to 24")
+    }
+
     @Test func weakerLevelsSearchShallowerWithMoreRandomness() {
         let levels = Level.range.compactMap(Level.init)
         for (weaker, stronger) in zip(levels, levels.dropFirst()) {

@@ -8,8 +8,8 @@ import Testing
 
 private let epoch = ContinuousClock.now
 private let start = GameStart(
-    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen, initial: 600,
-    increment: 0)
+    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen,
+    control: TimeControl(initial: 600, increment: 0))
 
 private func reply(_ message: ServerMessage, id: String? = nil) -> OnlineSession.Event {
     .server(.reply(Reply(message, id: id.map { .string($0) })))

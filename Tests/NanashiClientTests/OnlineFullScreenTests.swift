@@ -33,7 +33,7 @@ private let epoch = ContinuousClock.now
         #expect(online.screen(at: epoch).table == nil)
         let start = GameStart(
             game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen,
-            initial: 600, increment: 0)
+            control: TimeControl(initial: 600, increment: 0))
         let started = online.handle(.server(.reply(Reply(.start(start)))), at: epoch + .seconds(12))
         // Only what is said: no board, clock line or prompt written.
         #expect(

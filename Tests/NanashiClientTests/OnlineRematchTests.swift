@@ -8,8 +8,8 @@ import Testing
 
 private let epoch = ContinuousClock.now
 private let start = GameStart(
-    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen, initial: 600,
-    increment: 0)
+    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen,
+    control: TimeControl(initial: 600, increment: 0))
 private let end = GameEnd(
     game: 7, outcome: Outcome(winner: .o, reason: .resignation),
     rating: RatingChange(before: 1500, after: 1490))

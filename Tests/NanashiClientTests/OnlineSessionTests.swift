@@ -48,8 +48,8 @@ extension OnlineSession {
 }
 
 private let gameStart = GameStart(
-    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen, initial: 600,
-    increment: 0)
+    game: 7, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen,
+    control: TimeControl(initial: 600, increment: 0))
 
 /// The lines written by a run of actions, as the terminal would show them.
 private func text(_ actions: [OnlineSession.Action]) -> String {
@@ -495,8 +495,7 @@ private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGa
             .start(
                 GameStart(
                     game: 7, color: .o, opponent: Opponent(name: "bob", rating: 1480),
-                    fen: Position.start.fen, initial: 600,
-                    increment: 0))))
+                    fen: Position.start.fen, control: TimeControl(initial: 600, increment: 0)))))
     _ = queued.at(1, .line("b2"))
     _ = queued.at(1, .inputEnded)
     #expect(queued.at(2, .server(.closed)).contains(.reconnect(after: .milliseconds(500))))

@@ -87,3 +87,24 @@ import Testing
 func ratingChangesCarryTheirSign(change: Int, text: String) {
     #expect(StandingsTable.signed(change) == text)
 }
+
+/// A question from the command line is checked against the pages the protocol serves, naming
+/// the option at fault.
+@Test func aQuestionIsCheckedAgainstThePagesServed() throws {
+    #expect(
+        try StandingsQuery.leaderboard(limit: 100, offset: 0).checked() == .leaderboard(limit: 100, offset: 0)
+    )
+    #expect(
+        try StandingsQuery.games(name: "ann", before: 3, limit: 1).checked()
+            == .games(name: "ann", before: 3, limit: 1))
+    #expect(try StandingsQuery.pgn(game: -1).checked() == .pgn(game: -1))
+    for (query, refusal) in [
+        (StandingsQuery.leaderboard(limit: 101, offset: 0), "bad --top 101: use 1 to 100"),
+        (.leaderboard(limit: 0, offset: 0), "bad --top 0: use 1 to 100"),
+        (.leaderboard(limit: 20, offset: -1), "bad --offset -1: use 0 or more"),
+        (.games(name: "ann", before: nil, limit: 101), "bad --limit 101: use 1 to 100"),
+    ] {
+        let error = #expect(throws: RangeError.self) { try query.checked() }
+        #expect(error?.description == refusal)
+    }
+}

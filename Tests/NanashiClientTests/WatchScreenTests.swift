@@ -14,8 +14,8 @@ private let labels: [Side: String] = [.x: "ann 1612", .o: "bob 1580"]
 private func watched(fen: String = Position.start.fen) -> ServerMessage {
     .watching(
         WatchedGame(
-            game: 5, x: ann, o: bob, fen: fen, moves: [], clock: Clocks(x: 60_000, o: 60_000), initial: 60,
-            increment: 1))
+            game: 5, x: ann, o: bob, fen: fen, moves: [], clock: Clocks(x: 60_000, o: 60_000),
+            control: TimeControl(initial: 60, increment: 1)))
 }
 
 @Test func aWatcherSeesTheHeadingEachBoardWithItsClocksAndTheEnd() throws {

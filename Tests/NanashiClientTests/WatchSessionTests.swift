@@ -23,7 +23,7 @@ private func reply(_ message: ServerMessage, id: RequestID? = nil) -> WatchInput
 private let watched = ServerMessage.watching(
     WatchedGame(
         game: 5, x: ann, o: bob, fen: Position.start.fen, moves: [], clock: Clocks(x: 60_000, o: 60_000),
-        initial: 60, increment: 1))
+        control: TimeControl(initial: 60, increment: 1)))
 
 @Test func aGivenGameIsWatchedToItsEnd() {
     var watch = session(5)
@@ -47,7 +47,9 @@ private let watched = ServerMessage.watching(
 @Test func withoutAGameTheGamesInProgressArePickedFrom() {
     var watch = session(nil)
     #expect(watch.start() == [.send(Request(.live, id: .string("live")))])
-    let games = [LiveGame(game: 12, x: ann, o: bob, initial: 300, increment: 3, ply: 14)]
+    let games = [
+        LiveGame(game: 12, x: ann, o: bob, control: TimeControl(initial: 300, increment: 3), ply: 14)
+    ]
     // Another answer is not the list.
     #expect(watch.handle(reply(.pong), at: epoch) == [])
     #expect(
@@ -69,7 +71,9 @@ private let watched = ServerMessage.watching(
         ])
     var leaving = session(nil)
     _ = leaving.start()
-    let games = [LiveGame(game: 12, x: ann, o: bob, initial: 300, increment: 3, ply: 14)]
+    let games = [
+        LiveGame(game: 12, x: ann, o: bob, control: TimeControl(initial: 300, increment: 3), ply: 14)
+    ]
     _ = leaving.handle(reply(.live(games), id: .string("live")), at: epoch)
     #expect(leaving.typed(nil) == [.finish])
 }
@@ -96,8 +100,8 @@ private let watched = ServerMessage.watching(
     _ = garbled.start()
     let bad = ServerMessage.watching(
         WatchedGame(
-            game: 5, x: ann, o: bob, fen: "x5o/7/7 x 0 1", moves: [], clock: Clocks(x: 1, o: 1), initial: 60,
-            increment: 1))
+            game: 5, x: ann, o: bob, fen: "x5o/7/7 x 0 1", moves: [], clock: Clocks(x: 1, o: 1),
+            control: TimeControl(initial: 60, increment: 1)))
     #expect(
         garbled.handle(reply(bad), at: epoch).first.map { if case .fail = $0 { true } else { false } } == true
     )

@@ -35,8 +35,8 @@ private let bob = GamePlayer(name: "veteran_player", rating: 1580)
 
 @Test func liveGamesAreNumberedAndPickedByNumberOrId() {
     let games = [
-        LiveGame(game: 12, x: ann, o: bob, initial: 300, increment: 3, ply: 14),
-        LiveGame(game: 7, x: bob, o: ann, initial: 60, increment: 0, ply: 0),
+        LiveGame(game: 12, x: ann, o: bob, control: TimeControl(initial: 300, increment: 3), ply: 14),
+        LiveGame(game: 7, x: bob, o: ann, control: TimeControl(initial: 60, increment: 0), ply: 0),
     ]
     #expect(
         LiveTable.lines(games) == [
@@ -58,7 +58,7 @@ private let bob = GamePlayer(name: "veteran_player", rating: 1580)
     var table = try WatchTable(
         WatchedGame(
             game: 5, x: ann, o: bob, fen: afterB6.fen, moves: ["b6"], clock: Clocks(x: 60_000, o: 50_000),
-            initial: 60, increment: 1),
+            control: TimeControl(initial: 60, increment: 1)),
         now: start)
     #expect(table.heading == "game 5: ann 1612 (x) v veteran_player 1580 (o), 1+1")
     #expect(table.game.moves == [try Move(notation: "b6")])

@@ -45,6 +45,23 @@ import Testing
         #expect(try position("7/7/7/7/7/7/7 x 0 1").perft(0) == 1)
     }
 
+    /// `nanashi perft`'s report: with `divide`, each move's count first, then a line per depth;
+    /// a depth out of 1 to 12 is refused before any line.
+    @Test func theReportCountsEachDepthAndRefusesOutOfRange() throws {
+        var lines: [String] = []
+        try Position.start.perftReport(to: 2, divide: true) { lines.append($0) }
+        #expect(lines.count == 16 + 2)
+        #expect(lines.prefix(16) == ArraySlice(Position.start.divide(2).map { "\($0.move): \($0.nodes)" }))
+        #expect(
+            lines[16].hasPrefix("depth 1 nodes 16 time ") && lines[17].hasPrefix("depth 2 nodes 256 time "))
+        for depth in [0, 13] {
+            #expect(throws: RangeError(name: "depth", value: depth, range: 1...12, unit: nil)) {
+                try Position.start.perftReport(to: depth, divide: false) { lines.append($0) }
+            }
+        }
+        #expect(lines.count == 18)
+    }
+
     @Test func divideSumsToPerftAndListsEachMoveOnce() {
         let divided = Position.start.divide(3)
         #expect(divided.count == 16)

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
 @testable import NanashiProtocol
@@ -53,7 +54,7 @@ import Testing
                 GameStart(
                     game: 5, color: .x, opponent: Opponent(name: "bob", rating: 1500),
                     fen: Position.start.fen,
-                    initial: 60, increment: 1, legal: Position.start.legalMoves()))),
+                    control: TimeControl(initial: 60, increment: 1), legal: Position.start.legalMoves()))),
         #"{"color":"x","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":5,"increment":1,"initial":60,"legal":["f1","f2","g2","a6","b6","b7","g1e1","g1e2","g1e3","g1f3","g1g3","a7a5","a7b5","a7c5","a7c6","a7c7"],"opponent":{"name":"bob","rating":1500},"type":"start"}"#
     ),
     (
@@ -62,7 +63,7 @@ import Testing
                 GameStart(
                     game: 5, color: .o, opponent: Opponent(name: "ann", rating: 1500),
                     fen: Position.start.fen,
-                    initial: 60, increment: 1))),
+                    control: TimeControl(initial: 60, increment: 1)))),
         #"{"color":"o","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":5,"increment":1,"initial":60,"opponent":{"name":"ann","rating":1500},"type":"start"}"#
     ),
     (
@@ -70,8 +71,8 @@ import Testing
             .game(
                 GameState(
                     game: 5, color: .o, opponent: Opponent(name: "ann", rating: 1500),
-                    fen: "7/7/7/7/7/1x5/o6 o 0 1", moves: ["b2"], clock: Clocks(x: 1, o: 2), initial: 60,
-                    increment: 1, legal: [.pass]))),
+                    fen: "7/7/7/7/7/1x5/o6 o 0 1", moves: ["b2"], clock: Clocks(x: 1, o: 2),
+                    control: TimeControl(initial: 60, increment: 1), legal: [.pass]))),
         #"{"clock":{"o":2,"x":1},"color":"o","fen":"7/7/7/7/7/1x5/o6 o 0 1","game":5,"increment":1,"initial":60,"legal":["0000"],"moves":["b2"],"opponent":{"name":"ann","rating":1500},"type":"game"}"#
     ),
     (
@@ -112,7 +113,7 @@ private let turnedAndLegal: [(Bitboard, [Move]?)] = [
 ]
 
 /// Ids and moves, and whether a `moved` with them is written field by field.
-private let idsAndMoves: [(RequestID?, String, Bool)] = [
+private let idsAndMoves: [(RequestID?, Move, Bool)] = [
     (RequestID?.none, "f2", true),
     (.integer(0), "a7c5", true),
     (.integer(-12), "0000", true),
@@ -126,13 +127,12 @@ private let idsAndMoves: [(RequestID?, String, Bool)] = [
     (.string("caf\u{e9}"), "f2", false),
     (.number(2.5), "f2", false),
     (.number(-0.1), "f2", false),
-    (nil, "f\"2", false),
 ]
 
 /// `moved` is written field by field, not by the encoder: byte for byte the same line, with the
 /// encoder taking over only for what needs escaping or a non-integral id.
 @Test(arguments: turnedAndLegal, idsAndMoves)
-func movedIsWrittenAsTheEncoderWouldWriteIt(turned: (Bitboard, [Move]?), text: (RequestID?, String, Bool))
+func movedIsWrittenAsTheEncoderWouldWriteIt(turned: (Bitboard, [Move]?), text: (RequestID?, Move, Bool))
     throws
 {
     let (id, move, direct) = text
@@ -364,7 +364,8 @@ func gameLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), name:
         for color in Side.allCases {
             let start = GameStart(
                 game: 1_234_567, color: color, opponent: Opponent(name: name, rating: -3),
-                fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", initial: 300, increment: 0, legal: legal)
+                fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", control: TimeControl(initial: 300, increment: 0),
+                legal: legal)
             let reply = Reply(.start(start), id: id)
             #expect((Wire.startLine(start, id: id) != nil) == (plainID && plainName))
             let line = Wire.line(reply)

@@ -20,7 +20,7 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         guard case .moved(let moved) = try await ann.reply().message else {
             throw TestClient.Failure(description: "expected moved")
         }
-        moves.append(moved.move)
+        moves.append(moved.move.description)
     }
     ann.send(#"{"type":"resign","game":\#(start.game)}"#)
     guard case .end = try await ann.reply().message else {

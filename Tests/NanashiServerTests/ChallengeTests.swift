@@ -40,7 +40,9 @@ func challenge(
             guard case .start(let start) = try await client.reply().message else {
                 throw TestClient.Failure(description: "expected start")
             }
-            #expect(start.color.rawValue == color && start.opponent.name == opponent && start.initial == 60)
+            #expect(
+                start.color.rawValue == color && start.opponent.name == opponent
+                    && start.control.initial == 60)
         }
         // Accepted once: it stands no more.
         #expect(
@@ -270,7 +272,7 @@ func challenge(
             guard case .start(let start) = try await client.reply().message else {
                 throw TestClient.Failure(description: "expected start")
             }
-            #expect(start.color == color && start.initial == 120 && start.increment == 1)
+            #expect(start.color == color && start.control == TimeControl(initial: 120, increment: 1))
             game = start.game
         }
         // Played across both nodes: bob, relayed to ann's node, moves first.

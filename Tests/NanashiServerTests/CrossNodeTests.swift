@@ -202,7 +202,7 @@ struct GameAcrossNodes {
             guard case .moved(let moved) = reply.message else {
                 throw TestClient.Failure(description: "\(reply)")
             }
-            #expect(reply.id == .string(id) && moved.move == move.description)
+            #expect(reply.id == .string(id) && moved.move == move)
             _ = try await crossing.clients[mover.opponent]!.line()
             crossing.position = try crossing.position.play(move)
         }
@@ -1082,7 +1082,7 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
             """)
         let (moverState, otherState) = try await refusedAndSentAgain(move, by: mover, in: played)
         for state in [moverState, otherState] {
-            #expect(state.moves.count == ply && state.moves.last == stored.description)
+            #expect(state.moves.count == ply && state.moves.last == stored)
         }
         played.position = try played.position.play(stored)
         played.ply = ply

@@ -46,10 +46,10 @@ private func storedGames(_ server: TestServer) throws -> Int {
         for _ in 0..<3 {
             let move = position.legalMoves()[0]
             ann.send(#"{"type":"move","game":\#(game),"move":"\#(move)"}"#)
-            #expect(try await moved(ann).move == move.description)
+            #expect(try await moved(ann).move == move)
             position = try position.play(move)
             let answer = try await moved(ann)
-            let engineMove = try Move(notation: answer.move)
+            let engineMove = answer.move
             #expect(position.legalMoves().contains(engineMove))
             position = try position.play(engineMove)
             #expect(answer.fen == position.fen && answer.legal == position.legalMoves())

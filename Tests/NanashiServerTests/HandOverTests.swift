@@ -196,7 +196,7 @@ extension WatchersFollowTests {
             guard case .moved(let moved) = reply.message, moved.ply == plies else {
                 throw TestClient.Failure(description: "expected moved \(plies), got \(reply)")
             }
-            position = try position.play(Move(notation: moved.move))
+            position = try position.play(moved.move)
         }
         /// A move of ann's that takes none of the engine's pieces, so the game goes on.
         func quietMove() -> Move {
@@ -235,7 +235,7 @@ extension WatchersFollowTests {
             try await nextMove(back)
         } else {
             #expect(state.moves.count == 4)
-            position = try position.play(Move(notation: state.moves[3]))
+            position = try position.play(state.moves[3])
             plies = 4
         }
         try await playAndHearTheEngine(back)

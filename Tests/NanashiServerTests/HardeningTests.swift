@@ -97,7 +97,7 @@ import Testing
                 guard case .moved(let moved) = try await paired.clients[viewer]!.reply().message else {
                     throw TestClient.Failure(description: "expected moved")
                 }
-                #expect(moved.move == move)
+                #expect(moved.move.description == move)
             }
             slow.sendBytes([rest.removeFirst()])
         }
@@ -650,7 +650,7 @@ final class CapturedLog: Sendable {
             guard case .start(let start) = try await seeker.reply().message else {
                 throw TestClient.Failure(description: "expected start")
             }
-            #expect(start.opponent.name == name && start.initial == initial)
+            #expect(start.opponent.name == name && start.control.initial == initial)
         }
         await server.stop()
     }

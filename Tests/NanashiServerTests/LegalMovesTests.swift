@@ -179,7 +179,7 @@ private func gameFrom(_ fen: String, storage: SQLiteStorage) async throws -> (Ga
         guard case .moved(let moved) = try await mover.reply().message else {
             throw TestClient.Failure(description: "expected moved")
         }
-        #expect(moved.move == listed.last!.description && moved.legal == nil)
+        #expect(moved.move == listed.last! && moved.legal == nil)
         guard case .moved(let told) = try await paired.clients[position.sideToMove.opponent]!.reply().message
         else { throw TestClient.Failure(description: "expected moved") }
         #expect(told.legal == (try position.play(listed.last!)).legalMoves())

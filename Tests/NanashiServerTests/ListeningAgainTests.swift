@@ -75,7 +75,7 @@ import Testing
             let reply = try await mover.reply()
             switch reply.message {
             case .moved(let moved):
-                #expect(reply.id == .string("missed") && moved.move == move.description)
+                #expect(reply.id == .string("missed") && moved.move == move)
                 #expect(moved.ply == played.ply + 1)
                 answered = true
             case .game: break

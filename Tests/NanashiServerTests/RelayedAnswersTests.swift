@@ -93,7 +93,7 @@ import Testing
         guard case .moved(let moved) = reply.message else {
             throw TestClient.Failure(description: "expected moved, got \(movedLine)")
         }
-        #expect(reply.id == .string("m3") && moved.ply == 3 && moved.move == move.description)
+        #expect(reply.id == .string("m3") && moved.ply == 3 && moved.move == move)
         await listening.stop()
         await one[0].stop()
     }

@@ -8,24 +8,25 @@ import Testing
 
 @testable import NanashiServer
 
-/// Registers a player and returns their token.
-@discardableResult
 /// Logs `name` in with its password (the one `register` gives unless told); returns the new
 /// session's token.
+@discardableResult
 func login(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
-    let reply = try await Wire.reply(
-        fromLine: Array(
-            client.exchange(#"{"type":"login","name":"\#(name)","password":"\#(password)"}"#).utf8))
-    guard case .welcome(let welcome) = reply.message else {
-        throw TestClient.Failure(description: "\(reply)")
-    }
-    return welcome.token
+    try await welcomed(client, "login", name, password)
 }
 
+/// Registers a player and returns their token.
 func register(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
+    try await welcomed(client, "register", name, password)
+}
+
+/// The token of the `welcome` that a `login` or `register` (`type`) of `name` gets.
+private func welcomed(_ client: TestClient, _ type: String, _ name: String, _ password: String) async throws
+    -> String
+{
     let reply = try await Wire.reply(
         fromLine: Array(
-            client.exchange(#"{"type":"register","name":"\#(name)","password":"\#(password)"}"#).utf8))
+            client.exchange(#"{"type":"\#(type)","name":"\#(name)","password":"\#(password)"}"#).utf8))
     guard case .welcome(let welcome) = reply.message else {
         throw TestClient.Failure(description: "\(reply)")
     }
@@ -64,7 +65,8 @@ func pairedGame(
     #expect(annStart.opponent == Opponent(name: names.1, rating: 1500))
     #expect(bobStart.opponent == Opponent(name: names.0, rating: 1500))
     #expect(
-        annStart.fen == Position.start.fen && annStart.initial == initial && annStart.increment == increment)
+        annStart.fen == Position.start.fen
+            && annStart.control == TimeControl(initial: initial, increment: increment))
     let annSide = annStart.color
     return PairedGame(
         clients: [annSide: ann, annSide.opponent: bob],
@@ -252,7 +254,7 @@ func greedyMove(_ position: Position) -> Move {
                 guard case .moved(let moved) = reply.message else {
                     throw TestClient.Failure(description: "expected moved, got \(reply)")
                 }
-                #expect(moved.game == paired.game && moved.move == move.description && moved.ply == ply)
+                #expect(moved.game == paired.game && moved.move == move && moved.ply == ply)
                 #expect(moved.fen == position.fen)
                 #expect(reply.id == (viewer == side ? .integer(Int64(requestID)) : nil))
             }
@@ -669,7 +671,7 @@ func greedyMove(_ position: Position) -> Move {
             throw TestClient.Failure(description: "expected game")
         }
         #expect(state.game == paired.game && state.color == .x && state.moves.isEmpty)
-        #expect(state.initial == 300 && state.increment == 3)
+        #expect(state.control == TimeControl(initial: 300, increment: 3))
         await server.stop()
     }
 }

@@ -27,7 +27,7 @@ private func playToTheEnd(_ paired: PairedGame, watchers: [TestClient] = []) asy
             guard case .moved(let moved) = try await client.reply().message else {
                 throw TestClient.Failure(description: "expected moved")
             }
-            #expect(moved.game == paired.game && moved.move == move.description && moved.ply == moves.count)
+            #expect(moved.game == paired.game && moved.move == move && moved.ply == moves.count)
             #expect(moved.fen == position.fen && moved.converted == converted)
             #expect(moved.legal == (client === next ? position.legalMoves() : nil))
         }
@@ -66,6 +66,13 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
     return try await client.reply().message
 }
 
+/// Has `client` watch `game`, which it must then get as a watcher.
+private func watch(_ client: TestClient, _ game: Int64) async throws {
+    guard case .watching = try await ask(client, #"{"type":"watch","game":\#(game)}"#) else {
+        throw TestClient.Failure(description: "expected a watcher's game")
+    }
+}
+
 @Suite struct WatchingTests {
     @Test func aWatcherSeesTheGameEveryMoveInOrderAndTheEnd() async throws {
         let server = try await TestServer()
@@ -78,7 +85,8 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 == .live([
                     LiveGame(
                         game: game, x: GamePlayer(name: paired.names[.x]!, rating: 1500),
-                        o: GamePlayer(name: paired.names[.o]!, rating: 1500), initial: 120, increment: 2,
+                        o: GamePlayer(name: paired.names[.o]!, rating: 1500),
+                        control: TimeControl(initial: 120, increment: 2),
                         ply: 0)
                 ]))
         let line = try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":"w"}"#)
@@ -90,7 +98,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         #expect(state.x.name == paired.names[.x] && state.o.name == paired.names[.o])
         // x's clock runs from the start.
         #expect(state.clock.o == 120_000 && (100_000...120_000).contains(state.clock.x))
-        #expect(state.initial == 120 && state.increment == 2)
+        #expect(state.control == TimeControl(initial: 120, increment: 2))
         let (_, outcome) = try await playToTheEnd(paired, watchers: [watcher])
         let winner = outcome.winner.map { "\"\($0)\"" } ?? "null"
         #expect(
@@ -125,9 +133,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let closing = #"{"code":"idle_timeout","message":"not logged in after 30 s; closing","type":"error"}"#
         // Asking for the list is not watching: it once spared a connection the login for good.
         #expect(try await lister.exchange(#"{"type":"live"}"#).contains(#""type":"live""#))
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(paired.game)}"#) else {
-            throw TestClient.Failure(description: "expected watching")
-        }
+        try await watch(watcher, paired.game)
         // Both have pinged within the idle timeout; only the watcher is spared the login's.
         clock.advance(by: .seconds(31))
         for client in [lister, watcher] { client.send(#"{"type":"ping"}"#) }
@@ -147,9 +153,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let server = try await TestServer()
         let paired = try await pairedGame(server)
         let watcher = try server.client()
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(paired.game)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        try await watch(watcher, paired.game)
         #expect(
             try await watcher.exchange(#"{"type":"unwatch","game":\#(paired.game)}"#)
                 == #"{"game":\#(paired.game),"type":"unwatched"}"#)
@@ -163,9 +167,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         let server = try await TestServer { $0.maximumWatchesPerConnection = 1 }
         let first = try await pairedGame(server)
         let watcher = try server.client()
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(first.game)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        try await watch(watcher, first.game)
         // Watching the same game again is answered once (`WatchingBudgetTests`), and counts once.
         #expect(
             try await watcher.exchange(#"{"type":"watch","game":\#(first.game)}"#)
@@ -181,9 +183,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 == #"{"code":"watch_limit","message":"a connection may watch at most 1 games","type":"error"}"#
         )
         _ = try await watcher.exchange(#"{"type":"unwatch","game":\#(first.game)}"#)
-        guard case .watching = try await ask(watcher, #"{"type":"watch","game":\#(second)}"#) else {
-            throw TestClient.Failure(description: "expected game")
-        }
+        try await watch(watcher, second)
         await server.stop()
     }
 
@@ -390,7 +390,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
         else { throw TestClient.Failure(description: "expected start") }
         #expect(wasX.game == wasO.game && wasX.game != game)
         #expect(wasX.color == .o && wasO.color == .x)
-        #expect(wasX.initial == 90 && wasX.increment == 4 && wasO.initial == 90 && wasO.increment == 4)
+        #expect(wasX.control == TimeControl(initial: 90, increment: 4) && wasO.control == wasX.control)
         #expect(wasX.opponent.name == paired.names[.o] && wasO.opponent.name == paired.names[.x])
         // The old game cannot be rematched again.
         #expect(
@@ -468,7 +468,9 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
 
     @Test(arguments: [
         (
-            ServerMessage.live([LiveGame(game: 4, x: ann, o: bob, initial: 300, increment: 3, ply: 9)]),
+            ServerMessage.live([
+                LiveGame(game: 4, x: ann, o: bob, control: TimeControl(initial: 300, increment: 3), ply: 9)
+            ]),
             #"{"games":[{"game":4,"increment":3,"initial":300,"o":{"name":"bob","rating":1480},"ply":9,"x":{"name":"ann","rating":1612}}],"type":"live"}"#
         ),
         (
@@ -476,7 +478,7 @@ private func ask(_ client: TestClient, _ line: String) async throws -> ServerMes
                 WatchedGame(
                     game: 4, x: ann, o: bob, fen: "x5o/7/7/7/7/7/o5x x 0 1", moves: [],
                     clock: Clocks(x: 5, o: 6),
-                    initial: 300, increment: 3)),
+                    control: TimeControl(initial: 300, increment: 3))),
             #"{"clock":{"o":6,"x":5},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":3,"initial":300,"moves":[],"o":{"name":"bob","rating":1480},"type":"game","x":{"name":"ann","rating":1612}}"#
         ),
         (

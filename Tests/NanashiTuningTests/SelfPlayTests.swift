@@ -37,6 +37,20 @@ import Testing
         #expect(Set(quiet.lines).isSubset(of: Set(every.lines)))
     }
 
+    /// As `nanashi datagen`'s options ask: `--every-position` keeps the positions that are not
+    /// quiet too, `--eval` picks both sides' evaluation, and the node counts are checked.
+    @Test func theOptionsOfDatagenMakeTheSelfPlay() throws {
+        let quiet = try SelfPlay(checkingNodes: 300, hardNodes: nil)
+        #expect(quiet.quietMargin == 150 && quiet.evaluation == .classic && quiet.hardNodes == 600)
+        let every = try SelfPlay(
+            checkingNodes: 300, hardNodes: 400, everyPosition: true, evaluation: .network)
+        #expect(every.quietMargin == nil && every.evaluation == .network && every.hardNodes == 400)
+        let problem = #expect(throws: Datagen.Problem.self) {
+            try SelfPlay(checkingNodes: 300, hardNodes: 200)
+        }
+        #expect(problem?.description == "bad hard nodes 200: use at least --nodes (300)")
+    }
+
     @Test func theSameSeedPlaysTheSameGame() {
         let selfPlay = SelfPlay(nodes: 300)
         #expect(selfPlay.play(seed: 9, index: 2).lines == selfPlay.play(seed: 9, index: 2).lines)

@@ -103,6 +103,11 @@ import Testing
         lines[1].hasPrefix("pass 1 loss ") && lines[2].hasPrefix("pass 2 loss ") && lines[4] == "wrote \(out)"
     )
     #expect(try String(contentsOfFile: out, encoding: .utf8).contains("nanashi tune \(positions) --epochs 2"))
+    let refused = #expect(throws: RangeError.self) {
+        try Tuner.run(positionsFile: positions, epochs: 0, out: out) { lines.append($0) }
+    }
+    #expect(refused?.description == "bad epochs 0: use 1 to 100000")
+    #expect(lines.count == 5)
     #expect(throws: Tuner.WriteError.self) {
         try Tuner.run(
             positionsFile: positions, epochs: 1, out: folder.appendingPathComponent("no/such/dir.swift").path

@@ -68,7 +68,7 @@ struct FakeSource: WebSource {
         [
             LiveGame(
                 game: 7, x: GamePlayer(name: hostile, rating: 1500), o: GamePlayer(name: "bob", rating: 1490),
-                initial: 300, increment: 3, ply: 12)
+                control: TimeControl(initial: 300, increment: 3), ply: 12)
         ]
     }
 

@@ -192,14 +192,13 @@
     return Math.max(0, ms);
   };
 
-  var REASONS = {
-    pieces: 'no pieces left', locked: 'the board is locked', fifty: '100 plies without a clone',
-    resign: 'resignation', timeout: 'time ran out', abandon: 'a player left', aborted: 'no first move in time; unrated', agreement: 'agreement'
-  };
+  // The end of a game in the core's words, which the server puts in the pages that show one
+  // (keyed by winner, or draw, and reason: 'x pieces').
+  var verdictsNode = document.getElementById('verdicts');
+  var VERDICTS = verdictsNode ? JSON.parse(verdictsNode.textContent) : {};
   function endText(end) {
-    var outcome = end.outcome;
-    var verdict = outcome.winner === null ? 'Draw' : outcome.winner + ' wins';
-    return 'Game over: ' + verdict + ' (' + (REASONS[outcome.reason] || outcome.reason) + ')';
+    var key = (end.outcome.winner || 'draw') + ' ' + end.outcome.reason;
+    return 'Game over: ' + (VERDICTS[key] || key);
   }
 
   // MARK: /game/G of a finished game: stepping through it.
