@@ -30,7 +30,7 @@ package final class SQLiteStorage: Storage {
     }
 
     /// Runs `work` on the storage threads outside a transaction (a lone statement is one of its own).
-    private func writingOneStatement<T: Sendable>(
+    func writingOneStatement<T: Sendable>(
         _ work: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
         try await threads.run { try self.pool.writeWithoutTransaction(work) }
@@ -333,26 +333,6 @@ package final class SQLiteStorage: Storage {
                 xID, oID, control.initial, control.increment, now.timeIntervalSince1970, casual,
             ])
             return db.lastInsertedRowID
-        }
-    }
-
-    package func storeStopClocks(gameID: Int64, ply: Int, clocks: Clocks) async throws {
-        try await writingOneStatement { db in
-            try db.execute(
-                sql: """
-                    UPDATE game SET stopped_ply = ?, stopped_x_clock = ?, stopped_o_clock = ?
-                    WHERE id = ? AND result IS NULL
-                    """, arguments: [ply, clocks.x, clocks.o, gameID])
-        }
-    }
-
-    package func removeMoves(gameID: Int64, after ply: Int) async throws {
-        try await writing { db in
-            guard
-                try Bool.fetchOne(
-                    db, sql: "SELECT result IS NULL FROM game WHERE id = ?", arguments: [gameID]) == true
-            else { throw StorageError.noSuchGame }
-            try db.execute(sql: "DELETE FROM move WHERE game_id = ? AND ply > ?", arguments: [gameID, ply])
         }
     }
 
