@@ -73,10 +73,11 @@ extension Lobby {
             return
         }
         let challenger = challenge.from
+        // A challenger who left took their challenges with them (`withdrawChallenges`).
+        guard let live = connections[challenger.id]?.outbox else {
+            throw ProtocolError(.noSuchChallenge, "no challenge \(id.prefix(40)) stands for you")
+        }
         do {
-            guard let live = connections[challenger.id]?.outbox else {
-                throw ProtocolError(.noSuchChallenge, "no challenge \(id.prefix(40)) stands for you")
-            }
             try await checkMayStartAGame(challenger.id, outbox: live)
         } catch {
             challenges.restore(challenge)

@@ -175,12 +175,6 @@ extension ClientMessage: WireMessage {
         case "pgn": self = .pgn(game: try container.decode(Int64.self, forKey: .game))
         case "rematch": self = .rematch(game: try container.decode(Int64.self, forKey: .game))
         case "analyse": self = .analyse(game: try container.decode(Int64.self, forKey: .game))
-        case _ where Offer.named(type, as: \.rawValue) != nil:
-            self = .offer(
-                Offer.named(type, as: \.rawValue)!, game: try container.decode(Int64.self, forKey: .game))
-        case _ where Offer.named(type, as: \.declineType) != nil:
-            self = .decline(
-                Offer.named(type, as: \.declineType)!, game: try container.decode(Int64.self, forKey: .game))
         case "challenge":
             guard !container.contains(.layout), !container.contains(.fen) else {
                 throw ProtocolError(.badRequest, "this server starts every game from the standard position")
@@ -208,7 +202,14 @@ extension ClientMessage: WireMessage {
             self = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
         case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         default:
-            throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
+            // An offer's messages are named by its kind.
+            if let offer = Offer.named(type, as: \.rawValue) {
+                self = .offer(offer, game: try container.decode(Int64.self, forKey: .game))
+            } else if let offer = Offer.named(type, as: \.declineType) {
+                self = .decline(offer, game: try container.decode(Int64.self, forKey: .game))
+            } else {
+                throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
+            }
         }
     }
 

@@ -169,15 +169,6 @@ extension ServerMessage: WireMessage {
         case "rematch_declined":
             self = .rematchDeclined(game: try container.decode(Int64.self, forKey: .game))
         case "analysis": self = .analysis(try GameAnalysis(from: decoder))
-        case _ where Offer.named(type, as: \.offeredType) != nil:
-            self = .offered(
-                Offer.named(type, as: \.offeredType)!, game: try container.decode(Int64.self, forKey: .game))
-        case _ where Offer.named(type, as: \.offerType) != nil:
-            self = .offerMade(
-                Offer.named(type, as: \.offerType)!, game: try container.decode(Int64.self, forKey: .game))
-        case _ where Offer.named(type, as: \.declinedType) != nil:
-            self = .declined(
-                Offer.named(type, as: \.declinedType)!, game: try container.decode(Int64.self, forKey: .game))
         case "challenge_sent", "challenged":
             let sent = type == "challenge_sent"
             let theirs = try ChallengeColor.side(container.decode(String.self, forKey: .color))
@@ -199,7 +190,17 @@ extension ServerMessage: WireMessage {
                 challenge: try container.decode(String.self, forKey: .challenge),
                 reason: try container.decode(ChallengeEnd.self, forKey: .reason))
         case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
-        default: throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
+        default:
+            // An offer's messages are named by its kind.
+            if let offer = Offer.named(type, as: \.offeredType) {
+                self = .offered(offer, game: try container.decode(Int64.self, forKey: .game))
+            } else if let offer = Offer.named(type, as: \.offerType) {
+                self = .offerMade(offer, game: try container.decode(Int64.self, forKey: .game))
+            } else if let offer = Offer.named(type, as: \.declinedType) {
+                self = .declined(offer, game: try container.decode(Int64.self, forKey: .game))
+            } else {
+                throw ProtocolError(.unknownType, "unknown message type '\(type.prefix(40))'")
+            }
         }
     }
 

@@ -17,20 +17,7 @@ private func said(_ actions: [OnlineSession.Action]) -> [String] {
 }
 
 private func session(challenging: (name: String, side: Side?, rated: Bool)? = nil) -> OnlineSession {
-    var online = OnlineSession(
-        OnlineSession.Settings(
-            servers: ServerList(ServerAddress(host: "127.0.0.1", port: 7878)),
-            control: TimeControl(initial: 300, increment: 3), register: false,
-            savedSession: .init(name: "ann", token: "tok1"), isInteractive: true, color: false,
-            challenge: challenging))
-    _ = online.start()
-    for event in [
-        OnlineSession.Event.connected,
-        reply(.welcome(Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)), id: "auth"),
-    ] {
-        _ = online.handle(event, at: epoch)
-    }
-    return online
+    welcomedSession(control: TimeControl(initial: 300, increment: 3), challenge: challenging, at: epoch)
 }
 
 private let terms = ChallengeTerms(

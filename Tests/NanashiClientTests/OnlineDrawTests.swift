@@ -24,21 +24,7 @@ private func said(_ actions: [OnlineSession.Action]) -> [String] {
 
 /// A session at a terminal playing game 7 as x.
 private func playing() -> OnlineSession {
-    var online = OnlineSession(
-        OnlineSession.Settings(
-            servers: ServerList(ServerAddress(host: "127.0.0.1", port: 7878)),
-            control: TimeControl(initial: 600, increment: 0),
-            register: false, savedSession: .init(name: "ann", token: "tok1"), isInteractive: true,
-            color: false))
-    _ = online.start()
-    for event in [
-        OnlineSession.Event.connected,
-        reply(.welcome(Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)), id: "auth"),
-        reply(.pong, id: "sync"), reply(.seeking, id: "seek"), reply(.start(start)),
-    ] {
-        _ = online.handle(event, at: epoch)
-    }
-    return online
+    welcomedSession(then: repliesStarting(start), at: epoch)
 }
 
 @Test func drawOffersAndDeclinesAreSentAndTheServersWordIsShown() {

@@ -25,20 +25,7 @@ private func said(_ actions: [OnlineSession.Action]) -> [String] {
 
 /// A session at a terminal (or piped) whose game 7 has just ended.
 private func afterTheGame(interactive: Bool = true) -> (OnlineSession, [OnlineSession.Action]) {
-    var online = OnlineSession(
-        OnlineSession.Settings(
-            servers: ServerList(ServerAddress(host: "127.0.0.1", port: 7878)),
-            control: TimeControl(initial: 600, increment: 0),
-            register: false, savedSession: .init(name: "ann", token: "tok1"), isInteractive: interactive,
-            color: false))
-    _ = online.start()
-    for event in [
-        OnlineSession.Event.connected,
-        reply(.welcome(Welcome(name: "ann", token: "tok1", rating: 1500, rd: 350, games: 0)), id: "auth"),
-        reply(.pong, id: "sync"), reply(.seeking, id: "seek"), reply(.start(start)),
-    ] {
-        _ = online.handle(event, at: epoch)
-    }
+    var online = welcomedSession(interactive: interactive, then: repliesStarting(start), at: epoch)
     let actions = online.handle(reply(.end(end)), at: epoch)
     return (online, actions)
 }
