@@ -219,11 +219,30 @@ let package = Package(
             ],
             path: "Tests/NanashiTerminalTests"
         ),
+        // The command line's option groups and the settings they make, apart from the executable
+        // so that a unit test reaches them.
+        .target(
+            name: "NanashiCommandLine",
+            dependencies: [
+                "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiClient", "NanashiRuntime",
+                "NanashiServer", "NanashiStorage", "NanashiLoad",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
+            ],
+            path: "Sources/NanashiCommandLine"
+        ),
+        .testTarget(
+            name: "NanashiCommandLineTests",
+            dependencies: [
+                "NanashiCommandLine", "NanashiRuntime", "NanashiServer", "NanashiLoad", "NanashiClient",
+                "NanashiCore",
+            ],
+            path: "Tests/NanashiCommandLineTests"
+        ),
         .executableTarget(
             name: "nanashi",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiProtocol", "NanashiServer",
-                "NanashiStorage",
+                "NanashiStorage", "NanashiCommandLine",
                 "NanashiClient", "NanashiLoad", "NanashiMatch", "NanashiTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],

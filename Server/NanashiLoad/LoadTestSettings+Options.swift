@@ -35,12 +35,3 @@ extension LoadTestSettings {
         namePrefix = "lt\(UInt16.random(in: 0...UInt16.max))x"
     }
 }
-
-extension QueryTestSettings {
-    /// The settings of `nanashi loadtest --queries`: `queries` of each kind over `connections`.
-    public init(servers: ServerList, queries: Int, connections: Int) {
-        self.init(servers: servers)
-        self.queries = queries
-        self.connections = connections
-    }
-}

@@ -7,51 +7,23 @@ extension ServerSettings {
         public let description: String
     }
 
-    /// The settings of `nanashi serve`'s options, the defaults for the rest, checked: `problem`'s
-    /// limits hold, and the TLS certificate chain and key are given together or not at all.
+    /// Serves TLS with the PEM certificate chain and key given, or plain TCP when neither is;
+    /// the two go together.
     ///
-    /// - Throws: `Problem`, named by the options.
-    public init(
-        host: String, port: Int, httpPort: Int?, httpHost: String, metricsPort: Int?, metricsHost: String,
-        allowedOrigins: [String], publicHosts: [String] = [], databasePath: String, graceSeconds: Int,
-        nodeLeaseSeconds: Int,
-        idleTimeoutSeconds: Int,
-        messageBurst: Int, messageRate: Double, readBurstPerAddress: Int, readRatePerAddress: Double,
-        maximumConnections: Int, maximumConnectionsPerAddress: Int, connectionBurstPerAddress: Int,
-        connectionRatePerAddress: Double, loginsPerMinute: Double, registrationsPerHour: Double,
-        moveCommitDelayMilliseconds: Int,
-        tlsCertificateChain: String?, tlsKey: String?
-    ) throws(Problem) {
-        self.init()
-        self.host = host
-        self.port = port
-        self.httpPort = httpPort
-        self.httpHost = httpHost
-        self.metricsPort = metricsPort
-        self.metricsHost = metricsHost
-        self.allowedOrigins = allowedOrigins
-        self.publicHosts = publicHosts
-        self.databasePath = databasePath
-        abandonGrace = .seconds(graceSeconds)
-        nodeLease = .seconds(nodeLeaseSeconds)
-        idleTimeout = .seconds(idleTimeoutSeconds)
-        self.messageBurst = messageBurst
-        self.messageRate = messageRate
-        self.readBurstPerAddress = readBurstPerAddress
-        self.readRatePerAddress = readRatePerAddress
-        self.maximumConnections = maximumConnections
-        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
-        self.connectionBurstPerAddress = connectionBurstPerAddress
-        self.connectionRatePerAddress = connectionRatePerAddress
-        self.loginsPerMinute = loginsPerMinute
-        self.registrationsPerHour = registrationsPerHour
-        moveCommitDelay = .milliseconds(moveCommitDelayMilliseconds)
-        if let problem { throw Problem(description: problem) }
-        switch (tlsCertificateChain, tlsKey) {
-        case (nil, nil): break
+    /// - Throws: `Problem` when only one of them is given.
+    public mutating func serveTLS(certificateChain: String?, key: String?) throws(Problem) {
+        switch (certificateChain, key) {
+        case (nil, nil): tls = nil
         case (let chain?, let key?): tls = TLSFiles(certificateChain: chain, privateKey: key)
         default: throw Problem(description: "--tls-cert and --tls-key go together")
         }
+    }
+
+    /// Checks that `problem`'s limits hold.
+    ///
+    /// - Throws: `Problem`, named by the options.
+    public func check() throws(Problem) {
+        if let problem { throw Problem(description: problem) }
     }
 
     /// The log level named `name` (`trace`, `debug`, `info`, `notice`, `warning`, `error` or

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NanashiCommandLine
 import NanashiServer
 
 /// `nanashi admin`: moderation on the server's own database, no server needed; every action is

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiCommandLine
 import NanashiStorage
 
 /// `nanashi backup`: a consistent copy of a SQLite database, even while a server writes to it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiClient
+import NanashiCommandLine
 import NanashiProtocol
 
 /// `nanashi games NAME`: a player's finished games, newest first, from a server.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiCommandLine
 import NanashiTerminal
 
 /// `nanashi hotseat`: two people take turns at one keyboard.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiClient
+import NanashiCommandLine
 import NanashiStorage
 
 /// `nanashi leaderboard`: the rated players, best first, as a table or as JSON.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiClient
+import NanashiCommandLine
 
 /// `nanashi pgn GAME`: one finished game's PGN, from a server.
 struct PGNCommand: AsyncParsableCommand {

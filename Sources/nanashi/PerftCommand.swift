@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiCommandLine
 import NanashiCore
 import NanashiTerminal
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiCommandLine
 import NanashiCore
 import NanashiTerminal
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiClient
+import NanashiCommandLine
 
 /// `nanashi profile NAME`: one player's rating, record and recent games, from a server.
 struct ProfileCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NanashiAI
 import NanashiClient
+import NanashiCommandLine
 import NanashiCore
 import NanashiProtocol
 import NanashiTerminal

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiCommandLine
 import NanashiServer
 
 /// `nanashi seed`: fills a database with made-up players, games and bot accounts, for benchmarks.

@@ -1,11 +1,7 @@
 import ArgumentParser
-import NanashiCore
-import NanashiRuntime
+import NanashiCommandLine
 import NanashiServer
 import NanashiTerminal
-
-/// The server's own defaults, which the options show and start from.
-private let defaults = ServerSettings()
 
 /// `nanashi serve`: runs the online server until the process is stopped.
 struct ServeCommand: AsyncParsableCommand {
@@ -18,114 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on.")
-    var host = defaults.host
-
-    @Option(help: "The TCP port (0 lets the system choose).")
-    var port = defaults.port
-
-    @Option(help: "Serve the web pages and the WebSocket at /ws on this HTTP port (off unless given).")
-    var http: Int?
-
-    @Option(help: "The address the HTTP port listens on.")
-    var httpHost = defaults.httpHost
-
-    @Option(help: "Serve Prometheus /metrics on this port, apart from the pages (off unless given).")
-    var metricsPort: Int?
-
-    @Option(help: "The address the metrics port listens on (keep it private).")
-    var metricsHost = defaults.metricsHost
-
-    @Option(
-        help: ArgumentHelp(
-            "An origin (https://example.org) whose pages may open the WebSocket, besides this server's own.",
-            discussion: "Repeat for more than one."))
-    var allowOrigin: [String] = []
-
-    @Option(
-        help: ArgumentHelp(
-            "A name this server's pages are reached by (example.org, example.org:8443).",
-            discussion:
-                "Browsers' WebSockets are taken only from pages served as these names, the hosts of --allow-origin, localhost or an address. Repeat for more than one."
-        ))
-    var publicHost: [String] = []
-
-    /// The database: nanashi.sqlite unless --db, --db-file or NANASHI_DB names one.
-    @OptionGroup var database: DatabaseOptions
-
-    @Option(help: "Seconds a player may be away from a game in progress before losing it.")
-    var grace = Int(defaults.abandonGrace.inSeconds)
-
-    @Option(
-        help: ArgumentHelp(
-            "With PostgreSQL: seconds after its last heartbeat that a node counts as dead.",
-            discussion: "The other nodes then take its games over; each node beats four times a lease."))
-    var nodeLease = Int(defaults.nodeLease.inSeconds)
-
-    @Option(help: "Seconds a connection may send nothing before it is closed.")
-    var idleTimeout = Int(defaults.idleTimeout.inSeconds)
-
-    @Option(help: "Messages a connection may send at once before it is rate limited.")
-    var messageBurst = defaults.messageBurst
-
-    @Option(help: "Messages per second that budget refills by.")
-    var messageRate = defaults.messageRate
-
-    @Option(help: "Queries and page requests one address may send at once, over all its connections.")
-    var readBurst = defaults.readBurstPerAddress
-
-    @Option(help: "Queries and page requests per second that an address's budget refills by.")
-    var readRate = defaults.readRatePerAddress
-
-    @Option(help: "A PEM certificate chain (Let's Encrypt's fullchain.pem): serve TLS; needs --tls-key.")
-    var tlsCert: String?
-
-    @Option(help: "The PEM private key of --tls-cert (Let's Encrypt's privkey.pem).")
-    var tlsKey: String?
-
-    @Option(help: "Open connections at most; more are refused with 'busy'.")
-    var maxConnections = defaults.maximumConnections
-
-    @Option(help: "Open connections from one address at most; more are refused with 'rate_limited'.")
-    var maxPerAddress = defaults.maximumConnectionsPerAddress
-
-    @Option(help: "New connections one address may open at once; more are closed without a word.")
-    var connectionBurst = defaults.connectionBurstPerAddress
-
-    @Option(help: "New connections per second that an address's budget refills by.")
-    var connectionRate = defaults.connectionRatePerAddress
-
-    @Option(help: "Logins one address may make per minute.")
-    var loginsPerMinute = defaults.loginsPerMinute
-
-    @Option(help: "Registrations one address may make per hour.")
-    var registrationsPerHour = defaults.registrationsPerHour
-
-    @Option(
-        help:
-            "Milliseconds a batch of moves waits for more before it is stored, and (PostgreSQL) a batch of messages to other nodes before it is sent; 0 at once."
-    )
-    var commitDelay = Int(defaults.moveCommitDelay.wholeMilliseconds)
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    @OptionGroup var options: ServeOptions
 
     func run() async throws {
-        let settings = try ServerSettings(
-            host: host, port: port, httpPort: http, httpHost: httpHost, metricsPort: metricsPort,
-            metricsHost: metricsHost, allowedOrigins: allowOrigin, publicHosts: publicHost,
-            databasePath: try database.address(default: defaults.databasePath),
-            graceSeconds: grace,
-            nodeLeaseSeconds: nodeLease,
-            idleTimeoutSeconds: idleTimeout, messageBurst: messageBurst, messageRate: messageRate,
-            readBurstPerAddress: readBurst, readRatePerAddress: readRate,
-            maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
-            connectionBurstPerAddress: connectionBurst, connectionRatePerAddress: connectionRate,
-            loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,
-            moveCommitDelayMilliseconds: commitDelay,
-            tlsCertificateChain: tlsCert,
-            tlsKey: tlsKey)
-        let level = try ServerSettings.logLevel(named: logLevel)
-        try await Server.serve(settings, logLevel: level, announce: StandardOutput.line)
+        let settings = try options.settings()
+        try await Server.serve(settings, logLevel: try options.level(), announce: StandardOutput.line)
     }
 }

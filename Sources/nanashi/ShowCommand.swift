@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiCommandLine
 import NanashiCore
 
 /// `nanashi show`: plays moves from a position and prints the board, FEN, legal moves and outcome.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiClient
+import NanashiCommandLine
 import NanashiTerminal
 
 /// `nanashi watch [GAME]`: follows a game in progress on a server, move by move, to its end.
