@@ -15,19 +15,9 @@ package actor DedicatedConnection {
         self.logger = logger
     }
 
-    /// The work did not finish within its time limit; its connection was dropped.
-    package struct TimedOut: Error, CustomStringConvertible {
-        package var limit: Duration
-        package var description: String { "no answer from the database within \(limit)" }
-
-        package init(limit: Duration) {
-            self.limit = limit
-        }
-    }
-
     /// Runs `work` on the connection (opening it first if needed, within the connection's own
     /// connect timeout), for at most `limit` on `clock`. After an error, or when the limit
-    /// passes first (`TimedOut`), the connection is dropped (closing it ends a statement still
+    /// passes first (`StorageTimedOut`), the connection is dropped (closing it ends a statement still
     /// waiting on this side), and the next call opens a new one.
     package func run<T: Sendable>(
         within limit: Duration, on clock: any ServerClock,
@@ -54,7 +44,7 @@ package actor DedicatedConnection {
                     // The limit came first: the work's statement fails once its connection is
                     // closed, so the group ends at once.
                     try? await open.close()
-                    throw TimedOut(limit: limit)
+                    throw StorageTimedOut(limit: limit)
                 }
                 return value
             }

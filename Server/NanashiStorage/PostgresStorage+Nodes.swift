@@ -32,7 +32,7 @@ extension PostgresStorage {
     /// Tells the other nodes this one is alive, and drops the seeks of nodes that are not and
     /// the stored messages for nodes that are not (dead, or gone). Runs on a connection of its
     /// own, not the pool's: however busy the pool, the lease is renewed. Gives up after `limit`
-    /// on `clock` (`DedicatedConnection.TimedOut`), dropping that connection: a statement that
+    /// on `clock` (`StorageTimedOut`), dropping that connection: a statement that
     /// hangs holds up no later heartbeat.
     package func heartbeat(
         node: Int64, now: Date, aliveAfter: Date, within limit: Duration = .seconds(10),

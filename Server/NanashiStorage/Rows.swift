@@ -208,15 +208,6 @@ package struct MoveRow: Codable, Hashable, Sendable {
         case oClock = "o_clock"
         case playedAt = "played_at"
     }
-
-    package init(gameID: Int64, ply: Int, notation: String, xClock: Int64, oClock: Int64, playedAt: Double) {
-        self.gameID = gameID
-        self.ply = ply
-        self.notation = notation
-        self.xClock = xClock
-        self.oClock = oClock
-        self.playedAt = playedAt
-    }
 }
 
 /// A row of `rating_change`: one player's rating before and after one game.
@@ -239,20 +230,6 @@ package struct RatingChangeRow: Codable, Hashable, Sendable {
         case ratingAfter = "rating_after"
         case rdAfter = "rd_after"
         case volatilityAfter = "volatility_after"
-    }
-
-    package init(
-        gameID: Int64, playerID: Int64, ratingBefore: Double, rdBefore: Double, volatilityBefore: Double,
-        ratingAfter: Double, rdAfter: Double, volatilityAfter: Double
-    ) {
-        self.gameID = gameID
-        self.playerID = playerID
-        self.ratingBefore = ratingBefore
-        self.rdBefore = rdBefore
-        self.volatilityBefore = volatilityBefore
-        self.ratingAfter = ratingAfter
-        self.rdAfter = rdAfter
-        self.volatilityAfter = volatilityAfter
     }
 }
 

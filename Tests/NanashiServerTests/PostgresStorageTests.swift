@@ -1,5 +1,6 @@
 import Foundation
 import NanashiCore
+import NanashiRuntime
 import NanashiServerTestSupport
 import NanashiStorage
 import NanashiTestSupport
@@ -427,7 +428,7 @@ extension HeartbeatTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         try await clock.advanceWhenArmed(by: limit)
-        await #expect(throws: DedicatedConnection.TimedOut.self) { try await beat.value }
+        await #expect(throws: StorageTimedOut.self) { try await beat.value }
 
         try await locker.query("ROLLBACK", logger: logger)
         try await storage.heartbeat(
