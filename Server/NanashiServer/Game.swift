@@ -53,6 +53,8 @@ actor Game {
     /// cancelled or armed again is not heard.
     private var timers: [GameMachine.Timer: (number: Int, task: Task<Void, Never>)] = [:]
     private var timersArmed = 0
+    /// The moves of the `watching` lines, written once a ply.
+    private var watchedMoves = WatchedMoves()
 
     /// Attempts to store the result before its players are told it is late.
     static let finishAttempts = GameMachine.finishAttempts
@@ -246,10 +248,17 @@ actor Game {
                 logger.error("game \(id): taking back the moves after ply \(ply) failed: \(error)")
                 return feed(.moveRemovalFailed)
             }
+        case .send(.watching(let watched), let outbox, let requestID):
+            outbox.sendLine(watchedMoves.line(watched, id: requestID))
         case .send(let message, let outbox, let requestID):
             outbox.send(message, id: requestID)
         case .sendWatched(let message, let watchers):
-            let line = Wire.line(Reply(message))
+            let line: String
+            if case .watching(let watched) = message {
+                line = watchedMoves.line(watched, id: nil)
+            } else {
+                line = Wire.line(Reply(message))
+            }
             for watcher in watchers { watcher.sendWatched(line) }
         case .arm(let timer, let deadline):
             arm(timer, at: deadline)

@@ -15,6 +15,8 @@ public enum Wire {
             case .start(let start): startLine(start, id: reply.id)
             case .end(let end): endLine(end, id: reply.id)
             case .welcome(let welcome): welcomeLine(welcome, id: reply.id)
+            case .watching(let watched):
+                watchingLine(watched, id: reply.id, movesArray: movesArray(watched.moves))
             default: nil
             }
         return line ?? encode(reply)

@@ -392,3 +392,25 @@ func gameLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), name:
     #expect(line == Wire.encode(reply))
     #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
 }
+
+/// `watching` is written field by field, its moves array given as written once for the ply:
+/// byte for byte the encoder's line, the encoder taking over for what needs escaping.
+@Test(arguments: plainIDs, plainNames)
+func watchingLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), name: (String, Bool)) throws {
+    let (id, plainID) = id
+    let (name, plainName) = name
+    let long = Array(repeating: Move.pass, count: 3) + Position.start.legalMoves()
+    for moves in [[], [.pass], long] as [[Move]] {
+        let watched = WatchedGame(
+            game: 42, x: GamePlayer(name: name, rating: 1612), o: GamePlayer(name: "o-side", rating: -5),
+            fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", moves: moves, clock: Clocks(x: 299_871, o: 0),
+            control: TimeControl(initial: 300, increment: 2))
+        let reply = Reply(.watching(watched), id: id)
+        let given = Wire.watchingLine(watched, id: id, movesArray: Wire.movesArray(moves))
+        #expect((given != nil) == (plainID && plainName))
+        let line = Wire.line(reply)
+        #expect(line == Wire.encode(reply))
+        if let given { #expect(given == line) }
+        #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+    }
+}
