@@ -27,6 +27,9 @@ actor Lobby {
     /// login elsewhere heard of meanwhile.
     var loginsInProgress: [Int64: Int] = [:]
     var loginsElsewhere: [Int64: Int64] = [:]
+    /// When a logout of each player was last heard, here or from another node: a login of theirs
+    /// that checked its token before it, and attaches after, checks the token again.
+    var logoutsHeard: [Int64: ContinuousClock.Instant] = [:]
     var matchmaker: Matchmaker
     /// Each seeking player as read when they sought.
     var seekers: [Int64: Seeker] = [:]
@@ -236,6 +239,7 @@ actor Lobby {
             moveOn(id)
         }
         connections[id] = (outbox, token)
+        if await revokedMeanwhile(id, token: token, outbox: outbox) { return }
         // At once, with no wait between: a challenge another node tells of from now on is told to
         // this connection when it arrives, one told before is told here, and none twice.
         tellChallenges(of: id, outbox: outbox)
@@ -308,6 +312,7 @@ actor Lobby {
     /// Tells the player's connection here on `token` (`nil`: on any) `bye` and closes it, unless
     /// it is `except`.
     func closeSession(of playerID: Int64, token: [UInt8]?, except: Outbox? = nil) async {
+        heardLogout(of: playerID)
         guard let live = connections[playerID], live.outbox != except, token == nil || live.token == token
         else { return }
         live.outbox.send(.bye)
