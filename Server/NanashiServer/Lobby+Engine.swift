@@ -39,22 +39,10 @@ extension Lobby {
         async throws(ProtocolError)
     {
         // The `end` of one may have reached its player before the game told the lobby it ended.
-        for (id, owner) in engineGameAddresses where owner == address {
+        for id in engineGames.games(from: address) {
             if let game = games[id], await game.hasEnded { ended(game) }
         }
-        let fromAddress = engineGameAddresses.values.count { $0 == address }
-        guard fromAddress < settings.maximumEngineGamesPerAddress else {
-            throw ProtocolError(
-                .busy,
-                "your address has \(fromAddress) games against the engine in progress; finish one first")
-        }
-        guard engineGameAddresses.count < settings.maximumEngineGames else {
-            throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
-        }
-        guard engineSeeks.take(playerID) else {
-            throw ProtocolError(
-                .rateLimited, "too many games against the engine started; wait a minute before the next")
-        }
+        try engineGames.checkMayStart(playerID, from: address)
     }
 
     /// Stores and begins a game of `player`, on `side`, against the engine at `level`.
@@ -80,8 +68,7 @@ extension Lobby {
             return
         }
         guard let engineID = stored.engine.id else { return }
-        engineLevels[engineID] = level
-        engineGameAddresses[stored.game] = address
+        engineGames.started(stored.game, engine: engineID, level: level, from: address)
         let seat = EngineSeat(
             level: level, side: side.opponent, game: stored.game, owner: address, pool: engines,
             clock: settings.clock,
@@ -105,7 +92,7 @@ extension Lobby {
         guard let side = Side.allCases.first(where: { game.players[$0]?.name == name }),
             let engineID = game.players[side]?.id
         else { return }
-        engineLevels[engineID] = level
+        engineGames.seated(engineID, level: level)
         let seat = EngineSeat(
             level: level, side: side, game: game.id, pool: engines,
             clock: settings.clock, logger: logger)
@@ -117,12 +104,9 @@ extension Lobby {
     /// Returns false for a game between people.
     func endedEngineGame(_ game: Game) -> Bool {
         guard !game.isRated else { return false }
-        engineGameAddresses[game.id] = nil
         let ended = Rematches.Ended(
             game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control)
-        for player in game.players.values where connections[player.id] != nil {
-            engineRematches[player.id] = ended
-        }
+        engineGames.ended(ended, connected: game.players.values.map(\.id).filter { connections[$0] != nil })
         return true
     }
 
@@ -132,17 +116,19 @@ extension Lobby {
     func rematchEngine(
         _ gameID: Int64, by playerID: Int64, from address: String, outbox: Outbox, requestID: RequestID?
     ) async throws(ProtocolError) -> Bool {
-        guard let ended = engineRematches[playerID], ended.game == gameID else { return false }
+        guard let rematch = engineGames.rematch(of: gameID, by: playerID) else { return false }
+        let (ended, level) = rematch
         let engine = ended.opponent(of: playerID)
-        guard let level = engineLevels[engine] else { return false }
         try await checkMayStartAGame(playerID, outbox: outbox)
         try await checkMayStartAnEngineGame(playerID, from: address)
         guard engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }
         // Checked again: the checks waited for a game.
-        guard engineRematches[playerID]?.game == gameID, !starting.contains(playerID) else { return false }
-        engineRematches[playerID] = nil
+        guard engineGames.rematch(of: gameID, by: playerID) != nil, !starting.contains(playerID) else {
+            return false
+        }
+        engineGames.moveOn(playerID)
         outbox.send(.rematchOffered(game: gameID), id: requestID)
         let side: Side = ended.x == engine ? .x : .o
         guard let player = try? await storage.player(id: playerID) else {

@@ -99,7 +99,7 @@ extension Lobby {
 
     /// Lapses the rematch of a player's last game, telling whoever had offered it.
     func moveOn(_ playerID: Int64) {
-        engineRematches[playerID] = nil
+        engineGames.moveOn(playerID)
         tellLapsed(rematches.moveOn(playerID))
         movedOnElsewhere(playerID)
     }

@@ -17,8 +17,6 @@ actor Lobby {
     let logger: Logger
     /// Where the engine searches, for games against it and analyses.
     let engines: EnginePool
-    /// The level of each of the engine's players (one per level), by player id.
-    var engineLevels: [Int64: Level] = [:]
     /// Each logged-in player's one live connection, and the digest of the token it is on.
     var connections: [Int64: (outbox: Outbox, token: [UInt8])] = [:]
     /// With other nodes: each connected player's login ticket here (`NodeMessage.loggedIn`).
@@ -50,15 +48,8 @@ actor Lobby {
     var rematches = Rematches()
     /// The challenges standing, and who refuses them.
     var challenges = Challenges()
-    /// Each connected player's last game against the engine, which they may rematch until they
-    /// move on (the engine always accepts).
-    var engineRematches: [Int64: Rematches.Ended] = [:]
-    /// The address of the player of each game against the engine in progress that a player
-    /// started here (for `maximumEngineGamesPerAddress`).
-    var engineGameAddresses: [Int64: String] = [:]
-    /// The `seek`s with `ai` (and rematches of the engine) each player may make
-    /// (`engineSeeksPerMinute`).
-    let engineSeeks: KeyedBuckets<Int64>
+    /// The games against the engine started here, and who may start or rematch one.
+    var engineGames: EngineGames
     /// The `live` list as last read, and when.
     var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
 
@@ -72,9 +63,7 @@ actor Lobby {
         self.settings = settings
         self.logger = logger
         self.matchmaker = Matchmaker(gap: settings.pairingGap, widening: settings.pairingWidening)
-        engineSeeks = KeyedBuckets(
-            capacity: settings.engineSeekBurst, perSecond: settings.engineSeeksPerMinute / 60,
-            clock: settings.clock)
+        engineGames = EngineGames(settings: settings)
     }
 
     /// Resumes the games left unfinished in storage (with PostgreSQL, those no live node hosts)

@@ -704,11 +704,20 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
     }
 }
 
-@Suite struct PostgresClusterTests {
-    /// Messages from one node reach another in the order sent: a line longer than a
-    /// notification may carry (through `relay_message`, read once), and two equal messages
-    /// in one batch (which PostgreSQL would merge into one without their numbers).
-    @Test func messagesArriveWholeAndInOrder() async throws {
+/// Two nodes of one database, the second listening for the first's messages.
+private struct LinkedNodes {
+    let a: PostgresStorage
+    let b: PostgresStorage
+    /// The first node's cluster, which the test sends through.
+    let from: PostgresCluster
+    /// The second's, listening.
+    let to: PostgresCluster
+    /// What the second node receives, in order.
+    let received: AsyncStream<NodeMessage>
+    private let listener: Task<Void, Never>
+
+    /// Two nodes on a new database, once the second listens.
+    static func listening() async throws -> LinkedNodes {
         let url = try await postgresDatabase()
         let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
         let now = Date()
@@ -719,8 +728,27 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
         let listener = Task {
             await to.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
         }
-        let sender = Task { await from.runSending() }
         for await _ in listening { break }
+        return LinkedNodes(a: a, b: b, from: from, to: to, received: received, listener: listener)
+    }
+
+    /// Stops listening, and `sender`, and closes both storages.
+    func close(_ sender: Task<Void, Never>) async {
+        listener.cancel()
+        sender.cancel()
+        await a.close()
+        await b.close()
+    }
+}
+
+@Suite struct PostgresClusterTests {
+    /// Messages from one node reach another in the order sent: a line longer than a
+    /// notification may carry (through `relay_message`, read once), and two equal messages
+    /// in one batch (which PostgreSQL would merge into one without their numbers).
+    @Test func messagesArriveWholeAndInOrder() async throws {
+        let nodes = try await LinkedNodes.listening()
+        let (from, to, received) = (nodes.from, nodes.to, nodes.received)
+        let sender = Task { await from.runSending() }
         let long = String(repeating: "é", count: 12_000)
         let sent: [NodeMessage] = [
             .line(to: .player(7), text: "{\"type\":\"pong\"}"),
@@ -738,29 +766,17 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
             if got.count == sent.count { break }
         }
         #expect(got == sent)
-        #expect(try await a.rows("SELECT id FROM relay_message").isEmpty)
-        listener.cancel()
-        sender.cancel()
-        await a.close()
-        await b.close()
+        #expect(try await nodes.a.rows("SELECT id FROM relay_message").isEmpty)
+        await nodes.close(sender)
     }
 
     /// A message the database refuses (a NUL in its text, short or long enough for
     /// `relay_message`) is dropped and handed back once, and the messages before and after it
     /// arrive in order: it is never sent again.
     @Test func aMessageTheDatabaseRefusesIsDroppedAndTheRestGoOn() async throws {
-        let url = try await postgresDatabase()
-        let (a, b) = (try await PostgresStorage.open(url), try await PostgresStorage.open(url))
-        let now = Date()
-        let from = PostgresCluster(node: try await a.joinAsNode(now: now), storage: a, logger: .quiet)
-        let to = PostgresCluster(node: try await b.joinAsNode(now: now), storage: b, logger: .quiet)
-        let (received, arrive) = AsyncStream<NodeMessage>.makeStream()
+        let nodes = try await LinkedNodes.listening()
+        let (from, to, received) = (nodes.from, nodes.to, nodes.received)
         let (refusals, refuse) = AsyncStream<NodeMessage>.makeStream()
-        let (listening, ready) = AsyncStream<Void>.makeStream()
-        let listener = Task {
-            await to.runListening(listening: { ready.yield() }, deliver: { arrive.yield($0) })
-        }
-        for await _ in listening { break }
         let good: [NodeMessage] = [
             .line(to: .player(7), text: "{\"type\":\"pong\"}"),
             .absent(game: 1, side: .o, node: from.node),
@@ -789,11 +805,8 @@ func listenAgain(_ nodes: [Int64], url: String, clock: TestClock) async throws {
         from.send(.ended(game: 1, player: 7), to: to.node)
         var next = received.makeAsyncIterator()
         #expect(await next.next() == .ended(game: 1, player: 7))
-        #expect(try await a.rows("SELECT id FROM relay_message").isEmpty)
-        listener.cancel()
-        sender.cancel()
-        await a.close()
-        await b.close()
+        #expect(try await nodes.a.rows("SELECT id FROM relay_message").isEmpty)
+        await nodes.close(sender)
     }
 
     /// The queue to other nodes holds at most `maximumQueuedBytes`; a watcher's line is shed
