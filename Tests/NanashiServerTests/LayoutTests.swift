@@ -1,3 +1,4 @@
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
@@ -218,6 +219,82 @@ private func start(of client: TestClient) async throws -> GameStart {
         )
         #expect(try await challenge(ann, "eve").line.contains("challenge_sent"))
         await server.stop()
+    }
+}
+
+@Suite struct LayoutAnalysisTests {
+    /// A game from `cross` is analysed from `cross`: the evaluations are those of its positions.
+    @Test func aGameFromALayoutIsAnalysedFromIt() async throws {
+        let server = try await TestServer { $0.analysisDepth = 2 }
+        let (ann, bob) = (try server.client(), try server.client())
+        _ = try await register(ann, "ann")
+        _ = try await register(bob, "bob")
+        let (_, id) = try await challenge(
+            ann, "bob", terms: #""initial":60,"increment":0,"color":"x","layout":"cross""#)
+        _ = try await bob.line()
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        let game = try await start(of: ann).game
+        _ = try await start(of: bob)
+        let moves = ["b6", "f6"]
+        for (client, move) in zip([ann, bob], moves) {
+            #expect(
+                try await client.exchange(#"{"type":"move","game":\#(game),"move":"\#(move)"}"#).contains(
+                    "moved"))
+            _ = try await (client === ann ? bob : ann).line()
+        }
+        ann.send(#"{"type":"resign","game":\#(game)}"#)
+        _ = try await ann.line()
+        let line = try await ann.exchange(#"{"type":"analyse","game":\#(game)}"#)
+        guard case .analysis(let analysis) = try Wire.reply(fromLine: Array(line.utf8)).message else {
+            throw TestClient.Failure(description: line)
+        }
+        let cross = try Position(fen: crossFEN)
+        let positions = try [cross] + moves.indices.map { try cross.replaying(moves[...$0]).position }
+        let engine = Engine()
+        let expected = positions.map { position in
+            engine.newGame()
+            let score = engine.search(position, limits: .depth(2)).score
+            return position.sideToMove == .x ? score : -score
+        }
+        #expect(analysis.evals == expected)
+        await server.stop()
+    }
+}
+
+@Suite struct LayoutRestartTests {
+    /// A game from a seek of `cross`, stopped after a move, is resumed from `cross` after a
+    /// restart: each player's `game` carries the start, and play goes on from it.
+    @Test func aGameFromALayoutResumesFromIt() async throws {
+        let server = try await TestServer()
+        let (ann, bob) = (try server.client(), try server.client())
+        var tokens = [try await register(ann, "ann"), try await register(bob, "bob")]
+        for client in [ann, bob] {
+            #expect(try await client.exchange(#"{"type":"seek","layout":"cross"}"#) == #"{"type":"seeking"}"#)
+        }
+        let annStart = try await start(of: ann)
+        _ = try await start(of: bob)
+        let (x, o) = annStart.color == .x ? (ann, bob) : (bob, ann)
+        if annStart.color == .o { tokens.reverse() }
+        #expect(
+            try await x.exchange(#"{"type":"move","game":\#(annStart.game),"move":"b6"}"#).contains("moved"))
+        _ = try await o.line()
+        await server.stop()
+        let restarted = try await TestServer(database: server.database)
+        var clients: [TestClient] = []
+        for (side, token) in zip([Side.x, .o], tokens) {
+            let client = try restarted.client()
+            #expect(try await client.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+            guard case .game(let state) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected game")
+            }
+            #expect(state.color == side && state.start == crossFEN && state.moves == ["b6"])
+            #expect(state.fen == "x5o/1x1-3/7/1-3-1/7/3-3/o5x o 0 1")
+            clients.append(client)
+        }
+        #expect(
+            try await clients[1].exchange(#"{"type":"move","game":\#(annStart.game),"move":"f6"}"#).contains(
+                #""fen":"x5o/1x1-1o1/7/1-3-1/7/3-3/o5x x 0 2""#))
+        await restarted.stop()
     }
 }
 
