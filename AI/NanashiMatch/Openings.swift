@@ -47,21 +47,6 @@ public enum Openings {
         return positions
     }
 
-    /// The start position with blockers on the squares named `blockers`.
-    package static func startPosition(blockers: [String]) -> Position {
-        let blocked = Set(blockers.compactMap { Square($0) })
-        let ranks = (0..<7).reversed().map { rank in
-            String(
-                (0..<7).map { file -> Character in
-                    let square = Square(file: file, rank: rank)!
-                    if let side = Position.start[square] { return side == .x ? "x" : "o" }
-                    return blocked.contains(square) ? "-" : "1"
-                })
-        }
-        // Runs of '1' are a valid FEN: each counts one empty square.
-        return try! Position(fen: ranks.joined(separator: "/") + " x 0 1")
-    }
-
     /// The move reflected between file a and file g.
     static func mirror(_ move: Move) -> Move? {
         switch move {
