@@ -147,6 +147,10 @@ extension ClientMessage: WireMessage {
         case "seek":
             let control = try TimeControl(from: decoder)
             if let level = try container.decodeIfPresent(Int.self, forKey: .ai) {
+                guard !container.contains(.layout) else {
+                    throw ProtocolError(
+                        .badRequest, "games against the computer start from the standard position")
+                }
                 self = .seekEngine(
                     EngineSeek(
                         level: level, color: try container.decodeIfPresent(Side.self, forKey: .color),

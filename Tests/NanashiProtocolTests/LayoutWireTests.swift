@@ -64,6 +64,10 @@ func layoutRequestsAreRead(line: String, request: Request) throws {
         "no layout is named 'nowhere'; {\"type\":\"layouts\"} lists them"
     ),
     (
+        #"{"type":"seek","ai":3,"layout":"cross"}"#,
+        "games against the computer start from the standard position"
+    ),
+    (
         #"{"type":"challenge","initial":60,"increment":0,"fen":"\#(String(repeating: "7", count: 10_000))"}"#,
         "a start FEN is at most 100 bytes, not 10000"
     ),
