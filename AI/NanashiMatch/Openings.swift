@@ -2,19 +2,16 @@ import NanashiCore
 
 /// Where the games of a match start: the built-in book, or positions read from a file.
 public enum Openings {
-    /// Blocker layouts of the built-in book, each symmetric between the files a-c and g-e.
-    static let blockerLayouts: [[String]] = [
-        [], ["c3", "e3", "c5", "e5"], ["d3", "d5"], ["b2", "f2", "b6", "f6"], ["c4", "e4"],
-        ["d2", "d6", "b4", "f4"], ["d4"], ["c2", "e2", "c6", "e6"], ["b3", "f3", "b5", "f5"],
-        ["a4", "g4", "d1", "d7"], ["c1", "e1", "c7", "e7"],
-    ]
+    /// The layouts of the built-in book (the core's: the standard start and ten blocker
+    /// layouts), each symmetric between the files a-c and g-e.
+    static var blockerLayouts: [Layout] { Layout.all }
 
     /// The built-in book: for every blocker layout, every first move of x answered by o's mirror
     /// image of it (so that both sides stand the same), taking the layouts in turn so that the
     /// first openings differ most.
     public static let book: [Position] = {
         let perLayout = blockerLayouts.map { layout in
-            let base = startPosition(blockers: layout)
+            let base = layout.position
             return base.legalMoves().compactMap { move -> Position? in
                 guard let afterX = try? base.play(move), let reply = mirror(move) else { return nil }
                 return try? afterX.play(reply)
@@ -48,21 +45,6 @@ public enum Openings {
         }
         if positions.isEmpty { throw MatchError("no openings: give a FEN per line") }
         return positions
-    }
-
-    /// The start position with blockers on the squares named `blockers`.
-    package static func startPosition(blockers: [String]) -> Position {
-        let blocked = Set(blockers.compactMap { Square($0) })
-        let ranks = (0..<7).reversed().map { rank in
-            String(
-                (0..<7).map { file -> Character in
-                    let square = Square(file: file, rank: rank)!
-                    if let side = Position.start[square] { return side == .x ? "x" : "o" }
-                    return blocked.contains(square) ? "-" : "1"
-                })
-        }
-        // Runs of '1' are a valid FEN: each counts one empty square.
-        return try! Position(fen: ranks.joined(separator: "/") + " x 0 1")
     }
 
     /// The move reflected between file a and file g.

@@ -44,11 +44,9 @@ public struct SelfPlay: Sendable {
         }
     }
 
-    /// The common blocker layouts the games with blockers start from.
-    static let blockerLayouts: [[String]] = [
-        ["c3", "e3", "c5", "e5"], ["d3", "d5"], ["b2", "f2", "b6", "f6"], ["c4", "e4"],
-        ["d2", "d6", "b4", "f4"], ["d4"], ["c2", "e2", "c6", "e6"], ["b3", "f3", "b5", "f5"],
-    ]
+    /// The common blocker layouts the games with blockers start from: the core's, from `square`
+    /// to `flanks` (the first eight blocker layouts of `Layout.all`).
+    static let blockerLayouts = Array(Layout.all[1...8])
 
     /// Self-play whose moves start no iteration past `nodes` nodes and stop at `hardNodes`
     /// (twice `nodes` when not given).
@@ -150,13 +148,12 @@ public struct SelfPlay: Sendable {
 
     /// The position the engine takes over from, and the random plies that led to it.
     func opening(random: RandomSource, engine: Engine, limits: SearchLimits) -> (Position, Int) {
-        let blockers: [String]
+        let start: Position
         if let blockerEvery, random.upTo(blockerEvery - 1) == 0 {
-            blockers = Self.blockerLayouts[random.upTo(Self.blockerLayouts.count - 1)]
+            start = Self.blockerLayouts[random.upTo(Self.blockerLayouts.count - 1)].position
         } else {
-            blockers = []
+            start = .start
         }
-        let start = Openings.startPosition(blockers: blockers)
         var tries = 0
         while true {
             tries += 1

@@ -209,13 +209,15 @@ package final class InMemoryCluster: Cluster {
             guard let xRow = try await storage.player(id: x.playerID),
                 let oRow = try await storage.player(id: o.playerID)
             else { throw StorageError.damaged("a seeker of a new game is missing") }
+            let layout = pair.first.layout
             let game = try await storage.createGame(
-                xID: x.playerID, oID: o.playerID, control: pair.first.control, now: now)
+                xID: x.playerID, oID: o.playerID, control: pair.first.control, now: now, casual: false,
+                start: layout.isStandard ? nil : layout.fen)
             try await hosts(game: game)
             games.append(
                 SharedPairing(
                     game: game, control: pair.first.control, x: xRow, o: oRow,
-                    nodes: [.x: x.node, .o: o.node]))
+                    nodes: [.x: x.node, .o: o.node], start: layout.position))
         }
         return (games, full, false)
     }

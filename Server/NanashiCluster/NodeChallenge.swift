@@ -16,6 +16,10 @@ package struct NodeChallenge: Codable, Sendable, Equatable {
     /// The challenger's side; `nil`: drawn at random.
     package var challengerSide: Side?
     package var rated: Bool
+    /// The layout the game starts from, by name (`nil`: the standard start).
+    package var layout: String? = nil
+    /// A start of the challenger's own, in FEN (`nil`: none; then `layout`).
+    package var fen: String? = nil
 
     package init(
         id: String, fromID: Int64, fromName: String, fromRating: Int, toID: Int64?, toName: String?,

@@ -253,7 +253,8 @@ final class Bot: LineReceiver, @unchecked Sendable {
         case .seeking, .cancelled, .bye, .leaderboard, .profile, .live, .watching, .watchedEnd, .unwatched,
             .games,
             .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis, .offered, .offerMade,
-            .declined, .challengeSent, .challenged, .challengeDeclined, .challengeCancelled, .challenges:
+            .declined, .challengeSent, .challenged, .challengeDeclined, .challengeCancelled, .challenges,
+            .layouts:
             break
         }
     }

@@ -58,8 +58,9 @@ actor Analyst {
                 "too many analyses from your address (at most \(Int(settings.analysesPerHour)) an hour)")
         }
         var moves: [Move] = []
-        var positions = [Position.start]
+        var positions: [Position] = []
         do {
+            positions = [try game.startPosition()]
             for text in game.moves {
                 let move = try Move(notation: text)
                 positions.append(try positions[positions.count - 1].play(move))

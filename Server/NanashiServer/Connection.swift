@@ -176,6 +176,8 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(.noSuchPlayer, "no player is called '\(name.prefix(40))'")
             }
             outbox.send(.profile(profile), id: id)
+        case .layouts:
+            outbox.send(.layouts(LayoutEntry.all), id: id)
         case .live:
             // Only watching a game spares a connection the login timeout: a list does not.
             outbox.send(.live(await lobby.live()), id: id)
@@ -238,14 +240,14 @@ final class Connection: ConnectionHandler {
             self.session = nil
             outbox.markLoggedIn(false)
             outbox.send(.bye, id: id)
-        case .seek(let control):
+        case .seek(let control, let layout):
             try checkTimeControl(control)
             // Seek with the rating as stored now, not as it was at login.
             let seeker =
                 try await storage.seeker(id: player)
                 ?? Seeker(player: session.player, colourBalance: 0)
             try Self.checkMayPlayRated(seeker.player)
-            try await lobby.seek(seeker, control: control, outbox: outbox, requestID: id)
+            try await lobby.seek(seeker, control: control, layout: layout, outbox: outbox, requestID: id)
         case .seekEngine(let seek):
             try checkTimeControl(seek.control)
             guard let level = Level(seek.level) else {
@@ -306,7 +308,7 @@ final class Connection: ConnectionHandler {
         case .cancelChallenge(let challenge):
             try await lobby.withdraw(challenge, by: player, outbox: outbox, requestID: id)
         case .challenges(let accept):
-            await lobby.setAcceptingChallenges(accept, for: player, outbox: outbox, requestID: id)
+            try await lobby.setAcceptingChallenges(accept, for: player, outbox: outbox, requestID: id)
         case .rematch(let gameID):
             if let stored = try await storage.player(id: player) { try Self.checkMayPlayRated(stored) }
             try await lobby.rematch(gameID, by: player, from: address, outbox: outbox, requestID: id)

@@ -34,6 +34,8 @@ actor Game {
     let players: [Side: Player]
     /// Whether the result may change ratings (games against the engine never do).
     let isRated: Bool
+    /// The position the game started from (a layout's, or a FEN of a challenger's own).
+    let start: Position
 
     private let storage: any Storage
     private let settings: ServerSettings
@@ -74,8 +76,8 @@ actor Game {
     }
 
     init(
-        id: Int64, control: TimeControl, players: [Side: Player], position: Position = .start,
-        moves: [Move] = [],
+        id: Int64, control: TimeControl, players: [Side: Player], start: Position = .start,
+        position: Position = .start, moves: [Move] = [],
         clocks: Clocks? = nil, outboxes: [Side: Outbox] = [:], isRated: Bool = true, storage: any Storage,
         settings: ServerSettings, logger: Logger,
         onEnd: @escaping @Sendable (Game) async -> Void,
@@ -86,8 +88,10 @@ actor Game {
         self.control = control
         self.players = players
         self.isRated = isRated
+        self.start = start
         self.machine = GameMachine(
-            id: id, control: control, players: players, isRated: isRated, position: position, moves: moves,
+            id: id, control: control, players: players, isRated: isRated, start: start, position: position,
+            moves: moves,
             clocks: clocks, outboxes: outboxes, firstMoveLimit: settings.firstMoveLimit,
             abandonGrace: settings.abandonGrace, at: settings.clock.now)
         self.plyCount.store(moves.count, ordering: .relaxed)

@@ -334,15 +334,19 @@ struct GameMachine {
     func state(for side: Side, at now: ContinuousClock.Instant) -> GameState {
         GameState(
             game: id, color: side, opponent: opponent(of: side), fen: position.fen,
-            moves: moves, clock: clock.reading(at: now), control: control, legal: legalMoves(for: side))
+            moves: moves, clock: clock.reading(at: now), control: control, legal: legalMoves(for: side),
+            start: startFEN)
     }
 
     /// The whole game as a watcher gets it.
     func watched(at now: ContinuousClock.Instant) -> WatchedGame {
         WatchedGame(
             game: id, x: player(.x), o: player(.o), fen: position.fen, moves: moves,
-            clock: clock.reading(at: now), control: control)
+            clock: clock.reading(at: now), control: control, start: startFEN)
     }
+
+    /// The FEN the game started from, when not the standard start: what `game` carries as `start`.
+    var startFEN: String? { start == .start ? nil : start.fen }
 
     private mutating func unwatch(_ outbox: Outbox) -> [Action] {
         watchers[outbox.id] = nil

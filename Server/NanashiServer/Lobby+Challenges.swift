@@ -27,8 +27,14 @@ extension Lobby {
             return
         }
         let found: PlayerRow?
+        let refuses: Bool
         do {
             found = try await storage.player(named: name)
+            if let targetID = found?.id {
+                refuses = try await storage.refusesChallenges(playerID: targetID)
+            } else {
+                refuses = false
+            }
         } catch {
             logger.error("reading a challenged player failed: \(error)")
             throw ProtocolError(.internalError, "the server failed; nothing changed")
@@ -43,6 +49,10 @@ extension Lobby {
         // The session may have ended while storage was read.
         guard connections[id]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
+        }
+        // Refused for good (stored), not only for the session the refusal was made in.
+        if refuses, target.id != id {
+            throw ProtocolError(.challengeRefused, "\(target.name) takes no challenges now")
         }
         let added = try challenges.add(
             id: Base64URL.encode(Secrets.randomBytes(16)), from: Self.challengePlayer(challenger),
@@ -98,7 +108,7 @@ extension Lobby {
             }
             let game = try await storage.createGame(
                 xID: xID, oID: oID, control: challenge.terms.control, now: settings.clock.date,
-                casual: !challenge.terms.rated)
+                casual: !challenge.terms.rated, start: Self.storedStart(challenge.terms.start))
             try await cluster?.hosts(game: game)
             stored = (x, o, game)
             shareEnd(of: challenge.id, "accepted")
@@ -113,8 +123,9 @@ extension Lobby {
             $0
         }
         let game = makeGame(
-            id: stored.game, control: challenge.terms.control, x: stored.x, o: stored.o, position: .start,
-            moves: [], clocks: nil, outboxes: outboxes, isRated: challenge.terms.rated)
+            id: stored.game, control: challenge.terms.control, x: stored.x, o: stored.o,
+            start: challenge.terms.start, position: challenge.terms.start, moves: [], clocks: nil,
+            outboxes: outboxes, isRated: challenge.terms.rated)
         let kind = challenge.terms.rated ? "rated" : "casual"
         logger.info(
             "game \(stored.game) started from a challenge: \(stored.x.name) (x) v \(stored.o.name) (o), \(kind)"
@@ -149,8 +160,19 @@ extension Lobby {
         shareEnd(of: id, ChallengeEnd.withdrawn.rawValue)
     }
 
-    /// `player` takes challenges from now on, or refuses them.
-    func setAcceptingChallenges(_ accepting: Bool, for player: Int64, outbox: Outbox, requestID: RequestID?) {
+    /// `player` takes challenges from now on, or refuses them: stored, so that it lasts past
+    /// this session, until they say otherwise.
+    ///
+    /// - Throws: `internal_error` if it cannot be stored (nothing changed).
+    func setAcceptingChallenges(_ accepting: Bool, for player: Int64, outbox: Outbox, requestID: RequestID?)
+        async throws(ProtocolError)
+    {
+        do {
+            try await storage.setRefusesChallenges(!accepting, playerID: player)
+        } catch {
+            logger.error("storing a refusal of challenges failed: \(error)")
+            throw ProtocolError(.internalError, "the server failed; nothing changed")
+        }
         challenges.setAccepting(accepting, for: player)
         outbox.send(.challenges(accept: accepting), id: requestID)
         if let cluster {
@@ -190,6 +212,9 @@ extension Lobby {
             connections[player]?.outbox.send(.challengeCancelled(challenge: challenge.id, reason: reason))
         }
     }
+
+    /// A start as storage keeps it: `nil` for the standard start, else its FEN.
+    static func storedStart(_ start: Position) -> String? { start == .start ? nil : start.fen }
 
     static func challengePlayer(_ row: PlayerRow) -> Challenges.Player {
         Challenges.Player(id: row.id ?? 0, name: row.name, rating: rounded(row.rating))

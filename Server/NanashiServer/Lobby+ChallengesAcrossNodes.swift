@@ -29,7 +29,9 @@ extension Lobby {
             to: record.toID.map { .init(id: $0, name: record.toName ?? "", rating: record.toRating ?? 0) },
             terms: ChallengeTerms(
                 control: TimeControl(initial: record.initial, increment: record.increment),
-                challengerSide: record.challengerSide, rated: record.rated),
+                challengerSide: record.challengerSide, rated: record.rated,
+                layout: record.layout.flatMap(Layout.named) ?? .standard,
+                custom: record.fen.flatMap { try? Position(startingAt: $0) }),
             expires: settings.clock.now + Challenges.lifetime, node: node)
         challenges.insert(challenge)
         if let to = challenge.to { connections[to.id]?.outbox.send(.challenged(challenge.received)) }
@@ -101,11 +103,11 @@ extension Lobby {
             }
             let game = try await storage.createGame(
                 xID: xID, oID: oID, control: challenge.terms.control, now: settings.clock.date,
-                casual: !challenge.terms.rated)
+                casual: !challenge.terms.rated, start: Self.storedStart(challenge.terms.start))
             try await cluster.hosts(game: game)
             pairing = SharedPairing(
                 game: game, control: challenge.terms.control, x: x, o: o,
-                nodes: [side: cluster.node, side.opponent: acceptorNode])
+                nodes: [side: cluster.node, side.opponent: acceptorNode], start: challenge.terms.start)
         } catch {
             logger.error("starting a challenge's game failed: \(error)")
             throw ProtocolError(.internalError, "the game could not be started; the challenge stands")
@@ -121,11 +123,14 @@ extension Lobby {
     }
 
     private static func record(_ challenge: Challenges.Challenge) -> NodeChallenge {
-        NodeChallenge(
+        var record = NodeChallenge(
             id: challenge.id, fromID: challenge.from.id, fromName: challenge.from.name,
             fromRating: challenge.from.rating, toID: challenge.to?.id, toName: challenge.to?.name,
             toRating: challenge.to?.rating, initial: challenge.terms.control.initial,
             increment: challenge.terms.control.increment, challengerSide: challenge.terms.challengerSide,
             rated: challenge.terms.rated)
+        record.layout = challenge.terms.layout.isStandard ? nil : challenge.terms.layout.name
+        record.fen = challenge.terms.custom?.fen
+        return record
     }
 }

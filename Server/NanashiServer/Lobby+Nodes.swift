@@ -126,7 +126,9 @@ extension Lobby {
 
     /// Puts a seek in the pool the nodes share and tells the player `seeking`.
     func seekShared(
-        _ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?, cluster: any Cluster
+        _ seeker: Seeker, control: TimeControl, layout: Layout = .standard, outbox: Outbox,
+        requestID: RequestID?,
+        cluster: any Cluster
     ) async throws(ProtocolError) {
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
@@ -134,7 +136,7 @@ extension Lobby {
         let seek = SharedSeek(
             playerID: id, node: cluster.node, rating: seeker.player.rating,
             colourBalance: seeker.colourBalance,
-            control: control, since: settings.clock.date)
+            control: control, since: settings.clock.date, layout: layout)
         do {
             try await cluster.addSeek(seek)
         } catch let error as ProtocolError {
@@ -219,7 +221,8 @@ extension Lobby {
             try? matchmaker.add(
                 .init(
                     playerID: seek.playerID, rating: seek.rating, control: seek.control,
-                    since: base - .milliseconds(Int64(max(0, now.timeIntervalSince(seek.since)) * 1000))))
+                    since: base - .milliseconds(Int64(max(0, now.timeIntervalSince(seek.since)) * 1000)),
+                    layout: seek.layout))
         }
         // Only pairs with a seeker of this node: the others are their nodes' to make (and the
         // seeker of another node is free to meet one of this node's instead).
@@ -251,9 +254,8 @@ extension Lobby {
             }
         }
         let game = makeGame(
-            id: pairing.game, control: pairing.control, x: pairing.x, o: pairing.o, position: .start,
-            moves: [],
-            clocks: nil, outboxes: outboxes, isRated: isRated)
+            id: pairing.game, control: pairing.control, x: pairing.x, o: pairing.o, start: pairing.start,
+            position: pairing.start, moves: [], clocks: nil, outboxes: outboxes, isRated: isRated)
         logger.info(
             "game \(pairing.game) started: \(pairing.x.name) (x) v \(pairing.o.name) (o) at \(pairing.control)"
         )

@@ -64,7 +64,9 @@ extension Lobby {
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
         do {
             if let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) {
-                let game = try await storage.createGame(xID: xID, oID: oID, control: ended.control, now: now)
+                let game = try await storage.createGame(
+                    xID: xID, oID: oID, control: ended.control, now: now, casual: !ended.rated,
+                    start: ended.start == .start ? nil : ended.start.fen)
                 try await cluster?.hosts(game: game)
                 stored = (x, o, game)
             } else {
@@ -91,8 +93,8 @@ extension Lobby {
             }
         }
         let game = makeGame(
-            id: stored.game, control: ended.control, x: stored.x, o: stored.o, position: .start, moves: [],
-            clocks: nil, outboxes: outboxes)
+            id: stored.game, control: ended.control, x: stored.x, o: stored.o, start: ended.start,
+            position: ended.start, moves: [], clocks: nil, outboxes: outboxes, isRated: ended.rated)
         logger.info("game \(stored.game) started: rematch of game \(ended.game) at \(ended.control)")
         await game.begin()
     }

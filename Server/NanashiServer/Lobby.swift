@@ -119,13 +119,18 @@ actor Lobby {
     func resume(_ unfinished: [UnfinishedGame], engineGames: [Int64: Int]) async {
         for stored in unfinished {
             guard let id = stored.game.id else { continue }
+            let start: Position
             let position: Position
             let moves: [Move]
             do {
-                (moves, position) = try Position.start.replaying(stored.moves.map(\.notation))
-            } catch {
+                start = try stored.game.startPosition()
+                (moves, position) = try start.replaying(stored.moves.map(\.notation))
+            } catch let error as ReplayError {
                 // Resuming from a shorter game than the one stored would be a wrong game.
                 logger.error("game \(id) not resumed: stored move \(error.ply) cannot be replayed: \(error)")
+                continue
+            } catch {
+                logger.error("game \(id) not resumed: \(error)")
                 continue
             }
             let control = TimeControl(initial: stored.game.initial, increment: stored.game.increment)
@@ -138,8 +143,8 @@ actor Lobby {
                 stored.game.stopClocks(atPly: stored.moves.count)
                 ?? stored.moves.last.map { Clocks(x: $0.xClock, o: $0.oClock) }
             let game = makeGame(
-                id: id, control: control, x: stored.x, o: stored.o, position: position, moves: moves,
-                clocks: clocks, isRated: engineGames[id] == nil && !stored.game.casual)
+                id: id, control: control, x: stored.x, o: stored.o, start: start, position: position,
+                moves: moves, clocks: clocks, isRated: engineGames[id] == nil && !stored.game.casual)
             await game.resume()
             if await game.hasEnded {
                 // Its stored moves had ended it: the rules' result is stored now. Off the books
@@ -330,18 +335,24 @@ actor Lobby {
 
     /// Puts a seek in the pool and tells the player `seeking`, then asks for a pairing pass.
     /// Seeks that arrive together share one pass, and none waits for it.
-    func seek(_ seeker: Seeker, control: TimeControl, outbox: Outbox, requestID: RequestID?)
+    func seek(
+        _ seeker: Seeker, control: TimeControl, layout: Layout = .standard, outbox: Outbox,
+        requestID: RequestID?
+    )
         async throws(ProtocolError)
     {
         if let cluster {
             return try await seekShared(
-                seeker, control: control, outbox: outbox, requestID: requestID, cluster: cluster)
+                seeker, control: control, layout: layout, outbox: outbox, requestID: requestID,
+                cluster: cluster)
         }
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
         moveOn(id)
         try matchmaker.add(
-            .init(playerID: id, rating: seeker.player.rating, control: control, since: settings.clock.now))
+            .init(
+                playerID: id, rating: seeker.player.rating, control: control, since: settings.clock.now,
+                layout: layout))
         seekers[id] = seeker
         // Sent from here, so that it is always ahead of the `start` a pass may send.
         outbox.send(.seeking, id: requestID)
@@ -410,7 +421,9 @@ actor Lobby {
         moveOn(xID)
         moveOn(oID)
         do {
-            id = try await storage.createGame(xID: xID, oID: oID, control: control, now: now)
+            id = try await storage.createGame(
+                xID: xID, oID: oID, control: control, now: now, casual: false,
+                start: Self.storedStart(first.layout.position))
         } catch {
             // Both stay in the pool, as they were (unless they left meanwhile), and hear why
             // nothing started yet.
@@ -431,22 +444,25 @@ actor Lobby {
             $0
         }
         let game = makeGame(
-            id: id, control: first.control, x: x, o: o, position: .start, moves: [], clocks: nil,
-            outboxes: outboxes)
-        logger.info("game \(id) started: \(x.name) (x) v \(o.name) (o) at \(first.control)")
+            id: id, control: first.control, x: x, o: o, start: first.layout.position,
+            position: first.layout.position, moves: [], clocks: nil, outboxes: outboxes)
+        logger.info(
+            "game \(id) started: \(x.name) (x) v \(o.name) (o) at \(first.control) from \(first.layout)")
         Task { await game.begin() }
     }
 
     func makeGame(
-        id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, position: Position, moves: [Move],
-        clocks: Clocks?, outboxes: [Side: Outbox] = [:], isRated: Bool = true
+        id: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, start: Position = .start,
+        position: Position,
+        moves: [Move], clocks: Clocks?, outboxes: [Side: Outbox] = [:], isRated: Bool = true
     ) -> Game {
         let players: [Side: Game.Player] = [
             .x: .init(id: x.id!, name: x.name, rating: x.rating),
             .o: .init(id: o.id!, name: o.name, rating: o.rating),
         ]
         let game = Game(
-            id: id, control: control, players: players, position: position, moves: moves, clocks: clocks,
+            id: id, control: control, players: players, start: start, position: position, moves: moves,
+            clocks: clocks,
             outboxes: outboxes, isRated: isRated,
             storage: storage, settings: settings, logger: logger
         ) { [weak self] game in
@@ -474,7 +490,8 @@ actor Lobby {
         guard !endedEngineGame(game) else { return }
         rematches.ended(
             Rematches.Ended(
-                game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control),
+                game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control,
+                start: game.start, rated: game.isRated),
             connected: Set(
                 game.players.values.map(\.id).filter { connections[$0] != nil || remote.contains($0) }))
     }

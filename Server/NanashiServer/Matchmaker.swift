@@ -1,7 +1,7 @@
 import NanashiCore
 import NanashiProtocol
 
-/// The pool of seeks, and who to pair: players at the same time control, closest ratings
+/// The pool of seeks, and who to pair: players at the same time control from the same layout, closest ratings
 /// first, the accepted gap widening the longer either of them has waited.
 ///
 /// A value type with time passed in, so pairing is tested without waiting.
@@ -11,6 +11,8 @@ struct Matchmaker {
         var rating: Double
         var control: TimeControl
         var since: ContinuousClock.Instant
+        /// Where the game is to start: a seek pairs only with one of the same layout.
+        var layout: Layout = .standard
     }
 
     /// The gap accepted at once.
@@ -70,7 +72,8 @@ struct Matchmaker {
                 let gap = abs(candidate.rating - seek.rating)
                 // Strictly closer only: of equal gaps, the longest waiting wins.
                 guard gap < bestGap, gap <= max(windows[index], windows[other]),
-                    candidate.control == seek.control, candidate.playerID != seek.playerID,
+                    candidate.control == seek.control, candidate.layout == seek.layout,
+                    candidate.playerID != seek.playerID,
                     allowed(seek, candidate)
                 else { continue }
                 best = other

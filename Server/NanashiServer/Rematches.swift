@@ -15,6 +15,10 @@ struct Rematches {
         var x: Int64
         var o: Int64
         var control: TimeControl
+        /// Where the game started: the rematch starts there too.
+        var start: Position = .start
+        /// Whether the game was rated: a casual game's rematch is casual too.
+        var rated: Bool = true
 
         func opponent(of player: Int64) -> Int64 { player == x ? o : x }
     }

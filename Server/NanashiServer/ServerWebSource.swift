@@ -28,7 +28,7 @@ struct ServerWebSource: WebSource {
         guard let game = try await storage.finishedGame(id: id) else { return nil }
         return FinishedGameRecord(
             summary: game.archived, initial: game.control.initial, increment: game.control.increment,
-            moves: game.moves, pgn: try game.pgn())
+            moves: game.moves, pgn: try game.pgn(), start: try game.startPosition())
     }
 
     func liveGames() async -> [LiveGame] {

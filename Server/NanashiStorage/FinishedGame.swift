@@ -15,6 +15,19 @@ package struct FinishedGame: Sendable {
     package var ended: Date
     /// The moves in order; empty when read for a `games` page, which needs only their count.
     package var moves: [String] = []
+    /// The FEN the game started from; `nil` (or empty) for the standard start.
+    package var start: String? = nil
+
+    /// The position the game started from.
+    ///
+    /// - Throws: `StorageError.damaged` for a stored FEN that cannot be read.
+    package func startPosition() throws -> Position {
+        guard let start, !start.isEmpty else { return .start }
+        guard let position = try? Position(fen: start) else {
+            throw StorageError.damaged("game \(id) starts from an unreadable FEN")
+        }
+        return position
+    }
 
     /// The game as a line of `games`.
     package var archived: ArchivedGame {
@@ -24,23 +37,27 @@ package struct FinishedGame: Sendable {
     }
 
     /// The game as PGN, as python-ataxx reads it: x is `White`, o is `Black`, and `1-0` means x won.
+    /// A game from another start has its `FEN` and `SetUp "1"`.
     ///
-    /// - Throws: `ReplayError` if a stored move cannot be played (a damaged database).
+    /// - Throws: `ReplayError` if a stored move cannot be played, `StorageError.damaged` for an
+    ///   unreadable start (a damaged database).
     package func pgn() throws -> String {
-        try GameRecord(
-            start: .start, moves: Position.start.replaying(moves).moves,
-            tags: [
-                "Event": "Nanashi online game \(id)",
-                "Site": "Nanashi",
-                "Date": Self.pgnDate(started),
-                "Round": "-",
-                "White": x.name,
-                "Black": o.name,
-                "WhiteElo": String(x.rating),
-                "BlackElo": String(o.rating),
-                "TimeControl": "\(control.initial)+\(control.increment)",
-            ], outcome: outcome
-        ).pgn
+        let start = try startPosition()
+        var tags = [
+            "Event": "Nanashi online game \(id)",
+            "Site": "Nanashi",
+            "Date": Self.pgnDate(started),
+            "Round": "-",
+            "White": x.name,
+            "Black": o.name,
+            "WhiteElo": String(x.rating),
+            "BlackElo": String(o.rating),
+            "TimeControl": "\(control.initial)+\(control.increment)",
+        ]
+        // PGN's way to say the game starts elsewhere than the standard start (`FEN` is always written).
+        if start != .start { tags["SetUp"] = "1" }
+        return try GameRecord(start: start, moves: start.replaying(moves).moves, tags: tags, outcome: outcome)
+            .pgn
     }
 
     /// `YYYY.MM.DD` in UTC, as PGN's `Date` tag writes it.
@@ -50,8 +67,9 @@ package struct FinishedGame: Sendable {
 
     package init(
         id: Int64, x: GamePlayer, o: GamePlayer, control: TimeControl, outcome: Outcome, plies: Int,
-        started: Date, ended: Date, moves: [String] = []
+        started: Date, ended: Date, moves: [String] = [], start: String? = nil
     ) {
+        self.start = start
         self.id = id
         self.x = x
         self.o = o

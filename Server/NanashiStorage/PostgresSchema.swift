@@ -216,6 +216,16 @@ package enum PostgresSchema {
                 "ALTER TABLE game ADD COLUMN stopped_x_clock BIGINT",
                 "ALTER TABLE game ADD COLUMN stopped_o_clock BIGINT",
             ]),
+        Migration(
+            name: "start positions, refused challenges",
+            statements: [
+                // A game from a layout or a FEN of one's own keeps its start (NULL: the standard
+                // start); a player's refusal of all challenges outlives their session.
+                "ALTER TABLE game ADD COLUMN start_fen TEXT",
+                "ALTER TABLE player ADD COLUMN refuses_challenges BOOLEAN NOT NULL DEFAULT FALSE",
+                // A seek names its layout: it pairs only with one of the same.
+                "ALTER TABLE seek ADD COLUMN layout TEXT NOT NULL DEFAULT 'standard'",
+            ]),
     ]
 
     /// The schema version this build writes.

@@ -175,13 +175,14 @@ extension PostgresStorage {
     package func addSeek(_ seek: SharedSeek) async throws {
         let inserted = try await rows(
             """
-            INSERT INTO seek (player_id, node, rating, colour_balance, initial, increment, since)
+            INSERT INTO seek (player_id, node, rating, colour_balance, initial, increment, since, layout)
             SELECT \(seek.playerID), \(seek.node), \(seek.rating), \(seek.colourBalance), \(seek.control.initial),
-                   \(seek.control.increment), \(seek.since.timeIntervalSince1970)
+                   \(seek.control.increment), \(seek.since.timeIntervalSince1970), \(seek.layout.name)
             WHERE NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL AND (x_id = \(seek.playerID) OR o_id = \(seek.playerID)))
             ON CONFLICT (player_id) DO UPDATE
                 SET node = EXCLUDED.node, rating = EXCLUDED.rating, colour_balance = EXCLUDED.colour_balance,
-                    initial = EXCLUDED.initial, increment = EXCLUDED.increment, since = EXCLUDED.since
+                    initial = EXCLUDED.initial, increment = EXCLUDED.increment, since = EXCLUDED.since,
+                    layout = EXCLUDED.layout
                 WHERE seek.node <> EXCLUDED.node
             RETURNING player_id
             """)
@@ -260,13 +261,16 @@ extension PostgresStorage {
             let (xs, os) = (sides.map(\.0.playerID), sides.map(\.1.playerID))
             let initials = pairs.map { Int64($0.first.control.initial) }
             let increments = pairs.map { Int64($0.first.control.increment) }
+            // The standard start is stored as NULL, as on one node.
+            let starts = pairs.map { $0.first.layout.isStandard ? "" : $0.first.layout.fen }
             var games: [Int64: Int64] = [:]
             for row in try await connection.query(
                 """
-                INSERT INTO game (x_id, o_id, initial, increment, started_at, host)
-                SELECT pair.x, pair.o, pair.initial, pair.increment, \(now.timeIntervalSince1970), \(node)
-                FROM unnest(\(xs)::BIGINT[], \(os)::BIGINT[], \(initials)::BIGINT[], \(increments)::BIGINT[])
-                    WITH ORDINALITY AS pair (x, o, initial, increment, n)
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host, start_fen)
+                SELECT pair.x, pair.o, pair.initial, pair.increment, \(now.timeIntervalSince1970), \(node), NULLIF(pair.start, '')
+                FROM unnest(\(xs)::BIGINT[], \(os)::BIGINT[], \(initials)::BIGINT[], \(increments)::BIGINT[],
+                            \(starts)::TEXT[])
+                    WITH ORDINALITY AS pair (x, o, initial, increment, start, n)
                 ORDER BY pair.n
                 RETURNING id, x_id
                 """, logger: logger
@@ -285,7 +289,7 @@ extension PostgresStorage {
                     }
                     return SharedPairing(
                         game: game, control: pair.first.control, x: xRow, o: oRow,
-                        nodes: [.x: x.node, .o: o.node])
+                        nodes: [.x: x.node, .o: o.node], start: pair.first.layout.position)
                 }, full, skipped
             )
         }
@@ -300,7 +304,7 @@ extension PostgresStorage {
         try await connection.query(
             """
             SELECT seek.player_id, seek.node, seek.rating, seek.colour_balance, seek.initial, seek.increment,
-                   seek.since
+                   seek.since, seek.layout
             FROM seek JOIN node ON node.id = seek.node
             WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970) AND seek.node \(unescaped: own ? "=" : "<>") \(node)
               AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
@@ -310,12 +314,12 @@ extension PostgresStorage {
             FOR UPDATE OF seek SKIP LOCKED
             """, logger: logger
         ).collect().map { row in
-            let (player, node, rating, balance, initial, increment, since) = try row.decode(
-                (Int64, Int64, Double, Int, Int, Int, Double).self)
+            let (player, node, rating, balance, initial, increment, since, layout) = try row.decode(
+                (Int64, Int64, Double, Int, Int, Int, Double, String).self)
             return SharedSeek(
                 playerID: player, node: node, rating: rating, colourBalance: balance,
                 control: TimeControl(initial: initial, increment: increment),
-                since: Date(timeIntervalSince1970: since))
+                since: Date(timeIntervalSince1970: since), layout: Layout.named(layout) ?? .standard)
         }
     }
 
@@ -412,10 +416,14 @@ package struct SharedSeek: Sendable {
     package var colourBalance: Int
     package var control: TimeControl
     package var since: Date
+    /// Where the game is to start: a seek pairs only with one of the same layout.
+    package var layout: Layout
 
     package init(
-        playerID: Int64, node: Int64, rating: Double, colourBalance: Int, control: TimeControl, since: Date
+        playerID: Int64, node: Int64, rating: Double, colourBalance: Int, control: TimeControl, since: Date,
+        layout: Layout = .standard
     ) {
+        self.layout = layout
         self.playerID = playerID
         self.node = node
         self.rating = rating
@@ -432,8 +440,14 @@ package struct SharedPairing: Sendable {
     package var x: PlayerRow
     package var o: PlayerRow
     package var nodes: [Side: Int64]
+    /// The position the game starts from.
+    package var start: Position
 
-    package init(game: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, nodes: [Side: Int64]) {
+    package init(
+        game: Int64, control: TimeControl, x: PlayerRow, o: PlayerRow, nodes: [Side: Int64],
+        start: Position = .start
+    ) {
+        self.start = start
         self.game = game
         self.control = control
         self.x = x

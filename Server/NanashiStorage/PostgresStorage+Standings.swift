@@ -126,7 +126,7 @@ extension PostgresStorage {
     /// The columns both archive queries read, after `FROM ... JOIN game`.
     private static let finishedGameColumns = """
         SELECT game.id, game.initial, game.increment, game.started_at, game.ended_at, game.result,
-               game.reason, x.name, o.name,
+               game.reason, x.name, o.name, game.start_fen,
                COALESCE(x_change.rating_before, x.rating),
                COALESCE(o_change.rating_before, o.rating),
                (SELECT COALESCE(MAX(ply), 0) FROM move WHERE move.game_id = game.id)
@@ -140,9 +140,15 @@ extension PostgresStorage {
         """
 
     private static func finishedGame(_ row: PostgresRow) throws -> FinishedGame {
-        let (id, initial, increment, started, ended, result, reason, xName, oName, xRating, oRating, plies) =
+        let (
+            id, initial, increment, started, ended, result, reason, xName, oName, start, xRating, oRating,
+            plies
+        ) =
             try row.decode(
-                (Int64, Int, Int, Double, Double, String?, String?, String, String, Double, Double, Int).self)
+                (
+                    Int64, Int, Int, Double, Double, String?, String?, String, String, String?, Double,
+                    Double, Int
+                ).self)
         guard let outcome = Outcome(storedResult: result, reason: reason) else {
             throw StorageError.damaged("game \(id) has an unknown result or reason")
         }
@@ -150,6 +156,7 @@ extension PostgresStorage {
             id: id, x: GamePlayer(name: xName, rating: rounded(xRating)),
             o: GamePlayer(name: oName, rating: rounded(oRating)),
             control: TimeControl(initial: initial, increment: increment), outcome: outcome, plies: plies,
-            started: Date(timeIntervalSince1970: started), ended: Date(timeIntervalSince1970: ended))
+            started: Date(timeIntervalSince1970: started), ended: Date(timeIntervalSince1970: ended),
+            start: start)
     }
 }

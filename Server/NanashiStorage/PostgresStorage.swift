@@ -224,6 +224,17 @@ package final class PostgresStorage: Storage {
         try await client.query("DELETE FROM token WHERE player_id = \(playerID)", logger: logger)
     }
 
+    package func refusesChallenges(playerID: Int64) async throws -> Bool {
+        try await rows("SELECT refuses_challenges FROM player WHERE id = \(playerID)").first?.decode(
+            Bool.self)
+            ?? false
+    }
+
+    package func setRefusesChallenges(_ refuses: Bool, playerID: Int64) async throws {
+        try await client.query(
+            "UPDATE player SET refuses_challenges = \(refuses) WHERE id = \(playerID)", logger: logger)
+    }
+
     // MARK: Games
 
     package func seeker(id: Int64) async throws -> Seeker? {
@@ -240,16 +251,15 @@ package final class PostgresStorage: Storage {
             player: try Self.player(row), colourBalance: try row.makeRandomAccess()[15].decode(Int.self))
     }
 
-    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool)
-        async throws
-        -> Int64
-    {
+    package func createGame(
+        xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool, start: String?
+    ) async throws -> Int64 {
         guard
             let id = try await rows(
                 """
-                INSERT INTO game (x_id, o_id, initial, increment, started_at, host, casual)
+                INSERT INTO game (x_id, o_id, initial, increment, started_at, host, casual, start_fen)
                 VALUES (\(xID), \(oID), \(control.initial), \(control.increment), \(now.timeIntervalSince1970),
-                        \(host), \(casual))
+                        \(host), \(casual), \(start))
                 RETURNING id
                 """
             ).first?.decode(Int64.self)
@@ -382,12 +392,13 @@ package final class PostgresStorage: Storage {
         for row in try await rows(
             """
             SELECT id, x_id, o_id, initial, increment, started_at, casual, stopped_ply, stopped_x_clock,
-                   stopped_o_clock
+                   stopped_o_clock, start_fen
             FROM game WHERE \(unescaped: condition) ORDER BY id
             """)
         {
-            let (id, xID, oID, initial, increment, started, casual, stoppedPly, stoppedX, stoppedO) =
-                try row.decode((Int64, Int64, Int64, Int, Int, Double, Bool, Int?, Int64?, Int64?).self)
+            let (id, xID, oID, initial, increment, started, casual, stoppedPly, stoppedX, stoppedO, start) =
+                try row.decode(
+                    (Int64, Int64, Int64, Int, Int, Double, Bool, Int?, Int64?, Int64?, String?).self)
             guard let x = try await player(id: xID), let o = try await player(id: oID) else { continue }
             let moves = try await rows(
                 """
@@ -407,6 +418,7 @@ package final class PostgresStorage: Storage {
             game.stoppedPly = stoppedPly
             game.stoppedXClock = stoppedX
             game.stoppedOClock = stoppedO
+            game.startFEN = start
             games.append(UnfinishedGame(game: game, x: x, o: o, moves: moves))
         }
         return games

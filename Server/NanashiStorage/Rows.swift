@@ -154,6 +154,19 @@ package struct GameRow: Codable, Hashable, Sendable {
     package var stoppedPly: Int? = nil
     package var stoppedXClock: Int64? = nil
     package var stoppedOClock: Int64? = nil
+    /// The FEN the game started from; `nil` (or empty) for the standard start.
+    package var startFEN: String? = nil
+
+    /// The position the game started from: the standard start unless `startFEN` names another.
+    ///
+    /// - Throws: `StorageError.damaged` for a stored FEN that cannot be read.
+    package func startPosition() throws -> Position {
+        guard let startFEN, !startFEN.isEmpty else { return .start }
+        guard let position = try? Position(fen: startFEN) else {
+            throw StorageError.damaged("game \(id ?? 0) starts from an unreadable FEN")
+        }
+        return position
+    }
 
     /// The clocks a planned stop left, if the game stands at the ply it stopped at.
     package func stopClocks(atPly ply: Int) -> Clocks? {
@@ -172,6 +185,7 @@ package struct GameRow: Codable, Hashable, Sendable {
         case stoppedPly = "stopped_ply"
         case stoppedXClock = "stopped_x_clock"
         case stoppedOClock = "stopped_o_clock"
+        case startFEN = "start_fen"
     }
 
     package init(

@@ -38,7 +38,7 @@ extension SQLiteStorage {
     /// The columns both queries read, after `FROM ... JOIN game`.
     private static let finishedGameColumns = """
         SELECT game.id, game.initial, game.increment, game.started_at, game.ended_at, game.result,
-               game.reason, x.name AS x_name, o.name AS o_name,
+               game.reason, game.start_fen, x.name AS x_name, o.name AS o_name,
                COALESCE(x_change.rating_before, x.rating) AS x_rating,
                COALESCE(o_change.rating_before, o.rating) AS o_rating,
                (SELECT COALESCE(MAX(ply), 0) FROM move WHERE move.game_id = game.id) AS plies
@@ -86,7 +86,7 @@ extension SQLiteStorage {
             control: TimeControl(initial: row["initial"], increment: row["increment"]),
             outcome: outcome, plies: row["plies"],
             started: Date(timeIntervalSince1970: row["started_at"]),
-            ended: Date(timeIntervalSince1970: row["ended_at"]))
+            ended: Date(timeIntervalSince1970: row["ended_at"]), start: row["start_fen"])
     }
 }
 

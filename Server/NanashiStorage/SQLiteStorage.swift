@@ -213,6 +213,7 @@ package final class SQLiteStorage: Storage {
                     ALTER TABLE game ADD COLUMN stopped_o_clock INTEGER;
                     """)
         }
+        registerStartMigrations(&migrator)
         return migrator
     }
 
@@ -318,22 +319,6 @@ package final class SQLiteStorage: Storage {
                     "SELECT (SELECT COUNT(*) FROM game WHERE x_id = ?) - (SELECT COUNT(*) FROM game WHERE o_id = ?)"
             ),
             arguments: [playerID, playerID]) ?? 0
-    }
-
-    /// Stores a new game and returns its id.
-    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool)
-        async throws
-        -> Int64
-    {
-        try await writingOneStatement { db in
-            try db.cachedStatement(
-                sql:
-                    "INSERT INTO game (x_id, o_id, initial, increment, started_at, casual) VALUES (?, ?, ?, ?, ?, ?)"
-            ).execute(arguments: [
-                xID, oID, control.initial, control.increment, now.timeIntervalSince1970, casual,
-            ])
-            return db.lastInsertedRowID
-        }
     }
 
     /// Stores one accepted move with both clocks after it: with the other moves waiting meanwhile,

@@ -39,8 +39,15 @@ package protocol Storage: ModerationStorage {
     func seeker(id: Int64) async throws -> Seeker?
 
     /// Stores a new game and returns its id; a `casual` one rates nobody, even after a restart.
-    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool) async throws
-        -> Int64
+    /// `start`: the FEN it starts from, `nil` for the standard start.
+    func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool, start: String?)
+        async throws -> Int64
+
+    /// Whether the player refuses every challenge (`challenges` with `accept` false), as stored.
+    func refusesChallenges(playerID: Int64) async throws -> Bool
+
+    /// Stores whether the player refuses every challenge, until they say otherwise.
+    func setRefusesChallenges(_ refuses: Bool, playerID: Int64) async throws
 
     /// Stores one accepted move with both clocks after it.
     func recordMove(gameID: Int64, ply: Int, move: Move, clocks: Clocks, now: Date) async throws
@@ -123,7 +130,14 @@ extension Storage {
 
     /// Stores a new rated game and returns its id.
     package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
-        try await createGame(xID: xID, oID: oID, control: control, now: now, casual: false)
+        try await createGame(xID: xID, oID: oID, control: control, now: now, casual: false, start: nil)
+    }
+
+    /// Stores a new game from the standard start and returns its id.
+    package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool)
+        async throws -> Int64
+    {
+        try await createGame(xID: xID, oID: oID, control: control, now: now, casual: casual, start: nil)
     }
 
     /// Ends a game, rated.

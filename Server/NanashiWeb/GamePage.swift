@@ -8,8 +8,8 @@ enum GamePage {
     /// script as data, so it needs no rules of its own to step through them.
     static func finished(_ record: FinishedGameRecord) throws(ReplayError) -> String {
         let game = record.summary
-        let moves = try Position.start.replaying(record.moves).moves
-        var position = Position.start
+        let moves = try record.start.replaying(record.moves).moves
+        var position = record.start
         var fens = [position.fen]
         var converted: [[Square]] = []
         for move in moves {

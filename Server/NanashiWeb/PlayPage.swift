@@ -42,7 +42,7 @@ enum PlayPage {
             <div class="clocks"><div class="clock" id="clock-top"><span class="disc" id="disc-top"></span> <span class="name" id="name-top"></span> <span class="time" id="time-top"></span></div></div>
             \(GamePage.boardArea)
             <div class="clocks"><div class="clock" id="clock-bottom"><span class="disc" id="disc-bottom"></span> <span class="name" id="name-bottom"></span> <span class="time" id="time-bottom"></span></div></div>
-            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" class="secondary" id="draw-button">Offer a draw</button> <button type="button" class="secondary" id="decline-draw-button" hidden>Decline</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button> <a id="review-link" class="review" hidden>Review the game</a></div>
+            <div class="buttons"><button type="button" class="secondary" id="resign-button">Resign</button> <button type="button" class="secondary" id="draw-button">Offer a draw</button> <button type="button" class="secondary" id="decline-draw-button" hidden>Decline</button> <button type="button" class="secondary" id="takeback-button" hidden>Take back</button> <button type="button" class="secondary" id="decline-takeback-button" hidden>Keep the move</button> <button type="button" id="rematch-button" hidden>Rematch</button> <button type="button" class="secondary" id="again-button" hidden>New opponent</button> <a id="review-link" class="review" hidden>Review the game</a></div>
             </div>
             <div class="side">
             <form id="login" class="panel" method="post" action="/play" hidden>
@@ -58,6 +58,7 @@ enum PlayPage {
             <p>Playing as <strong id="me"></strong> <span class="quiet" id="my-rating"></span> <button type="button" class="link" id="logout-button">log out</button></p>
             <label for="control">Time control (minutes + seconds a move)</label>
             <select id="control">\(options.joined())</select>
+            \(LayoutPicker.html)
             <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" class="secondary" id="cancel-button" hidden>Cancel</button></div>
             <h2>Play the computer</h2>
             <p class="quiet">Unrated, at once, at the time control above.</p>
@@ -69,7 +70,7 @@ enum PlayPage {
             </div>
             <div class="buttons"><button type="button" id="ai-button">Play the computer</button></div>
             <h2>Play a friend</h2>
-            <p class="quiet">They see your challenge wherever they play, at the time control above.</p>
+            <p class="quiet">They see your challenge wherever they play, at the time control and start above.</p>
             <div class="pair">
             <div><label for="friend-name">Their name</label>
             <input id="friend-name" minlength="3" maxlength="20" pattern="[A-Za-z0-9_\\-]{3,20}"></div>
@@ -89,12 +90,19 @@ enum PlayPage {
             showsEnds: true)
     }
 
+    /// `, from cross` (or the FEN) for a challenge from another start than the standard one.
+    private static func start(_ notice: ChallengeNotice) -> String {
+        if let custom = notice.terms.custom { return ", from \(custom.fen)" }
+        return notice.terms.layout.isStandard ? "" : ", from \(notice.terms.layout.name)"
+    }
+
     /// What an invitation says before its page logs in.
     private static func invitationLine(_ notice: ChallengeNotice) -> String {
         let side = notice.terms.challengedSide.map { ", you play \($0)" } ?? ""
         let who = escaped(notice.player ?? "someone")
         return
             "<p class=\"result\" id=\"invitation\"><strong>\(who)</strong> (\(notice.rating ?? 0)) challenges you: "
-            + "\(notice.terms.control), \(notice.terms.rated ? "rated" : "casual")\(side). Log in or register, then accept it.</p>"
+            + "\(notice.terms.control), \(notice.terms.rated ? "rated" : "casual")\(escaped(start(notice)))\(side). "
+            + "Log in or register, then accept it.</p>"
     }
 }

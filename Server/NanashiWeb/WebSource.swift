@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// Where the pages read the server's data: the same answers the protocol's messages give.
@@ -40,8 +41,14 @@ public struct FinishedGameRecord: Hashable, Sendable {
     /// The moves in notation, in order.
     public var moves: [String]
     public var pgn: String
+    /// The position the game started from (a layout's, or a challenger's own).
+    public var start: Position
 
-    public init(summary: ArchivedGame, initial: Int, increment: Int, moves: [String], pgn: String) {
+    public init(
+        summary: ArchivedGame, initial: Int, increment: Int, moves: [String], pgn: String,
+        start: Position = .start
+    ) {
+        self.start = start
         self.summary = summary
         self.initial = initial
         self.increment = increment

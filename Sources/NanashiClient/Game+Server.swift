@@ -4,12 +4,14 @@ import NanashiTerminal
 
 extension Game {
     /// The game from the server's account of it (`game`): the moves are replayed from the start
-    /// for the last-move marks; should they not lead to the position sent, the position wins.
+    /// (`start`, the standard start when not sent) for the last-move marks; should they not lead
+    /// to the position sent, the position wins.
     ///
     /// - Throws: `FENError` when the server's position cannot be read.
-    static func fromServer(fen: String, moves: [Move]) throws(FENError) -> Game {
+    static func fromServer(fen: String, moves: [Move], start: String? = nil) throws(FENError) -> Game {
         let sent = try Position(fen: fen)
-        if let whole = try? Game(start: .start, moves: moves), whole.current == sent { return whole }
+        let first = start.flatMap { try? Position(fen: $0) } ?? .start
+        if let whole = try? Game(start: first, moves: moves), whole.current == sent { return whole }
         return Game(start: sent)
     }
 

@@ -51,9 +51,13 @@ extension OnlineSession {
                 id: "accept"))
     }
 
-    /// `5+3, rated, you play x` (or `colours drawn at random`).
+    /// `5+3, rated, you play x` (or `colours drawn at random`), with `, from cross` (or the
+    /// FEN) for another start than the standard one.
     static func terms(_ notice: ChallengeNotice, side: Side?) -> String {
-        "\(notice.terms.control), " + (notice.terms.rated ? "rated" : "casual")
+        let start =
+            notice.terms.custom.map { ", from \($0.fen)" }
+            ?? (notice.terms.layout.isStandard ? "" : ", from \(notice.terms.layout.name)")
+        return "\(notice.terms.control), " + (notice.terms.rated ? "rated" : "casual") + start
             + (side.map { ", you play \($0)" } ?? ", colours drawn at random")
     }
 }

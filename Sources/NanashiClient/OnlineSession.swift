@@ -97,6 +97,8 @@ public struct OnlineSession {
         /// The player to challenge (`--challenge`), with the side wanted and whether it is rated,
         /// instead of seeking.
         public var challenge: (name: String, side: Side?, rated: Bool)? = nil
+        /// Where the game is to start (`--layout`, or `--fen` for a challenge).
+        public var start: StartChoice = .standard
         /// A password reset token from the server's operator (`--reset-token`): the password
         /// given is set as the new one (`reset_password`) instead of logging in with it.
         public var resetToken: String?
@@ -108,9 +110,10 @@ public struct OnlineSession {
                 return .challenge(
                     to: challenge.name,
                     terms: ChallengeTerms(
-                        control: control, challengerSide: challenge.side, rated: challenge.rated))
+                        control: control, challengerSide: challenge.side, rated: challenge.rated,
+                        layout: start.layout, custom: start.custom))
             }
-            guard let engine else { return .seek(control) }
+            guard let engine else { return .seek(control, layout: start.layout) }
             return .seekEngine(EngineSeek(level: engine.level, color: engine.side, control: control))
         }
     }

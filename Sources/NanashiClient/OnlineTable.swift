@@ -38,7 +38,8 @@ struct OnlineTable {
         opponent = state.opponent
         control = state.control
         loop = Self.loop(
-            try Game.fromServer(fen: state.fen, moves: state.moves), side: side, opponent: opponent,
+            try Game.fromServer(fen: state.fen, moves: state.moves, start: state.start), side: side,
+            opponent: opponent,
             view: view)
         clock = GameClock(state.clock, running: Self.running(in: loop.game.current), since: now)
     }

@@ -24,7 +24,7 @@ public struct WatchTable: Sendable {
         x = watched.x
         o = watched.o
         control = watched.control
-        game = try Game.fromServer(fen: watched.fen, moves: watched.moves)
+        game = try Game.fromServer(fen: watched.fen, moves: watched.moves, start: watched.start)
         clock = GameClock(watched.clock, running: Self.running(in: game.current), since: now)
     }
 

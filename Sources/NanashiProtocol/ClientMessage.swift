@@ -14,8 +14,9 @@ public enum ClientMessage: Hashable, Sendable {
     /// `logout`: end the session; its token stops working. `everywhere`: every token of the
     /// player stops working, and every connection on one is closed.
     case logout(everywhere: Bool)
-    /// `seek`: look for an opponent at a time control.
-    case seek(TimeControl)
+    /// `seek`: look for an opponent at a time control, from a layout (paired only with a seek
+    /// of the same layout).
+    case seek(TimeControl, layout: Layout = .standard)
     /// `seek` with `ai`: play the built-in engine at once (unrated).
     case seekEngine(EngineSeek)
     /// `cancel`: stop seeking.
@@ -59,6 +60,8 @@ public enum ClientMessage: Hashable, Sendable {
     case cancelChallenge(challenge: String)
     /// `challenges`: take challenges (`true`, as at login) or refuse them all (`false`).
     case challenges(accept: Bool)
+    /// `layouts`: the named starting positions, answered by `layouts`.
+    case layouts
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -109,6 +112,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .declineChallenge: "decline"
         case .cancelChallenge: "cancel_challenge"
         case .challenges: "challenges"
+        case .layouts: "layouts"
         }
     }
 }
@@ -143,12 +147,20 @@ extension ClientMessage: WireMessage {
         case "seek":
             let control = try TimeControl(from: decoder)
             if let level = try container.decodeIfPresent(Int.self, forKey: .ai) {
+                guard !container.contains(.layout) else {
+                    throw ProtocolError(
+                        .badRequest, "games against the computer start from the standard position")
+                }
                 self = .seekEngine(
                     EngineSeek(
                         level: level, color: try container.decodeIfPresent(Side.self, forKey: .color),
                         control: control))
             } else {
-                self = .seek(control)
+                self = .seek(
+                    control,
+                    layout: try container.decodeIfPresent(String.self, forKey: .layout).map(
+                        Layout.wire(named:))
+                        ?? .standard)
             }
         case "cancel": self = .cancel
         case "move":
@@ -176,15 +188,9 @@ extension ClientMessage: WireMessage {
         case "rematch": self = .rematch(game: try container.decode(Int64.self, forKey: .game))
         case "analyse": self = .analyse(game: try container.decode(Int64.self, forKey: .game))
         case "challenge":
-            guard !container.contains(.layout), !container.contains(.fen) else {
-                throw ProtocolError(.badRequest, "this server starts every game from the standard position")
-            }
-            let terms = ChallengeTerms(
-                control: try TimeControl(from: decoder),
-                challengerSide: try ChallengeColor.side(
-                    container.decodeIfPresent(String.self, forKey: .color)),
-                rated: try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true)
-            self = .challenge(to: try container.decodeIfPresent(String.self, forKey: .to), terms: terms)
+            self = .challenge(
+                to: try container.decodeIfPresent(String.self, forKey: .to),
+                terms: try ChallengeTerms(challengeFrom: decoder))
         case "accept": self = .accept(challenge: try container.decode(String.self, forKey: .challenge))
         case "decline":
             let reason = try container.decodeIfPresent(String.self, forKey: .reason)
@@ -201,6 +207,7 @@ extension ClientMessage: WireMessage {
         case "cancel_challenge":
             self = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
         case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
+        case "layouts": self = .layouts
         default:
             // An offer's messages are named by its kind.
             if let offer = Offer.named(type, as: \.rawValue) {
@@ -221,7 +228,9 @@ extension ClientMessage: WireMessage {
             try credentials.encode(to: encoder)
             try container.encode(token, forKey: .token)
         case .auth(let token): try container.encode(token, forKey: .token)
-        case .seek(let control): try control.encode(to: encoder)
+        case .seek(let control, let layout):
+            try control.encode(to: encoder)
+            if !layout.isStandard { try container.encode(layout.name, forKey: .layout) }
         case .seekEngine(let seek):
             try seek.control.encode(to: encoder)
             try container.encode(seek.level, forKey: .ai)
@@ -243,16 +252,14 @@ extension ClientMessage: WireMessage {
         case .logout(let everywhere): if everywhere { try container.encode(true, forKey: .everywhere) }
         case .challenge(let to, let terms):
             try container.encodeIfPresent(to, forKey: .to)
-            try terms.control.encode(to: encoder)
-            try container.encode(ChallengeColor.text(terms.challengerSide), forKey: .color)
-            try container.encode(terms.rated, forKey: .rated)
+            try terms.encode(to: encoder, side: terms.challengerSide)
         case .accept(let challenge), .cancelChallenge(let challenge):
             try container.encode(challenge, forKey: .challenge)
         case .declineChallenge(let challenge, let reason):
             try container.encode(challenge, forKey: .challenge)
             try container.encodeIfPresent(reason, forKey: .reason)
         case .challenges(let accept): try container.encode(accept, forKey: .accept)
-        case .cancel, .ping, .live: break
+        case .cancel, .ping, .live, .layouts: break
         }
     }
 }

@@ -132,11 +132,14 @@ public struct GameState: Hashable, Sendable {
     public var control: TimeControl
     /// The receiver's legal moves, when it is their turn (see `Moved.legal`); `nil` otherwise.
     public var legal: [Move]?
+    /// The FEN the game started from, when not the standard start (`moves` are played from it).
+    public var start: String?
 
     public init(
         game: Int64, color: Side, opponent: Opponent, fen: String, moves: [Move], clock: Clocks,
-        control: TimeControl, legal: [Move]? = nil
+        control: TimeControl, legal: [Move]? = nil, start: String? = nil
     ) {
+        self.start = start
         self.game = game
         self.color = color
         self.opponent = opponent
@@ -151,7 +154,7 @@ public struct GameState: Hashable, Sendable {
 /// A `game` is written as the `start` of the game as it stands (`fen` the position now), with
 /// `moves` and `clock`.
 extension GameState: Codable {
-    private enum CodingKeys: String, CodingKey { case moves, clock }
+    private enum CodingKeys: String, CodingKey { case moves, clock, start }
 
     public init(from decoder: any Decoder) throws {
         let start = try GameStart(from: decoder)
@@ -160,7 +163,7 @@ extension GameState: Codable {
             game: start.game, color: start.color, opponent: start.opponent, fen: start.fen,
             moves: try container.decode([Move].self, forKey: .moves),
             clock: try container.decode(Clocks.self, forKey: .clock), control: start.control,
-            legal: start.legal)
+            legal: start.legal, start: try container.decodeIfPresent(String.self, forKey: .start))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -170,6 +173,7 @@ extension GameState: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(moves, forKey: .moves)
         try container.encode(clock, forKey: .clock)
+        try container.encodeIfPresent(self.start, forKey: .start)
     }
 }
 

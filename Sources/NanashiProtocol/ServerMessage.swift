@@ -72,6 +72,8 @@ public enum ServerMessage: Hashable, Sendable {
     case challengeCancelled(challenge: String, reason: ChallengeEnd)
     /// `challenges`: whether this session takes challenges from now on.
     case challenges(accept: Bool)
+    /// `layouts`: the named starting positions, each with its FEN.
+    case layouts([LayoutEntry])
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -108,6 +110,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .challengeDeclined: "challenge_declined"
         case .challengeCancelled: "challenge_cancelled"
         case .challenges: "challenges"
+        case .layouts: "layouts"
         }
     }
 }
@@ -132,7 +135,7 @@ public struct Welcome: Hashable, Sendable, Codable {
 
 extension ServerMessage: WireMessage {
     private enum Keys: String, CodingKey {
-        case game, games, color, rating, challenge, to, from, rated, reason, accept, link
+        case game, games, color, rating, challenge, to, from, rated, reason, accept, link, layouts
     }
 
     public init(type: String, from decoder: any Decoder) throws {
@@ -176,9 +179,8 @@ extension ServerMessage: WireMessage {
                 challenge: try container.decode(String.self, forKey: .challenge),
                 player: try container.decodeIfPresent(String.self, forKey: sent ? .to : .from),
                 rating: try container.decodeIfPresent(Int.self, forKey: .rating),
-                terms: ChallengeTerms(
-                    control: try TimeControl(from: decoder), challengerSide: sent ? theirs : theirs?.opponent,
-                    rated: try container.decode(Bool.self, forKey: .rated)),
+                terms: try ChallengeTerms(
+                    noticeFrom: decoder, challengerSide: sent ? theirs : theirs?.opponent),
                 link: try container.decodeIfPresent(String.self, forKey: .link))
             self = sent ? .challengeSent(notice) : .challenged(notice)
         case "challenge_declined":
@@ -190,6 +192,7 @@ extension ServerMessage: WireMessage {
                 challenge: try container.decode(String.self, forKey: .challenge),
                 reason: try container.decode(ChallengeEnd.self, forKey: .reason))
         case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
+        case "layouts": self = .layouts(try container.decode([LayoutEntry].self, forKey: .layouts))
         default:
             // An offer's messages are named by its kind.
             if let offer = Offer.named(type, as: \.offeredType) {
@@ -231,10 +234,8 @@ extension ServerMessage: WireMessage {
             try container.encodeIfPresent(notice.player, forKey: sent ? .to : .from)
             try container.encodeIfPresent(notice.rating, forKey: .rating)
             try container.encodeIfPresent(notice.link, forKey: .link)
-            try notice.terms.control.encode(to: encoder)
-            let side = sent ? notice.terms.challengerSide : notice.terms.challengedSide
-            try container.encode(ChallengeColor.text(side), forKey: .color)
-            try container.encode(notice.terms.rated, forKey: .rated)
+            try notice.terms.encode(
+                to: encoder, side: sent ? notice.terms.challengerSide : notice.terms.challengedSide)
         case .challengeDeclined(let challenge, let reason):
             try container.encode(challenge, forKey: .challenge)
             try container.encodeIfPresent(reason, forKey: .reason)
@@ -242,6 +243,7 @@ extension ServerMessage: WireMessage {
             try container.encode(challenge, forKey: .challenge)
             try container.encode(reason, forKey: .reason)
         case .challenges(let accept): try container.encode(accept, forKey: .accept)
+        case .layouts(let layouts): try container.encode(layouts, forKey: .layouts)
         case .bye, .seeking, .cancelled, .pong, .shutdown, .superseded: break
         }
     }

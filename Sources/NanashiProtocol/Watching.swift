@@ -59,11 +59,14 @@ public struct WatchedGame: Hashable, Sendable {
     public var clock: Clocks
     /// `initial` and `increment`, fields of the message itself (see `GameStart.control`).
     public var control: TimeControl
+    /// The FEN the game started from, when not the standard start (`moves` are played from it).
+    public var start: String?
 
     public init(
         game: Int64, x: GamePlayer, o: GamePlayer, fen: String, moves: [Move], clock: Clocks,
-        control: TimeControl
+        control: TimeControl, start: String? = nil
     ) {
+        self.start = start
         self.game = game
         self.x = x
         self.o = o
@@ -75,7 +78,7 @@ public struct WatchedGame: Hashable, Sendable {
 }
 
 extension WatchedGame: Codable {
-    private enum CodingKeys: String, CodingKey { case game, x, o, fen, moves, clock }
+    private enum CodingKeys: String, CodingKey { case game, x, o, fen, moves, clock, start }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -86,6 +89,7 @@ extension WatchedGame: Codable {
         moves = try container.decode([Move].self, forKey: .moves)
         clock = try container.decode(Clocks.self, forKey: .clock)
         control = try TimeControl(fieldsOf: decoder)
+        start = try container.decodeIfPresent(String.self, forKey: .start)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,6 +100,7 @@ extension WatchedGame: Codable {
         try container.encode(fen, forKey: .fen)
         try container.encode(moves, forKey: .moves)
         try container.encode(clock, forKey: .clock)
+        try container.encodeIfPresent(start, forKey: .start)
         try control.encode(to: encoder)
     }
 }

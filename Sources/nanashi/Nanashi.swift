@@ -30,6 +30,7 @@ struct Nanashi: AsyncParsableCommand {
             DatagenCommand.self,
             TuneCommand.self,
             ShowCommand.self,
+            LayoutsCommand.self,
         ]
     )
 

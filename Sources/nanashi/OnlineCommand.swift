@@ -66,6 +66,12 @@ struct OnlineCommand: AsyncParsableCommand {
     @Flag(help: "With --challenge, a casual game: it changes no rating.")
     var casual = false
 
+    @Option(help: "Start from this layout ('nanashi layouts'); a seek pairs only with the same.")
+    var layout: String?
+
+    @Option(help: "With --challenge, start from this FEN instead: always casual.")
+    var fen: String?
+
     @Option(help: "With --ai or --challenge, your side: x (moves first), o, or random.")
     var side: LocalPlay.SideChoice = .random
 
@@ -74,7 +80,13 @@ struct OnlineCommand: AsyncParsableCommand {
     func validate() throws {
         if let ai { try Level.range.check(ai, "--ai") }
         if ai != nil, challenge != nil { throw ValidationError("--ai and --challenge do not go together") }
-        if casual, challenge == nil { throw ValidationError("--casual goes with --challenge") }
+        if casual || fen != nil, challenge == nil {
+            throw ValidationError("--casual and --fen go with --challenge")
+        }
+        if ai != nil, layout != nil { throw ValidationError("--layout goes with a seek or --challenge") }
+        do { _ = try StartChoice(layout: layout, fen: fen) } catch {
+            throw ValidationError(error.description)
+        }
         guard resetToken == nil || !register else {
             throw ValidationError("--reset-token and --register exclude each other")
         }
@@ -85,6 +97,6 @@ struct OnlineCommand: AsyncParsableCommand {
         _ = try await OnlineRunner.play(
             on: try serverOptions.servers(), control: try TimeControl(parsing: time), login: login,
             engine: ai.map { ($0, side) }, challenge: challenge.map { ($0, side, !casual) },
-            display: displayOptions.display)
+            start: try StartChoice(layout: layout, fen: fen), display: displayOptions.display)
     }
 }

@@ -80,7 +80,7 @@ func challenge(
             ),
             (
                 #"{"type":"challenge","to":"bob","initial":60,"increment":0,"fen":"\#(String(repeating: "7/", count: 1500))"}"#,
-                #"{"code":"bad_request","message":"this server starts every game from the standard position","type":"error"}"#
+                #"{"code":"bad_request","message":"a start FEN is at most 100 bytes, not 3000","type":"error"}"#
             ),
             (
                 #"{"type":"accept","challenge":"AAAAAAAAAAAAAAAAAAAAAA"}"#,

@@ -58,15 +58,15 @@ import Testing
 @Test func aFileAtANewerSchemaIsRefused() throws {
     let database = try TemporaryDatabase()
     let storage = try SQLiteStorage(path: database.path)
-    #expect(SQLiteStorage.schemaVersion == 7)
+    #expect(SQLiteStorage.schemaVersion == 8)
     try storage.pool.write { db in
-        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v8 from a newer server')")
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9 from a newer server')")
     }
-    #expect(throws: StorageError.newerSchema(database: 8, node: 7)) {
+    #expect(throws: StorageError.newerSchema(database: 9, node: 8)) {
         try SQLiteStorage(path: database.path)
     }
     #expect(
-        "\(StorageError.newerSchema(database: 8, node: 7))"
-            == "the database's schema is at version 8, newer than this server's 7: "
+        "\(StorageError.newerSchema(database: 9, node: 8))"
+            == "the database's schema is at version 9, newer than this server's 8: "
             + "upgrade this server before starting it on that database")
 }

@@ -427,6 +427,10 @@
     var seeking = false;
     // A seek for the computer is on its way: its `seeking` is followed at once by `start`.
     var seekingEngine = false;
+    // Whether the pending game is a seek's (rated), and, by opponent, whether the challenge
+    // between us was casual: what shows the Take back button.
+    var seekingPerson = false;
+    var casualAgainst = {};
     // Moves sent on this page, for their ids.
     var movesSent = 0;
     var superseded = false;
@@ -499,6 +503,18 @@
     document.getElementById('decline-draw-button').onclick = function () {
       if (game && !game.over) { link.send({ type: 'decline_draw', game: game.id }); }
     };
+    // Takebacks are for casual games: the button shows only in those.
+    document.getElementById('takeback-button').onclick = function () {
+      if (game && !game.over) { link.send({ type: 'takeback', game: game.id }); }
+    };
+    document.getElementById('decline-takeback-button').onclick = function () {
+      if (game && !game.over) { link.send({ type: 'decline_takeback', game: game.id }); }
+    };
+    // The start the picker has checked: the standard one is sent as no layout.
+    function chosenLayout() {
+      var checked = document.querySelector('input[name="layout"]:checked');
+      return checked && checked.value !== 'standard' ? checked.value : null;
+    }
     document.getElementById('challenge-button').onclick = function () {
       var parts = document.getElementById('control').value.split('+');
       var name = document.getElementById('friend-name').value.trim();
@@ -506,6 +522,7 @@
                       rated: document.getElementById('friend-rated').value === 'true' };
       // Without a name, a link for whoever opens it first.
       if (name) { message.to = name; }
+      if (chosenLayout()) { message.layout = chosenLayout(); }
       link.send(message);
     };
 
@@ -515,7 +532,11 @@
       line.id = 'challenge-' + message.challenge;
       line.dataset.player = mine ? (message.to || '') : message.from;
       var terms = (message.initial / 60) + '+' + message.increment + ', ' + (message.rated ? 'rated' : 'casual') +
+        (message.layout ? ', from ' + message.layout : message.fen ? ', from ' + message.fen : '') +
         (message.color === 'random' ? '' : ', you play ' + message.color);
+      // Its game, once it starts against that player, is casual: it may take moves back.
+      var other = mine ? message.to : message.from;
+      if (other) { casualAgainst[other] = !message.rated; }
       var who = mine ? (message.to ? 'You challenged ' + message.to : 'Send this link to a friend: ' + location.origin +
         message.link) : message.from + ' (' + message.rating + ') challenges you';
       line.textContent = who + ' (' + terms + ') ';
@@ -550,13 +571,24 @@
       show('decline-draw-button', offered);
     }
 
+    function takebackButtons(offered) {
+      var button = document.getElementById('takeback-button');
+      setText('takeback-button', offered ? 'Allow the takeback' : 'Take back');
+      button.classList.toggle('offered', offered);
+      show('takeback-button', !!(game && game.casual && !game.over));
+      show('decline-takeback-button', offered);
+    }
+
     document.getElementById('rematch-button').onclick = function () {
       if (game && game.over) { link.send({ type: 'rematch', game: game.id }); }
     };
 
     function seek() {
       var parts = document.getElementById('control').value.split('+');
-      link.send({ type: 'seek', initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) });
+      var message = { type: 'seek', initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
+      if (chosenLayout()) { message.layout = chosenLayout(); }
+      seekingPerson = true;
+      link.send(message);
     }
 
     function seekEngine() {
@@ -625,8 +657,11 @@
           lobby();
           break;
         case 'start':
+          // A seek's game is rated; a challenge's is as its terms said.
+          if (seekingPerson) { casualAgainst[message.opponent.name] = false; }
           seeking = false;
           seekingEngine = false;
+          seekingPerson = false;
           begin(message.game, message.color, message.opponent, message.fen, [],
                 { x: message.initial * 1000, o: message.initial * 1000 }, message.legal);
           break;
@@ -646,8 +681,9 @@
             game.selected = -1;
             game.sent = false;
             clocks.set(message.clock, game.board.side);
-            // A move lets a draw offer to its mover lapse.
+            // A move lets a draw offer (or a takeback asked) to its mover lapse.
             offerButtons(false);
+            takebackButtons(false);
             turn();
           }
           break;
@@ -678,6 +714,17 @@
           break;
         case 'draw_offered':
           status('Draw offered; it stands until your opponent answers or moves.');
+          break;
+        case 'takeback_offer':
+          status('Your opponent asks to take back their last move.');
+          takebackButtons(true);
+          break;
+        case 'takeback_offered':
+          status('Takeback asked; it stands until your opponent answers or moves.');
+          break;
+        case 'takeback_declined':
+          status(message.id === undefined ? 'Your opponent kept the move.' : 'Takeback declined.');
+          takebackButtons(false);
           break;
         case 'draw_declined':
           status(message.id === undefined ? 'Your opponent declined the draw.' : 'Draw declined.');
@@ -745,7 +792,7 @@
       var lastMove = moves.length ? moves[moves.length - 1] : null;
       game = { id: id, color: color, opponent: opponent, board: board, marks: landing(lastMove), last: lastMove,
                legal: legal || null, selected: -1, sent: false, over: false,
-               engine: /^AI level \d+$/.test(opponent.name) };
+               engine: /^AI level \d+$/.test(opponent.name), casual: casualAgainst[opponent.name] === true };
       clocks.set(clock, board.side);
       var other = color === 'x' ? 'o' : 'x';
       document.getElementById('disc-top').className = 'disc ' + other;
@@ -762,6 +809,7 @@
         if (line.dataset.player === opponent.name) { line.remove(); }
       });
       offerButtons(false);
+      takebackButtons(false);
       show('rematch-button', false);
       show('again-button', false);
       show('review-link', false);
@@ -773,6 +821,8 @@
       show('resign-button', false);
       show('draw-button', false);
       show('decline-draw-button', false);
+      show('takeback-button', false);
+      show('decline-takeback-button', false);
       show('rematch-button', true);
       show('again-button', true);
       setText('again-button', game.engine ? 'New game' : 'New opponent');

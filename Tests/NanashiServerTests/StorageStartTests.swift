@@ -1,0 +1,68 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+import NanashiStorage
+import NanashiTestSupport
+import Testing
+
+@testable import NanashiServer
+
+// The v8 migration on both backends: a game keeps the start it was made from, and a player's
+// refusal of challenges is stored.
+
+@Suite struct StorageStartTests {
+    /// A game from a layout reads back with its start, unfinished and finished; one from the
+    /// standard start stores none.
+    @Test(arguments: StorageBackend.allCases)
+    func aGameKeepsItsStart(_ backend: StorageBackend) async throws {
+        let storage = try await backend.open().storage
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
+        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let cross = try #require(Layout.named("cross"))
+        let fromCross = try await storage.createGame(
+            xID: ann.id!, oID: bob.id!, control: .standard, now: Date(), casual: false, start: cross.fen)
+        let standard = try await storage.createGame(
+            xID: bob.id!, oID: ann.id!, control: .standard, now: Date())
+        let unfinished = try await storage.unfinishedGames()
+        #expect(unfinished.map(\.game.startFEN) == [cross.fen, nil])
+        #expect(try unfinished.map { try $0.game.startPosition() } == [cross.position, .start])
+        try await storage.recordMove(
+            gameID: fromCross, ply: 1, move: .clone(to: Square("b6")!), clocks: Clocks(x: 1, o: 2),
+            now: Date())
+        for id in [fromCross, standard] {
+            _ = try await storage.finishGame(
+                id: id, outcome: Outcome(winner: .o, reason: .resignation), rated: false, now: Date(),
+                rate: { x, o in (x.glicko, o.glicko) })
+        }
+        let finished = try #require(try await storage.finishedGame(id: fromCross))
+        #expect(finished.start == cross.fen && finished.moves == ["b6"])
+        #expect(try finished.startPosition() == cross.position)
+        let pgn = try finished.pgn()
+        #expect(pgn.contains("[FEN \"x5o/3-3/7/1-3-1/7/3-3/o5x x 0 1\"]\n"), "\(pgn)")
+        #expect(pgn.contains("[SetUp \"1\"]\n") && pgn.hasSuffix("\n1. b6 0-1\n"), "\(pgn)")
+        let plain = try #require(try await storage.finishedGame(id: standard))
+        let plainPGN = try plain.pgn()
+        #expect(plain.start == nil && !plainPGN.contains("SetUp"))
+        await storage.close()
+    }
+
+    /// Refusing challenges is stored per player until taken back.
+    @Test(arguments: StorageBackend.allCases)
+    func refusingChallengesIsStored(_ backend: StorageBackend) async throws {
+        let opened = try await backend.open()
+        let storage = opened.storage
+        let eve = try await storage.createPlayer(name: "eve", passwordHash: "h", now: Date(), token: nil)
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
+        #expect(try await storage.refusesChallenges(playerID: eve.id!) == false)
+        try await storage.setRefusesChallenges(true, playerID: eve.id!)
+        let other = try await opened.another()
+        #expect(try await other.refusesChallenges(playerID: eve.id!) == true)
+        #expect(try await other.refusesChallenges(playerID: ann.id!) == false)
+        // Nobody else changed: ann's row is as it was.
+        #expect(try await other.player(id: ann.id!) == ann)
+        try await storage.setRefusesChallenges(false, playerID: eve.id!)
+        #expect(try await other.refusesChallenges(playerID: eve.id!) == false)
+        await other.close()
+        await storage.close()
+    }
+}
