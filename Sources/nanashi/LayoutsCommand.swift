@@ -1,4 +1,5 @@
 import ArgumentParser
+import NanashiCommandLine
 import NanashiTerminal
 
 /// `nanashi layouts`: the named starting positions, drawn as boards.
