@@ -71,7 +71,8 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
             return position.sideToMove == .x ? score : -score
         }
         #expect(analysis == GameAnalysis(game: game, depth: 2, evals: expected, mistakes: analysis.mistakes))
-        #expect(line.hasPrefix(#"{"depth":2,"evals":["#) && line.contains(#""unit":"centipieces""#))
+        #expect(line.hasPrefix(#"{"accuracy":{"o":{"accurate":"#) && line.contains(#""depth":2,"evals":["#))
+        #expect(line.contains(#""unit":"centipieces""#))
         let stored = try await DatabaseQueue(path: server.database.path).read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM analysis WHERE game_id = ?", arguments: [game])
         }
