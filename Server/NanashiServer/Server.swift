@@ -6,6 +6,7 @@ import NanashiRuntime
 import NanashiStorage
 import NanashiTransport
 import NanashiWeb
+import Synchronization
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
 /// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite or in a
@@ -37,6 +38,8 @@ public final class Server: Sendable {
     private let moderating: Task<Void, Never>?
     private let settings: ServerSettings
     private let logger: Logger
+    /// The stop, once `stop()` began it: one for every call.
+    private let stopping = Mutex<Task<Void, Never>?>(nil)
 
     private init(
         transport: Transport, lobby: Lobby, storage: any Storage, engines: EnginePool,
@@ -152,13 +155,29 @@ public final class Server: Sendable {
     /// client does not read them). Every reply sent was stored first, so nothing is left to
     /// write to the database.
     public func stop() async {
-        logger.info("stopping")
-        sweeping.cancel()
-        moderating?.cancel()
-        await lobby.stop()
-        engines.stop()
-        await transport.close(grace: settings.shutdownGrace)
-        await storage.close()
+        let task = stopping.withLock { stopping in
+            if let task = stopping { return task }
+            let task = Task {
+                logger.info("stopping")
+                await refuseNewGamesAndConnections()
+                sweeping.cancel()
+                moderating?.cancel()
+                await lobby.stop()
+                engines.stop()
+                await transport.close(grace: settings.shutdownGrace)
+                await storage.close()
+            }
+            stopping = task
+            return task
+        }
+        await task.value
+    }
+
+    /// The first step of `stop()`, at once: no new connection is accepted (the listeners close)
+    /// and no new game starts (`shutting_down`), while the games in progress are stopped.
+    func refuseNewGamesAndConnections() async {
+        await transport.stopAccepting()
+        await lobby.refuseNewGames()
     }
 
     /// Stops as if the process were killed: connections and the database's are closed at once,
@@ -172,8 +191,10 @@ public final class Server: Sendable {
         await storage.close()
     }
 
-    /// Returns once the listener has stopped.
+    /// Returns once the listener has stopped and, if `stop()` closed it, once the stop is done
+    /// (the listener closes at its start, before the games are stopped).
     public func waitUntilStopped() async {
         await accepting.value
+        if let task = stopping.withLock({ $0 }) { await task.value }
     }
 }
