@@ -36,6 +36,8 @@ public final class Server: Sendable {
     private let sweeping: Task<Void, Never>
     /// With SQLite: ends the sessions of accounts closed while the server runs (`ModerationWatch`).
     private let moderating: Task<Void, Never>?
+    /// Analyses rated games of its own accord (`BackgroundAnalysis`).
+    private let analysing: Task<Void, Never>
     private let settings: ServerSettings
     private let logger: Logger
     /// The stop, once `stop()` began it: one for every call.
@@ -44,7 +46,8 @@ public final class Server: Sendable {
     private init(
         transport: Transport, lobby: Lobby, storage: any Storage, engines: EnginePool,
         accepting: Task<Void, Never>,
-        sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, settings: ServerSettings, logger: Logger
+        sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, analysing: Task<Void, Never>,
+        settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
@@ -53,6 +56,7 @@ public final class Server: Sendable {
         self.accepting = accepting
         self.sweeping = sweeping
         self.moderating = moderating
+        self.analysing = analysing
         self.settings = settings
         self.logger = logger
     }
@@ -137,6 +141,12 @@ public final class Server: Sendable {
                     interval: settings.moderationCheckInterval, logger: logger
                 ).run()
             }
+        let analysing = Task {
+            await BackgroundAnalysis(
+                storage: storage, analyst: analyst, clock: settings.clock,
+                perHour: settings.backgroundAnalysesPerHour, logger: logger
+            ).run()
+        }
         logger.info("listening on \(settings.host):\(transport.port), database \(database)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")
@@ -146,7 +156,8 @@ public final class Server: Sendable {
         }
         return Server(
             transport: transport, lobby: lobby, storage: storage, engines: engines, accepting: accepting,
-            sweeping: sweeping, moderating: moderating, settings: settings, logger: logger)
+            sweeping: sweeping, moderating: moderating, analysing: analysing, settings: settings,
+            logger: logger)
     }
 
     /// Stops accepting connections and pairing seeks, halts the games in progress where they
@@ -162,6 +173,7 @@ public final class Server: Sendable {
                 await refuseNewGamesAndConnections()
                 sweeping.cancel()
                 moderating?.cancel()
+                analysing.cancel()
                 await lobby.stop()
                 engines.stop()
                 await transport.close(grace: settings.shutdownGrace)
@@ -185,6 +197,7 @@ public final class Server: Sendable {
     func kill() async {
         sweeping.cancel()
         moderating?.cancel()
+        analysing.cancel()
         await lobby.abandon()
         engines.stop()
         await transport.abort()

@@ -19,7 +19,7 @@ extension ServerSettings {
         messageBurst: Int, messageRate: Double, readBurstPerAddress: Int, readRatePerAddress: Double,
         maximumConnections: Int, maximumConnectionsPerAddress: Int, connectionBurstPerAddress: Int,
         connectionRatePerAddress: Double, loginsPerMinute: Double, registrationsPerHour: Double,
-        moveCommitDelayMilliseconds: Int,
+        moveCommitDelayMilliseconds: Int, backgroundAnalysesPerHour: Double = 6,
         tlsCertificateChain: String?, tlsKey: String?
     ) throws(Problem) {
         self.init()
@@ -46,6 +46,7 @@ extension ServerSettings {
         self.loginsPerMinute = loginsPerMinute
         self.registrationsPerHour = registrationsPerHour
         moveCommitDelay = .milliseconds(moveCommitDelayMilliseconds)
+        self.backgroundAnalysesPerHour = backgroundAnalysesPerHour
         if let problem { throw Problem(description: problem) }
         switch (tlsCertificateChain, tlsKey) {
         case (nil, nil): break

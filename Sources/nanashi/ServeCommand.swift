@@ -107,6 +107,11 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var commitDelay = Int(defaults.moveCommitDelay.wholeMilliseconds)
 
+    @Option(
+        help: "Rated games analysed an hour of the server's own accord, for 'nanashi admin suspects'; 0 none."
+    )
+    var backgroundAnalyses = defaults.backgroundAnalysesPerHour
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -122,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             maximumConnections: maxConnections, maximumConnectionsPerAddress: maxPerAddress,
             connectionBurstPerAddress: connectionBurst, connectionRatePerAddress: connectionRate,
             loginsPerMinute: loginsPerMinute, registrationsPerHour: registrationsPerHour,
-            moveCommitDelayMilliseconds: commitDelay,
+            moveCommitDelayMilliseconds: commitDelay, backgroundAnalysesPerHour: backgroundAnalyses,
             tlsCertificateChain: tlsCert,
             tlsKey: tlsKey)
         let level = try ServerSettings.logLevel(named: logLevel)
