@@ -159,6 +159,9 @@ public struct ServerSettings: Sendable {
     /// `analyse` requests that need computing one address may make per hour (a token bucket);
     /// analyses already stored are served without counting.
     public var analysesPerHour = 20.0
+    /// Rated games between people the server analyses of its own accord each hour, one at a
+    /// time, the players with the highest accuracy first (`BackgroundAnalysis`); 0 analyses none.
+    public var backgroundAnalysesPerHour = 6.0
     /// With SQLite, how often the server reads the moderators' log for accounts closed since it
     /// last looked (`nanashi admin close`), to end their sessions. (With PostgreSQL the nodes
     /// are told at once.)

@@ -20,6 +20,8 @@ actor Analyst {
     /// Requests that need computing, per client address.
     private let requests: KeyedBuckets<String>
     private var running: [Int64: Task<GameAnalysis, any Error>] = [:]
+    /// The analysis computed in the background, if any (at most one).
+    private var background: [Int64: Task<GameAnalysis, any Error>] = [:]
     /// The addresses whose analyses are being computed: one at a time each.
     private var addressesComputing: Set<String> = []
 
@@ -40,7 +42,7 @@ actor Analyst {
     ///   has asked for too many analyses, `busy` when the pool is full; none of them queues anything.
     func analysis(of gameID: Int64, from address: String) async throws -> GameAnalysis {
         if let stored = try await storage.analysis(gameID: gameID) { return stored }
-        if let task = running[gameID] { return try await task.value }
+        if let task = running[gameID] ?? background[gameID] { return try await task.value }
         guard let game = try await storage.finishedGame(id: gameID) else {
             throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
         }
@@ -57,6 +59,43 @@ actor Analyst {
                 .rateLimited,
                 "too many analyses from your address (at most \(Int(settings.analysesPerHour)) an hour)")
         }
+        let (moves, task) = try computing(gameID, game: game, owner: Self.owner)
+        running[gameID] = task
+        addressesComputing.insert(address)
+        defer {
+            running[gameID] = nil
+            addressesComputing.remove(address)
+        }
+        let started = ContinuousClock.now
+        let analysis = try await task.value
+        logger.info(
+            "game \(gameID) analysed: \(moves.count) plies at depth \(analysis.depth) in \(ContinuousClock.now - started)"
+        )
+        return analysis
+    }
+
+    /// Analyses finished game `gameID` in the background (`BackgroundAnalysis`), if nobody's
+    /// analysis is being computed and the engine has room: its searches go only when no other
+    /// search waits, and a request for the same game meanwhile waits for it. Returns whether it
+    /// analysed the game (`false`: skipped, or analysed already).
+    func analyseInBackground(_ gameID: Int64) async throws -> Bool {
+        guard running.isEmpty, background.isEmpty, engines.hasRoom,
+            try await storage.analysis(gameID: gameID) == nil,
+            let game = try await storage.finishedGame(id: gameID),
+            running.isEmpty, background.isEmpty
+        else { return false }
+        let (moves, task) = try computing(gameID, game: game, owner: EnginePool.backgroundOwner)
+        background[gameID] = task
+        defer { background[gameID] = nil }
+        _ = try await task.value
+        logger.info("game \(gameID) analysed in the background: \(moves.count) plies")
+        return true
+    }
+
+    /// Replays a game's `moves` and starts its analysis, with searches of `owner`, stored once done.
+    private func computing(_ gameID: Int64, game: FinishedGame, owner: String) throws
+        -> (moves: [Move], task: Task<GameAnalysis, any Error>)
+    {
         var moves: [Move] = []
         var positions: [Position] = []
         do {
@@ -69,27 +108,18 @@ actor Analyst {
         } catch {
             throw ProtocolError(.internalError, "game \(gameID)'s moves cannot be replayed")
         }
-        let (engines, storage) = (engines, storage)
+        let (engines, storage, clock) = (engines, storage, settings.clock)
         let depth = Self.depth(plies: moves.count, base: settings.analysisDepth)
         let (played, replayed) = (moves, positions)
         let task = Task { @Sendable in
             let analysis = await Self.analyse(
-                gameID, positions: replayed, moves: played, depth: depth, on: engines)
-            try await storage.storeAnalysis(analysis, now: self.settings.clock.date)
+                gameID, positions: replayed, moves: played, depth: depth, on: engines, owner: owner)
+            // Stopped meanwhile, the pool answered the last searches with nothing: not an analysis to keep.
+            guard !engines.isStopped else { throw ProtocolError(.busy, "the server is stopping") }
+            try await storage.storeAnalysis(analysis, now: clock.date)
             return analysis
         }
-        running[gameID] = task
-        addressesComputing.insert(address)
-        defer {
-            running[gameID] = nil
-            addressesComputing.remove(address)
-        }
-        let started = ContinuousClock.now
-        let analysis = try await task.value
-        logger.info(
-            "game \(gameID) analysed: \(moves.count) plies at depth \(depth) in \(ContinuousClock.now - started)"
-        )
-        return analysis
+        return (moves, task)
     }
 
     /// The plies up to which a game is analysed at the server's depth; each doubling past them
@@ -114,7 +144,8 @@ actor Analyst {
     /// Searches every position of the game to `depth` and reads the evaluations and mistakes off
     /// the results.
     static func analyse(
-        _ gameID: Int64, positions: [Position], moves: [Move], depth: Int, on engines: EnginePool
+        _ gameID: Int64, positions: [Position], moves: [Move], depth: Int, on engines: EnginePool,
+        owner: String = Analyst.owner
     ) async -> GameAnalysis {
         var results: [SearchResult?] = []
         for position in positions {
@@ -123,12 +154,12 @@ actor Analyst {
             } else if !position.hasMove, let passed = try? position.play(.pass) {
                 // A forced pass: the engine scores such a root 0, so the position after it is
                 // searched instead, from the other side.
-                var result = await engines.evaluate(passed, depth: depth, owner: Self.owner)
+                var result = await engines.evaluate(passed, depth: depth, owner: owner)
                 result.score = -result.score
                 result.bestMove = .pass
                 results.append(result)
             } else {
-                results.append(await engines.evaluate(position, depth: depth, owner: Self.owner))
+                results.append(await engines.evaluate(position, depth: depth, owner: owner))
             }
         }
         return analysis(gameID, positions: positions, moves: moves, results: results, depth: depth)

@@ -65,6 +65,8 @@ final class EnginePool: Sendable {
 
     /// Whether a new engine game or analysis may start: fewer than `maximumWaiting` searches wait.
     var hasRoom: Bool { state.withLock { !$0.stopped && $0.waiting.count < maximumWaiting } }
+    /// Whether `stop()` was called: searches since answer at once, with no result.
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Searches waiting for a thread, and running (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
@@ -182,15 +184,23 @@ final class EnginePool: Sendable {
         job.continuation.resume(returning: result)
     }
 
+    /// The owner of searches that go only when no other search waits (`BackgroundAnalysis`'s).
+    static let backgroundOwner = "background"
+
     /// The index in `waiting` of the first search of the owner served longest ago (never:
-    /// first of all).
+    /// first of all); a search of `backgroundOwner` only when no other waits.
     private static func next(in waiting: [Job], served: [String: Int]) -> Int? {
         var best: (index: Int, served: Int)?
+        var background: Int?
         for (index, job) in waiting.enumerated() {
+            if job.owner == backgroundOwner {
+                background = background ?? index
+                continue
+            }
             let last = served[job.owner] ?? 0
             if best == nil || last < best!.served { best = (index, last) }
         }
-        return best?.index
+        return best?.index ?? background
     }
 
     /// The answer of a stopped pool: no search.

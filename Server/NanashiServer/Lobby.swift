@@ -37,6 +37,8 @@ actor Lobby {
     private var pairingTask: Task<Void, Never>?
     /// A pass is on its way for seeks that came since the last one.
     private var pairingRequested = false
+    /// Set as the server starts stopping: no new game starts from then on (`shutting_down`).
+    private(set) var refusesNewGames = false
     /// With several nodes on one database, the others as this node sees them; `nil` alone.
     let cluster: (any Cluster)?
     /// Games that cross nodes: their players and watchers on other nodes.
@@ -167,9 +169,16 @@ actor Lobby {
         gameOf = [:]
     }
 
+    /// The first step of a stop: from now on no game starts here (a seek, an accepted challenge
+    /// or rematch, a game against the engine get `shutting_down`) and no pairing pass runs.
+    func refuseNewGames() {
+        refusesNewGames = true
+        pairingTask?.cancel()
+    }
+
     /// Stops pairing and halts every game in progress where it stands, its clocks stored.
     func stop() async {
-        pairingTask?.cancel()
+        refuseNewGames()
         for task in nodeTasks { task.cancel() }
         for game in games.values { await game.stop() }
         games = [:]
@@ -319,6 +328,10 @@ actor Lobby {
     /// Refuses a seek from a connection that is no longer the player's, or from a player with a
     /// game in progress or starting.
     func checkMayStartAGame(_ id: Int64, outbox: Outbox) async throws(ProtocolError) {
+        guard !refusesNewGames else {
+            throw ProtocolError(
+                .shuttingDown, "the server is stopping for a restart: start a game in a minute")
+        }
         guard connections[id]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
@@ -385,6 +398,7 @@ actor Lobby {
     /// Pairs whoever can be paired now and starts their games.
     func pair() async {
         pairingRequested = false
+        guard !refusesNewGames else { return }
         if let cluster { return await pairShared(cluster: cluster) }
         for (first, second) in matchmaker.pairs(now: settings.clock.now) {
             await startGame(first, second)

@@ -6,6 +6,7 @@ import NanashiRuntime
 import NanashiStorage
 import NanashiTransport
 import NanashiWeb
+import Synchronization
 
 /// The Nanashi online server: accounts, matchmaking, authoritative games with clocks, Glicko-2
 /// ratings and a leaderboard, over protocol v1 (see docs/PROTOCOL.md), stored in SQLite or in a
@@ -35,13 +36,18 @@ public final class Server: Sendable {
     private let sweeping: Task<Void, Never>
     /// With SQLite: ends the sessions of accounts closed while the server runs (`ModerationWatch`).
     private let moderating: Task<Void, Never>?
+    /// Analyses rated games of its own accord (`BackgroundAnalysis`).
+    private let analysing: Task<Void, Never>
     private let settings: ServerSettings
     private let logger: Logger
+    /// The stop, once `stop()` began it: one for every call.
+    private let stopping = Mutex<Task<Void, Never>?>(nil)
 
     private init(
         transport: Transport, lobby: Lobby, storage: any Storage, engines: EnginePool,
         accepting: Task<Void, Never>,
-        sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, settings: ServerSettings, logger: Logger
+        sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, analysing: Task<Void, Never>,
+        settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
@@ -50,6 +56,7 @@ public final class Server: Sendable {
         self.accepting = accepting
         self.sweeping = sweeping
         self.moderating = moderating
+        self.analysing = analysing
         self.settings = settings
         self.logger = logger
     }
@@ -134,6 +141,12 @@ public final class Server: Sendable {
                     interval: settings.moderationCheckInterval, logger: logger
                 ).run()
             }
+        let analysing = Task {
+            await BackgroundAnalysis(
+                storage: storage, analyst: analyst, clock: settings.clock,
+                perHour: settings.backgroundAnalysesPerHour, logger: logger
+            ).run()
+        }
         logger.info("listening on \(settings.host):\(transport.port), database \(database)")
         if let httpPort = transport.httpPort {
             logger.info("serving the web on \(settings.httpHost):\(httpPort)")
@@ -143,7 +156,8 @@ public final class Server: Sendable {
         }
         return Server(
             transport: transport, lobby: lobby, storage: storage, engines: engines, accepting: accepting,
-            sweeping: sweeping, moderating: moderating, settings: settings, logger: logger)
+            sweeping: sweeping, moderating: moderating, analysing: analysing, settings: settings,
+            logger: logger)
     }
 
     /// Stops accepting connections and pairing seeks, halts the games in progress where they
@@ -152,13 +166,30 @@ public final class Server: Sendable {
     /// client does not read them). Every reply sent was stored first, so nothing is left to
     /// write to the database.
     public func stop() async {
-        logger.info("stopping")
-        sweeping.cancel()
-        moderating?.cancel()
-        await lobby.stop()
-        engines.stop()
-        await transport.close(grace: settings.shutdownGrace)
-        await storage.close()
+        let task = stopping.withLock { stopping in
+            if let task = stopping { return task }
+            let task = Task {
+                logger.info("stopping")
+                await refuseNewGamesAndConnections()
+                sweeping.cancel()
+                moderating?.cancel()
+                analysing.cancel()
+                await lobby.stop()
+                engines.stop()
+                await transport.close(grace: settings.shutdownGrace)
+                await storage.close()
+            }
+            stopping = task
+            return task
+        }
+        await task.value
+    }
+
+    /// The first step of `stop()`, at once: no new connection is accepted (the listeners close)
+    /// and no new game starts (`shutting_down`), while the games in progress are stopped.
+    func refuseNewGamesAndConnections() async {
+        await transport.stopAccepting()
+        await lobby.refuseNewGames()
     }
 
     /// Stops as if the process were killed: connections and the database's are closed at once,
@@ -166,14 +197,17 @@ public final class Server: Sendable {
     func kill() async {
         sweeping.cancel()
         moderating?.cancel()
+        analysing.cancel()
         await lobby.abandon()
         engines.stop()
         await transport.abort()
         await storage.close()
     }
 
-    /// Returns once the listener has stopped.
+    /// Returns once the listener has stopped and, if `stop()` closed it, once the stop is done
+    /// (the listener closes at its start, before the games are stopped).
     public func waitUntilStopped() async {
         await accepting.value
+        if let task = stopping.withLock({ $0 }) { await task.value }
     }
 }

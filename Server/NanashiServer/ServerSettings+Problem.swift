@@ -31,6 +31,9 @@ extension ServerSettings {
         guard (Duration.seconds(1)...Duration.seconds(86_400)).contains(idleTimeout) else {
             return "bad idle timeout \(idleTimeout.components.seconds): use 1 to 86400 seconds"
         }
+        guard (0...3_600).contains(backgroundAnalysesPerHour) else {
+            return "bad background analyses \(backgroundAnalysesPerHour): use 0 to 3600 an hour"
+        }
         guard messageBurst >= 1 else { return "bad message burst \(messageBurst): use 1 or more" }
         guard messageRate > 0, messageRate.isFinite else {
             return "bad message rate \(messageRate): use more than 0"

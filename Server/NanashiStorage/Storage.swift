@@ -8,7 +8,7 @@ import NanashiProtocol
 /// `PostgresStorage`, one PostgreSQL database that several servers share. `openStorage(_:)`
 /// picks one from `--db`. Every method is safe to call from any task at any time; every change
 /// it makes is one transaction, stored when it returns.
-package protocol Storage: ModerationStorage {
+package protocol Storage: ModerationStorage, FairPlayStorage {
     /// Adds a player with the initial rating and, in the same transaction, the digest of their
     /// first session token if given.
     ///

@@ -429,6 +429,14 @@ package final class Transport: Sendable {
         }
     }
 
+    /// The first step of a stop: the protocol's and the web's listeners close, and a connection
+    /// accepted meanwhile is told `shutdown` and closed; those open go on until `close(grace:)`.
+    package func stopAccepting() async {
+        stopping.store(true, ordering: .relaxed)
+        try? await listener.channel.close()
+        try? await web?.channel.close()
+    }
+
     /// Stops accepting connections, tells every open one that the server is stopping, and
     /// closes each once its queued lines are written, or after `grace` if its client does not
     /// take them.

@@ -70,12 +70,13 @@ enum GamePage {
     }
 
     /// Where the script shows the engine's analysis: a graph of the evaluation (x up, o down)
-    /// whose marked mistakes step the board there, the list of mistakes, and the button that
+    /// whose marked mistakes step the board there, each side's accuracy, the list of mistakes, and the button that
     /// asks for the analysis when none is stored yet.
     static let analysisArea = """
         <section class="analysis" id="analysis" aria-label="the engine's analysis">
         <svg class="eval-graph" id="eval-graph" viewBox="0 0 300 100" preserveAspectRatio="none" role="img" aria-label="evaluation graph" hidden></svg>
         <p class="quiet" id="analysis-status">Looking for the engine's analysis…</p>
+        <p class="accuracy" id="accuracy" hidden></p>
         <div class="buttons"><button type="button" id="analyse-button" hidden>Analyse with the engine</button></div>
         <ol class="mistakes" id="mistakes"></ol>
         </section>

@@ -99,6 +99,11 @@ public struct ServeOptions: ParsableArguments {
     )
     var commitDelay = Int(defaults.moveCommitDelay.wholeMilliseconds)
 
+    @Option(
+        help: "Rated games analysed an hour of the server's own accord, for 'nanashi admin suspects'; 0 none."
+    )
+    var backgroundAnalyses = defaults.backgroundAnalysesPerHour
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -122,6 +127,7 @@ public struct ServeOptions: ParsableArguments {
         )
         (settings.loginsPerMinute, settings.registrationsPerHour) = (loginsPerMinute, registrationsPerHour)
         settings.moveCommitDelay = .milliseconds(commitDelay)
+        settings.backgroundAnalysesPerHour = backgroundAnalyses
         try settings.check()
         try settings.serveTLS(certificateChain: tlsCert, key: tlsKey)
         return settings

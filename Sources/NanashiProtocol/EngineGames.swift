@@ -16,7 +16,8 @@ public struct EngineSeek: Hashable, Sendable {
     }
 }
 
-/// The fields of `analysis`: the engine's evaluation of every position of a finished game.
+/// The fields of `analysis`: the engine's evaluation of every position of a finished game, and
+/// each side's accuracy read off it (`"accuracy"`, sent but never read: it follows from `evals`).
 public struct GameAnalysis: Hashable, Sendable, Codable {
     /// A move that lost much: the ply it was (1 for the first move), the move played, the move
     /// the engine preferred and how much the mover lost by it, in `unit`.
@@ -57,5 +58,47 @@ public struct GameAnalysis: Hashable, Sendable, Codable {
         self.depth = depth
         self.evals = evals
         self.mistakes = mistakes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case game, unit, depth, evals, mistakes, accuracy
+    }
+
+    private enum SideKeys: String, CodingKey {
+        case x, o
+    }
+
+    private enum AccuracyKeys: String, CodingKey {
+        case moves, accurate, percent
+        case averageLoss = "average_loss"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        game = try container.decode(Int64.self, forKey: .game)
+        unit = try container.decode(String.self, forKey: .unit)
+        depth = try container.decode(Int.self, forKey: .depth)
+        evals = try container.decode([Int].self, forKey: .evals)
+        mistakes = try container.decode([Mistake].self, forKey: .mistakes)
+    }
+
+    /// The stored fields, and `"accuracy":{"x":{..},"o":{..}}`, each side's `moves`,
+    /// `accurate`, `percent` and `average_loss` (both rounded to whole numbers).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(game, forKey: .game)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(depth, forKey: .depth)
+        try container.encode(evals, forKey: .evals)
+        try container.encode(mistakes, forKey: .mistakes)
+        var sides = container.nestedContainer(keyedBy: SideKeys.self, forKey: .accuracy)
+        for (side, key) in [(Side.x, SideKeys.x), (.o, .o)] {
+            let accuracy = self.accuracy(of: side)
+            var fields = sides.nestedContainer(keyedBy: AccuracyKeys.self, forKey: key)
+            try fields.encode(accuracy.moves, forKey: .moves)
+            try fields.encode(accuracy.accurate, forKey: .accurate)
+            try fields.encode(Int(accuracy.percent.rounded()), forKey: .percent)
+            try fields.encode(Int(accuracy.averageLoss.rounded()), forKey: .averageLoss)
+        }
     }
 }

@@ -66,6 +66,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// A moderator marked the player as playing with engine help: rated games (seeks between
     /// people, rematches) are refused; games against the engine remain.
     public static let restricted = ErrorCode(rawValue: "restricted")
+    /// The server is stopping (a planned restart): it starts no new game (a seek, an accepted
+    /// challenge or rematch, a game against the engine); nothing changed. Games in progress go on
+    /// after the restart.
+    public static let shuttingDown = ErrorCode(rawValue: "shutting_down")
     /// The server failed (for example, its database); nothing changed.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

@@ -1,3 +1,4 @@
+import NanashiCore
 import NanashiProtocol
 
 /// The engine's analysis of a replayed game, as the server stores it, shown under each position.
@@ -7,6 +8,18 @@ extension GameAnalysis {
         let plies = mistakes.map { String($0.ply) }.joined(separator: ", ")
         return "analysis at depth \(depth): "
             + (mistakes.isEmpty ? "no mistakes" : "mistakes at plies \(plies) (type a number to go there)")
+    }
+
+    /// One line for the heading: each side's accuracy (see `Accuracy`), as
+    /// `accuracy (moves within 0.50 pieces of the engine's): x 77% (24 of 31, average loss 0.64), o …`.
+    var accuracySummary: String {
+        let sides = [Side.x, .o].map { side in
+            let accuracy = accuracy(of: side)
+            return "\(side) \(Int(accuracy.percent.rounded()))% (\(accuracy.accurate) of \(accuracy.moves), "
+                + "average loss \(Self.pieces(Int(accuracy.averageLoss.rounded()))))"
+        }
+        return "accuracy (moves within \(Self.pieces(Accuracy.accurateLoss)) pieces of the engine's): "
+            + sides.joined(separator: ", ")
     }
 
     /// What to show under the position after `ply` moves: its evaluation and, if the move that

@@ -34,7 +34,7 @@ public struct ReplaySession {
 
     /// The heading and the first board.
     public func start() -> [Action] {
-        [.say(replay.heading)] + (analysis.map { [.say($0.summary)] } ?? []) + board
+        [.say(replay.heading)] + (analysis.map { [.say($0.summary), .say($0.accuracySummary)] } ?? []) + board
     }
 
     /// What a typed line does; `nil` is the end of input, which leaves.

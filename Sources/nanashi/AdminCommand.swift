@@ -17,6 +17,7 @@ struct AdminCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Close.self, Reopen.self, Rename.self, ResetPassword.self, Mark.self, Unmark.self, Log.self,
+            Suspects.self,
         ])
 }
 
@@ -102,6 +103,24 @@ extension AdminCommand {
             print(
                 lines: try await Moderation.run(on: database.address(default: "nanashi.sqlite"), as: "") {
                     try await $0.log(limit: last)
+                })
+        }
+    }
+
+    struct Suspects: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the players whose accuracy in analysed rated games stands far above the others'.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Each player's latest analysed rated games counted.") var games = 20
+        @Option(help: "Fewer analysed rated games are not judged.") var minGames = 5
+        @Option(help: "Standard deviations above the others' mean that stand out.") var z = 3.0
+        @Flag(help: "List every player counted, not only those who stand out.") var all = false
+        func run() async throws {
+            var settings = FairPlay.Settings()
+            (settings.lastGames, settings.minimumGames, settings.zThreshold) = (games, minGames, z)
+            print(
+                lines: try await Moderation.run(on: database.address(default: "nanashi.sqlite"), as: "") {
+                    try await $0.suspects(settings, all: all)
                 })
         }
     }

@@ -148,3 +148,22 @@ private struct Folder {
     try newPassword.waitFor("waiting for an opponent at 5+3...")
     newPassword.stop()
 }
+
+@Test(.blocking) func suspectsReadsTheStoredAnalysesAndSaysWhenTooFewPlayedToJudge() throws {
+    let folder = try Folder()
+    defer { folder.remove() }
+    var result = try NanashiProcess.run(["admin", "suspects", "--db", folder.database])
+    #expect(
+        result.status == 0 && result.stderr.isEmpty
+            && result.stdout == """
+                0 analysed rated games; 0 players with at least 5, each counted over their latest 20
+                accurate: a move that lost at most 0.50 pieces by the analysis; loss: the average per move, in pieces
+                too few players to set one against the others: 4 with 5 analysed rated games are needed
+
+                """,
+        "\(result.stdout)")
+    result = try NanashiProcess.run(["admin", "suspects", "--min-games", "0", "--db", folder.database])
+    #expect(
+        result.status == 2 && result.stdout.isEmpty
+            && result.stderr == "nanashi: --games is 1 or more, and --min-games 1 to --games\n")
+}

@@ -37,7 +37,7 @@ private func problem(_ arguments: [String]) -> String? {
         "--idle-timeout", "90", "--message-burst", "50", "--message-rate", "10", "--read-burst", "40",
         "--read-rate", "4", "--max-connections", "100", "--max-per-address", "5",
         "--connection-burst", "6", "--connection-rate", "7", "--logins-per-minute", "3",
-        "--registrations-per-hour", "2", "--commit-delay", "7",
+        "--registrations-per-hour", "2", "--commit-delay", "7", "--background-analyses", "12",
     ])
     #expect(
         made.host == "0.0.0.0" && made.port == 7000 && made.httpPort == 8080 && made.httpHost == "0.0.0.0")
@@ -51,6 +51,7 @@ private func problem(_ arguments: [String]) -> String? {
     #expect(made.connectionBurstPerAddress == 6 && made.connectionRatePerAddress == 7)
     #expect(made.loginsPerMinute == 3 && made.registrationsPerHour == 2)
     #expect(made.moveCommitDelay == .milliseconds(7) && made.tls == nil)
+    #expect(made.backgroundAnalysesPerHour == 12)
 }
 
 @Test func aCertificateAndItsKeyGoTogether() throws {

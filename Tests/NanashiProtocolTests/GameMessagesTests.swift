@@ -29,7 +29,7 @@ import Testing
             GameAnalysis(
                 game: 3, depth: 6, evals: [10, -320],
                 mistakes: [GameAnalysis.Mistake(ply: 1, played: "a7c5", best: "0000", loss: 330)])),
-        #"{"depth":6,"evals":[10,-320],"game":3,"mistakes":[{"best":"0000","loss":330,"played":"a7c5","ply":1}],"type":"analysis","unit":"centipieces"}"#
+        #"{"accuracy":{"o":{"accurate":0,"average_loss":0,"moves":0,"percent":0},"x":{"accurate":0,"average_loss":330,"moves":1,"percent":0}},"depth":6,"evals":[10,-320],"game":3,"mistakes":[{"best":"0000","loss":330,"played":"a7c5","ply":1}],"type":"analysis","unit":"centipieces"}"#
     ),
 ])
 func wholeSecondsAndNotationAreWritten(message: ServerMessage, line: String) throws {

@@ -97,7 +97,7 @@ import Testing
                 GameAnalysis(
                     game: 9, depth: 6, evals: [0, -40, 310],
                     mistakes: [.init(ply: 2, played: "a1c3", best: "b2", loss: 350)]))),
-        #"{"depth":6,"evals":[0,-40,310],"game":9,"mistakes":[{"best":"b2","loss":350,"played":"a1c3","ply":2}],"type":"analysis","unit":"centipieces"}"#
+        #"{"accuracy":{"o":{"accurate":0,"average_loss":350,"moves":1,"percent":0},"x":{"accurate":1,"average_loss":40,"moves":1,"percent":100}},"depth":6,"evals":[0,-40,310],"game":9,"mistakes":[{"best":"b2","loss":350,"played":"a1c3","ply":2}],"type":"analysis","unit":"centipieces"}"#
     ),
 ])
 func repliesAreWrittenByteForByte(reply: Reply, line: String) throws {

@@ -34,6 +34,8 @@ public final class TestServer {
         settings.failedLoginsPerAddressBeforeThrottle = 10_000
         settings.readBurstPerAddress = 100_000
         settings.connectionBurstPerAddress = 100_000
+        // The engine analyses nothing of its own accord unless a test says so.
+        settings.backgroundAnalysesPerHour = 0
         configure(&settings)
         server = try await Server.start(settings, logger: logger, joining: nodes)
     }

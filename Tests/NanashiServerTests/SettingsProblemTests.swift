@@ -37,6 +37,10 @@ private func changed(_ change: (inout ServerSettings) -> Void) -> ServerSettings
             changed { $0.idleTimeout = .seconds(Int.max) },
             "bad idle timeout 9223372036854775807: use 1 to 86400 seconds"
         ),
+        (
+            changed { $0.backgroundAnalysesPerHour = -1 },
+            "bad background analyses -1.0: use 0 to 3600 an hour"
+        ),
         (changed { $0.messageBurst = 0 }, "bad message burst 0: use 1 or more"),
         (changed { $0.readBurstPerAddress = 0 }, "bad read burst 0: use 1 or more"),
         (changed { $0.readRatePerAddress = .infinity }, "bad read rate inf: use more than 0"),

@@ -109,6 +109,12 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
             .say("ann (x) v bob (o), 300+3, 0-1 (resign)"),
             .say("analysis at depth 6: mistakes at plies 2 (type a number to go there)"),
         ])
+    // x: 12 to 10 (0.02 lost), -340 to 10000 (none); o: 10 to -340, a gain for o.
+    #expect(
+        start[2]
+            == .say(
+                "accuracy (moves within 0.50 pieces of the engine's): x 100% (2 of 2, average loss 0.01), "
+                    + "o 100% (1 of 1, average loss 0.00)"))
     #expect(start.last == .say(" eval +0.12 (x is ahead)"))
     #expect(
         session.typed("2").suffix(2) == [
@@ -124,6 +130,12 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
         game: 1, depth: 6, evals: [Int.min, Int.max, -9_999, 10_000],
         mistakes: [GameAnalysis.Mistake(ply: 2, played: "f6", best: "g6", loss: Int.min)])
     var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false, analysis: analysis)
+    // Each evaluation is taken as at most a win, so no subtraction overflows.
+    #expect(
+        session.start()[2]
+            == .say(
+                "accuracy (moves within 0.50 pieces of the engine's): x 100% (2 of 2, average loss 0.00), "
+                    + "o 100% (1 of 1, average loss 0.00)"))
     #expect(session.start().last == .say(" eval o wins by force"))
     #expect(
         session.typed("2").suffix(2) == [

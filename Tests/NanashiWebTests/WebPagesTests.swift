@@ -205,7 +205,7 @@ struct FakeSource: WebSource {
         #expect(stored.status == 200 && stored.header("content-type") == "application/json")
         #expect(
             stored.text
-                == #"{"depth":6,"evals":[10,-320,-300],"game":3,"mistakes":[{"best":"f2","loss":330,"played":"a7c5","ply":1}],"type":"analysis","unit":"centipieces"}"#
+                == #"{"accuracy":{"o":{"accurate":1,"average_loss":20,"moves":1,"percent":100},"x":{"accurate":0,"average_loss":330,"moves":1,"percent":0}},"depth":6,"evals":[10,-320,-300],"game":3,"mistakes":[{"best":"f2","loss":330,"played":"a7c5","ply":1}],"type":"analysis","unit":"centipieces"}"#
         )
         for target in ["/game/4/analysis", "/game/x/analysis", "/game/0/analysis"] {
             #expect(await get(target, on: site).status == 404, "\(target)")

@@ -254,6 +254,23 @@
         button.classList.toggle('current', parseInt(button.dataset.ply, 10) === ply);
       });
     }
+    // Each side's accuracy: the share of its moves that lost at most half a piece by the
+    // analysis, and its average loss (absent from an older server's analysis).
+    function showAccuracy(accuracy) {
+      var line = document.getElementById('accuracy');
+      line.textContent = '';
+      if (!accuracy || !accuracy.x || !accuracy.o) { line.hidden = true; return; }
+      line.appendChild(document.createTextNode('Accuracy (moves within 0.50 pieces of the engine\'s choice): '));
+      ['x', 'o'].forEach(function (side, n) {
+        var figures = accuracy[side];
+        var disc = document.createElement('span');
+        disc.className = 'disc ' + side;
+        line.appendChild(disc);
+        line.appendChild(document.createTextNode(' ' + side + ' ' + figures.percent + '% (' + figures.accurate + ' of ' +
+          figures.moves + ', average loss ' + (figures.average_loss / 100).toFixed(2) + ')' + (n ? '' : ', ')));
+      });
+      line.hidden = false;
+    }
     function showAnalysis(found) {
       analysis = found;
       analyseButton.hidden = true;
@@ -264,6 +281,7 @@
       graph.appendChild(svg('line', { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: 'axis' }));
       graph.appendChild(svg('polyline', { points: points.join(' '), class: 'eval-line' }));
       graph.appendChild(svg('line', { id: 'eval-now', x1: 0, y1: 0, x2: 0, y2: HEIGHT, class: 'now' }));
+      showAccuracy(found.accuracy);
       var list = document.getElementById('mistakes');
       list.textContent = '';
       found.mistakes.forEach(function (mistake) {

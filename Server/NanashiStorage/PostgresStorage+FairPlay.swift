@@ -1,0 +1,44 @@
+import Foundation
+import NanashiProtocol
+import PostgresNIO
+
+/// Rated games' analyses, and rated games without one, in PostgreSQL.
+extension PostgresStorage {
+    package func ratedAnalyses(limit: Int) async throws -> [RatedAnalysis] {
+        try await rows(
+            """
+            SELECT game.id, game.x_id, x.name, game.o_id, o.name, analysis.body
+            FROM analysis
+            JOIN game ON game.id = analysis.game_id
+            JOIN player AS x ON x.id = game.x_id
+            JOIN player AS o ON o.id = game.o_id
+            WHERE \(unescaped: ratedGameCondition)
+            ORDER BY game.ended_at DESC, game.id DESC
+            LIMIT \(limit)
+            """
+        ).map { row in
+            let (id, xID, xName, oID, oName, body) = try row.decode(
+                (Int64, Int64, String, Int64, String, String).self)
+            let game = RatedGame(game: id, xID: xID, xName: xName, oID: oID, oName: oName)
+            return RatedAnalysis(game: game, analysis: try GameAnalysis(storedBody: body, gameID: id))
+        }
+    }
+
+    package func unanalysedRatedGames(limit: Int) async throws -> [RatedGame] {
+        try await rows(
+            """
+            SELECT game.id, game.x_id, x.name, game.o_id, o.name
+            FROM game
+            JOIN player AS x ON x.id = game.x_id
+            JOIN player AS o ON o.id = game.o_id
+            WHERE \(unescaped: ratedGameCondition)
+                AND NOT EXISTS (SELECT 1 FROM analysis WHERE analysis.game_id = game.id)
+            ORDER BY game.ended_at DESC, game.id DESC
+            LIMIT \(limit)
+            """
+        ).map { row in
+            let (id, xID, xName, oID, oName) = try row.decode((Int64, Int64, String, Int64, String).self)
+            return RatedGame(game: id, xID: xID, xName: xName, oID: oID, oName: oName)
+        }
+    }
+}
