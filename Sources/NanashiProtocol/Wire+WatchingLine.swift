@@ -18,7 +18,9 @@ extension Wire {
     /// The line of a `watching` (a `game` line, as a watcher gets it) whose moves are `movesArray` (`movesArray(watched.moves)`), or
     /// `nil` if the encoder must write it (a name or id that needs escaping).
     public static func watchingLine(_ watched: WatchedGame, id: RequestID?, movesArray: String) -> String? {
-        guard isPlain(watched.fen), isPlain(watched.x.name), isPlain(watched.o.name) else { return nil }
+        guard isPlain(watched.fen), isPlain(watched.x.name), isPlain(watched.o.name),
+            isPlain(watched.start ?? "")
+        else { return nil }
         var line = #"{"clock":{"o":"#
         line.reserveCapacity(movesArray.utf8.count + 200)
         line += String(watched.clock.o)
@@ -37,6 +39,11 @@ extension Wire {
         line += movesArray
         line += #","o":"#
         append(watched.o, to: &line)
+        if let start = watched.start {
+            line += #","start":""#
+            line += start
+            line += "\""
+        }
         line += #","type":"game","x":"#
         append(watched.x, to: &line)
         line += "}"

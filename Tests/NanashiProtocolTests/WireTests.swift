@@ -400,11 +400,13 @@ func watchingLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), n
     let (id, plainID) = id
     let (name, plainName) = name
     let long = Array(repeating: Move.pass, count: 3) + Position.start.legalMoves()
-    for moves in [[], [.pass], long] as [[Move]] {
+    for (moves, start) in [([], nil), ([.pass], "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"), (long, nil)]
+        as [([Move], String?)]
+    {
         let watched = WatchedGame(
             game: 42, x: GamePlayer(name: name, rating: 1612), o: GamePlayer(name: "o-side", rating: -5),
             fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", moves: moves, clock: Clocks(x: 299_871, o: 0),
-            control: TimeControl(initial: 300, increment: 2))
+            control: TimeControl(initial: 300, increment: 2), start: start)
         let reply = Reply(.watching(watched), id: id)
         let given = Wire.watchingLine(watched, id: id, movesArray: Wire.movesArray(moves))
         #expect((given != nil) == (plainID && plainName))
