@@ -154,10 +154,12 @@ public struct ServerSettings: Sendable {
     public var engineSeeksPerMinute = 6.0
     /// The depth of every search of an analysis, in plies.
     public var analysisDepth = 6
-    /// Analyses computed at once; more are refused with `busy`.
+    /// Analyses computed at once; more wait their turn.
     public var concurrentAnalyses = 1
-    /// `analyse` requests that need computing one address may make per hour (a token bucket);
-    /// analyses already stored are served without counting.
+    /// Analyses that may wait for their turn; more are refused with `busy`.
+    public var waitingAnalyses = 8
+    /// `analyse` requests that need computing one address, and one account, may make per hour
+    /// (token buckets); analyses already stored are served without counting.
     public var analysesPerHour = 20.0
     /// Rated games between people the server analyses of its own accord each hour, one at a
     /// time, the players with the highest accuracy first (`BackgroundAnalysis`); 0 analyses none.

@@ -17,8 +17,13 @@ actor Analyst {
     private let engines: EnginePool
     private let settings: ServerSettings
     private let logger: Logger
-    /// Requests that need computing, per client address.
+    /// Requests that need computing, per client address and per account.
     private let requests: KeyedBuckets<String>
+    private let accountRequests: KeyedBuckets<Int64>
+    /// Analyses being computed for people (at most `concurrentAnalyses`), and those waiting
+    /// for one of them to end, first come first served.
+    private var computingCount = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
     private var running: [Int64: Task<GameAnalysis, any Error>] = [:]
     /// The analysis computed in the background, if any (at most one).
     private var background: [Int64: Task<GameAnalysis, any Error>] = [:]
@@ -33,21 +38,32 @@ actor Analyst {
         requests = KeyedBuckets(
             capacity: settings.analysesPerHour, perSecond: settings.analysesPerHour / 3600,
             clock: settings.clock)
+        accountRequests = KeyedBuckets(
+            capacity: settings.analysesPerHour, perSecond: settings.analysesPerHour / 3600,
+            clock: settings.clock)
     }
 
-    /// The analysis of finished game `gameID`, asked from `address`: from storage if it is
-    /// there, else computed now (and stored).
+    /// Analyses waiting for their turn.
+    var waitingCount: Int { waiting.count }
+
+    /// The analysis of finished game `gameID`, asked from `address` (by `player`, if logged
+    /// in): from storage if it is there, else computed (and stored) once its turn comes.
     ///
     /// - Throws: `no_such_game` for a game unknown or in progress, `rate_limited` when the address
-    ///   has asked for too many analyses, `busy` when the pool is full; none of them queues anything.
-    func analysis(of gameID: Int64, from address: String) async throws -> GameAnalysis {
+    ///   or the account has asked for too many analyses, `busy` when the address has one being
+    ///   computed or waiting, or `waitingAnalyses` wait already, or the engine's queue is full.
+    func analysis(of gameID: Int64, from address: String, by player: Int64? = nil) async throws
+        -> GameAnalysis
+    {
         if let stored = try await storage.analysis(gameID: gameID) { return stored }
         if let task = running[gameID] ?? background[gameID] { return try await task.value }
         guard let game = try await storage.finishedGame(id: gameID) else {
             throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
         }
         if let task = running[gameID] { return try await task.value }
-        guard running.count < settings.concurrentAnalyses, engines.hasRoom else {
+        guard engines.hasRoom,
+            computingCount < settings.concurrentAnalyses || waiting.count < settings.waitingAnalyses
+        else {
             throw ProtocolError(.busy, "the engine is busy; ask again in a minute")
         }
         guard !addressesComputing.contains(address) else {
@@ -59,13 +75,20 @@ actor Analyst {
                 .rateLimited,
                 "too many analyses from your address (at most \(Int(settings.analysesPerHour)) an hour)")
         }
+        if let player, !accountRequests.take(player) {
+            throw ProtocolError(
+                .rateLimited,
+                "too many analyses from your account (at most \(Int(settings.analysesPerHour)) an hour)")
+        }
+        addressesComputing.insert(address)
+        defer { addressesComputing.remove(address) }
+        await takeTurn()
+        defer { endTurn() }
+        // Asked meanwhile by someone else, whose turn came first.
+        if let task = running[gameID] ?? background[gameID] { return try await task.value }
         let (moves, task) = try computing(gameID, game: game, owner: Self.owner)
         running[gameID] = task
-        addressesComputing.insert(address)
-        defer {
-            running[gameID] = nil
-            addressesComputing.remove(address)
-        }
+        defer { running[gameID] = nil }
         let started = ContinuousClock.now
         let analysis = try await task.value
         logger.info(
@@ -74,15 +97,34 @@ actor Analyst {
         return analysis
     }
 
+    /// Waits until fewer than `concurrentAnalyses` are computed, in the order asked, and takes
+    /// a place among them.
+    private func takeTurn() async {
+        if computingCount < settings.concurrentAnalyses, waiting.isEmpty {
+            computingCount += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives the place of an analysis that ended to the first one waiting, if any.
+    private func endTurn() {
+        if waiting.isEmpty {
+            computingCount -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+
     /// Analyses finished game `gameID` in the background (`BackgroundAnalysis`), if nobody's
     /// analysis is being computed and the engine has room: its searches go only when no other
     /// search waits, and a request for the same game meanwhile waits for it. Returns whether it
     /// analysed the game (`false`: skipped, or analysed already).
     func analyseInBackground(_ gameID: Int64) async throws -> Bool {
-        guard running.isEmpty, background.isEmpty, engines.hasRoom,
+        guard computingCount == 0, running.isEmpty, background.isEmpty, engines.hasRoom,
             try await storage.analysis(gameID: gameID) == nil,
             let game = try await storage.finishedGame(id: gameID),
-            running.isEmpty, background.isEmpty
+            computingCount == 0, running.isEmpty, background.isEmpty
         else { return false }
         let (moves, task) = try computing(gameID, game: game, owner: EnginePool.backgroundOwner)
         background[gameID] = task

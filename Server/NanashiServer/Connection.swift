@@ -207,9 +207,11 @@ final class Connection: ConnectionHandler {
             // Computing takes seconds: the connection's next lines (a move in a rematch) are
             // not held up behind it; the answer carries the request's id.
             let (analyst, address, outbox, logger) = (analyst, address, outbox, logger)
+            let player = session?.player.id
             Task {
                 do {
-                    outbox.send(.analysis(try await analyst.analysis(of: gameID, from: address)), id: id)
+                    let analysis = try await analyst.analysis(of: gameID, from: address, by: player)
+                    outbox.send(.analysis(analysis), id: id)
                 } catch let error as ProtocolError {
                     outbox.send(.error(error), id: id)
                 } catch {

@@ -30,6 +30,8 @@ public final class Server: Sendable {
     private let transport: Transport
     /// Internal for the tests: what they do to a node in place of another node.
     let lobby: Lobby
+    /// The analyses of finished games.
+    let analyst: Analyst
     private let storage: any Storage
     private let engines: EnginePool
     private let accepting: Task<Void, Never>
@@ -44,13 +46,14 @@ public final class Server: Sendable {
     private let stopping = Mutex<Task<Void, Never>?>(nil)
 
     private init(
-        transport: Transport, lobby: Lobby, storage: any Storage, engines: EnginePool,
+        transport: Transport, lobby: Lobby, analyst: Analyst, storage: any Storage, engines: EnginePool,
         accepting: Task<Void, Never>,
         sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, analysing: Task<Void, Never>,
         settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
         self.lobby = lobby
+        self.analyst = analyst
         self.storage = storage
         self.engines = engines
         self.accepting = accepting
@@ -155,7 +158,8 @@ public final class Server: Sendable {
             logger.info("serving /metrics on \(settings.metricsHost):\(metricsPort)")
         }
         return Server(
-            transport: transport, lobby: lobby, storage: storage, engines: engines, accepting: accepting,
+            transport: transport, lobby: lobby, analyst: analyst, storage: storage, engines: engines,
+            accepting: accepting,
             sweeping: sweeping, moderating: moderating, analysing: analysing, settings: settings,
             logger: logger)
     }

@@ -215,3 +215,71 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         #expect(Analyst.depth(plies: plies, base: 6) == depth)
     }
 }
+
+@Suite struct AnalysisQueueTests {
+    /// With the one analysis computed at a time held, the next waits its turn (no reply yet), and
+    /// once `waitingAnalyses` wait, another is refused with `busy`; the one waiting is answered
+    /// after the first.
+    @Test func analysesWaitTheirTurnInAShortQueue() async throws {
+        let server = try await TestServer {
+            $0.engineThreads = 1
+            $0.waitingAnalyses = 1
+        }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        let (first, _) = try await finishedEngineGame(ann)
+        let (second, _) = try await finishedEngineGame(ann)
+        let (third, _) = try await finishedEngineGame(ann)
+        let engines = await server.server!.lobby.engines
+        let analyst = server.server!.analyst
+        let holding = Task { await engines.evaluate(.start, depth: 60) }
+        while engines.runningCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        ann.send(#"{"type":"analyse","game":\#(first),"id":1}"#)
+        while engines.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let bob = try server.client(from: "127.0.0.2")
+        bob.send(#"{"type":"analyse","game":\#(second),"id":2}"#)
+        while await analyst.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let cid = try server.client(from: "127.0.0.3")
+        #expect(
+            try await cid.exchange(#"{"type":"analyse","game":\#(third),"id":3}"#)
+                == #"{"code":"busy","id":3,"message":"the engine is busy; ask again in a minute","type":"error"}"#
+        )
+        engines.stop()
+        _ = await holding.value
+        // The stopped pool answers every search with nothing: neither analysis is kept, and the
+        // second was computed (and refused) only after the first.
+        #expect(try await ann.reply().message == .error(ProtocolError(.busy, "the server is stopping")))
+        #expect(try await bob.reply().message == .error(ProtocolError(.busy, "the server is stopping")))
+        await server.stop()
+    }
+
+    /// Computed analyses count per account as well as per address: an account that spent its
+    /// hour's analyses from one address is refused from another.
+    @Test func anAccountIsHeldToItsAnalysesAnHourFromAnyAddress() async throws {
+        let server = try await TestServer {
+            $0.analysesPerHour = 1
+            $0.analysisDepth = 1
+        }
+        let ann = try server.client()
+        let token = try await register(ann, "ann")
+        let (first, _) = try await finishedEngineGame(ann)
+        let (second, _) = try await finishedEngineGame(ann)
+        #expect(
+            try await ann.exchange(#"{"type":"analyse","game":\#(first),"id":1}"#).contains(
+                #""type":"analysis""#))
+        let elsewhere = try server.client(from: "127.0.0.2")
+        #expect(
+            try await elsewhere.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains(
+                #""type":"welcome""#))
+        #expect(
+            try await elsewhere.exchange(#"{"type":"analyse","game":\#(second),"id":2}"#)
+                == #"{"code":"rate_limited","id":2,"message":"too many analyses from your account (at most 1 an hour)","type":"error"}"#
+        )
+        // Not logged in there, the address's own analysis goes ahead.
+        let stranger = try server.client(from: "127.0.0.3")
+        #expect(
+            try await stranger.exchange(#"{"type":"analyse","game":\#(second),"id":3}"#).contains(
+                #""type":"analysis""#))
+        await server.stop()
+    }
+}
