@@ -28,18 +28,10 @@ struct BackgroundAnalysis: Sendable {
     /// when `perHour` is 0 or less.
     func run() async {
         guard perHour > 0, perHour.isFinite else { return }
-        let interval = Duration.seconds(3600 / perHour)
-        while !Task.isCancelled {
-            do {
-                try await clock.sleep(for: interval)
-            } catch {
-                return
-            }
-            do {
-                _ = try await analyseNext()
-            } catch {
-                logger.warning("background analysis failed: \(error)")
-            }
+        await clock.rounds(every: .seconds(3600 / perHour)) {
+            _ = try await analyseNext()
+        } failed: { error in
+            logger.warning("background analysis failed: \(error)")
         }
     }
 

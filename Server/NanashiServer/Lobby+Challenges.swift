@@ -83,15 +83,11 @@ extension Lobby {
             return
         }
         let challenger = challenge.from
-        // A challenger who left took their challenges with them (`withdrawChallenges`).
-        guard let live = connections[challenger.id]?.outbox else {
-            throw ProtocolError(.noSuchChallenge, "no challenge \(id.prefix(40)) stands for you")
-        }
         do {
-            try await checkMayStartAGame(challenger.id, outbox: live)
+            try await checkChallengerMayPlay(challenge)
         } catch {
-            challenges.restore(challenge)
-            throw ProtocolError(.inGame, "\(challenger.name) is playing a game; accept again once it ends")
+            if error.code == .inGame { challenges.restore(challenge) }
+            throw error
         }
         let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
         let (xID, oID) = side == .x ? (challenger.id, player) : (player, challenger.id)
@@ -218,5 +214,20 @@ extension Lobby {
 
     static func challengePlayer(_ row: PlayerRow) -> Challenges.Player {
         Challenges.Player(id: row.id ?? 0, name: row.name, rating: rounded(row.rating))
+    }
+
+    /// Refuses to start `challenge` when its challenger is no longer here (`no_such_challenge`:
+    /// a challenger who left took their challenges with them) or may not start a game now
+    /// (`in_game`).
+    func checkChallengerMayPlay(_ challenge: Challenges.Challenge) async throws(ProtocolError) {
+        let challenger = challenge.from
+        guard let live = connections[challenger.id]?.outbox else {
+            throw ProtocolError(.noSuchChallenge, "no challenge \(challenge.id.prefix(40)) stands for you")
+        }
+        do {
+            try await checkMayStartAGame(challenger.id, outbox: live)
+        } catch {
+            throw ProtocolError(.inGame, "\(challenger.name) is playing a game; accept again once it ends")
+        }
     }
 }

@@ -82,14 +82,7 @@ extension Lobby {
         async throws(ProtocolError)
     {
         let challenger = challenge.from
-        guard let live = connections[challenger.id]?.outbox else {
-            throw ProtocolError(.noSuchChallenge, "no challenge \(challenge.id.prefix(40)) stands for you")
-        }
-        do {
-            try await checkMayStartAGame(challenger.id, outbox: live)
-        } catch {
-            throw ProtocolError(.inGame, "\(challenger.name) is playing a game; accept again once it ends")
-        }
+        try await checkChallengerMayPlay(challenge)
         let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
         guard let to = challenge.to else { return }
         let (xID, oID) = side == .x ? (challenger.id, to.id) : (to.id, challenger.id)

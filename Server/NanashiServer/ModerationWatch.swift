@@ -22,22 +22,15 @@ struct ModerationWatch: Sendable {
     /// Watches until cancelled, from the log's latest line now.
     func run() async {
         var last = (try? await storage.moderationLog(limit: 1).last?.id) ?? 0
-        while !Task.isCancelled {
-            do {
-                try await clock.sleep(for: interval)
-            } catch {
-                return
+        await clock.rounds(every: interval) {
+            for entry in try await storage.moderationLog(after: last) {
+                last = entry.id ?? last
+                guard entry.action == ModerationChange.close.action else { continue }
+                logger.info("account closed by a moderator", metadata: ["player": "\(entry.playerName)"])
+                await lobby.closeSession(of: entry.playerID, token: nil)
             }
-            do {
-                for entry in try await storage.moderationLog(after: last) {
-                    last = entry.id ?? last
-                    guard entry.action == ModerationChange.close.action else { continue }
-                    logger.info("account closed by a moderator", metadata: ["player": "\(entry.playerName)"])
-                    await lobby.closeSession(of: entry.playerID, token: nil)
-                }
-            } catch {
-                logger.warning("the moderators' log cannot be read: \(error)")
-            }
+        } failed: { error in
+            logger.warning("the moderators' log cannot be read: \(error)")
         }
     }
 }

@@ -3,6 +3,7 @@ import GRDB
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
+import NanashiRuntime
 import Testing
 
 @testable import NanashiServer
@@ -166,24 +167,47 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
     }
 }
 
+/// A server with one engine thread, ann's three finished games against the engine, and the
+/// thread held by a search that ends only when the pool stops.
+private struct HeldEngine {
+    let server: TestServer
+    let ann: TestClient
+    let games: [Int64]
+    let engines: EnginePool
+    let holding: Task<SearchResult, Never>
+
+    init(_ configure: @escaping (inout ServerSettings) -> Void) async throws {
+        server = try await TestServer {
+            $0.engineThreads = 1
+            configure(&$0)
+        }
+        ann = try server.client()
+        _ = try await register(ann, "ann")
+        var games: [Int64] = []
+        for _ in 0..<3 { games.append(try await finishedEngineGame(ann).game) }
+        self.games = games
+        let engines = await server.server!.lobby.engines
+        self.engines = engines
+        holding = Task { await engines.evaluate(.start, depth: 60) }
+        while engines.runningCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    /// Stops the pool: the held search, and every one after it, ends with nothing.
+    func release() async {
+        engines.stop()
+        _ = await holding.value
+    }
+}
+
 @Suite struct AnalysisCostTests {
     /// While an analysis asked from one address is computed, that address gets `busy` for
     /// another game, while another address's analysis goes ahead.
     @Test func anAddressHasOneAnalysisComputedAtATime() async throws {
-        let server = try await TestServer {
-            $0.engineThreads = 1
-            $0.concurrentAnalyses = 3
-        }
-        let ann = try server.client()
-        _ = try await register(ann, "ann")
-        let (first, _) = try await finishedEngineGame(ann)
-        let (second, _) = try await finishedEngineGame(ann)
-        let (third, _) = try await finishedEngineGame(ann)
-        let engines = await server.server!.lobby.engines
-        let holding = Task { await engines.evaluate(.start, depth: 60) }
+        let held = try await HeldEngine { $0.concurrentAnalyses = 3 }
+        let (server, ann, engines) = (held.server, held.ann, held.engines)
+        let (first, second, third) = (held.games[0], held.games[1], held.games[2])
         // The pool's one thread is held: both analyses of ann's address wait for it, or one is
         // refused; whichever reaches the server first is the one computed.
-        while engines.runningCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         ann.send(#"{"type":"analyse","game":\#(first),"id":1}"#)
         ann.send(#"{"type":"analyse","game":\#(second),"id":2}"#)
         let refused = try await ann.reply()
@@ -195,8 +219,7 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         let other = try server.client(from: "127.0.0.2")
         other.send(#"{"type":"analyse","game":\#(third),"id":3}"#)
         while engines.waitingCount < 2 { try await Task.sleep(for: .milliseconds(1)) }
-        engines.stop()
-        _ = await holding.value
+        await held.release()
         // The stopped pool answered the searches with nothing: that is not kept as an analysis.
         let computed = try await ann.reply()
         #expect(Set([refused.id, computed.id]) == [.integer(1), .integer(2)])
@@ -221,19 +244,10 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
     /// once `waitingAnalyses` wait, another is refused with `busy`; the one waiting is answered
     /// after the first.
     @Test func analysesWaitTheirTurnInAShortQueue() async throws {
-        let server = try await TestServer {
-            $0.engineThreads = 1
-            $0.waitingAnalyses = 1
-        }
-        let ann = try server.client()
-        _ = try await register(ann, "ann")
-        let (first, _) = try await finishedEngineGame(ann)
-        let (second, _) = try await finishedEngineGame(ann)
-        let (third, _) = try await finishedEngineGame(ann)
-        let engines = await server.server!.lobby.engines
+        let held = try await HeldEngine { $0.waitingAnalyses = 1 }
+        let (server, ann, engines) = (held.server, held.ann, held.engines)
+        let (first, second, third) = (held.games[0], held.games[1], held.games[2])
         let analyst = server.server!.analyst
-        let holding = Task { await engines.evaluate(.start, depth: 60) }
-        while engines.runningCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         ann.send(#"{"type":"analyse","game":\#(first),"id":1}"#)
         while engines.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let bob = try server.client(from: "127.0.0.2")
@@ -244,8 +258,7 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
             try await cid.exchange(#"{"type":"analyse","game":\#(third),"id":3}"#)
                 == #"{"code":"busy","id":3,"message":"the engine is busy; ask again in a minute","type":"error"}"#
         )
-        engines.stop()
-        _ = await holding.value
+        await held.release()
         // The stopped pool answers every search with nothing: neither analysis is kept, and the
         // second was computed (and refused) only after the first.
         #expect(try await ann.reply().message == .error(ProtocolError(.busy, "the server is stopping")))

@@ -56,3 +56,30 @@ def ws_frame(opcode, payload, fin=True):
         head += bytes([0x80 | 126]) + struct.pack(">H", n)
     mask = b"\x12\x34\x56\x78"
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class LineClient:
+    """A protocol connection from `source`: JSON lines out, JSON lines in."""
+
+    def __init__(self, port, source="127.0.0.1"):
+        self.sock = connect(port, source, timeout=30)
+        self.buffer = b""
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def read(self):
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise EOFError("closed")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def until(self, *types):
+        """The next message of one of `types`, skipping the others."""
+        while True:
+            message = self.read()
+            if message.get("type") in types:
+                return message

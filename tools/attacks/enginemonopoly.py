@@ -7,7 +7,7 @@ replies (median and max), and the server's CPU over the 100 seek-and-resign cycl
 usage: python3 tools/attacks/enginemonopoly.py .build/release/nanashi
 """
 import json, os, random, socket, statistics, sys, tempfile, threading, time
-from common import start_server, connect
+from common import LineClient, start_server
 
 HZ = os.sysconf("SC_CLK_TCK")
 
@@ -18,32 +18,8 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / HZ
 
 
-class Client:
-    def __init__(self, port, source):
-        self.sock = connect(port, source, timeout=30)
-        self.buffer = b""
-
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def read(self):
-        while b"\n" not in self.buffer:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise EOFError("closed")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
-
-    def until(self, *types):
-        while True:
-            message = self.read()
-            if message.get("type") in types:
-                return message
-
-
 def register(port, source, name):
-    client = Client(port, source)
+    client = LineClient(port, source)
     client.send({"type": "register", "name": name, "password": "password1"})
     reply = client.until("welcome", "error")
     assert reply["type"] == "welcome", reply

@@ -9,7 +9,7 @@ usage: python3 tools/attacks/watchflood.py .build/release/nanashi   (needs Debia
        FLOOD=0 python3 tools/attacks/watchflood.py ...   (the same run without the flood)
 """
 import glob, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, threading, time
-from common import connect, rss_mb
+from common import LineClient, rss_mb
 
 PG = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1]
 
@@ -25,30 +25,6 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
-
-
-class Client:
-    def __init__(self, port, source="127.0.0.1"):
-        self.sock = connect(port, source, timeout=30)
-        self.buffer = b""
-
-    def send(self, message):
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def read(self):
-        while b"\n" not in self.buffer:
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                raise EOFError("closed")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
-
-    def until(self, *types):
-        while True:
-            message = self.read()
-            if message.get("type") in types:
-                return message
 
 
 def board(fen):
@@ -123,7 +99,7 @@ def main():
             ports.append(port)
         players = []
         for name, port in (("ann", ports[0]), ("bob", ports[1])):
-            client = Client(port)
+            client = LineClient(port)
             client.send({"type": "register", "name": name, "password": "password1"})
             assert client.until("welcome", "error")["type"] == "welcome"
             players.append(client)
@@ -167,7 +143,7 @@ def main():
         if not play(300):
             raise SystemExit("the game ended after %d plies, before the flood" % state["plies"])
         print("game at %d plies before the flood" % state["plies"])
-        watched = Client(ports[1 - host])
+        watched = LineClient(ports[1 - host])
         watched.send({"type": "watch", "game": game})
         line_bytes = len(json.dumps(watched.until("game", "error")))
         print("its watching line: about %d bytes" % line_bytes)
@@ -177,7 +153,7 @@ def main():
 
         def flood():
             try:
-                client = Client(ports[1 - host], "127.0.0.5")
+                client = LineClient(ports[1 - host], "127.0.0.5")
                 while not stop[0]:
                     client.send({"type": "watch", "game": game})
                     reply = client.until("game", "error")
