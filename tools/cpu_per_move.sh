@@ -18,19 +18,21 @@ $bin serve --port $port --db $dir/run.sqlite --log-level error --max-connections
 pid=$!
 for i in $(seq 100); do grep -q listening $dir/serve.out 2>/dev/null && break; sleep 0.1; done
 ticks() { awk '{print $14+$15}' /proc/$pid/stat; }
+# User and system time apart (what the loopback costs shows in the system's).
+user_ticks() { awk '{print $14}' /proc/$pid/stat; }
 # One line a thread: id, CPU ticks, voluntary and involuntary switches.
 threads() {
   for t in /proc/$pid/task/*; do
     echo "$(basename $t) $(awk '{print $14+$15}' $t/stat) $(awk '/voluntary_ctxt/ {printf "%s ", $2}' $t/status)"
   done
 }
-before=$(ticks)
+before=$(ticks); user_before=$(user_ticks)
 threads > $dir/threads-before-$label.txt
 if [ -n "$perf" ]; then perf record -F 999 -g -p $pid -o $dir/perf-$label.data > /dev/null 2>&1 & perfpid=$!; fi
 start=$(date +%s.%N)
 $bin loadtest --server 127.0.0.1:$port --clients ${CLIENTS:-1000} --games ${GAMES:-2000} --think ${THINK:-0} --accounts $dir/${BOTS:-bots}.txt --bind-range 127.1.0.0/16 > $dir/report-$label.txt 2> $dir/progress-$label.txt
 end=$(date +%s.%N)
-after=$(ticks)
+after=$(ticks); user_after=$(user_ticks)
 threads > $dir/threads-after-$label.txt
 if [ -n "$perf" ]; then kill -INT $perfpid; wait $perfpid || true; fi
 kill $pid; wait $pid || true
@@ -43,8 +45,9 @@ def load(name):
 before, after, m, hz = load('$dir/threads-before-$label.txt'), load('$dir/threads-after-$label.txt'), $moves, $hz
 cpu = ($after - $before) / hz
 switches = sum(sum(t[1:]) for t in after.values()) - sum(sum(t[1:]) for t in before.values())
-print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move, wall {$end-$start:.1f} s, '
-      f'{switches/m:.2f} context switches/move')
+user = ($user_after - $user_before) / hz
+print(f'$label: moves {m} server CPU {cpu:.2f} s -> {cpu/m*1e6:.1f} us/move (user {user/m*1e6:.1f}, '
+      f'system {(cpu-user)/m*1e6:.1f}), wall {$end-$start:.1f} s, {switches/m:.2f} context switches/move')
 for tid in sorted(after):
     b = before.get(tid, [0, 0, 0]); cpu, vol, invol = (a - c for a, c in zip(after[tid], b))
     if cpu / hz / m * 1e6 >= 0.5:
