@@ -14,17 +14,19 @@ struct NanashiProcess {
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
         -> Result
     {
-        let process = Process()
-        process.executableURL = NanashiExecutable.url
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
+        let pid = try Spawn.start(
+            NanashiExecutable.url.path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdin: stdin.fileHandleForReading.fileDescriptor,
+            stdout: stdout.fileHandleForWriting.fileDescriptor,
+            stderr: stderr.fileHandleForWriting.fileDescriptor)
+        // The child's ends, closed here so that reading the pipes ends when the child does.
+        try stdin.fileHandleForReading.close()
+        try stdout.fileHandleForWriting.close()
+        try stderr.fileHandleForWriting.close()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe;
@@ -38,11 +40,11 @@ struct NanashiProcess {
         }
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        process.waitUntilExit()
+        let status = Spawn.wait(pid)
         return Result(
             stdout: String(decoding: outputData, as: UTF8.self),
             stderr: String(decoding: errorData.data, as: UTF8.self),
-            status: process.terminationStatus)
+            status: status)
     }
 }
 
