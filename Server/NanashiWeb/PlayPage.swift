@@ -69,7 +69,7 @@ enum PlayPage {
             <select id="ai-color"><option value="">random</option><option value="x">x (moves first)</option><option value="o">o</option></select></div>
             </div>
             <div class="buttons"><button type="button" id="ai-button">Play the computer</button></div>
-            <h2>Play a friend</h2>
+            <h2 id="friend">Play a friend</h2>
             <p class="quiet">They see your challenge wherever they play, at the time control and start above.</p>
             <div class="pair">
             <div><label for="friend-name">Their name</label>

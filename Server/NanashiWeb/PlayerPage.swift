@@ -23,6 +23,7 @@ struct PlayerPage {
             <dt>rank</dt><dd>\(rank)</dd>
             <dt>games</dt><dd>\(profile.games): \(profile.wins) won, \(profile.losses) lost, \(profile.draws) drawn</dd>
             </dl>
+            <p><a class="button" href="/play?challenge=\(escaped(pathSegment(profile.name)))#friend">Challenge \(escaped(profile.name))</a></p>
             </section>
 
             """

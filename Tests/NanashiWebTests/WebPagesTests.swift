@@ -143,6 +143,8 @@ struct FakeSource: WebSource {
         #expect(html.contains("<h1>ann</h1>"))
         #expect(html.contains("<dd>1338 ± 60</dd>"))
         #expect(html.contains("<dd>#2</dd>"))
+        #expect(
+            html.contains(#"<p><a class="button" href="/play?challenge=ann#friend">Challenge ann</a></p>"#))
         #expect(html.contains(#"<td><a href="/game/45">#45</a></td>"#))
         #expect(html.contains(#"<time datetime="2026-11-23T18:31:05Z">2026-11-23 18:31</time>"#))
         #expect(html.contains(#"<td class="result lost">lost</td>"#))

@@ -533,6 +533,9 @@
       var checked = document.querySelector('input[name="layout"]:checked');
       return checked && checked.value !== 'standard' ? checked.value : null;
     }
+    // Come from a player's page ("Challenge NAME"): their name is filled in, to challenge them.
+    var challenged = new URLSearchParams(location.search).get('challenge');
+    if (challenged) { document.getElementById('friend-name').value = challenged; }
     document.getElementById('challenge-button').onclick = function () {
       var parts = document.getElementById('control').value.split('+');
       var name = document.getElementById('friend-name').value.trim();
