@@ -104,6 +104,46 @@ import Testing
         await server.stop()
     }
 
+    /// Across two nodes (on PostgreSQL and in memory): ann, on one, takes back her move and
+    /// bob's reply; bob, on the other, accepts; both get the game from before, and ann's next
+    /// move is ply 1 again.
+    @Test(arguments: NodesBackend.allCases) func aTakebackAcrossNodes(_ backend: NodesBackend) async throws {
+        let place = try await NodesPlace(backend)
+        let servers = try await place.nodes(2)
+        let (ann, bob) = (try servers[0].client(), try servers[1].client())
+        _ = try await register(ann, "ann")
+        _ = try await register(bob, "bob")
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        guard case .start(let start) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        let g = start.game
+        _ = try await bob.line()
+        for (mover, move) in [(ann, "b6"), (bob, "f6")] {
+            mover.send(#"{"type":"move","game":\#(g),"move":"\#(move)"}"#)
+            _ = try await ann.line()
+            _ = try await bob.line()
+        }
+        #expect(
+            try await ann.exchange(#"{"type":"takeback","game":\#(g),"id":"t"}"#)
+                == #"{"game":\#(g),"id":"t","type":"takeback_offered"}"#)
+        #expect(try await bob.line() == #"{"game":\#(g),"type":"takeback_offer"}"#)
+        bob.send(#"{"type":"takeback","game":\#(g),"id":"ok"}"#)
+        for client in [ann, bob] {
+            let reply = try await client.reply()
+            guard case .game(let state) = reply.message else {
+                throw TestClient.Failure(description: "\(reply)")
+            }
+            #expect(state.moves.isEmpty && state.fen == Position.start.fen)
+        }
+        let moved = try await ann.exchange(#"{"type":"move","game":\#(g),"move":"f2","id":1}"#)
+        #expect(moved.contains(#""move":"f2","ply":1"#), "\(moved)")
+        #expect(try await bob.line().contains(#""move":"f2","ply":1"#))
+        for server in servers { await server.stop() }
+    }
+
     @Test func aTakebackInARatedGameIsRefused() async throws {
         let server = try await TestServer()
         let played = try await PlayedGame(annServer: server, bobServer: server, plies: 2)
