@@ -235,6 +235,44 @@ func challenge(
 }
 
 @Suite struct ChallengesAcrossNodesTests {
+    /// A link made on one node, accepted at once by a player there and one on the other node
+    /// (in memory and on PostgreSQL): one game starts, with one of them; the other is refused
+    /// and plays nothing, and the challenger gets no second start.
+    @Test(arguments: NodesBackend.allCases) func aLinkAcceptedOnTwoNodesAtOnceStartsOneGame(
+        _ backend: NodesBackend
+    ) async throws {
+        let two = try await NodesPlace(backend).nodes(2)
+        let (ann, carl, dora) = (try two[0].client(), try two[0].client(), try two[1].client())
+        for (client, name) in [(ann, "ann"), (carl, "carl"), (dora, "dora")] {
+            _ = try await register(client, name)
+        }
+        let sent = try await ann.exchange(#"{"type":"challenge","initial":300,"increment":3,"rated":false}"#)
+        guard case .challengeSent(let notice) = try Wire.reply(fromLine: Array(sent.utf8)).message else {
+            throw TestClient.Failure(description: sent)
+        }
+        // Every node keeps every challenge: both accept once dora's node knows of it.
+        let annID = try #require(try await two[1].server!.lobby.storage.player(named: "ann")?.id)
+        while !(await two[1].server!.lobby.knows(challenge: notice.challenge, by: annID)) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        for client in [carl, dora] { client.send(#"{"type":"accept","challenge":"\#(notice.challenge)"}"#) }
+        guard case .start(let start) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        let (winner, loser) = start.opponent.name == "carl" ? (carl, dora) : (dora, carl)
+        guard case .start(let theirs) = try await winner.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        #expect(theirs.game == start.game && theirs.opponent.name == "ann")
+        let refused = try await loser.line()
+        #expect(
+            refused.contains(#""code":"no_such_challenge""#) || refused.contains(#""code":"in_game""#),
+            "\(refused)")
+        #expect(try await ann.exchange(#"{"type":"ping","id":9}"#) == #"{"id":9,"type":"pong"}"#)
+        #expect(try await loser.exchange(#"{"type":"ping","id":9}"#) == #"{"id":9,"type":"pong"}"#)
+        for server in two { await server.stop() }
+    }
+
     /// ann on one node challenges bob on another: he hears it there, declines once (ann hears
     /// why, and waits before the next), then accepts ann's next challenge; the game, hosted by
     /// ann's node, is played across both; a challenge made before bob's login reaches him there.
@@ -280,5 +318,12 @@ func challenge(
         #expect(try await bob.line().contains(#""id":"m""#))
         #expect(try await ann.line().contains(#""move":"b6""#))
         for server in two { await server.stop() }
+    }
+}
+
+extension Lobby {
+    /// Whether this node keeps challenge `id`, made by `player`.
+    fileprivate func knows(challenge id: String, by player: Int64) -> Bool {
+        challenges.sent(by: player).contains { $0.id == id }
     }
 }
