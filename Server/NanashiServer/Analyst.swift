@@ -84,7 +84,9 @@ actor Analyst {
         defer { addressesComputing.remove(address) }
         await takeTurn()
         defer { endTurn() }
-        // Asked meanwhile by someone else, whose turn came first.
+        // Asked meanwhile by someone else, whose turn came first: computed, or being computed.
+        if let task = running[gameID] ?? background[gameID] { return try await task.value }
+        if let stored = try await storage.analysis(gameID: gameID) { return stored }
         if let task = running[gameID] ?? background[gameID] { return try await task.value }
         let (moves, task) = try computing(gameID, game: game, owner: Self.owner)
         running[gameID] = task
