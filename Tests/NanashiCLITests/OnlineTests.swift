@@ -274,6 +274,8 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
         bob.transcript.contains(
             "game over: \(bobSide) wins (\(annSide) left the game)\nfinal count: x 2, o 2\n"))
     relay.refuse(false)
+    // Back before her input ends: a client whose input ends while it is still away leaves.
+    try ann.waitFor("you lose; rating 1500 → 1500 (0)\n")
     #expect(try ann.finish() == 0)
     #expect(
         ann.transcript.hasSuffix(
