@@ -61,56 +61,16 @@ import Testing
 }
 
 @Suite struct TakebackTests {
-    /// In a casual game (a challenge's), ann takes back her move and bob's reply: bob accepts,
-    /// both get the game from before, and ann plays another move as ply 1 again, stored so. In a
-    /// rated game, a takeback is refused.
-    @Test func aTakebackInACasualGame() async throws {
-        let server = try await TestServer()
-        let (ann, bob) = (try server.client(), try server.client())
-        _ = try await register(ann, "ann")
-        _ = try await register(bob, "bob")
-        let (_, id) = try await challenge(ann, "bob")
-        _ = try await bob.line()
-        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
-        _ = try await ann.line()
-        _ = try await bob.line()
-        for (mover, move) in [(ann, "b6"), (bob, "f6")] {
-            mover.send(#"{"type":"move","game":1,"move":"\#(move)"}"#)
-            _ = try await ann.line()
-            _ = try await bob.line()
-        }
-        #expect(
-            try await ann.exchange(#"{"type":"takeback","game":1,"id":"t"}"#)
-                == #"{"game":1,"id":"t","type":"takeback_offered"}"#)
-        #expect(try await bob.line() == #"{"game":1,"type":"takeback_offer"}"#)
-        bob.send(#"{"type":"takeback","game":1,"id":"ok"}"#)
-        for client in [ann, bob] {
-            let reply = try await client.reply()
-            guard case .game(let state) = reply.message else {
-                throw TestClient.Failure(description: "\(reply)")
-            }
-            #expect(state.moves.isEmpty && state.fen == Position.start.fen)
-            #expect(reply.id == (client === bob ? .string("ok") : nil))
-        }
-        let moved = try await ann.exchange(#"{"type":"move","game":1,"move":"f2","id":1}"#)
-        #expect(moved.contains(#""move":"f2","ply":1"#), "\(moved)")
-        _ = try await bob.line()
-        let watching = try await server.client().exchange(#"{"type":"watch","game":1}"#)
-        #expect(watching.contains(#""moves":["f2"]"#), "\(watching)")
-        // Stored so: the two moves taken back are gone, the new one is ply 1.
-        let storage = try SQLiteStorage(path: server.database.path)
-        #expect(try await storage.unfinishedGames().first?.moves.map(\.notation) == ["f2"])
-        await storage.close()
-        await server.stop()
-    }
-
-    /// Across two nodes (on PostgreSQL and in memory): ann, on one, takes back her move and
-    /// bob's reply; bob, on the other, accepts; both get the game from before, and ann's next
-    /// move is ply 1 again.
-    @Test(arguments: NodesBackend.allCases) func aTakebackAcrossNodes(_ backend: NodesBackend) async throws {
-        let place = try await NodesPlace(backend)
-        let servers = try await place.nodes(2)
-        let (ann, bob) = (try servers[0].client(), try servers[1].client())
+    /// In a casual game (a challenge's), on one node and across two (on PostgreSQL and in
+    /// memory), ann takes back her move and bob's reply: bob accepts, both get the game from
+    /// before, and ann plays another move as ply 1 again, stored so. In a rated game, a takeback
+    /// is refused.
+    @Test(arguments: [nil] + NodesBackend.allCases.map(Optional.some))
+    func aTakebackInACasualGame(across backend: NodesBackend?) async throws {
+        let place: NodesPlace? = if let backend { try await NodesPlace(backend) } else { nil }
+        let servers: [TestServer] =
+            if let place { try await place.nodes(2) } else { [try await TestServer()] }
+        let (ann, bob) = (try servers[0].client(), try servers[servers.count - 1].client())
         _ = try await register(ann, "ann")
         _ = try await register(bob, "bob")
         let (_, id) = try await challenge(ann, "bob")
@@ -137,10 +97,20 @@ import Testing
                 throw TestClient.Failure(description: "\(reply)")
             }
             #expect(state.moves.isEmpty && state.fen == Position.start.fen)
+            #expect(reply.id == (client === bob ? .string("ok") : nil))
         }
         let moved = try await ann.exchange(#"{"type":"move","game":\#(g),"move":"f2","id":1}"#)
         #expect(moved.contains(#""move":"f2","ply":1"#), "\(moved)")
         #expect(try await bob.line().contains(#""move":"f2","ply":1"#))
+        let watching = try await servers[0].client().exchange(#"{"type":"watch","game":\#(g)}"#)
+        #expect(watching.contains(#""moves":["f2"]"#), "\(watching)")
+        // Stored so: the two moves taken back are gone, the new one is ply 1.
+        let storage: any Storage =
+            if let place { try await place.storage() } else {
+                try SQLiteStorage(path: servers[0].database.path)
+            }
+        #expect(try await storage.unfinishedGames().first?.moves.map(\.notation) == ["f2"])
+        await storage.close()
         for server in servers { await server.stop() }
     }
 
