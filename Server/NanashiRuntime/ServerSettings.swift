@@ -54,8 +54,13 @@ public struct ServerSettings: Sendable {
     /// its own: many seeks at once (the start of a big run) are paired side by side.
     public var sharedPairingPasses = 3
     /// With PostgreSQL: a node whose heartbeat is older than this is taken for dead, and the
-    /// live nodes take its games over. Each node's heartbeat comes four times as often.
+    /// live nodes take its games over. Each node's heartbeat comes `heartbeatsPerLease` times as often.
     public var nodeLease = Duration.seconds(10)
+    /// How many heartbeats a node beats per lease: five, so that a heartbeat's age (the beat's
+    /// interval, plus the time its write takes) stays under a quarter of the lease.
+    public static let heartbeatsPerLease = 5
+    /// The time between two heartbeats of a node, and the most one heartbeat may take.
+    public var heartbeat: Duration { nodeLease / Self.heartbeatsPerLease }
     /// The rating gap accepted at once between two seekers.
     public var pairingGap = 100.0
     /// How much the accepted gap widens per second of waiting.

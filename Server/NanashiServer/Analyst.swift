@@ -46,21 +46,22 @@ actor Analyst {
     /// Analyses waiting for their turn.
     var waitingCount: Int { waiting.count }
 
-    /// The analysis of finished game `gameID`, asked from `address` (by `player`, if logged
-    /// in): from storage if it is there, else computed (and stored) once its turn comes.
+    /// The analysis of finished game `gameID` as storage keeps it (`GameAnalysis.storedBody()`),
+    /// asked from `address` (by `player`, if logged in): from storage if it is there, as it is,
+    /// else computed (and stored) once its turn comes.
     ///
     /// - Throws: `no_such_game` for a game unknown or in progress, `rate_limited` when the address
     ///   or the account has asked for too many analyses, `busy` when the address has one being
     ///   computed or waiting, or `waitingAnalyses` wait already, or the engine's queue is full.
-    func analysis(of gameID: Int64, from address: String, by player: Int64? = nil) async throws
-        -> GameAnalysis
+    func analysisBody(of gameID: Int64, from address: String, by player: Int64? = nil) async throws
+        -> String
     {
-        if let stored = try await storage.analysis(gameID: gameID) { return stored }
-        if let task = running[gameID] ?? background[gameID] { return try await task.value }
+        if let stored = try await storage.analysisBody(gameID: gameID) { return stored }
+        if let task = running[gameID] ?? background[gameID] { return try await task.value.storedBody() }
         guard let game = try await storage.finishedGame(id: gameID) else {
             throw ProtocolError(.noSuchGame, "no finished game \(gameID)")
         }
-        if let task = running[gameID] { return try await task.value }
+        if let task = running[gameID] { return try await task.value.storedBody() }
         guard engines.hasRoom,
             computingCount < settings.concurrentAnalyses || waiting.count < settings.waitingAnalyses
         else {
@@ -85,9 +86,9 @@ actor Analyst {
         await takeTurn()
         defer { endTurn() }
         // Asked meanwhile by someone else, whose turn came first: computed, or being computed.
-        if let task = running[gameID] ?? background[gameID] { return try await task.value }
-        if let stored = try await storage.analysis(gameID: gameID) { return stored }
-        if let task = running[gameID] ?? background[gameID] { return try await task.value }
+        if let task = running[gameID] ?? background[gameID] { return try await task.value.storedBody() }
+        if let stored = try await storage.analysisBody(gameID: gameID) { return stored }
+        if let task = running[gameID] ?? background[gameID] { return try await task.value.storedBody() }
         let (moves, task) = try computing(gameID, game: game, owner: Self.owner)
         running[gameID] = task
         defer { running[gameID] = nil }
@@ -96,7 +97,7 @@ actor Analyst {
         logger.info(
             "game \(gameID) analysed: \(moves.count) plies at depth \(analysis.depth) in \(ContinuousClock.now - started)"
         )
-        return analysis
+        return analysis.storedBody()
     }
 
     /// Waits until fewer than `concurrentAnalyses` are computed, in the order asked, and takes
@@ -124,7 +125,7 @@ actor Analyst {
     /// analysed the game (`false`: skipped, or analysed already).
     func analyseInBackground(_ gameID: Int64) async throws -> Bool {
         guard computingCount == 0, running.isEmpty, background.isEmpty, engines.hasRoom,
-            try await storage.analysis(gameID: gameID) == nil,
+            try await storage.analysisBody(gameID: gameID) == nil,
             let game = try await storage.finishedGame(id: gameID),
             computingCount == 0, running.isEmpty, background.isEmpty
         else { return false }

@@ -210,8 +210,8 @@ final class Connection: ConnectionHandler {
             let player = session?.player.id
             Task {
                 do {
-                    let analysis = try await analyst.analysis(of: gameID, from: address, by: player)
-                    outbox.send(.analysis(analysis), id: id)
+                    let body = try await analyst.analysisBody(of: gameID, from: address, by: player)
+                    outbox.sendLine(try Wire.analysisLine(fields: body, id: id))
                 } catch let error as ProtocolError {
                     outbox.send(.error(error), id: id)
                 } catch {

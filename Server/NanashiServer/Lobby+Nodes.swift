@@ -112,7 +112,7 @@ extension Lobby {
         do {
             // At most a beat's time: one that hangs is dropped, and the next beat connects again.
             try await cluster.heartbeat(
-                now: settings.clock.date, aliveAfter: aliveAfter, within: settings.nodeLease / 4)
+                now: settings.clock.date, aliveAfter: aliveAfter, within: settings.heartbeat)
             claimed = try await cluster.claimGames(aliveAfter: aliveAfter, ids: nil)
         } catch {
             logger.warning("heartbeat failed: \(error)")

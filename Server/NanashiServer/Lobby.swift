@@ -106,7 +106,7 @@ actor Lobby {
         nodeTasks.append(Task { await cluster.runListening(listening: listened, deliver: deliver) })
         for await _ in listening { break }
         await takeOverGames()
-        let (beat, clock) = (settings.nodeLease / 4, settings.clock)
+        let (beat, clock) = (settings.heartbeat, settings.clock)
         nodeTasks.append(
             Task { [weak self] in
                 while !Task.isCancelled {

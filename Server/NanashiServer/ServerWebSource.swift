@@ -39,8 +39,8 @@ struct ServerWebSource: WebSource {
         await lobby.isInProgressAnywhere(game)
     }
 
-    func storedAnalysis(game: Int64) async throws -> GameAnalysis? {
-        try await storage.analysis(gameID: game)
+    func storedAnalysis(game: Int64) async throws -> String? {
+        try await storage.analysisBody(gameID: game)
     }
 
     func openChallenge(id: String) async -> ChallengeNotice? {

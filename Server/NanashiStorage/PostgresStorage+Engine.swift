@@ -57,16 +57,12 @@ extension PostgresStorage {
         return levels
     }
 
-    package func analysis(gameID: Int64) async throws -> GameAnalysis? {
-        guard
-            let body = try await rows("SELECT body FROM analysis WHERE game_id = \(gameID)").first?.decode(
-                String.self)
-        else { return nil }
-        return try GameAnalysis(storedBody: body, gameID: gameID)
+    package func analysisBody(gameID: Int64) async throws -> String? {
+        try await rows("SELECT body FROM analysis WHERE game_id = \(gameID)").first?.decode(String.self)
     }
 
     package func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws {
-        let body = try analysis.storedBody()
+        let body = analysis.storedBody()
         try await client.query(
             """
             INSERT INTO analysis (game_id, body, created_at)

@@ -57,15 +57,14 @@ extension SQLiteStorage {
         }
     }
 
-    package func analysis(gameID: Int64) async throws -> GameAnalysis? {
-        let body = try await reading { db in
+    package func analysisBody(gameID: Int64) async throws -> String? {
+        try await reading { db in
             try String.fetchOne(db, sql: "SELECT body FROM analysis WHERE game_id = ?", arguments: [gameID])
         }
-        return try body.map { try GameAnalysis(storedBody: $0, gameID: gameID) }
     }
 
     package func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws {
-        let body = try analysis.storedBody()
+        let body = analysis.storedBody()
         try await writing { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO analysis (game_id, body, created_at) VALUES (?, ?, ?)",

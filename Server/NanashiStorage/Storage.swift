@@ -108,10 +108,9 @@ package protocol Storage: ModerationStorage, FairPlayStorage {
     /// The level of every unfinished game against the engine, by game id.
     func unfinishedEngineLevels() async throws -> [Int64: Int]
 
-    /// The stored analysis of a game, if any.
-    ///
-    /// - Throws: `StorageError.damaged` if the stored analysis cannot be read.
-    func analysis(gameID: Int64) async throws -> GameAnalysis?
+    /// The stored analysis of a game as storage keeps it (its fields as JSON text, written by
+    /// `GameAnalysis.storedBody()`), if any: served as it is.
+    func analysisBody(gameID: Int64) async throws -> String?
 
     /// Stores a game's analysis (once: a second one for the same game is ignored).
     func storeAnalysis(_ analysis: GameAnalysis, now: Date) async throws
@@ -164,11 +163,22 @@ package enum EnginePlayer {
     }
 }
 
+extension Storage {
+    /// The stored analysis of a game, if any.
+    ///
+    /// - Throws: `StorageError.damaged` if the stored analysis cannot be read.
+    package func analysis(gameID: Int64) async throws -> GameAnalysis? {
+        try await analysisBody(gameID: gameID).map { try GameAnalysis(storedBody: $0, gameID: gameID) }
+    }
+}
+
 /// An analysis as stored: its JSON text.
 extension GameAnalysis {
-    /// The analysis as the JSON text storage keeps.
-    package func storedBody() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    /// The analysis as the JSON text storage keeps: its fields as the protocol writes them
+    /// (sorted keys), so that `Wire.analysisLine` serves it without encoding it again. (Before
+    /// 2026-12, the keys were stored unsorted; those are read as well.)
+    package func storedBody() -> String {
+        Wire.encode(self)
     }
 
     /// An analysis read back from storage.

@@ -132,10 +132,10 @@ public struct WebSite: Sendable {
     /// `/game/G/analysis`: the stored analysis as the protocol's `analysis` message, or 404 when
     /// there is none yet (the page then offers to ask for it over `/ws`). Never computes one.
     private func analysis(_ text: String) async throws -> WebResponse {
-        guard let id = Int64(text), id > 0, let analysis = try await source.storedAnalysis(game: id) else {
+        guard let id = Int64(text), id > 0, let fields = try await source.storedAnalysis(game: id) else {
             return .text("no analysis of this game yet\n", status: 404)
         }
-        return .text(Wire.line(Reply(.analysis(analysis))), contentType: "application/json")
+        return .text(try Wire.analysisLine(fields: fields, id: nil), contentType: "application/json")
     }
 
     /// `message` is HTML, its strings already escaped.

@@ -17,8 +17,9 @@ public protocol WebSource: Sendable {
     func isInProgress(game: Int64) async -> Bool
     /// The server's metrics in Prometheus' text format.
     func metrics() async -> String
-    /// The stored analysis of a finished game, or `nil` when none has been asked for yet.
-    func storedAnalysis(game: Int64) async throws -> GameAnalysis?
+    /// The stored analysis of a finished game as storage keeps it (its fields, as
+    /// `Wire.encode` writes them), or `nil` when none has been asked for yet.
+    func storedAnalysis(game: Int64) async throws -> String?
 
     /// The challenge by link `id` as whoever opens it would be challenged, if it is still open.
     func openChallenge(id: String) async -> ChallengeNotice?
@@ -26,7 +27,7 @@ public protocol WebSource: Sendable {
 
 extension WebSource {
     /// No analyses: a source without an engine.
-    public func storedAnalysis(game: Int64) async throws -> GameAnalysis? { nil }
+    public func storedAnalysis(game: Int64) async throws -> String? { nil }
 
     /// No challenges: a source without players.
     public func openChallenge(id: String) async -> ChallengeNotice? { nil }

@@ -51,7 +51,7 @@ public struct ServeOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "With PostgreSQL: seconds after its last heartbeat that a node counts as dead.",
-            discussion: "The other nodes then take its games over; each node beats four times a lease."))
+            discussion: "The other nodes then take its games over; each node beats five times a lease."))
     var nodeLease = Int(defaults.nodeLease.inSeconds)
 
     @Option(help: "Seconds a connection may send nothing before it is closed.")

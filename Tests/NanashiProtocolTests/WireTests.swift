@@ -416,3 +416,32 @@ func watchingLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), n
         #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
     }
 }
+
+/// A stored analysis (its fields as the protocol writes them) is served as it is, with the id
+/// and the type put in: byte for byte the encoder's line; fields in another key order, or an
+/// id that needs escaping, are decoded and encoded again, to the same line.
+@Test(arguments: plainIDs)
+func analysisLinesFromStoredFieldsAreTheEncodersLines(id: (RequestID?, Bool)) throws {
+    let (id, plainID) = id
+    let analyses = [
+        GameAnalysis(game: 7, depth: 9, evals: [0], mistakes: []),
+        GameAnalysis(
+            game: .max, depth: 1, evals: [0, -10_000, 350, 12, -4],
+            mistakes: [
+                GameAnalysis.Mistake(ply: 1, played: try Move(notation: "a7c5"), best: .pass, loss: 10_000),
+                GameAnalysis.Mistake(
+                    ply: 4, played: try Move(notation: "f2"), best: try Move(notation: "b6"), loss: 300),
+            ]),
+    ]
+    for analysis in analyses {
+        let line = Wire.line(Reply(.analysis(analysis), id: id))
+        let fields = Wire.encode(analysis)
+        #expect((Wire.analysisLineAsWritten(fields: fields, id: id) != nil) == plainID)
+        #expect(try Wire.analysisLine(fields: fields, id: id) == line)
+        // As JSONEncoder wrote them before they were stored sorted.
+        let unsorted = String(decoding: try JSONEncoder().encode(analysis), as: UTF8.self)
+        #expect(unsorted == fields || Wire.analysisLineAsWritten(fields: unsorted, id: id) == nil)
+        #expect(try Wire.analysisLine(fields: unsorted, id: id) == line)
+    }
+    #expect(throws: DecodingError.self) { try Wire.analysisLine(fields: #"{"game":1}"#, id: id) }
+}

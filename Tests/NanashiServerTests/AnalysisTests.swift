@@ -4,6 +4,7 @@ import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiRuntime
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
@@ -81,6 +82,46 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         // Asked again (by anyone), the same answer comes from storage.
         let watcher = try server.client()
         #expect(try await watcher.exchange(#"{"type":"analyse","game":\#(game),"id":7}"#) == line)
+        await server.stop()
+    }
+
+    /// A stored analysis is served as its stored bytes, not decoded and encoded again: stored
+    /// with an accuracy that its evaluations do not give (an encoder would write them afresh),
+    /// it is served with that one. One stored with its keys unsorted (as before they were
+    /// sorted) is served as the encoder writes it.
+    @Test func aStoredAnalysisIsServedAsItsStoredBytes() async throws {
+        let server = try await TestServer { $0.analysisDepth = 1 }
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        let (game, _) = try await finishedEngineGame(ann)
+        let line = try await ann.exchange(#"{"type":"analyse","game":\#(game)}"#)
+        let database = try DatabaseQueue(path: server.database.path)
+        let body = try #require(
+            try await database.read { db in
+                try String.fetchOne(db, sql: "SELECT body FROM analysis WHERE game_id = ?", arguments: [game])
+            })
+        #expect(try Wire.analysisLine(fields: body, id: nil) == line)
+        let accuracy = try #require(body.range(of: #"{"accurate":"#))
+        let altered = body.replacingCharacters(in: accuracy, with: #"{"accurate":9"#)
+        func store(_ body: String) async throws {
+            try await database.write { db in
+                try db.execute(
+                    sql: "UPDATE analysis SET body = ? WHERE game_id = ?", arguments: [body, game])
+            }
+        }
+        try await store(altered)
+        let served = try await ann.exchange(#"{"type":"analyse","game":\#(game),"id":"s"}"#)
+        #expect(
+            served.contains(#"{"accurate":9"#)
+                && served.hasSuffix(#""type":"analysis","unit":"centipieces"}"#))
+        #expect(
+            served
+                == line.replacingCharacters(
+                    in: try #require(line.range(of: #"{"accurate":"#)), with: #"{"accurate":9"#
+                ).replacingOccurrences(of: #","mistakes":"#, with: #","id":"s","mistakes":"#))
+        let analysis = try GameAnalysis(storedBody: body, gameID: game)
+        try await store(String(decoding: try JSONEncoder().encode(analysis), as: UTF8.self))
+        #expect(try await ann.exchange(#"{"type":"analyse","game":\#(game)}"#) == line)
         await server.stop()
     }
 

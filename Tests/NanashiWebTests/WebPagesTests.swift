@@ -76,7 +76,7 @@ struct FakeSource: WebSource {
 
     func metrics() async -> String { "nanashi_moves_total 3\n" }
 
-    func storedAnalysis(game: Int64) async throws -> GameAnalysis? { analyses[game] }
+    func storedAnalysis(game: Int64) async throws -> String? { analyses[game].map(Wire.encode) }
 }
 
 @Suite struct WebPagesTests {
