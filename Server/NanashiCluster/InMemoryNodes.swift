@@ -54,6 +54,11 @@ package final class InMemoryNodes: Sendable {
     package func host(ofGame id: Int64, aliveAfter: Date) -> Int64? {
         state.withLock { $0.liveHost(of: id, aliveAfter: aliveAfter) }
     }
+
+    /// When `node` last beat its heartbeat, if it is one of these nodes and has not left.
+    package func lastHeartbeat(of node: Int64) -> Date? {
+        state.withLock { $0.seen[node] }
+    }
 }
 
 extension InMemoryNodes.State {
