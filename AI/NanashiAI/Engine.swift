@@ -18,6 +18,19 @@ public final class Engine: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let halted = Atomic<Bool>(false)
 
+    /// The threads a search runs on (Lazy SMP: helpers share the table), from 1, the default.
+    /// With one, searches limited by depth or nodes are deterministic; with more they are not.
+    /// Set it between searches.
+    public var threads = 1 {
+        didSet { threads = min(max(threads, 1), Self.threadRange.upperBound) }
+    }
+    /// The helpers' own buffers, one per helper thread (`threads - 1`), made when first needed.
+    var helperScratches: [Scratch] = []
+    /// Set when the engine's own search is over: its helpers stop.
+    let helpersStop = Atomic<Bool>(false)
+    /// The nodes the helpers of the search under way have visited, added as each ends.
+    let helperNodes = Atomic<UInt64>(0)
+
     /// How the engine scores the positions its search stops at.
     public let evaluation: EvaluationKind
 
@@ -61,6 +74,7 @@ public final class Engine: @unchecked Sendable {
     public func newGame() {
         table.clear()
         scratch.clearHistory()
+        for helper in helperScratches { helper.clearHistory() }
     }
 
     /// Clears a pending stop request before a search is started elsewhere, so that a `stop()`
@@ -102,6 +116,10 @@ public final class Engine: @unchecked Sendable {
                 position, depth: max(1, limits.depth ?? 1), noise: rootNoise.amount,
                 generator: rootNoise.generator)
         }
-        return search.iterate(position, maxDepth: limits.depth ?? Search.maxDepth, onInfo: onInfo)
+        let maxDepth = limits.depth ?? Search.maxDepth
+        guard threads > 1 else { return search.iterate(position, maxDepth: maxDepth, onInfo: onInfo) }
+        return withHelpers(threads - 1, searching: position, maxDepth: maxDepth, start: start) {
+            search.iterate(position, maxDepth: maxDepth, onInfo: onInfo)
+        }
     }
 }

@@ -47,13 +47,17 @@ struct Search {
     var aborted = false
     /// Limits are only looked at once the first iteration is complete, so there is always a move.
     var mayAbort = false
+    /// 0 for the search whose result is the engine's; from 1, a helper thread's (Lazy SMP),
+    /// which fills the shared table until the engine tells its helpers to stop.
+    let helper: Int
 
     init(
         engine: Engine, start: ContinuousClock.Instant, budget: TimeBudget, nodeLimit: UInt64?,
-        softNodeLimit: UInt64? = nil
+        softNodeLimit: UInt64? = nil, helper: Int = 0
     ) {
         self.engine = engine
-        let scratch = engine.scratch
+        self.helper = helper
+        let scratch = helper == 0 ? engine.scratch : engine.helperScratches[helper - 1]
         entries = engine.table.entries
         tableMask = engine.table.mask
         moveStack = scratch.moves
@@ -92,6 +96,9 @@ struct Search {
         rootNodes.update(repeating: 0, count: 4096)
         refreshAccumulator(position, ply: 0)
         for depth in 1...limit {
+            // Helpers search every other depth, half of them the odd ones and half the even:
+            // threads on different depths fill the table with different lines.
+            if helper > 0 && depth > 1 && (depth + helper) % 2 == 0 { continue }
             var delta = 40
             var alpha = -Self.infinity
             var beta = Self.infinity
@@ -135,7 +142,7 @@ struct Search {
             {
                 break
             }
-            if engine.isStopRequested || nodes >= nodeLimit || nodes >= softNodeLimit { break }
+            if isStopped || nodes >= nodeLimit || nodes >= softNodeLimit { break }
         }
         result.nodes = nodes
         return result
@@ -156,11 +163,17 @@ struct Search {
     @inline(never)
     mutating func checkLimits() {
         guard mayAbort else { return }
-        if nodes >= nodeLimit || engine.isStopRequested {
+        if nodes >= nodeLimit || isStopped {
             aborted = true
         } else if let hardDeadline, nodes & 1023 == 0, ContinuousClock.now >= hardDeadline {
             aborted = true
         }
+    }
+
+    /// Whether `stop()` was called, or, for a helper, the engine's own search is over.
+    @inline(__always)
+    var isStopped: Bool {
+        engine.isStopRequested || (helper > 0 && engine.helpersMustStop)
     }
 
     // MARK: Negamax
@@ -210,8 +223,8 @@ struct Search {
         let key = position.hash
         let slot = entries + (Int(truncatingIfNeeded: key) & tableMask)
         var tableMove = MoveCode.none
-        let entry = slot.pointee
-        let hit = entry.key == key
+        let (entryKey, entry) = TranspositionTable.read(slot)
+        let hit = entryKey == key
         if hit {
             tableMove = entry.move
             if !isPV && excluded == MoveCode.none && Int(entry.depth) >= depth {
@@ -373,11 +386,12 @@ struct Search {
         if excluded != MoveCode.none { return best == -Self.infinity ? alpha : best }
         let bound: TranspositionTable.Bound =
             best >= beta ? .lower : (best > originalAlpha ? .exact : .upper)
-        if slot.pointee.key != key || depth + 2 >= Int(slot.pointee.depth) || bound == .exact {
-            slot.pointee = TranspositionTable.Entry(
-                key: key, move: bestMove,
-                score: Int16(truncatingIfNeeded: Self.scoreForTable(best, ply: ply)),
+        let (storedKey, stored) = TranspositionTable.read(slot)
+        if storedKey != key || depth + 2 >= Int(stored.depth) || bound == .exact {
+            let record = TranspositionTable.Record(
+                move: bestMove, score: Int16(truncatingIfNeeded: Self.scoreForTable(best, ply: ply)),
                 depth: Int8(truncatingIfNeeded: depth), bound: bound)
+            TranspositionTable.write(record, key: key, at: slot)
         }
         return best
     }

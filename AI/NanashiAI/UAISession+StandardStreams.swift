@@ -6,12 +6,13 @@
 
 extension UAISession {
     /// Speaks UAI on standard input and output until `quit` or the end of input, starting with
-    /// `evaluation`, as `nanashi uai` does.
-    public static func serveStandardStreams(evaluation: EvaluationKind) async {
+    /// `evaluation` and `threads` (the options Eval and Threads), as `nanashi uai` does.
+    public static func serveStandardStreams(evaluation: EvaluationKind, threads: Int = 1) async {
         // Each line goes out in unbuffered writes of its own. Not print with fflush(nil):
         // flushing every stream takes the lock of standard input, which readLine holds while it
         // waits, so the search task would block until the next line came in.
-        let session = UAISession(evaluation: evaluation, output: { line in writeLine(line) })
+        let session = UAISession(
+            evaluation: evaluation, threads: threads, output: { line in writeLine(line) })
         await session.serve { readLine() }
     }
 

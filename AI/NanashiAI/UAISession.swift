@@ -16,6 +16,7 @@ public final class UAISession: @unchecked Sendable {
     private let output: @Sendable (String) -> Void
     private var engine: Engine
     private var hashMegabytes = 16
+    private var threads = 1
     private var evaluation: EvaluationKind
     private var level = Level.strongest
     private var position = Position.start
@@ -28,11 +29,16 @@ public final class UAISession: @unchecked Sendable {
     static let hashRange = 1...1024
 
     /// A session writing each reply line (without its line break) to `output`, which may be called
-    /// from a background task; `evaluation` is the `Eval` option's starting value.
-    public init(evaluation: EvaluationKind = .network, output: @escaping @Sendable (String) -> Void) {
+    /// from a background task; `evaluation` and `threads` are the `Eval` and `Threads` options'
+    /// starting values (`threads` clamped to `Engine.threadRange`).
+    public init(
+        evaluation: EvaluationKind = .network, threads: Int = 1, output: @escaping @Sendable (String) -> Void
+    ) {
         self.output = output
         self.evaluation = evaluation
         engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation)
+        engine.threads = threads
+        self.threads = engine.threads
     }
 
     /// Handles one line of input; returns `false` once the line was `quit`.
@@ -53,6 +59,9 @@ public final class UAISession: @unchecked Sendable {
                 "option name Level type spin default \(Level.range.upperBound) min \(Level.range.lowerBound) max \(Level.range.upperBound)"
             )
             output("option name Eval type combo default \(evaluation) var nnue var classic")
+            output(
+                "option name Threads type spin default \(threads) min \(Engine.threadRange.lowerBound) max \(Engine.threadRange.upperBound)"
+            )
             output("uaiok")
         case "isready":
             output("readyok")
@@ -158,6 +167,7 @@ public final class UAISession: @unchecked Sendable {
             }
             hashMegabytes = megabytes
             engine = Engine(hashMegabytes: megabytes, evaluation: evaluation)
+            engine.threads = threads
         case "eval":
             guard let kind = EvaluationKind(rawValue: value.lowercased()) else {
                 _ = error("Eval must be nnue or classic, not '\(value)'")
@@ -166,7 +176,17 @@ public final class UAISession: @unchecked Sendable {
             if kind != evaluation {
                 evaluation = kind
                 engine = Engine(hashMegabytes: hashMegabytes, evaluation: kind)
+                engine.threads = threads
             }
+        case "threads":
+            guard let count = Int(value), Engine.threadRange.contains(count) else {
+                _ = error(
+                    "Threads must be a whole number from \(Engine.threadRange.lowerBound) to \(Engine.threadRange.upperBound), not '\(value)'"
+                )
+                return
+            }
+            threads = count
+            engine.threads = count
         case "level":
             guard let number = Int(value), let newLevel = Level(number) else {
                 _ = error(

@@ -13,7 +13,16 @@ struct UAICommand: AsyncParsableCommand {
     @Option(help: "The evaluation to start with: nnue (the trained network) or classic; UAI option Eval.")
     var eval: EvaluationKind = .network
 
+    @Option(help: "The threads each search runs on, 1 to 64; UAI option Threads.")
+    var threads = 1
+
+    func validate() throws {
+        guard Engine.threadRange.contains(threads) else {
+            throw ValidationError("--threads must be from 1 to 64, not \(threads)")
+        }
+    }
+
     func run() async throws {
-        await UAISession.serveStandardStreams(evaluation: eval)
+        await UAISession.serveStandardStreams(evaluation: eval, threads: threads)
     }
 }

@@ -38,8 +38,33 @@ private final class Transcript: Sendable {
                 "id name Nanashi", "id author the Nanashi authors",
                 "option name Hash type spin default 16 min 1 max 1024",
                 "option name Level type spin default 24 min 1 max 24",
-                "option name Eval type combo default nnue var nnue var classic", "uaiok", "readyok",
+                "option name Eval type combo default nnue var nnue var classic",
+                "option name Threads type spin default 1 min 1 max 64", "uaiok", "readyok",
             ])
+    }
+
+    /// With the Threads option, helper threads search beside the engine's own (Lazy SMP): a
+    /// depth-limited search still reaches its depth and answers a legal move; back to one
+    /// thread, a new game searches exactly as before (the same nodes, the same move).
+    @Test func theThreadsOptionAddsHelperSearches() async throws {
+        func nodesAndMove(_ replies: [String]) throws -> (nodes: Int, move: String) {
+            let last = try #require(replies.last(where: { $0.hasPrefix("info depth 9 ") }))
+            let words = last.split(separator: " ").map(String.init)
+            let nodes = try #require(words.firstIndex(of: "nodes").flatMap { Int(words[$0 + 1]) })
+            return (nodes, try #require(replies.last?.split(separator: " ").last.map(String.init)))
+        }
+        let transcript = Transcript()
+        let position = "position fen x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8"
+        let one = try nodesAndMove(await transcript.send("uainewgame", position, "go depth 9"))
+        let two = await transcript.send(
+            "setoption name Threads value 2", "uainewgame", position, "go depth 9")
+        let legal = try Position(fen: "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8").legalMoves().map(
+            \.description)
+        #expect(two.last.map { legal.contains(String($0.dropFirst("bestmove ".count))) } == true, "\(two)")
+        #expect(two.contains { $0.hasPrefix("info depth 9 ") }, "\(two)")
+        let again = try nodesAndMove(
+            await transcript.send("setoption name Threads value 1", "uainewgame", position, "go depth 9"))
+        #expect(again.nodes == one.nodes && again.move == one.move)
     }
 
     @Test func theEvalOptionChoosesTheEvaluation() async {
@@ -92,6 +117,10 @@ private final class Transcript: Sendable {
         ("setoption name Level value 25", "info string error Level must be from 1 to 24, not '25'"),
         ("setoption name Colour value red", "info string error unknown option 'Colour'"),
         ("setoption name Eval value neural", "info string error Eval must be nnue or classic, not 'neural'"),
+        (
+            "setoption name Threads value 0",
+            "info string error Threads must be a whole number from 1 to 64, not '0'"
+        ),
         ("perft x", "info string error perft needs one depth from 0 to 12"),
         ("frobnicate", "info string error unknown command 'frobnicate'"),
     ])

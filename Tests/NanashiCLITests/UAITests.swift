@@ -16,6 +16,7 @@ import Testing
                 option name Hash type spin default 16 min 1 max 1024
                 option name Level type spin default 24 min 1 max 24
                 option name Eval type combo default nnue var nnue var classic
+                option name Threads type spin default 1 min 1 max 64
                 uaiok
                 readyok
                 7 x . . . . . o

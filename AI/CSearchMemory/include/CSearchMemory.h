@@ -2,6 +2,7 @@
 #define NANASHI_C_SEARCH_MEMORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "MoveOrder.h"
 
@@ -16,5 +17,14 @@ void *nanashi_allocate_table(size_t bytes);
 
 /// Frees memory from `nanashi_allocate_table`.
 void nanashi_free_table(void *table);
+
+/// Reads a table word that other search threads may be writing: whole, never torn, with no
+/// ordering (a plain load on x86-64 and ARM64).
+static inline uint64_t nanashi_load_word(const uint64_t *word) { return __atomic_load_n(word, __ATOMIC_RELAXED); }
+
+/// Writes a table word that other search threads may be reading: whole, with no ordering.
+static inline void nanashi_store_word(uint64_t *word, uint64_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
 
 #endif

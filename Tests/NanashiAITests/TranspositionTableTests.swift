@@ -1,0 +1,34 @@
+import Testing
+
+@testable import NanashiAI
+
+@Suite struct TranspositionTableTests {
+    /// An entry reads back as written, every field at its extremes; an entry whose two words
+    /// were written by two threads at once (one's lock, the other's data) matches neither key.
+    @Test func entriesReadBackWholeAndATornEntryMatchesNoKey() {
+        let table = TranspositionTable(megabytes: 1)
+        let slot = table.entries + 5
+        let records = [
+            TranspositionTable.Record(move: 0xFFFF, score: .min, depth: .max, bound: .exact),
+            TranspositionTable.Record(move: 0, score: .max, depth: -1, bound: .upper),
+            TranspositionTable.Record(move: 1234, score: -7, depth: 0, bound: .lower),
+        ]
+        for (record, key) in zip(records, [0xDEAD_BEEF_0123_4567, 1, .max] as [UInt64]) {
+            TranspositionTable.write(record, key: key, at: slot)
+            let (read, readRecord) = TranspositionTable.read(slot)
+            #expect(read == key)
+            #expect(
+                readRecord.move == record.move && readRecord.score == record.score
+                    && readRecord.depth == record.depth && readRecord.bound == record.bound)
+        }
+        let (first, second) = (records[0], records[2])
+        TranspositionTable.write(first, key: 42, at: slot)
+        let firstLock = slot.pointee.lock
+        TranspositionTable.write(second, key: 43, at: slot)
+        slot.pointee.lock = firstLock
+        let (torn, _) = TranspositionTable.read(slot)
+        #expect(torn != 42 && torn != 43)
+        table.clear()
+        #expect(TranspositionTable.read(slot).key == 0 && TranspositionTable.read(slot).record.bound == .none)
+    }
+}
