@@ -20,7 +20,7 @@ extension Wire {
         // a quote but the unit, so the first `,"mistakes":` is the key's.
         let unitTail = #","unit":"\#(GameAnalysis.unit)"}"#
         guard fields.hasPrefix(#"{"accuracy":"#), fields.hasSuffix(unitTail),
-            let mistakes = fields.range(of: #","mistakes":["#)
+            let mistakes = fields.range(of: #","mistakes":["#), hasSortedKeys(fields)
         else { return nil }
         var line = String(fields[..<mistakes.lowerBound])
         line.reserveCapacity(fields.utf8.count + 40)
@@ -29,5 +29,46 @@ extension Wire {
         line += #","type":"analysis""#
         line += unitTail
         return line
+    }
+
+    /// Whether every object of compact JSON `text` has its keys in the encoder's sorted order
+    /// (byte order, for the ASCII keys of the protocol), read in one pass without decoding: text
+    /// with an escape in a string, or whose brackets do not match, is not taken.
+    static func hasSortedKeys(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            // The open containers: for an object, the byte range of its last key so far.
+            var open: [(isObject: Bool, lastKey: Range<Int>?)] = []
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "{"): open.append((true, nil))
+                case UInt8(ascii: "["): open.append((false, nil))
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard open.popLast() != nil else { return false }
+                case UInt8(ascii: "\""):
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                        if bytes[end] == UInt8(ascii: "\\") { return false }
+                        end += 1
+                    }
+                    guard end < bytes.count else { return false }
+                    let key = (index + 1)..<end
+                    index = end + 1
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { continue }
+                    guard let top = open.last, top.isObject else { return false }
+                    if let last = top.lastKey,
+                        !bytes[last].lexicographicallyPrecedes(bytes[key])
+                    {
+                        return false
+                    }
+                    open[open.count - 1].lastKey = key
+                    continue
+                default: break
+                }
+                index += 1
+            }
+            return open.isEmpty
+        }
     }
 }

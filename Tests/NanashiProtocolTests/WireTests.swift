@@ -438,9 +438,22 @@ func analysisLinesFromStoredFieldsAreTheEncodersLines(id: (RequestID?, Bool)) th
         let fields = Wire.encode(analysis)
         #expect((Wire.analysisLineAsWritten(fields: fields, id: id) != nil) == plainID)
         #expect(try Wire.analysisLine(fields: fields, id: id) == line)
-        // As JSONEncoder wrote them before they were stored sorted.
+        // As JSONEncoder wrote them before they were stored sorted (in an order of its own, run
+        // to run), and with the keys of one object out of order at each level.
         let unsorted = String(decoding: try JSONEncoder().encode(analysis), as: UTF8.self)
-        #expect(unsorted == fields || Wire.analysisLineAsWritten(fields: unsorted, id: id) == nil)
+        let accuracy = try #require(fields.firstRange(of: #""accuracy":{"o":"#))
+        let xAccuracy = try #require(fields.firstRange(of: #"},"x":{"#))
+        let outOfOrder = [
+            unsorted,
+            fields.replacingOccurrences(of: #""depth":"#, with: #""zepth":"#),
+            fields[..<accuracy.upperBound].replacingOccurrences(of: #""o":"#, with: #""y":"#)
+                + fields[accuracy.upperBound...],
+            fields[..<xAccuracy.lowerBound] + #"},"a":{"# + fields[xAccuracy.upperBound...],
+            fields.replacingOccurrences(of: #"{"accurate":"#, with: #"{"zccurate":"#),
+        ]
+        for text in outOfOrder where text != fields {
+            #expect(Wire.analysisLineAsWritten(fields: text, id: id) == nil, "\(text)")
+        }
         #expect(try Wire.analysisLine(fields: unsorted, id: id) == line)
     }
     #expect(throws: DecodingError.self) { try Wire.analysisLine(fields: #"{"game":1}"#, id: id) }
