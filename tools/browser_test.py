@@ -4,8 +4,10 @@
 Starts `nanashi serve --http`, registers a player in the browser at /play, seeks, and plays a
 whole game by clicking squares against a scripted opponent that speaks the protocol over TCP;
 then finds the result on the leaderboard, the player's page and the game's page; then plays a
-whole game against the computer and has the engine analyse it on the game's page. Screenshots of
-each page go to the folder given by --shots (default browser-shots/, not committed).
+whole game against the computer and has the engine analyse it on the game's page; then refuses
+challenges, accepts a friend's casual one and takes a move back after a reload, and plays the
+computer from a layout. Screenshots of each page go to the folder given by --shots (default
+browser-shots/, not committed).
 
     python3 tools/browser_test.py [--nanashi .build/debug/nanashi] [--shots browser-shots]
 """
@@ -246,6 +248,105 @@ def play_the_computer(driver, base, wait, shot, status, result):
     return total
 
 
+class Friend:
+    """A protocol client over TCP that the test reads and writes in turn: a friend of the page's
+    player, at a terminal."""
+
+    def __init__(self, port, name):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.file = self.sock.makefile("r", encoding="utf-8")
+        self.send({"type": "register", "name": name, "password": "password1"})
+        self.until("welcome")
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def until(self, kind):
+        """Reads messages until one of type `kind`, which it returns."""
+        for line in self.file:
+            message = json.loads(line)
+            if message["type"] == kind:
+                return message
+        raise RuntimeError("the server closed the connection before a %s" % kind)
+
+    def close(self):
+        self.sock.close()
+
+
+def play_a_friend(driver, base, tcp_port, wait, shot, status, result):
+    """From /play (logged in as browser_ann): refusing challenges with the checkbox (stored, so a
+    reload shows it); a friend's casual challenge accepted, whose Take back button stays after a
+    reload and takes a move back; then a game against the computer from the layout picked."""
+    driver.get(base + "/play")
+    wait.until(lambda d: d.find_element(By.ID, "me").text == "browser_ann")
+    box = driver.find_element(By.ID, "accept-challenges")
+    assert box.is_selected(), "a new player takes challenges"
+    friend = Friend(tcp_port, "friend_carl")
+    box.click()
+    wait.until(lambda d: "Nobody can challenge you" in status())
+    challenge = {"type": "challenge", "to": "browser_ann", "initial": 300, "increment": 3, "rated": False,
+                 "color": "o"}
+    friend.send(challenge)
+    refused = friend.until("error")
+    assert refused["code"] == "challenge_refused", refused
+    driver.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "me").text == "browser_ann")
+    assert not driver.find_element(By.ID, "accept-challenges").is_selected(), "the refusal was not shown"
+    driver.execute_script("document.getElementById('friend').scrollIntoView()")
+    shot("17-play-refusing-challenges.png")
+    driver.find_element(By.ID, "accept-challenges").click()
+    wait.until(lambda d: "Others may challenge you again" in status())
+
+    # A casual challenge, accepted: the page plays x, and may take a move back, even after a reload.
+    friend.send(challenge)
+    friend.until("challenge_sent")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#challenges p button"))
+    driver.execute_script("document.getElementById('challenges').scrollIntoView()")
+    shot("18-play-challenged.png")
+    accept = [b for b in driver.find_elements(By.CSS_SELECTOR, "#challenges p button") if b.text == "Accept"]
+    accept[0].click()
+    game = friend.until("start")["game"]
+    wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+    assert driver.find_element(By.ID, "takeback-button").is_displayed(), "no Take back in a casual game"
+    driver.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .piece"))
+    wait.until(lambda d: status().startswith("Your move"))
+    assert driver.find_element(By.ID, "takeback-button").is_displayed(), "no Take back after a reload"
+    before = driver.find_element(By.ID, "counts").text
+    assert click_a_move(driver, "x", wait, result), "no move for x at the start"
+    friend.until("moved")
+    shot("19-play-casual-after-reload.png")
+    driver.find_element(By.ID, "takeback-button").click()
+    friend.until("takeback_offer")
+    friend.send({"type": "takeback", "game": game})
+    friend.until("game")
+    wait.until(lambda d: d.find_element(By.ID, "counts").text == before)
+    wait.until(lambda d: status().startswith("Your move"))
+    print("a casual game's move taken back after a reload:", before)
+    friend.send({"type": "resign", "game": game})
+    wait.until(lambda d: result().startswith("Game over"))
+    friend.close()
+
+    # The computer, from the layout picked: the board starts with cross's blockers.
+    wait.until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    driver.find_element(By.XPATH, "//input[@name='layout'][@value='cross']/..").click()
+    Select(driver.find_element(By.ID, "ai-level")).select_by_value("1")
+    Select(driver.find_element(By.ID, "ai-color")).select_by_value("x")
+    driver.find_element(By.ID, "ai-button").click()
+    wait.until(lambda d: d.find_element(By.ID, "name-top").text == "AI level 1 1500"
+               and status().startswith("Your move"))
+    blockers = sorted(square.get_attribute("data-square")
+                      for square in driver.find_elements(By.CSS_SELECTOR, "#board .square.blocker"))
+    assert blockers == ["b4", "d2", "d6", "f4"], blockers
+    assert not driver.find_element(By.ID, "takeback-button").is_displayed(), "Take back against the computer"
+    shot("20-play-computer-cross.png")
+    driver.find_element(By.ID, "resign-button").click()
+    driver.switch_to.alert.accept()
+    wait.until(lambda d: result().startswith("Game over"))
+    print("against the computer from cross:", result())
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--nanashi", default=".build/debug/nanashi")
@@ -423,6 +524,7 @@ def main():
         assert href.endswith("/pgn"), href
 
         engine_plies = play_the_computer(driver, base, wait, shot, status, result)
+        play_a_friend(driver, base, tcp_port, wait, shot, status, result)
         print("ok: %d clicks, the targets drawn matched the server's legal moves %d times, %s; "
               "a %d-ply game against the computer analysed; screenshots in %s"
               % (clicks, checked, final, engine_plies, args.shots))

@@ -129,7 +129,7 @@ struct GameMachine {
                     .start(
                         GameStart(
                             game: id, color: side, opponent: opponent(of: side), fen: position.fen,
-                            control: control, legal: legalMoves(for: side))),
+                            control: control, legal: legalMoves(for: side), rated: isRated)),
                     to: outbox, id: nil)
             }
         }
@@ -335,14 +335,14 @@ struct GameMachine {
         GameState(
             game: id, color: side, opponent: opponent(of: side), fen: position.fen,
             moves: moves, clock: clock.reading(at: now), control: control, legal: legalMoves(for: side),
-            start: startFEN)
+            start: startFEN, rated: isRated)
     }
 
     /// The whole game as a watcher gets it.
     func watched(at now: ContinuousClock.Instant) -> WatchedGame {
         WatchedGame(
             game: id, x: player(.x), o: player(.o), fen: position.fen, moves: moves,
-            clock: clock.reading(at: now), control: control, start: startFEN)
+            clock: clock.reading(at: now), control: control, start: startFEN, rated: isRated)
     }
 
     /// The FEN the game started from, when not the standard start: what `game` carries as `start`.

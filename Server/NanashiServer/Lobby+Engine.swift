@@ -6,11 +6,12 @@ import NanashiProtocol
 import NanashiStorage
 import NanashiTransport
 
-/// Games against the built-in engine: started at once on a `seek` with `ai`, never rated, played
-/// by an `EngineSeat` on the engine pool.
+/// Games against the built-in engine: started at once on a `seek` with `ai` (from the standard
+/// start, a layout or a FEN of the player's own), never rated, played by an `EngineSeat` on the
+/// engine pool.
 extension Lobby {
     /// Starts a game against the engine at `level` for the seeker, who plays `seek.color` (or a
-    /// side chosen at random), connected from `address`. Refused when the player has a game, or
+    /// side chosen at random) from `seek.start`, connected from `address`. Refused when the player has a game, or
     /// one starting, or has started too many lately (`rate_limited`), or when this node or the
     /// address has as many engine games as it may, or the engine pool's queue is full (`busy`).
     func seekEngine(
@@ -30,7 +31,8 @@ extension Lobby {
         outbox.send(.seeking, id: requestID)
         let side = seek.color ?? (Bool.random() ? .x : .o)
         await startEngineGame(
-            seeker.player, side: side, level: level, control: seek.control, address: address)
+            seeker.player, side: side, level: level, control: seek.control, start: seek.start,
+            address: address)
     }
 
     /// Refuses a new game against the engine for `playerID` at `address` past the limits: the
@@ -45,9 +47,9 @@ extension Lobby {
         try engineGames.checkMayStart(playerID, from: address)
     }
 
-    /// Stores and begins a game of `player`, on `side`, against the engine at `level`.
+    /// Stores and begins a game of `player`, on `side`, against the engine at `level`, from `start`.
     private func startEngineGame(
-        _ player: PlayerRow, side: Side, level: Level, control: TimeControl, address: String
+        _ player: PlayerRow, side: Side, level: Level, control: TimeControl, start: Position, address: String
     ) async {
         guard let id = player.id else { return }
         starting.insert(id)
@@ -59,7 +61,8 @@ extension Lobby {
         let stored: (engine: PlayerRow, game: Int64)
         do {
             stored = try await storage.createEngineGame(
-                playerID: id, side: side, level: level.number, control: control, now: settings.clock.date)
+                playerID: id, side: side, level: level.number, control: control, now: settings.clock.date,
+                start: Self.storedStart(start))
             try await cluster?.hosts(game: stored.game)
         } catch {
             logger.error("starting a game against the engine failed: \(error)")
@@ -77,10 +80,12 @@ extension Lobby {
         outboxes[side] = connections[id]?.outbox
         let (x, o) = side == .x ? (player, stored.engine) : (stored.engine, player)
         let game = makeGame(
-            id: stored.game, control: control, x: x, o: o, position: .start, moves: [], clocks: nil,
-            outboxes: outboxes, isRated: false)
+            id: stored.game, control: control, x: x, o: o, start: start, position: start, moves: [],
+            clocks: nil, outboxes: outboxes, isRated: false)
         seat.seat(in: game)
-        logger.info("game \(stored.game) started: \(x.name) (x) v \(o.name) (o) at \(control), unrated")
+        logger.info(
+            "game \(stored.game) started: \(x.name) (x) v \(o.name) (o) at \(control)\(start == .start ? "" : " from \(start.fen)"), unrated"
+        )
         await game.begin()
     }
 
@@ -105,12 +110,14 @@ extension Lobby {
     func endedEngineGame(_ game: Game) -> Bool {
         guard !game.isRated else { return false }
         let ended = Rematches.Ended(
-            game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control)
+            game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control,
+            start: game.start, rated: false)
         engineGames.ended(ended, connected: game.players.values.map(\.id).filter { connections[$0] != nil })
         return true
     }
 
-    /// A rematch of the player's last game against the engine starts at once, colours swapped;
+    /// A rematch of the player's last game against the engine starts at once, colours swapped,
+    /// from the same start;
     /// returns false (doing nothing) when `gameID` is not that game. Refused as a new `seek`
     /// with `ai` is: with a game in progress or starting, or when the engine is `busy`.
     func rematchEngine(
@@ -135,7 +142,8 @@ extension Lobby {
             outbox.send(.error(ProtocolError(.internalError, "the rematch could not be started")))
             return true
         }
-        await startEngineGame(player, side: side, level: level, control: ended.control, address: address)
+        await startEngineGame(
+            player, side: side, level: level, control: ended.control, start: ended.start, address: address)
         return true
     }
 }

@@ -6,10 +6,9 @@ import PostgresNIO
 /// Games against the built-in engine and analyses of finished games, in PostgreSQL. The engine's
 /// games are marked with `game.engine_level`.
 extension PostgresStorage {
-    package func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
-        async throws
-        -> (engine: PlayerRow, game: Int64)
-    {
+    package func createEngineGame(
+        playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date, start: String?
+    ) async throws -> (engine: PlayerRow, game: Int64) {
         let fresh = EnginePlayer.new(level: level, now: now)
         let (logger, host) = (logger, host)
         return try await transaction { connection in
@@ -35,9 +34,9 @@ extension PostgresStorage {
             guard
                 let id = try await connection.query(
                     """
-                    INSERT INTO game (x_id, o_id, initial, increment, started_at, engine_level, host)
+                    INSERT INTO game (x_id, o_id, initial, increment, started_at, engine_level, host, start_fen)
                     VALUES (\(x), \(o), \(control.initial), \(control.increment), \(now.timeIntervalSince1970),
-                            \(level), \(host))
+                            \(level), \(host), \(start))
                     RETURNING id
                     """, logger: logger
                 ).collect().first?.decode(Int64.self)

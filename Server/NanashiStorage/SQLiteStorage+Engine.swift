@@ -25,10 +25,9 @@ extension SQLiteStorage {
         }
     }
 
-    package func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
-        async throws
-        -> (engine: PlayerRow, game: Int64)
-    {
+    package func createEngineGame(
+        playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date, start: String?
+    ) async throws -> (engine: PlayerRow, game: Int64) {
         try await writing { db in
             var engine: PlayerRow
             if let stored = try Self.player(db, named: EnginePlayer.name(level: level)) {
@@ -40,10 +39,12 @@ extension SQLiteStorage {
             let (x, o) = side == .x ? (playerID, engine.id!) : (engine.id!, playerID)
             try db.execute(
                 sql: """
-                    INSERT INTO game (x_id, o_id, initial, increment, started_at, engine_level)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO game (x_id, o_id, initial, increment, started_at, engine_level, start_fen)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [x, o, control.initial, control.increment, now.timeIntervalSince1970, level])
+                arguments: [
+                    x, o, control.initial, control.increment, now.timeIntervalSince1970, level, start,
+                ])
             return (engine, db.lastInsertedRowID)
         }
     }

@@ -100,10 +100,11 @@ package protocol Storage: ModerationStorage, FairPlayStorage {
 
     /// Stores a new game of `playerID` against the engine at `level`, the player on `side`, and
     /// returns the engine's player (made on its first game, see `EnginePlayer`) and the game's id.
-    /// The game is marked with its level and is never rated.
-    func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
-        async throws
-        -> (engine: PlayerRow, game: Int64)
+    /// The game is marked with its level and is never rated. `start`: the FEN it starts from,
+    /// `nil` for the standard start.
+    func createEngineGame(
+        playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date, start: String?
+    ) async throws -> (engine: PlayerRow, game: Int64)
 
     /// The level of every unfinished game against the engine, by game id.
     func unfinishedEngineLevels() async throws -> [Int64: Int]
@@ -137,6 +138,14 @@ extension Storage {
         async throws -> Int64
     {
         try await createGame(xID: xID, oID: oID, control: control, now: now, casual: casual, start: nil)
+    }
+
+    /// Stores a new game against the engine from the standard start (see the full form).
+    package func createEngineGame(playerID: Int64, side: Side, level: Int, control: TimeControl, now: Date)
+        async throws -> (engine: PlayerRow, game: Int64)
+    {
+        try await createEngineGame(
+            playerID: playerID, side: side, level: level, control: control, now: now, start: nil)
     }
 
     /// Ends a game, rated.

@@ -1,9 +1,9 @@
 import NanashiCore
 import NanashiProtocol
 
-/// `/play`: log in or register, pick a time control, seek a person or play the computer at a
-/// level and colour, and play; the script does the rest
-/// over `/ws`. The password goes only over that socket, never in a form submission.
+/// `/play`: log in or register, pick a time control and a start, seek a person, play the computer
+/// at a level and colour or challenge a friend (or refuse all challenges), and play; the script
+/// does the rest over `/ws`. The password goes only over that socket, never in a form submission.
 enum PlayPage {
     /// The time controls offered.
     static let controls = [
@@ -61,7 +61,7 @@ enum PlayPage {
             \(LayoutPicker.html)
             <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" class="secondary" id="cancel-button" hidden>Cancel</button></div>
             <h2>Play the computer</h2>
-            <p class="quiet">Unrated, at once, at the time control above.</p>
+            <p class="quiet">Unrated, at once, at the time control and start above.</p>
             <div class="pair">
             <div><label for="ai-level">Level</label>
             <select id="ai-level">\(levelOptions.joined())</select></div>
@@ -78,6 +78,7 @@ enum PlayPage {
             <select id="friend-rated"><option value="true">rated</option><option value="false">casual</option></select></div>
             </div>
             <div class="buttons"><button type="button" id="challenge-button">Challenge</button></div>
+            <label class="check"><input type="checkbox" id="accept-challenges" checked> Accept challenges</label>
             <div id="challenges"></div>
             </div>
             </div>

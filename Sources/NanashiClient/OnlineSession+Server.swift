@@ -52,9 +52,11 @@ extension OnlineSession {
             }
             if acceptedChallenge { found = "challenge accepted" }
             acceptedChallenge = false
+            // A casual game allows takebacks (one against the engine says unrated at its end).
+            let casual = start.rated || settings.engine != nil ? "" : ", casual"
             say(
                 found + ": you play \(table.side) against "
-                    + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)"
+                    + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)\(casual)"
                     + "; type help for the commands")
             begin(table, at: now)
         case .game(let state):

@@ -97,7 +97,7 @@ public struct OnlineSession {
         /// The player to challenge (`--challenge`), with the side wanted and whether it is rated,
         /// instead of seeking.
         public var challenge: (name: String, side: Side?, rated: Bool)? = nil
-        /// Where the game is to start (`--layout`, or `--fen` for a challenge).
+        /// Where the game is to start (`--layout`, or `--fen` for a challenge or the engine).
         public var start: StartChoice = .standard
         /// A password reset token from the server's operator (`--reset-token`): the password
         /// given is set as the new one (`reset_password`) instead of logging in with it.
@@ -114,7 +114,10 @@ public struct OnlineSession {
                         layout: start.layout, custom: start.custom))
             }
             guard let engine else { return .seek(control, layout: start.layout) }
-            return .seekEngine(EngineSeek(level: engine.level, color: engine.side, control: control))
+            return .seekEngine(
+                EngineSeek(
+                    level: engine.level, color: engine.side, control: control, layout: start.layout,
+                    custom: start.custom))
         }
     }
 

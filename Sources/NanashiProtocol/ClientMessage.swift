@@ -17,7 +17,7 @@ public enum ClientMessage: Hashable, Sendable {
     /// `seek`: look for an opponent at a time control, from a layout (paired only with a seek
     /// of the same layout).
     case seek(TimeControl, layout: Layout = .standard)
-    /// `seek` with `ai`: play the built-in engine at once (unrated).
+    /// `seek` with `ai`: play the built-in engine at once (unrated), from any start.
     case seekEngine(EngineSeek)
     /// `cancel`: stop seeking.
     case cancel
@@ -147,15 +147,22 @@ extension ClientMessage: WireMessage {
         case "seek":
             let control = try TimeControl(from: decoder)
             if let level = try container.decodeIfPresent(Int.self, forKey: .ai) {
-                guard !container.contains(.layout) else {
-                    throw ProtocolError(
-                        .badRequest, "games against the computer start from the standard position")
+                let layout = try container.decodeIfPresent(String.self, forKey: .layout)
+                let fen = try container.decodeIfPresent(String.self, forKey: .fen)
+                if layout != nil, fen != nil {
+                    throw ProtocolError(.badRequest, "a seek names a layout or a fen, not both")
                 }
                 self = .seekEngine(
                     EngineSeek(
                         level: level, color: try container.decodeIfPresent(Side.self, forKey: .color),
-                        control: control))
+                        control: control, layout: try layout.map(Layout.wire(named:)) ?? .standard,
+                        custom: try fen.map(Position.wire(startingAt:))))
             } else {
+                guard !container.contains(.fen) else {
+                    throw ProtocolError(
+                        .badRequest,
+                        "a seek for a person starts from a layout; a fen is for challenges and ai")
+                }
                 self = .seek(
                     control,
                     layout: try container.decodeIfPresent(String.self, forKey: .layout).map(
@@ -235,6 +242,11 @@ extension ClientMessage: WireMessage {
             try seek.control.encode(to: encoder)
             try container.encode(seek.level, forKey: .ai)
             try container.encodeIfPresent(seek.color, forKey: .color)
+            if let custom = seek.custom {
+                try container.encode(custom.fen, forKey: .fen)
+            } else if !seek.layout.isStandard {
+                try container.encode(seek.layout.name, forKey: .layout)
+            }
         case .move(let game, let move):
             try container.encode(game, forKey: .game)
             try container.encode(move, forKey: .move)

@@ -1,19 +1,33 @@
 import NanashiCore
 
 /// The fields of a `seek` against the built-in engine: `{"type":"seek","ai":LEVEL}`, optionally
-/// with `"color"` (the seeker's side) and the time control.
+/// with `"color"` (the seeker's side), the time control, and where the game starts: `"layout"`
+/// (a layout's name) or `"fen"` (a position of one's own). Games against the engine are never
+/// rated, so any start the core accepts will do.
 public struct EngineSeek: Hashable, Sendable {
     /// The engine's level, as `nanashi play` numbers them (1 is the weakest).
     public var level: Int
     /// The side the seeker plays; `nil` lets the server choose.
     public var color: Side?
     public var control: TimeControl
+    /// The named start; ignored when `custom` is given.
+    public var layout: Layout
+    /// A start of the seeker's own (checked by `Position(startingAt:)`), or `nil`.
+    public var custom: Position?
 
-    public init(level: Int, color: Side? = nil, control: TimeControl = .standard) {
+    public init(
+        level: Int, color: Side? = nil, control: TimeControl = .standard, layout: Layout = .standard,
+        custom: Position? = nil
+    ) {
         self.level = level
         self.color = color
         self.control = control
+        self.layout = layout
+        self.custom = custom
     }
+
+    /// The position the game starts from.
+    public var start: Position { custom ?? layout.position }
 }
 
 /// The fields of `analysis`: the engine's evaluation of every position of a finished game, and

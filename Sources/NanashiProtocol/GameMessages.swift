@@ -23,9 +23,13 @@ public struct GameStart: Hashable, Sendable {
     public var control: TimeControl
     /// The receiver's legal moves, when it is their turn (see `Moved.legal`); `nil` otherwise.
     public var legal: [Move]?
+    /// Whether the result changes ratings. Written only for a casual game (`"rated":false`, as
+    /// a casual challenge's and every game against the engine): left out, a game is rated.
+    public var rated: Bool
 
     public init(
-        game: Int64, color: Side, opponent: Opponent, fen: String, control: TimeControl, legal: [Move]? = nil
+        game: Int64, color: Side, opponent: Opponent, fen: String, control: TimeControl, legal: [Move]? = nil,
+        rated: Bool = true
     ) {
         self.game = game
         self.color = color
@@ -33,11 +37,12 @@ public struct GameStart: Hashable, Sendable {
         self.fen = fen
         self.control = control
         self.legal = legal
+        self.rated = rated
     }
 }
 
 extension GameStart: Codable {
-    private enum CodingKeys: String, CodingKey { case game, color, opponent, fen, legal }
+    private enum CodingKeys: String, CodingKey { case game, color, opponent, fen, legal, rated }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +52,7 @@ extension GameStart: Codable {
         fen = try container.decode(String.self, forKey: .fen)
         control = try TimeControl(fieldsOf: decoder)
         legal = try container.decodeIfPresent([Move].self, forKey: .legal)
+        rated = try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -57,6 +63,7 @@ extension GameStart: Codable {
         try container.encode(fen, forKey: .fen)
         try control.encode(to: encoder)
         try container.encodeIfPresent(legal, forKey: .legal)
+        if !rated { try container.encode(false, forKey: .rated) }
     }
 }
 
@@ -134,12 +141,15 @@ public struct GameState: Hashable, Sendable {
     public var legal: [Move]?
     /// The FEN the game started from, when not the standard start (`moves` are played from it).
     public var start: String?
+    /// Whether the result changes ratings (see `GameStart.rated`).
+    public var rated: Bool
 
     public init(
         game: Int64, color: Side, opponent: Opponent, fen: String, moves: [Move], clock: Clocks,
-        control: TimeControl, legal: [Move]? = nil, start: String? = nil
+        control: TimeControl, legal: [Move]? = nil, start: String? = nil, rated: Bool = true
     ) {
         self.start = start
+        self.rated = rated
         self.game = game
         self.color = color
         self.opponent = opponent
@@ -163,12 +173,14 @@ extension GameState: Codable {
             game: start.game, color: start.color, opponent: start.opponent, fen: start.fen,
             moves: try container.decode([Move].self, forKey: .moves),
             clock: try container.decode(Clocks.self, forKey: .clock), control: start.control,
-            legal: start.legal, start: try container.decodeIfPresent(String.self, forKey: .start))
+            legal: start.legal, start: try container.decodeIfPresent(String.self, forKey: .start),
+            rated: start.rated)
     }
 
     public func encode(to encoder: any Encoder) throws {
         let start = GameStart(
-            game: game, color: color, opponent: opponent, fen: fen, control: control, legal: legal)
+            game: game, color: color, opponent: opponent, fen: fen, control: control, legal: legal,
+            rated: rated)
         try start.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(moves, forKey: .moves)

@@ -116,20 +116,52 @@ public enum ServerMessage: Hashable, Sendable {
 }
 
 /// The fields of `welcome`: who is logged in, their session token and rating.
-public struct Welcome: Hashable, Sendable, Codable {
+public struct Welcome: Hashable, Sendable {
     public var name: String
     /// The session token, base64url; send it in `auth` to resume the session.
     public var token: String
     public var rating: Int
     public var rd: Int
     public var games: Int
+    /// Whether the player takes challenges, as stored (`challenges` sets it). Written only
+    /// when they refuse them (`"challenges":false`): left out, they take them.
+    public var acceptsChallenges: Bool
 
-    public init(name: String, token: String, rating: Int, rd: Int, games: Int) {
+    public init(name: String, token: String, rating: Int, rd: Int, games: Int, acceptsChallenges: Bool = true)
+    {
         self.name = name
         self.token = token
         self.rating = rating
         self.rd = rd
         self.games = games
+        self.acceptsChallenges = acceptsChallenges
+    }
+}
+
+extension Welcome: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, token, rating, rd, games
+        case acceptsChallenges = "challenges"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        token = try container.decode(String.self, forKey: .token)
+        rating = try container.decode(Int.self, forKey: .rating)
+        rd = try container.decode(Int.self, forKey: .rd)
+        games = try container.decode(Int.self, forKey: .games)
+        acceptsChallenges = try container.decodeIfPresent(Bool.self, forKey: .acceptsChallenges) ?? true
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(token, forKey: .token)
+        try container.encode(rating, forKey: .rating)
+        try container.encode(rd, forKey: .rd)
+        try container.encode(games, forKey: .games)
+        if !acceptsChallenges { try container.encode(false, forKey: .acceptsChallenges) }
     }
 }
 

@@ -61,12 +61,15 @@ public struct WatchedGame: Hashable, Sendable {
     public var control: TimeControl
     /// The FEN the game started from, when not the standard start (`moves` are played from it).
     public var start: String?
+    /// Whether the result changes ratings (see `GameStart.rated`: written only when `false`).
+    public var rated: Bool
 
     public init(
         game: Int64, x: GamePlayer, o: GamePlayer, fen: String, moves: [Move], clock: Clocks,
-        control: TimeControl, start: String? = nil
+        control: TimeControl, start: String? = nil, rated: Bool = true
     ) {
         self.start = start
+        self.rated = rated
         self.game = game
         self.x = x
         self.o = o
@@ -78,7 +81,7 @@ public struct WatchedGame: Hashable, Sendable {
 }
 
 extension WatchedGame: Codable {
-    private enum CodingKeys: String, CodingKey { case game, x, o, fen, moves, clock, start }
+    private enum CodingKeys: String, CodingKey { case game, x, o, fen, moves, clock, start, rated }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -90,6 +93,7 @@ extension WatchedGame: Codable {
         clock = try container.decode(Clocks.self, forKey: .clock)
         control = try TimeControl(fieldsOf: decoder)
         start = try container.decodeIfPresent(String.self, forKey: .start)
+        rated = try container.decodeIfPresent(Bool.self, forKey: .rated) ?? true
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -101,6 +105,7 @@ extension WatchedGame: Codable {
         try container.encode(moves, forKey: .moves)
         try container.encode(clock, forKey: .clock)
         try container.encodeIfPresent(start, forKey: .start)
+        if !rated { try container.encode(false, forKey: .rated) }
         try control.encode(to: encoder)
     }
 }

@@ -32,7 +32,8 @@ extension Wire {
         line += start.opponent.name
         line += #"","rating":"#
         line += String(start.opponent.rating)
-        line += #"},"type":"start"}"#
+        line += start.rated ? "}" : #"},"rated":false"#
+        line += #","type":"start"}"#
         return line
     }
 
@@ -62,7 +63,7 @@ extension Wire {
     /// The line of a `welcome`, or `nil` if the encoder must write it.
     static func welcomeLine(_ welcome: Welcome, id: RequestID?) -> String? {
         guard isPlain(welcome.name), isPlain(welcome.token) else { return nil }
-        var line = #"{"games":"#
+        var line = welcome.acceptsChallenges ? #"{"games":"# : #"{"challenges":false,"games":"#
         line += String(welcome.games)
         guard append(id, to: &line) else { return nil }
         line += #","name":""#

@@ -39,6 +39,7 @@ extension Wire {
         line += movesArray
         line += #","o":"#
         append(watched.o, to: &line)
+        if !watched.rated { line += #","rated":false"# }
         if let start = watched.start {
             line += #","start":""#
             line += start

@@ -26,7 +26,7 @@ struct OnlineCommand: AsyncParsableCommand {
             With --ai LEVEL (\(Level.range.lowerBound) to \(Level.range.upperBound), as in \
             'nanashi play') the game is against the server's own engine at that level, starting at \
             once, unrated, in the same account and archive; --side picks your side (random by \
-            default).
+            default), and --layout or --fen the start.
 
             With piped input, one move or command per line; each line waits for your turn, and the \
             end of input leaves. A dropped connection is retried by itself, and the game resumes.
@@ -69,7 +69,7 @@ struct OnlineCommand: AsyncParsableCommand {
     @Option(help: "Start from this layout ('nanashi layouts'); a seek pairs only with the same.")
     var layout: String?
 
-    @Option(help: "With --challenge, start from this FEN instead: always casual.")
+    @Option(help: "With --challenge or --ai, start from this FEN instead: always casual.")
     var fen: String?
 
     @Option(help: "With --ai or --challenge, your side: x (moves first), o, or random.")
@@ -80,10 +80,10 @@ struct OnlineCommand: AsyncParsableCommand {
     func validate() throws {
         if let ai { try Level.range.check(ai, "--ai") }
         if ai != nil, challenge != nil { throw ValidationError("--ai and --challenge do not go together") }
-        if casual || fen != nil, challenge == nil {
-            throw ValidationError("--casual and --fen go with --challenge")
+        if casual, challenge == nil { throw ValidationError("--casual goes with --challenge") }
+        if fen != nil, challenge == nil, ai == nil {
+            throw ValidationError("--fen goes with --challenge or --ai")
         }
-        if ai != nil, layout != nil { throw ValidationError("--layout goes with a seek or --challenge") }
         do { _ = try StartChoice(layout: layout, fen: fen) } catch {
             throw ValidationError(error.description)
         }

@@ -29,7 +29,13 @@ import Testing
     @Test(arguments: [
         (["--layout", "nowhere"], "no layout is named 'nowhere'"),
         (["--challenge", "bob", "--fen", "x6/7/7/7/7/7/7 o 0 1"], "--fen: the game is over at this FEN"),
-        (["--fen", "x5o/7/7/7/7/7/o5x x 0 1"], "--casual and --fen go with --challenge"),
+        (["--fen", "x5o/7/7/7/7/7/o5x x 0 1"], "--fen goes with --challenge or --ai"),
+        (["--casual"], "--casual goes with --challenge"),
+        (["--ai", "3", "--fen", "x5o/7 x"], "--fen: bad FEN: the board must have 7 ranks"),
+        (
+            ["--ai", "3", "--layout", "cross", "--fen", "x5o/7/7/7/7/7/o5x x 0 1"],
+            "--layout and --fen exclude"
+        ),
     ])
     func onlineRefusesABadStart(arguments: [String], message: String) throws {
         let result = try NanashiProcess.run(["online", "--server", "127.0.0.1:1"] + arguments)

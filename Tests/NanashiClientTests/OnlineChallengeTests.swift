@@ -52,3 +52,19 @@ private let terms = ChallengeTerms(
         online.handle(.line("decline"), at: epoch).contains(
             .send(Request(.declineChallenge(challenge: "C2", reason: nil), id: .string("accept")))))
 }
+
+@Test func aCasualGameSaysSoAtItsStart() {
+    var online = session()
+    _ = online.handle(reply(.pong, id: "sync"), at: epoch)
+    _ = online.handle(
+        reply(.challenged(ChallengeNotice(challenge: "C2", player: "carl", rating: 1620, terms: terms))),
+        at: epoch)
+    _ = online.handle(.line("accept"), at: epoch)
+    let start = GameStart(
+        game: 9, color: .o, opponent: Opponent(name: "carl", rating: 1620), fen: Position.start.fen,
+        control: TimeControl(initial: 300, increment: 3), rated: false)
+    #expect(
+        said(online.handle(reply(.start(start)), at: epoch)).first
+            == "challenge accepted: you play o against carl (1620) at 5+3, casual; type help for the commands"
+    )
+}

@@ -379,6 +379,23 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
     #expect(ended.hasSuffix("you lose (unrated)\n"))
 }
 
+/// `--ai` with `--layout` or `--fen`: the seek for the engine names the start.
+@Test(arguments: [("cross", nil), (nil, "x5o/7/7/3o3/7/7/o5x x 0 1")] as [(String?, String?)])
+func anEngineSeekNamesItsStart(layout: String?, fen: String?) throws {
+    let start = try StartChoice(layout: layout, fen: fen)
+    var online = OnlineSession(
+        OnlineSession.Settings(
+            servers: servers, control: control, register: false,
+            savedSession: .init(name: "ann", token: "tok1"),
+            isInteractive: false, color: false, engine: (level: 7, side: .o), start: start))
+    _ = online.start()
+    _ = online.at(0, .connected)
+    _ = online.at(0, reply(.welcome(welcome), id: "auth"))
+    let seek = EngineSeek(level: 7, color: .o, control: control, layout: start.layout, custom: start.custom)
+    #expect(online.at(0, reply(.pong, id: "sync")) == [send(.seekEngine(seek), id: "seek")])
+    #expect(seek.start == (try fen.map { try Position(fen: $0) } ?? Layout.named("cross")!.position))
+}
+
 @Test func ratingsAtTheEndsOfTheIntegersAreShownWithoutOverflowing() {
     #expect(
         OnlineSession.verdict(winner: nil, side: .x, before: Int.min, after: Int.max)

@@ -60,6 +60,30 @@ func aMissingFieldOrAMoveThatIsNotOneIsRefused(line: String, error: ProtocolErro
     #expect(throws: error) { try Wire.reply(fromLine: Array(line.utf8)) }
 }
 
+/// `rated` is written only as `false`; left out, or `true` as a client might write it, a game is
+/// rated.
+@Test func aGameIsRatedUnlessItSaysOtherwise() throws {
+    let start =
+        #"{"color":"x","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":5,"increment":0,"initial":60,"opponent":{"name":"bob","rating":1500},"#
+    for (field, rated) in [("", true), (#""rated":true,"#, true), (#""rated":false,"#, false)] {
+        let line = start + field + #""type":"start"}"#
+        guard case .start(let read) = try Wire.reply(fromLine: Array(line.utf8)).message else {
+            Issue.record("not a start: \(line)")
+            continue
+        }
+        #expect(read.rated == rated)
+        #expect(
+            Wire.line(Reply(.start(read))) == start + (rated ? "" : #""rated":false,"#) + #""type":"start"}"#)
+    }
+    let watched =
+        #"{"clock":{"o":6,"x":5},"fen":"x5o/7/7/7/7/7/o5x x 0 1","game":4,"increment":0,"initial":60,"moves":[],"o":{"name":"bob","rating":1480},"rated":false,"type":"game","x":{"name":"ann","rating":1612}}"#
+    guard case .watching(let game) = try Wire.reply(fromLine: Array(watched.utf8)).message else {
+        Issue.record("not a watcher's game: \(watched)")
+        return
+    }
+    #expect(!game.rated && Wire.line(Reply(.watching(game))) == watched)
+}
+
 /// What is written is read back as it was: the time control in whole seconds, the moves as moves.
 @Test func gameMessagesReadBackAsWritten() throws {
     let control = TimeControl(initial: 180, increment: 2)

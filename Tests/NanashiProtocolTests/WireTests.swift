@@ -75,6 +75,33 @@ import Testing
                     control: TimeControl(initial: 60, increment: 1), legal: [.pass]))),
         #"{"clock":{"o":2,"x":1},"color":"o","fen":"7/7/7/7/7/1x5/o6 o 0 1","game":5,"increment":1,"initial":60,"legal":["0000"],"moves":["b2"],"opponent":{"name":"ann","rating":1500},"type":"game"}"#
     ),
+    // A casual game says so in `start` and `game`, between `opponent` and `start`/`type`.
+    (
+        Reply(
+            .start(
+                GameStart(
+                    game: 5, color: .o, opponent: Opponent(name: "ann", rating: 1500),
+                    fen: Position.start.fen, control: TimeControl(initial: 60, increment: 1), rated: false)),
+            id: .integer(2)),
+        #"{"color":"o","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":5,"id":2,"increment":1,"initial":60,"opponent":{"name":"ann","rating":1500},"rated":false,"type":"start"}"#
+    ),
+    (
+        Reply(
+            .game(
+                GameState(
+                    game: 5, color: .x, opponent: Opponent(name: "ann", rating: 1500),
+                    fen: "x5o/7/7/3o3/7/7/o5x x 0 1", moves: [], clock: Clocks(x: 1, o: 2),
+                    control: TimeControl(initial: 60, increment: 1), legal: ["e4"],
+                    start: "x5o/7/7/3o3/7/7/o5x x 0 1", rated: false))),
+        #"{"clock":{"o":2,"x":1},"color":"x","fen":"x5o/7/7/3o3/7/7/o5x x 0 1","game":5,"increment":1,"initial":60,"legal":["e4"],"moves":[],"opponent":{"name":"ann","rating":1500},"rated":false,"start":"x5o/7/7/3o3/7/7/o5x x 0 1","type":"game"}"#
+    ),
+    // A player who refuses challenges hears it on logging in.
+    (
+        Reply(
+            .welcome(
+                Welcome(name: "eve", token: "t", rating: 1500, rd: 350, games: 0, acceptsChallenges: false))),
+        #"{"challenges":false,"games":0,"name":"eve","rating":1500,"rd":350,"token":"t","type":"welcome"}"#
+    ),
     (
         Reply(
             .end(
@@ -361,15 +388,16 @@ func gameLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), name:
     let (id, plainID) = id
     let (name, plainName) = name
     for legal in [nil, [], [.pass], Position.start.legalMoves()] as [[Move]?] {
-        for color in Side.allCases {
+        for (color, rated) in [(Side.x, true), (.o, true), (.x, false), (.o, false)] {
             let start = GameStart(
                 game: 1_234_567, color: color, opponent: Opponent(name: name, rating: -3),
                 fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", control: TimeControl(initial: 300, increment: 0),
-                legal: legal)
+                legal: legal, rated: rated)
             let reply = Reply(.start(start), id: id)
             #expect((Wire.startLine(start, id: id) != nil) == (plainID && plainName))
             let line = Wire.line(reply)
             #expect(line == Wire.encode(reply))
+            #expect(line.contains(#""rated":false,"type":"start"}"#) == !rated)
             #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
         }
     }
@@ -385,12 +413,16 @@ func gameLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), name:
             #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
         }
     }
-    let welcome = Welcome(name: name, token: "Ab-_09", rating: 1499, rd: 0, games: .max)
-    let reply = Reply(.welcome(welcome), id: id)
-    #expect((Wire.welcomeLine(welcome, id: id) != nil) == (plainID && plainName))
-    let line = Wire.line(reply)
-    #expect(line == Wire.encode(reply))
-    #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+    for accepts in [true, false] {
+        let welcome = Welcome(
+            name: name, token: "Ab-_09", rating: 1499, rd: 0, games: .max, acceptsChallenges: accepts)
+        let reply = Reply(.welcome(welcome), id: id)
+        #expect((Wire.welcomeLine(welcome, id: id) != nil) == (plainID && plainName))
+        let line = Wire.line(reply)
+        #expect(line == Wire.encode(reply))
+        #expect(line.contains(#""challenges":false"#) == !accepts)
+        #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
+    }
 }
 
 /// `watching` is written field by field, its moves array given as written once for the ply:
@@ -400,19 +432,22 @@ func watchingLinesAreWrittenAsTheEncoderWouldWriteThem(id: (RequestID?, Bool), n
     let (id, plainID) = id
     let (name, plainName) = name
     let long = Array(repeating: Move.pass, count: 3) + Position.start.legalMoves()
-    for (moves, start) in [([], nil), ([.pass], "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"), (long, nil)]
-        as [([Move], String?)]
-    {
+    let starts: [([Move], String?, Bool)] = [
+        ([], nil, true), ([.pass], "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", true), (long, nil, true),
+        ([], nil, false), ([.pass], "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", false),
+    ]
+    for (moves, start, rated) in starts {
         let watched = WatchedGame(
             game: 42, x: GamePlayer(name: name, rating: 1612), o: GamePlayer(name: "o-side", rating: -5),
             fen: "x5o/7/2-1-2/7/7/5x1/o5x o 12 51", moves: moves, clock: Clocks(x: 299_871, o: 0),
-            control: TimeControl(initial: 300, increment: 2), start: start)
+            control: TimeControl(initial: 300, increment: 2), start: start, rated: rated)
         let reply = Reply(.watching(watched), id: id)
         let given = Wire.watchingLine(watched, id: id, movesArray: Wire.movesArray(moves))
         #expect((given != nil) == (plainID && plainName))
         let line = Wire.line(reply)
         #expect(line == Wire.encode(reply))
         if let given { #expect(given == line) }
+        #expect(line.contains(#""rated":false"#) == !rated)
         #expect(try Wire.reply(fromLine: Array(line.utf8)) == reply)
     }
 }

@@ -23,7 +23,7 @@ private func storedGames(_ server: TestServer) throws -> Int {
 }
 
 @Suite struct EngineGameTests {
-    /// The engine plays as any opponent: `start` names it, it answers each move with a legal one
+    /// The engine plays as any opponent: `start` names it (and says the game is casual), it answers each move with a legal one
     /// in a `moved` that lists the player's moves, nothing is rated, and the profile keeps the
     /// game apart; a rematch starts at once with colours swapped, the engine moving first.
     @Test func aPlayerPlaysTheEngineUnratedAndRematchesIt() async throws {
@@ -40,7 +40,7 @@ private func storedGames(_ server: TestServer) throws -> Int {
         let game = started.game
         #expect(
             start
-                == #"{"color":"x","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":\#(game),"increment":0,"initial":60,"legal":["f1","f2","g2","a6","b6","b7","g1e1","g1e2","g1e3","g1f3","g1g3","a7a5","a7b5","a7c5","a7c6","a7c7"],"opponent":{"name":"AI level 1","rating":1500},"type":"start"}"#
+                == #"{"color":"x","fen":"x5o/7/7/7/7/7/o5x x 0 1","game":\#(game),"increment":0,"initial":60,"legal":["f1","f2","g2","a6","b6","b7","g1e1","g1e2","g1e3","g1f3","g1g3","a7a5","a7b5","a7c5","a7c6","a7c7"],"opponent":{"name":"AI level 1","rating":1500},"rated":false,"type":"start"}"#
         )
         var position = Position.start
         for _ in 0..<3 {

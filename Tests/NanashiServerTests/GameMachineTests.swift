@@ -740,6 +740,7 @@ extension GameMachineTests {
         #expect(
             back[0].hasPrefix(#"1 {"clock":{"o":"#) && back[0].contains(#""moves":["b6","f6","f2","b2"]"#))
         #expect(back[1].hasPrefix(#"2 {"clock":{"o":"#) && back[1].contains(#""id":9"#))
+        #expect(back.allSatisfy { $0.contains(#""rated":false,"type":"game""#) })
         #expect(machine.moves.count == 4 && machine.position.sideToMove == .x && machine.phase == .playing)
         // Nothing given back: x used 10 s for c6 and 2 s before the takeback, o 10 s for e6 (each
         // move +2 s); no clock ran while it was stored.

@@ -197,7 +197,7 @@ private func start(of client: TestClient) async throws -> GameStart {
         await server.stop()
     }
 
-    /// Refusing all challenges lasts past the session it was said in.
+    /// Refusing all challenges lasts past the session it was said in, and each `welcome` says it.
     @Test func refusingChallengesIsStored() async throws {
         let server = try await TestServer()
         let (ann, eve) = (try server.client(), try server.client())
@@ -209,7 +209,10 @@ private func start(of client: TestClient) async throws -> GameStart {
         )
         eve.close()
         let again = try server.client()
-        #expect(try await again.exchange(#"{"type":"auth","token":"\#(token)"}"#).contains("welcome"))
+        #expect(
+            try await again.exchange(#"{"type":"auth","token":"\#(token)"}"#)
+                == #"{"challenges":false,"games":0,"name":"eve","rating":1500,"rd":350,"token":"\#(token)","type":"welcome"}"#
+        )
         #expect(
             try await ann.exchange(#"{"type":"challenge","to":"eve","initial":60,"increment":0}"#)
                 == #"{"code":"challenge_refused","message":"eve takes no challenges now","type":"error"}"#)
@@ -218,6 +221,10 @@ private func start(of client: TestClient) async throws -> GameStart {
                 == #"{"accept":true,"type":"challenges"}"#
         )
         #expect(try await challenge(ann, "eve").line.contains("challenge_sent"))
+        again.close()
+        #expect(
+            try await server.client().exchange(#"{"type":"auth","token":"\#(token)"}"#)
+                == #"{"games":0,"name":"eve","rating":1500,"rd":350,"token":"\#(token)","type":"welcome"}"#)
         await server.stop()
     }
 }

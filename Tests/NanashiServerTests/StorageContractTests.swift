@@ -162,7 +162,7 @@ import Testing
     }
 
     /// Games against the engine: one player per level, made once; never rated; listed apart in
-    /// the profile; resumed with their level; and an analysis stored once.
+    /// the profile; resumed with their level and start; and an analysis stored once.
     @Test(arguments: StorageBackend.allCases)
     func engineGamesAndAnalysesRoundTrip(_ backend: StorageBackend) async throws {
         let opened = try await backend.open()
@@ -179,8 +179,10 @@ import Testing
             playerID: ann.id!, side: .o, level: 3, control: .standard, now: started)
         await secondServer.close()
         #expect(second.engine == first.engine && second.game != first.game)
+        // From a layout: its start is kept, as a challenge's is.
+        let cross = Layout.named("cross")!.fen
         let other = try await storage.createEngineGame(
-            playerID: bob.id!, side: .x, level: 7, control: .standard, now: started)
+            playerID: bob.id!, side: .x, level: 7, control: .standard, now: started, start: cross)
         #expect(other.engine.name == "AI level 7" && other.engine.id != first.engine.id)
         #expect(
             try await storage.unfinishedEngineLevels() == [first.game: 3, second.game: 3, other.game: 7])
@@ -189,6 +191,8 @@ import Testing
             unfinished.first { $0.game.id == second.game }.map { [$0.x.name, $0.o.name] } == [
                 "AI level 3", "ann",
             ])
+        #expect(unfinished.first { $0.game.id == other.game }?.game.startFEN == cross)
+        #expect(unfinished.first { $0.game.id == second.game }.map { $0.game.startFEN == nil } == true)
 
         try await storage.recordMove(
             gameID: first.game, ply: 1, move: .clone(to: Square("f2")!), clocks: Clocks(x: 1, o: 2),

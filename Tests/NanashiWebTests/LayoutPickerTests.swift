@@ -4,8 +4,9 @@ import Testing
 @testable import NanashiWeb
 
 @Suite struct LayoutPickerTests {
-    /// The play page has a picture and a radio button per layout, the standard one checked, and
-    /// the Take back button of casual games.
+    /// The play page has a picture and a radio button per layout, the standard one checked, the
+    /// Take back button of casual games, and the box that refuses challenges (checked until the
+    /// script hears `welcome` say otherwise).
     @Test func thePlayPageOffersEveryLayoutAndATakeback() async {
         let html = await WebSite(source: FakeSource()).respond(to: WebRequest(method: "GET", target: "/play"))
             .text
@@ -17,6 +18,10 @@ import Testing
         #expect(
             html.contains(
                 #"<button type="button" class="secondary" id="takeback-button" hidden>Take back</button>"#))
+        #expect(
+            html.contains(
+                #"<label class="check"><input type="checkbox" id="accept-challenges" checked> Accept challenges</label>"#
+            ))
     }
 
     /// A picture is the board, rank 7 first: pieces, blockers and empty squares.

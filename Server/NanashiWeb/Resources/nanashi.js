@@ -445,10 +445,6 @@
     var seeking = false;
     // A seek for the computer is on its way: its `seeking` is followed at once by `start`.
     var seekingEngine = false;
-    // Whether the pending game is a seek's (rated), and, by opponent, whether the challenge
-    // between us was casual: what shows the Take back button.
-    var seekingPerson = false;
-    var casualAgainst = {};
     // Moves sent on this page, for their ids.
     var movesSent = 0;
     var superseded = false;
@@ -521,7 +517,8 @@
     document.getElementById('decline-draw-button').onclick = function () {
       if (game && !game.over) { link.send({ type: 'decline_draw', game: game.id }); }
     };
-    // Takebacks are for casual games: the button shows only in those.
+    // Takebacks are for casual games (`start` and `game` say "rated":false): the button shows
+    // only in those, and not against the computer, which never answers one.
     document.getElementById('takeback-button').onclick = function () {
       if (game && !game.over) { link.send({ type: 'takeback', game: game.id }); }
     };
@@ -546,6 +543,15 @@
       if (chosenLayout()) { message.layout = chosenLayout(); }
       link.send(message);
     };
+    // Whether others may challenge this player, stored with the account: `welcome` says it, and
+    // `challenges` answers a change.
+    var acceptChallenges = document.getElementById('accept-challenges');
+    acceptChallenges.onchange = function () {
+      if (!link.send({ type: 'challenges', accept: acceptChallenges.checked })) {
+        acceptChallenges.checked = !acceptChallenges.checked;
+        status('not connected yet; try again');
+      }
+    };
 
     // The challenges standing for this player and theirs, each a line with its buttons.
     function challengeLine(message, mine) {
@@ -555,9 +561,6 @@
       var terms = (message.initial / 60) + '+' + message.increment + ', ' + (message.rated ? 'rated' : 'casual') +
         (message.layout ? ', from ' + message.layout : message.fen ? ', from ' + message.fen : '') +
         (message.color === 'random' ? '' : ', you play ' + message.color);
-      // Its game, once it starts against that player, is casual: it may take moves back.
-      var other = mine ? message.to : message.from;
-      if (other) { casualAgainst[other] = !message.rated; }
       var who = mine ? (message.to ? 'You challenged ' + message.to : 'Send this link to a friend: ' + location.origin +
         message.link) : message.from + ' (' + message.rating + ') challenges you';
       line.textContent = who + ' (' + terms + ') ';
@@ -596,7 +599,7 @@
       var button = document.getElementById('takeback-button');
       setText('takeback-button', offered ? 'Allow the takeback' : 'Take back');
       button.classList.toggle('offered', offered);
-      show('takeback-button', !!(game && game.casual && !game.over));
+      show('takeback-button', !!(game && game.casual && !game.engine && !game.over));
       show('decline-takeback-button', offered);
     }
 
@@ -608,7 +611,6 @@
       var parts = document.getElementById('control').value.split('+');
       var message = { type: 'seek', initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
       if (chosenLayout()) { message.layout = chosenLayout(); }
-      seekingPerson = true;
       link.send(message);
     }
 
@@ -618,6 +620,7 @@
                       initial: parseInt(parts[0], 10), increment: parseInt(parts[1], 10) };
       var color = document.getElementById('ai-color').value;
       if (color) { message.color = color; }
+      if (chosenLayout()) { message.layout = chosenLayout(); }
       if (link.send(message)) { seekingEngine = true; }
     }
 
@@ -638,6 +641,7 @@
           document.getElementById('login-password').value = '';
           setText('me', message.name);
           setText('my-rating', message.rating + ' ± ' + message.rd);
+          acceptChallenges.checked = message.challenges !== false;
           if (!game || game.over) { status('Pick a time control and find an opponent.'); }
           if (data.invitation && !invitationShown) {
             invitationShown = true;
@@ -678,19 +682,14 @@
           lobby();
           break;
         case 'start':
-          // A seek's game is rated; a challenge's is as its terms said.
-          if (seekingPerson) { casualAgainst[message.opponent.name] = false; }
           seeking = false;
           seekingEngine = false;
-          seekingPerson = false;
-          begin(message.game, message.color, message.opponent, message.fen, [],
-                { x: message.initial * 1000, o: message.initial * 1000 }, message.legal);
+          begin(message, [], { x: message.initial * 1000, o: message.initial * 1000 });
           break;
         case 'game':
           if (message.color) {
             seeking = false;
-            begin(message.game, message.color, message.opponent, message.fen, message.moves || [], message.clock,
-                  message.legal);
+            begin(message, message.moves || [], message.clock);
           }
           break;
         case 'moved':
@@ -767,6 +766,10 @@
           challengeEnded(message.challenge);
           status('A challenge ended (' + message.reason + ').');
           break;
+        case 'challenges':
+          acceptChallenges.checked = message.accept;
+          status(message.accept ? 'Others may challenge you again.' : 'Nobody can challenge you now.');
+          break;
         case 'rematch_offer':
           status('Your opponent offers a rematch.');
           document.getElementById('rematch-button').classList.add('offered');
@@ -807,13 +810,16 @@
       }
     }
 
-    // `legal` is the player's legal moves when it is their turn, as the server sent them; null otherwise.
-    function begin(id, color, opponent, fen, moves, clock, legal) {
-      var board = parseFen(fen);
+    // A game begins or goes on, from its `start` or `game` (`legal`: the player's legal moves when
+    // it is their turn, as the server sent them; none otherwise).
+    function begin(message, moves, clock) {
+      var color = message.color;
+      var opponent = message.opponent;
+      var board = parseFen(message.fen);
       var lastMove = moves.length ? moves[moves.length - 1] : null;
-      game = { id: id, color: color, opponent: opponent, board: board, marks: landing(lastMove), last: lastMove,
-               legal: legal || null, selected: -1, sent: false, over: false,
-               engine: /^AI level \d+$/.test(opponent.name), casual: casualAgainst[opponent.name] === true };
+      game = { id: message.game, color: color, opponent: opponent, board: board, marks: landing(lastMove),
+               last: lastMove, legal: message.legal || null, selected: -1, sent: false, over: false,
+               engine: /^AI level \d+$/.test(opponent.name), casual: message.rated === false };
       clocks.set(clock, board.side);
       var other = color === 'x' ? 'o' : 'x';
       document.getElementById('disc-top').className = 'disc ' + other;
