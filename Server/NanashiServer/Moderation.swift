@@ -62,8 +62,9 @@ package struct Moderation: Sendable {
         }
     }
 
-    /// Closes an account: it cannot log in, its sessions end (every token is forgotten, and the
-    /// running servers close its connections), and its name is never registered again.
+    /// Closes an account: it cannot log in, it is off the leaderboard until reopened, its
+    /// sessions end (every token is forgotten, and the running servers close its connections),
+    /// and its name is never registered again.
     package func close(_ name: String, reason: String) async throws -> String {
         let player = try await account(name, reason: reason)
         guard player.closedAt == nil else { throw ModerationError("'\(player.name)' is already closed") }

@@ -226,6 +226,18 @@ package enum PostgresSchema {
                 // A seek names its layout: it pairs only with one of the same.
                 "ALTER TABLE seek ADD COLUMN layout TEXT NOT NULL DEFAULT 'standard'",
             ]),
+        Migration(
+            name: "closed accounts off the standings",
+            statements: [
+                // A closed account is in no standing bucket, as a marked player is
+                // (`PostgresStorage.moderate`, `finishGame`): counted again for those closed before.
+                "DELETE FROM standing_bucket",
+                """
+                INSERT INTO standing_bucket (bucket, players)
+                SELECT floor(rating / 8)::BIGINT, COUNT(*) FROM player
+                WHERE games > 0 AND engine_help_at IS NULL AND closed_at IS NULL GROUP BY 1
+                """,
+            ]),
     ]
 
     /// The schema version this build writes.
