@@ -46,6 +46,9 @@ actor Lobby {
     private var nodeTasks: [Task<Void, Never>] = []
     /// Players paired whose game is being stored: they may not seek meanwhile.
     var starting: Set<Int64> = []
+    /// Games being stored and started (`startingGame`), and the stop waiting for them.
+    var gamesStarting = 0
+    var gamesStarted: [CheckedContinuation<Void, Never>] = []
     /// Finished games that may be rematched, and the offers standing.
     var rematches = Rematches()
     /// The challenges standing, and who refuses them.
@@ -176,9 +179,11 @@ actor Lobby {
         pairingTask?.cancel()
     }
 
-    /// Stops pairing and halts every game in progress where it stands, its clocks stored.
+    /// Stops pairing and halts every game in progress where it stands, its clocks stored: those
+    /// being started as the stop began too, once they are.
     func stop() async {
         refuseNewGames()
+        await untilGamesStarted()
         for task in nodeTasks { task.cancel() }
         for game in games.values { await game.stop() }
         games = [:]
@@ -328,10 +333,7 @@ actor Lobby {
     /// Refuses a seek from a connection that is no longer the player's, or from a player with a
     /// game in progress or starting.
     func checkMayStartAGame(_ id: Int64, outbox: Outbox) async throws(ProtocolError) {
-        guard !refusesNewGames else {
-            throw ProtocolError(
-                .shuttingDown, "the server is stopping for a restart: start a game in a minute")
-        }
+        guard !refusesNewGames else { throw Self.shuttingDown }
         guard connections[id]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
@@ -430,8 +432,9 @@ actor Lobby {
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id: Int64
         let (xID, oID, control, now) = (x.id!, o.id!, first.control, settings.clock.date)
-        starting.formUnion([xID, oID])
-        defer { starting.subtract([xID, oID]) }
+        // Stopping: their seeks end with the server.
+        guard (try? startingGame(of: [xID, oID])) != nil else { return }
+        defer { startedGame(of: [xID, oID]) }
         moveOn(xID)
         moveOn(oID)
         do {
