@@ -85,8 +85,10 @@ package protocol Cluster: AnyObject, Sendable {
     /// - Throws: `ProtocolError` `alreadySeeking` or `inGame`.
     func addSeek(_ seek: SharedSeek) async throws
 
-    /// Takes a player's seek made on this node out of the pool, if it is still there.
-    func removeSeek(playerID: Int64) async throws
+    /// Takes a player's seek made on this node out of the pool, if it is still there; returns
+    /// whether it was.
+    @discardableResult
+    func removeSeek(playerID: Int64) async throws -> Bool
 
     /// One pairing pass over the pool: `pick` chooses pairs among the oldest seeks of live
     /// nodes (this node's own first), whose games are created, hosted here, and whose seeks go.

@@ -67,7 +67,8 @@ extension PostgresCluster {
 
     package func addSeek(_ seek: SharedSeek) async throws { try await storage.addSeek(seek) }
 
-    package func removeSeek(playerID: Int64) async throws {
+    @discardableResult
+    package func removeSeek(playerID: Int64) async throws -> Bool {
         try await storage.removeSeek(playerID: playerID, node: node)
     }
 

@@ -147,7 +147,7 @@ extension Lobby {
         }
         guard connections[id]?.outbox == outbox else {
             // Left while the seek was stored: it goes with them.
-            try? await cluster.removeSeek(playerID: id)
+            _ = try? await cluster.removeSeek(playerID: id)
             return
         }
         outbox.send(.seeking, id: requestID)

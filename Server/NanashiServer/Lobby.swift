@@ -263,7 +263,7 @@ actor Lobby {
                 return
             }
             if supersededHere {
-                try? await cluster.removeSeek(playerID: id)
+                _ = try? await cluster.removeSeek(playerID: id)
                 guard connections[id]?.outbox == outbox else { return }
             }
         }
@@ -301,7 +301,7 @@ actor Lobby {
             await game.left(side, outbox: outbox)
         } else if let cluster {
             detachElsewhere(playerID)
-            try? await cluster.removeSeek(playerID: playerID)
+            _ = try? await cluster.removeSeek(playerID: playerID)
         }
     }
 
@@ -410,12 +410,13 @@ actor Lobby {
     /// Stores the new game, then starts it. Storing happens on the storage threads: meanwhile
     /// the lobby serves others, and the two players count as `starting`.
     private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) async {
+        let marked = await markedSinceTheySought([first.playerID, second.playerID])
         // Still seeking as when the pass took them out of the pool: not stopped, and not sought
         // again (a new seek waits in the pool) while an earlier pair of the pass was stored.
         let stillSeeking = { (seek: Matchmaker.Seek) in
             self.seekers[seek.playerID] != nil && !self.matchmaker.isSeeking(seek.playerID)
         }
-        // Read as they sought, so a pass reads nothing and writes only the new games.
+        // Read as they sought, so a pass reads only their marks and writes only the new games.
         guard stillSeeking(first), stillSeeking(second), let a = seekers[first.playerID],
             let b = seekers[second.playerID]
         else {
@@ -424,6 +425,13 @@ actor Lobby {
             for seek in [first, second] where stillSeeking(seek) {
                 try? matchmaker.add(seek)
             }
+            requestPairing()
+            return
+        }
+        guard marked.isEmpty else {
+            // Out of rated pairing: a marked player's seek goes, the other's back to the pool.
+            for seek in [first, second] where !marked.contains(seek.playerID) { try? matchmaker.add(seek) }
+            for player in marked { await self.marked(player) }
             requestPairing()
             return
         }

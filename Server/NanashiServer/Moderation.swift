@@ -134,8 +134,9 @@ package struct Moderation: Sendable {
     }
 
     /// Marks a player as playing with engine help (`true`) or lifts the mark: a marked player is
-    /// off the leaderboard, has no rank, and is refused rated games; their rated results stay
-    /// (their opponents' ratings are untouched).
+    /// off the leaderboard, has no rank, and is refused rated games (a seek of theirs waiting is
+    /// never paired, and the running servers withdraw it: `ModerationWatch`); their rated
+    /// results stay (their opponents' ratings are untouched).
     package func markEngineHelp(_ name: String, _ marked: Bool, reason: String) async throws -> String {
         let player = try await account(name, reason: reason)
         guard (player.engineHelpAt != nil) != marked else {
