@@ -98,4 +98,12 @@ package protocol Cluster: AnyObject, Sendable {
         aliveAfter: Date, now: Date, limit: Int,
         pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
     ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool)
+
+    // MARK: Work for all the nodes
+
+    /// Takes the nodes' turn at background analysis (`BackgroundAnalysis`) at `now`, unless a
+    /// node took it less than `interval` before; returns whether this node took it. Of nodes
+    /// trying at once, one takes it: the turns of all nodes together come at most once an
+    /// interval (to the millisecond).
+    func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool
 }

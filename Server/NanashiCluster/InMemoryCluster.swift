@@ -232,4 +232,13 @@ package final class InMemoryCluster: Cluster {
         }
         return (games, full, false)
     }
+
+    package func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool {
+        let (at, every) = (BackgroundTurn.milliseconds(now), BackgroundTurn.milliseconds(interval))
+        return nodes.withState { state in
+            if let last = state.backgroundTurn, last > at - every { return false }
+            state.backgroundTurn = at
+            return true
+        }
+    }
 }

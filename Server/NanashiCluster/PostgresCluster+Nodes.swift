@@ -78,4 +78,9 @@ extension PostgresCluster {
     ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool) {
         try await storage.pairSeeks(node: node, aliveAfter: aliveAfter, now: now, limit: limit, pick: pick)
     }
+
+    package func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool {
+        try await storage.takeBackgroundTurn(
+            at: BackgroundTurn.milliseconds(now), every: BackgroundTurn.milliseconds(interval))
+    }
 }

@@ -143,7 +143,7 @@ public final class Server: Sendable {
         let analysing = Task {
             await BackgroundAnalysis(
                 storage: storage, analyst: analyst, clock: settings.clock,
-                perHour: settings.backgroundAnalysesPerHour, logger: logger
+                perHour: settings.backgroundAnalysesPerHour, logger: logger, cluster: cluster
             ).run()
         }
         logger.info("listening on \(settings.host):\(transport.port), database \(database)")

@@ -238,6 +238,13 @@ package enum PostgresSchema {
                 WHERE games > 0 AND engine_help_at IS NULL AND closed_at IS NULL GROUP BY 1
                 """,
             ]),
+        Migration(
+            name: "the nodes' turn at background analysis",
+            statements: [
+                // When a node last took the turn (milliseconds since 1970): one row, so that the
+                // nodes together analyse at most `--background-analyses` games an hour.
+                "CREATE TABLE background_turn (id BIGINT PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL)"
+            ]),
     ]
 
     /// The schema version this build writes.
