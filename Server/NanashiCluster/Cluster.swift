@@ -85,8 +85,10 @@ package protocol Cluster: AnyObject, Sendable {
     /// - Throws: `ProtocolError` `alreadySeeking` or `inGame`.
     func addSeek(_ seek: SharedSeek) async throws
 
-    /// Takes a player's seek made on this node out of the pool, if it is still there.
-    func removeSeek(playerID: Int64) async throws
+    /// Takes a player's seek made on this node out of the pool, if it is still there; returns
+    /// whether it was.
+    @discardableResult
+    func removeSeek(playerID: Int64) async throws -> Bool
 
     /// One pairing pass over the pool: `pick` chooses pairs among the oldest seeks of live
     /// nodes (this node's own first), whose games are created, hosted here, and whose seeks go.
@@ -96,4 +98,12 @@ package protocol Cluster: AnyObject, Sendable {
         aliveAfter: Date, now: Date, limit: Int,
         pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
     ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool)
+
+    // MARK: Work for all the nodes
+
+    /// Takes the nodes' turn at background analysis (`BackgroundAnalysis`) at `now`, unless a
+    /// node took it less than `interval` before; returns whether this node took it. Of nodes
+    /// trying at once, one takes it: the turns of all nodes together come at most once an
+    /// interval (to the millisecond).
+    func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool
 }

@@ -173,10 +173,13 @@ package final class InMemoryCluster: Cluster {
         guard added else { throw ProtocolError(.alreadySeeking, "you are already seeking") }
     }
 
-    package func removeSeek(playerID: Int64) async throws {
+    @discardableResult
+    package func removeSeek(playerID: Int64) async throws -> Bool {
         let node = node
-        nodes.withState { state in
-            if state.seeks[playerID]?.node == node { state.seeks[playerID] = nil }
+        return nodes.withState { state in
+            guard state.seeks[playerID]?.node == node else { return false }
+            state.seeks[playerID] = nil
+            return true
         }
     }
 
@@ -187,10 +190,18 @@ package final class InMemoryCluster: Cluster {
         pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
     ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool) {
         let playing = Set(try await storage.unfinishedGames().flatMap { [$0.game.xID, $0.game.oID] })
+        // A player marked for engine help is out of rated pairing, as with PostgreSQL.
+        var marked: Set<Int64> = []
+        for seeker in nodes.withState({ Array($0.seeks.keys) }) {
+            if try await storage.player(id: seeker)?.engineHelpAt != nil { marked.insert(seeker) }
+        }
         let node = node
         let (pairs, full) = nodes.withState { state in
             let waiting = state.seeks.values
-                .filter { state.isAlive($0.node, after: aliveAfter) && !playing.contains($0.playerID) }
+                .filter {
+                    state.isAlive($0.node, after: aliveAfter) && !playing.contains($0.playerID)
+                        && !marked.contains($0.playerID)
+                }
                 .sorted { ($0.since, $0.playerID) < ($1.since, $1.playerID) }
             let half = max(1, limit / 2)
             let own = waiting.filter { $0.node == node }.prefix(half)
@@ -220,5 +231,14 @@ package final class InMemoryCluster: Cluster {
                     nodes: [.x: x.node, .o: o.node], start: layout.position))
         }
         return (games, full, false)
+    }
+
+    package func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool {
+        let (at, every) = (BackgroundTurn.milliseconds(now), BackgroundTurn.milliseconds(interval))
+        return nodes.withState { state in
+            if let last = state.backgroundTurn, last > at - every { return false }
+            state.backgroundTurn = at
+            return true
+        }
     }
 }

@@ -27,6 +27,8 @@ package final class InMemoryNodes: Sendable {
         var lastTicket: Int64 = 0
         /// Where each listening node's messages go, as payloads.
         var listeners: [Int64: AsyncStream<String>.Continuation] = [:]
+        /// When a node last took the turn at background analysis, in milliseconds since 1970.
+        var backgroundTurn: Int64?
     }
 
     /// A new node, alive at `now`, on `storage` (a connection of its own to the database the

@@ -67,7 +67,8 @@ extension PostgresCluster {
 
     package func addSeek(_ seek: SharedSeek) async throws { try await storage.addSeek(seek) }
 
-    package func removeSeek(playerID: Int64) async throws {
+    @discardableResult
+    package func removeSeek(playerID: Int64) async throws -> Bool {
         try await storage.removeSeek(playerID: playerID, node: node)
     }
 
@@ -76,5 +77,10 @@ extension PostgresCluster {
         pick: @Sendable ([SharedSeek]) -> [(first: SharedSeek, second: SharedSeek, firstIsX: Bool)]
     ) async throws -> (games: [SharedPairing], full: Bool, skipped: Bool) {
         try await storage.pairSeeks(node: node, aliveAfter: aliveAfter, now: now, limit: limit, pick: pick)
+    }
+
+    package func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool {
+        try await storage.takeBackgroundTurn(
+            at: BackgroundTurn.milliseconds(now), every: BackgroundTurn.milliseconds(interval))
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import NanashiCluster
 import NanashiRuntime
 import NanashiStorage
 
@@ -12,12 +13,22 @@ import NanashiStorage
 /// (`EnginePool.backgroundOwner`). Each analysis is the one a person would get (the same depth,
 /// stored and served after), so its cost is one analysis's: every position of one game at the
 /// analysis depth.
+///
+/// With several nodes the bound is the cluster's: at each round a node first takes the nodes'
+/// turn (`Cluster.takeBackgroundTurn`), which one node at most gets each interval, so the nodes
+/// together analyse at most `perHour` games an hour (each node's rounds keep the turn going
+/// while any node runs).
 struct BackgroundAnalysis: Sendable {
     let storage: any Storage
     let analyst: Analyst
     let clock: any ServerClock
     let perHour: Double
     let logger: Logger
+    /// The other nodes, if any.
+    var cluster: (any Cluster)? = nil
+
+    /// An hour over `perHour` (more than 0): the time between two analyses.
+    var interval: Duration { .seconds(3600 / perHour) }
 
     /// The rated games without analysis looked at for the next one.
     static let candidates = 200
@@ -28,7 +39,7 @@ struct BackgroundAnalysis: Sendable {
     /// when `perHour` is 0 or less.
     func run() async {
         guard perHour > 0, perHour.isFinite else { return }
-        await clock.rounds(every: .seconds(3600 / perHour)) {
+        await clock.rounds(every: interval) {
             _ = try await analyseNext()
         } failed: { error in
             logger.warning("background analysis failed: \(error)")
@@ -38,6 +49,9 @@ struct BackgroundAnalysis: Sendable {
     /// Analyses the next game, if there is one and the engine is free for it; returns its id
     /// (`nil`: none analysed).
     func analyseNext() async throws -> Int64? {
+        if let cluster, try await !cluster.takeBackgroundTurn(now: clock.date, interval: interval) {
+            return nil
+        }
         let unanalysed = try await storage.unanalysedRatedGames(limit: Self.candidates)
         guard !unanalysed.isEmpty else { return nil }
         let players = FairPlay.players(

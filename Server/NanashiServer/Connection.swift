@@ -321,12 +321,7 @@ final class Connection: ConnectionHandler {
 
     /// Refuses a rated game to a player a moderator marked as playing with engine help.
     private static func checkMayPlayRated(_ player: PlayerRow) throws(ProtocolError) {
-        guard player.engineHelpAt == nil else {
-            throw ProtocolError(
-                .restricted,
-                "your account is marked as playing with engine help: no rated games (casual ones and the engine are open)"
-            )
-        }
+        guard player.engineHelpAt == nil else { throw Lobby.markedForEngineHelp }
     }
 
     /// Refuses a rated challenge made by, or to, a player marked as playing with engine help

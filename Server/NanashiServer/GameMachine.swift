@@ -120,8 +120,10 @@ struct GameMachine {
 
     // MARK: Playing
 
-    /// Starts the clock of the side to move and tells both players (those connected).
+    /// Starts the clock of the side to move and tells both players (those connected); nothing
+    /// if the server stopped the game first (it resumes after the restart).
     private mutating func begin(at now: ContinuousClock.Instant) -> [Action] {
+        guard phase == .playing else { return [] }
         clock.start(position.sideToMove, at: now)
         var actions: [Action] = Side.allCases.compactMap { side in
             outboxes[side].map { outbox in

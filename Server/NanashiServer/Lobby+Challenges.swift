@@ -91,8 +91,13 @@ extension Lobby {
         }
         let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
         let (xID, oID) = side == .x ? (challenger.id, player) : (player, challenger.id)
-        starting.formUnion([xID, oID])
-        defer { starting.subtract([xID, oID]) }
+        do {
+            try startingGame(of: [xID, oID])
+        } catch {
+            challenges.restore(challenge)
+            throw error
+        }
+        defer { startedGame(of: [xID, oID]) }
         for seeker in [xID, oID] {
             await cancel(seeker)
             moveOn(seeker)

@@ -86,8 +86,8 @@ extension Lobby {
         let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
         guard let to = challenge.to else { return }
         let (xID, oID) = side == .x ? (challenger.id, to.id) : (to.id, challenger.id)
-        starting.formUnion([xID, oID])
-        defer { starting.subtract([xID, oID]) }
+        try startingGame(of: [xID, oID])
+        defer { startedGame(of: [xID, oID]) }
         await cancel(challenger.id)
         let pairing: SharedPairing
         do {

@@ -52,8 +52,11 @@ extension Lobby {
         _ player: PlayerRow, side: Side, level: Level, control: TimeControl, start: Position, address: String
     ) async {
         guard let id = player.id else { return }
-        starting.insert(id)
-        defer { starting.remove(id) }
+        guard (try? startingGame(of: [id])) != nil else {
+            connections[id]?.outbox.send(.error(Self.shuttingDown))
+            return
+        }
+        defer { startedGame(of: [id]) }
         // With several nodes a seek for a person is a shared row too, which another node would
         // otherwise pair once this game ends. (Removed once `starting` holds the player, so that
         // a second seek meanwhile is refused.)

@@ -147,7 +147,7 @@ extension Lobby {
         }
         guard connections[id]?.outbox == outbox else {
             // Left while the seek was stored: it goes with them.
-            try? await cluster.removeSeek(playerID: id)
+            _ = try? await cluster.removeSeek(playerID: id)
             return
         }
         outbox.send(.seeking, id: requestID)
@@ -182,6 +182,9 @@ extension Lobby {
         let (now, node) = (settings.clock.date, cluster.node)
         let (gap, widening) = (settings.pairingGap, settings.pairingWidening)
         let pass: (games: [SharedPairing], full: Bool, skipped: Bool)
+        // Its games are created with the pass: a stop waits for them, or it pairs nothing.
+        guard (try? startingGame(of: [])) != nil else { return false }
+        defer { startedGame(of: []) }
         do {
             pass = try await cluster.pairSeeks(
                 aliveAfter: aliveAfter, now: now, limit: settings.sharedPairingBatch

@@ -59,8 +59,11 @@ extension Lobby {
     /// Starts the game both players of `ended` asked for, colours swapped, at its time control.
     private func startRematch(of ended: Rematches.Ended) async {
         let (xID, oID, now) = (ended.o, ended.x, settings.clock.date)
-        starting.formUnion([xID, oID])
-        defer { starting.subtract([xID, oID]) }
+        guard (try? startingGame(of: [xID, oID])) != nil else {
+            for player in [xID, oID] { rematchOutbox(of: player)?.send(.error(Self.shuttingDown)) }
+            return
+        }
+        defer { startedGame(of: [xID, oID]) }
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)?
         do {
             if let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) {

@@ -46,6 +46,9 @@ actor Lobby {
     private var nodeTasks: [Task<Void, Never>] = []
     /// Players paired whose game is being stored: they may not seek meanwhile.
     var starting: Set<Int64> = []
+    /// Games being stored and started (`startingGame`), and the stop waiting for them.
+    var gamesStarting = 0
+    var gamesStarted: [CheckedContinuation<Void, Never>] = []
     /// Finished games that may be rematched, and the offers standing.
     var rematches = Rematches()
     /// The challenges standing, and who refuses them.
@@ -176,9 +179,11 @@ actor Lobby {
         pairingTask?.cancel()
     }
 
-    /// Stops pairing and halts every game in progress where it stands, its clocks stored.
+    /// Stops pairing and halts every game in progress where it stands, its clocks stored: those
+    /// being started as the stop began too, once they are.
     func stop() async {
         refuseNewGames()
+        await untilGamesStarted()
         for task in nodeTasks { task.cancel() }
         for game in games.values { await game.stop() }
         games = [:]
@@ -258,7 +263,7 @@ actor Lobby {
                 return
             }
             if supersededHere {
-                try? await cluster.removeSeek(playerID: id)
+                _ = try? await cluster.removeSeek(playerID: id)
                 guard connections[id]?.outbox == outbox else { return }
             }
         }
@@ -296,7 +301,7 @@ actor Lobby {
             await game.left(side, outbox: outbox)
         } else if let cluster {
             detachElsewhere(playerID)
-            try? await cluster.removeSeek(playerID: playerID)
+            _ = try? await cluster.removeSeek(playerID: playerID)
         }
     }
 
@@ -328,10 +333,7 @@ actor Lobby {
     /// Refuses a seek from a connection that is no longer the player's, or from a player with a
     /// game in progress or starting.
     func checkMayStartAGame(_ id: Int64, outbox: Outbox) async throws(ProtocolError) {
-        guard !refusesNewGames else {
-            throw ProtocolError(
-                .shuttingDown, "the server is stopping for a restart: start a game in a minute")
-        }
+        guard !refusesNewGames else { throw Self.shuttingDown }
         guard connections[id]?.outbox == outbox else {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
@@ -408,12 +410,13 @@ actor Lobby {
     /// Stores the new game, then starts it. Storing happens on the storage threads: meanwhile
     /// the lobby serves others, and the two players count as `starting`.
     private func startGame(_ first: Matchmaker.Seek, _ second: Matchmaker.Seek) async {
+        let marked = await markedSinceTheySought([first.playerID, second.playerID])
         // Still seeking as when the pass took them out of the pool: not stopped, and not sought
         // again (a new seek waits in the pool) while an earlier pair of the pass was stored.
         let stillSeeking = { (seek: Matchmaker.Seek) in
             self.seekers[seek.playerID] != nil && !self.matchmaker.isSeeking(seek.playerID)
         }
-        // Read as they sought, so a pass reads nothing and writes only the new games.
+        // Read as they sought, so a pass reads only their marks and writes only the new games.
         guard stillSeeking(first), stillSeeking(second), let a = seekers[first.playerID],
             let b = seekers[second.playerID]
         else {
@@ -425,13 +428,21 @@ actor Lobby {
             requestPairing()
             return
         }
+        guard marked.isEmpty else {
+            // Out of rated pairing: a marked player's seek goes, the other's back to the pool.
+            for seek in [first, second] where !marked.contains(seek.playerID) { try? matchmaker.add(seek) }
+            for player in marked { await self.marked(player) }
+            requestPairing()
+            return
+        }
         // Colours even out over each player's games: the one who has had x less often gets it.
         let aIsX = a.colourBalance == b.colourBalance ? Bool.random() : a.colourBalance < b.colourBalance
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id: Int64
         let (xID, oID, control, now) = (x.id!, o.id!, first.control, settings.clock.date)
-        starting.formUnion([xID, oID])
-        defer { starting.subtract([xID, oID]) }
+        // Stopping: their seeks end with the server.
+        guard (try? startingGame(of: [xID, oID])) != nil else { return }
+        defer { startedGame(of: [xID, oID]) }
         moveOn(xID)
         moveOn(oID)
         do {

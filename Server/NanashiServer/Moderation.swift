@@ -62,8 +62,9 @@ package struct Moderation: Sendable {
         }
     }
 
-    /// Closes an account: it cannot log in, its sessions end (every token is forgotten, and the
-    /// running servers close its connections), and its name is never registered again.
+    /// Closes an account: it cannot log in, it is off the leaderboard until reopened, its
+    /// sessions end (every token is forgotten, and the running servers close its connections),
+    /// and its name is never registered again.
     package func close(_ name: String, reason: String) async throws -> String {
         let player = try await account(name, reason: reason)
         guard player.closedAt == nil else { throw ModerationError("'\(player.name)' is already closed") }
@@ -133,8 +134,9 @@ package struct Moderation: Sendable {
     }
 
     /// Marks a player as playing with engine help (`true`) or lifts the mark: a marked player is
-    /// off the leaderboard, has no rank, and is refused rated games; their rated results stay
-    /// (their opponents' ratings are untouched).
+    /// off the leaderboard, has no rank, and is refused rated games (a seek of theirs waiting is
+    /// never paired, and the running servers withdraw it: `ModerationWatch`); their rated
+    /// results stay (their opponents' ratings are untouched).
     package func markEngineHelp(_ name: String, _ marked: Bool, reason: String) async throws -> String {
         let player = try await account(name, reason: reason)
         guard (player.engineHelpAt != nil) != marked else {

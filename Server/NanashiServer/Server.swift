@@ -36,8 +36,8 @@ public final class Server: Sendable {
     private let engines: EnginePool
     private let accepting: Task<Void, Never>
     private let sweeping: Task<Void, Never>
-    /// With SQLite: ends the sessions of accounts closed while the server runs (`ModerationWatch`).
-    private let moderating: Task<Void, Never>?
+    /// Acts on what moderators do while the server runs (`ModerationWatch`).
+    private let moderating: Task<Void, Never>
     /// Analyses rated games of its own accord (`BackgroundAnalysis`).
     private let analysing: Task<Void, Never>
     private let settings: ServerSettings
@@ -48,7 +48,7 @@ public final class Server: Sendable {
     private init(
         transport: Transport, lobby: Lobby, analyst: Analyst, storage: any Storage, engines: EnginePool,
         accepting: Task<Void, Never>,
-        sweeping: Task<Void, Never>, moderating: Task<Void, Never>?, analysing: Task<Void, Never>,
+        sweeping: Task<Void, Never>, moderating: Task<Void, Never>, analysing: Task<Void, Never>,
         settings: ServerSettings, logger: Logger
     ) {
         self.transport = transport
@@ -134,20 +134,16 @@ public final class Server: Sendable {
                 timeout: settings.idleTimeout, loginTimeout: settings.loginTimeout, every: sweepInterval,
                 logger: logger)
         }
-        // PostgreSQL's nodes are told of a closed account by `nanashi admin` itself.
-        let moderating: Task<Void, Never>? =
-            storage is PostgresStorage
-            ? nil
-            : Task {
-                await ModerationWatch(
-                    storage: storage, lobby: lobby, clock: settings.clock,
-                    interval: settings.moderationCheckInterval, logger: logger
-                ).run()
-            }
+        let moderating = Task {
+            await ModerationWatch(
+                storage: storage, lobby: lobby, clock: settings.clock,
+                interval: settings.moderationCheckInterval, logger: logger
+            ).run()
+        }
         let analysing = Task {
             await BackgroundAnalysis(
                 storage: storage, analyst: analyst, clock: settings.clock,
-                perHour: settings.backgroundAnalysesPerHour, logger: logger
+                perHour: settings.backgroundAnalysesPerHour, logger: logger, cluster: cluster
             ).run()
         }
         logger.info("listening on \(settings.host):\(transport.port), database \(database)")
@@ -176,7 +172,7 @@ public final class Server: Sendable {
                 logger.info("stopping")
                 await refuseNewGamesAndConnections()
                 sweeping.cancel()
-                moderating?.cancel()
+                moderating.cancel()
                 analysing.cancel()
                 await lobby.stop()
                 engines.stop()
@@ -200,7 +196,7 @@ public final class Server: Sendable {
     /// nothing is let go in storage or told to anyone (for tests of a node that dies).
     func kill() async {
         sweeping.cancel()
-        moderating?.cancel()
+        moderating.cancel()
         analysing.cancel()
         await lobby.abandon()
         engines.stop()

@@ -226,6 +226,25 @@ package enum PostgresSchema {
                 // A seek names its layout: it pairs only with one of the same.
                 "ALTER TABLE seek ADD COLUMN layout TEXT NOT NULL DEFAULT 'standard'",
             ]),
+        Migration(
+            name: "closed accounts off the standings",
+            statements: [
+                // A closed account is in no standing bucket, as a marked player is
+                // (`PostgresStorage.moderate`, `finishGame`): counted again for those closed before.
+                "DELETE FROM standing_bucket",
+                """
+                INSERT INTO standing_bucket (bucket, players)
+                SELECT floor(rating / 8)::BIGINT, COUNT(*) FROM player
+                WHERE games > 0 AND engine_help_at IS NULL AND closed_at IS NULL GROUP BY 1
+                """,
+            ]),
+        Migration(
+            name: "the nodes' turn at background analysis",
+            statements: [
+                // When a node last took the turn (milliseconds since 1970): one row, so that the
+                // nodes together analyse at most `--background-analyses` games an hour.
+                "CREATE TABLE background_turn (id BIGINT PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL)"
+            ]),
     ]
 
     /// The schema version this build writes.

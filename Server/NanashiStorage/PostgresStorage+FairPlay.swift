@@ -41,4 +41,17 @@ extension PostgresStorage {
             return RatedGame(game: id, xID: xID, xName: xName, oID: oID, oName: oName)
         }
     }
+
+    /// Takes the nodes' turn at background analysis at `at` (milliseconds since 1970) unless a
+    /// node took it less than `every` milliseconds before; returns whether it did. One statement:
+    /// of nodes taking it at once, the first to lock the row does, and the others find it taken.
+    package func takeBackgroundTurn(at: Int64, every: Int64) async throws -> Bool {
+        try await !rows(
+            """
+            INSERT INTO background_turn (id, at) VALUES (1, \(at))
+            ON CONFLICT (id) DO UPDATE SET at = EXCLUDED.at WHERE background_turn.at <= EXCLUDED.at - \(every)
+            RETURNING 1
+            """
+        ).isEmpty
+    }
 }

@@ -13,21 +13,20 @@ extension PostgresStorage {
             return try await transaction { connection in
                 switch change {
                 case .close:
-                    try await connection.query(
-                        "UPDATE player SET closed_at = \(at) WHERE id = \(id)", logger: logger)
+                    try await Self.set(.closed, at, id: id, on: connection, logger: logger)
                     try await connection.query("DELETE FROM token WHERE player_id = \(id)", logger: logger)
                     try await connection.query(
                         "DELETE FROM password_reset WHERE player_id = \(id)", logger: logger)
                 case .reopen:
-                    try await connection.query(
-                        "UPDATE player SET closed_at = NULL WHERE id = \(id)", logger: logger)
+                    try await Self.set(.closed, nil, id: id, on: connection, logger: logger)
                 case .rename(let name):
                     try await connection.query(
                         "UPDATE player SET name = \(name), name_key = \(name.lowercased()) WHERE id = \(id)",
                         logger: logger)
                 case .markEngineHelp, .unmarkEngineHelp:
-                    try await Self.mark(
-                        change == .markEngineHelp, id: id, at: at, on: connection, logger: logger)
+                    try await Self.set(
+                        .engineHelp, change == .markEngineHelp ? at : nil, id: id, on: connection,
+                        logger: logger)
                 case .resetPassword(let digest, let expires):
                     try await connection.query(
                         """
@@ -54,25 +53,35 @@ extension PostgresStorage {
         }
     }
 
-    /// Marks or unmarks a player, moving them out of or into their standing bucket: the
-    /// player's row is locked first, as `finishGame` locks it, so a game that ends meanwhile
-    /// counts them once.
-    private static func mark(
-        _ marked: Bool, id: Int64, at: Double, on connection: PostgresConnection, logger: Logger
+    /// What keeps a player off the standings, moderators' doing.
+    private enum Standing: String {
+        case closed = "closed_at"
+        case engineHelp = "engine_help_at"
+    }
+
+    /// Sets when a player was closed or marked (`nil`: reopened, unmarked), moving them out of
+    /// or into their standing bucket: the player's row is locked first, as `finishGame` locks
+    /// it, so a game that ends meanwhile counts them once.
+    private static func set(
+        _ standing: Standing, _ value: Double?, id: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard
-            let (games, rating, mark) = try await connection.query(
-                "SELECT games, rating, engine_help_at FROM player WHERE id = \(id) FOR UPDATE", logger: logger
-            ).collect().first?.decode((Int, Double, Double?).self)
+            var player = try await connection.query(
+                "SELECT \(unescaped: playerColumns) FROM player WHERE id = \(id) FOR UPDATE", logger: logger
+            ).collect().first.map(Self.player)
         else { return }
-        guard (mark == nil) == marked else { return }
+        let wasRanked = player.isRanked
         try await connection.query(
-            "UPDATE player SET engine_help_at = \(marked ? at : nil) WHERE id = \(id)", logger: logger)
-        guard games > 0 else { return }
-        let change = marked ? -1 : 1
+            "UPDATE player SET \(unescaped: standing.rawValue) = \(value) WHERE id = \(id)", logger: logger)
+        switch standing {
+        case .closed: player.closedAt = value
+        case .engineHelp: player.engineHelpAt = value
+        }
+        guard player.isRanked != wasRanked else { return }
+        let change = player.isRanked ? 1 : -1
         try await connection.query(
             """
-            INSERT INTO standing_bucket (bucket, players) VALUES (\(StandingBucket.of(rating)), \(change))
+            INSERT INTO standing_bucket (bucket, players) VALUES (\(StandingBucket.of(player.rating)), \(change))
             ON CONFLICT (bucket) DO UPDATE SET players = standing_bucket.players + \(change)
             """, logger: logger)
     }

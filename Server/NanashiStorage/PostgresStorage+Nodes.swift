@@ -194,10 +194,11 @@ extension PostgresStorage {
     }
 
     /// Takes a player's seek made on `node` out of the pool, if it is still there (not one they
-    /// made since on another node).
-    package func removeSeek(playerID: Int64, node: Int64) async throws {
-        try await client.query(
-            "DELETE FROM seek WHERE player_id = \(playerID) AND node = \(node)", logger: logger)
+    /// made since on another node); returns whether it was.
+    @discardableResult
+    package func removeSeek(playerID: Int64, node: Int64) async throws -> Bool {
+        try await !rows("DELETE FROM seek WHERE player_id = \(playerID) AND node = \(node) RETURNING 1")
+            .isEmpty
     }
 
     /// One pairing pass over the shared pool, in one transaction: locks at most `limit` seeks
@@ -234,6 +235,7 @@ extension PostgresStorage {
                 let all = try await connection.query(
                     """
                     SELECT COUNT(*) FROM seek JOIN node ON node.id = seek.node
+                    JOIN player ON player.id = seek.player_id AND player.engine_help_at IS NULL
                     WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970)
                       AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
                                       AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))
@@ -296,7 +298,8 @@ extension PostgresStorage {
     }
 
     /// Locks the oldest seeks of live nodes, no other pass holds and whose player has no game
-    /// going: `node`'s own, or the other nodes'.
+    /// going and is not marked for engine help (out of rated pairing): `node`'s own, or the
+    /// other nodes'.
     private static func lockSeeks(
         _ connection: PostgresConnection, of node: Int64, own: Bool, aliveAfter: Date, limit: Int,
         _ logger: Logger
@@ -306,6 +309,7 @@ extension PostgresStorage {
             SELECT seek.player_id, seek.node, seek.rating, seek.colour_balance, seek.initial, seek.increment,
                    seek.since, seek.layout
             FROM seek JOIN node ON node.id = seek.node
+            JOIN player ON player.id = seek.player_id AND player.engine_help_at IS NULL
             WHERE node.seen_at >= \(aliveAfter.timeIntervalSince1970) AND seek.node \(unescaped: own ? "=" : "<>") \(node)
               AND NOT EXISTS (SELECT 1 FROM game WHERE result IS NULL
                               AND (game.x_id = seek.player_id OR game.o_id = seek.player_id))

@@ -22,7 +22,7 @@ extension PostgresStorage {
         let above = passed - players
         let page = try await rows(
             """
-            SELECT \(unescaped: Self.playerColumns) FROM player WHERE games > 0 AND engine_help_at IS NULL AND rating < \(Double(first + 1) * StandingBucket.width)
+            SELECT \(unescaped: Self.playerColumns) FROM player WHERE games > 0 AND engine_help_at IS NULL AND closed_at IS NULL AND rating < \(Double(first + 1) * StandingBucket.width)
             ORDER BY rating DESC, name_key LIMIT \(limit) OFFSET \(offset - above)
             """
         ).map(Self.player)
@@ -46,7 +46,7 @@ extension PostgresStorage {
                 """
                 SELECT (SELECT COALESCE(SUM(players), 0) FROM standing_bucket WHERE bucket > \(bucket))::BIGINT,
                        (SELECT COUNT(*) FROM player
-                        WHERE games > 0 AND engine_help_at IS NULL AND rating >= \(low) AND rating < \(high)
+                        WHERE games > 0 AND engine_help_at IS NULL AND closed_at IS NULL AND rating >= \(low) AND rating < \(high)
                         AND (rating > \(player.rating) OR (rating = \(player.rating) AND name_key < \(player.nameKey))))
                 """
             ).first?.decode((Int, Int).self)

@@ -23,7 +23,8 @@ package struct PlayerRow: Codable, Hashable, Sendable {
     package var ratedAt: Double?
     package var createdAt: Double
     /// When a moderator closed the account (`nanashi admin close`); `nil` while it is open. A
-    /// closed account cannot log in, and its name cannot be registered again.
+    /// closed account cannot log in, is off the leaderboard, and its name cannot be registered
+    /// again.
     package var closedAt: Double?
     /// When a moderator marked the player as playing with engine help; `nil` if unmarked. A
     /// marked player is off the leaderboard, has no rank, and may not seek rated games.
@@ -41,8 +42,8 @@ package struct PlayerRow: Codable, Hashable, Sendable {
         case engineHelpAt = "engine_help_at"
     }
 
-    /// Whether the player counts in the standings: a rated game played, and not marked.
-    package var isRanked: Bool { games > 0 && engineHelpAt == nil }
+    /// Whether the player counts in the standings: a rated game played, not marked, not closed.
+    package var isRanked: Bool { games > 0 && engineHelpAt == nil && closedAt == nil }
 
     package var glicko: Rating {
         get { Rating(rating: rating, deviation: rd, volatility: volatility) }

@@ -6,7 +6,8 @@ extension SQLiteStorage {
     /// Appends this file's migrations; called by `SQLiteStorage.migrator` after the others.
     ///
     /// A marked player leaves the standings: the triggers that keep `standing_bucket` count only
-    /// unmarked players, and follow a mark as they follow a rating.
+    /// unmarked players, and follow a mark as they follow a rating (and, from v9, a closed
+    /// account as a mark).
     package static func registerModerationMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6 moderation: closed accounts, engine help, password resets, the log") {
             db in
@@ -58,6 +59,44 @@ extension SQLiteStorage {
                     CREATE TRIGGER moderation_no_delete BEFORE DELETE ON moderation BEGIN
                         SELECT RAISE(ABORT, 'the moderation log is append-only');
                     END;
+                    """)
+        }
+    }
+
+    /// Appends the migration that takes closed accounts off the standings as marked players
+    /// are; called by `SQLiteStorage.migrator` after the others. The buckets are counted again,
+    /// for accounts closed before it.
+    package static func registerClosedStandingMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v9 closed accounts off the standings") { db in
+            let bucket = { (row: String) in
+                "CAST(\(row).rating / 8 AS INTEGER) - (\(row).rating / 8 < CAST(\(row).rating / 8 AS INTEGER))"
+            }
+            let ranked = { (row: String) in
+                "\(row).games > 0 AND \(row).engine_help_at IS NULL AND \(row).closed_at IS NULL"
+            }
+            try db.execute(
+                sql: """
+                    DROP TRIGGER standing_insert;
+                    DROP TRIGGER standing_update;
+                    DROP TRIGGER standing_delete;
+                    CREATE TRIGGER standing_insert AFTER INSERT ON player WHEN \(ranked("NEW")) BEGIN
+                        INSERT INTO standing_bucket (bucket, players) VALUES (\(bucket("NEW")), 1)
+                            ON CONFLICT (bucket) DO UPDATE SET players = players + 1;
+                    END;
+                    CREATE TRIGGER standing_update AFTER UPDATE OF rating, games, engine_help_at, closed_at ON player
+                    BEGIN
+                        UPDATE standing_bucket SET players = players - 1
+                            WHERE \(ranked("OLD")) AND bucket = \(bucket("OLD"));
+                        INSERT INTO standing_bucket (bucket, players)
+                            SELECT \(bucket("NEW")), 1 WHERE \(ranked("NEW"))
+                            ON CONFLICT (bucket) DO UPDATE SET players = players + 1;
+                    END;
+                    CREATE TRIGGER standing_delete AFTER DELETE ON player WHEN \(ranked("OLD")) BEGIN
+                        UPDATE standing_bucket SET players = players - 1 WHERE bucket = \(bucket("OLD"));
+                    END;
+                    DELETE FROM standing_bucket;
+                    INSERT INTO standing_bucket (bucket, players)
+                        SELECT \(bucket("player")), COUNT(*) FROM player WHERE \(ranked("player")) GROUP BY 1;
                     """)
         }
     }

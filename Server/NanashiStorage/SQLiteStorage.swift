@@ -214,6 +214,7 @@ package final class SQLiteStorage: Storage {
                     """)
         }
         registerStartMigrations(&migrator)
+        registerClosedStandingMigration(&migrator)
         return migrator
     }
 
@@ -464,7 +465,7 @@ package final class SQLiteStorage: Storage {
                 players = try PlayerRow.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT * FROM player WHERE games > 0 AND \(try unmarked(db)) AND rating < ?
+                            SELECT * FROM player WHERE games > 0 AND \(try unmarkedOpen(db)) AND rating < ?
                             ORDER BY rating DESC, name_key LIMIT ? OFFSET ?
                             """),
                     arguments: [Double(first + 1) * StandingBucket.width, limit, offset - above])
@@ -485,10 +486,11 @@ package final class SQLiteStorage: Storage {
         return Leaderboard(total: total, entries: entries)
     }
 
-    /// The condition of players not marked for engine help; true in a file from before the marks,
-    /// read-only (the operator's view).
-    private static func unmarked(_ db: Database) throws -> String {
-        try db.columns(in: "player").contains { $0.name == "engine_help_at" } ? "engine_help_at IS NULL" : "1"
+    /// The condition of players neither marked for engine help nor closed; true in a file from
+    /// before the moderation, read-only (the operator's view).
+    private static func unmarkedOpen(_ db: Database) throws -> String {
+        try db.columns(in: "player").contains { $0.name == "engine_help_at" }
+            ? "engine_help_at IS NULL AND closed_at IS NULL" : "1"
     }
 
     private static func profile(_ db: Database, name: String, recent: Int) throws -> Profile? {
@@ -507,7 +509,8 @@ package final class SQLiteStorage: Storage {
                     db.cachedStatement(
                         sql: """
                             SELECT COUNT(*) FROM player
-                            WHERE games > 0 AND engine_help_at IS NULL AND rating >= ? AND rating < ?
+                            WHERE games > 0 AND engine_help_at IS NULL AND closed_at IS NULL
+                            AND rating >= ? AND rating < ?
                             AND (rating > ? OR (rating = ? AND name_key < ?))
                             """),
                     arguments: [

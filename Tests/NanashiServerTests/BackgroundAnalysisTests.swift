@@ -104,4 +104,39 @@ private final class Order: Sendable {
         #expect(order.names.withLock { $0 } == ["person", "background"])
         pool.stop()
     }
+
+    /// With several nodes the bound is theirs together: of two nodes' rounds at one moment, one
+    /// analyses a game and the other nothing (each would analyse one alone), half an interval
+    /// later neither does, and an interval after the last analysis one does again.
+    @Test(arguments: NodesBackend.allCases)
+    func theNodesTogetherAnalyseOneGameAnInterval(_ backend: NodesBackend) async throws {
+        let place = try await NodesPlace(backend)
+        let clock = TestClock()
+        let servers = try await place.nodes(2, clock: clock)
+        let storage = try await place.storage()
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
+        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        for ended in 1...5 {
+            _ = try await finishedGame(storage, ann, bob, moves: ["f2", "b2"], ended: Double(ended * 1_000))
+        }
+        var nodes: [BackgroundAnalysis] = []
+        for server in servers {
+            let node = try #require(server.server)
+            nodes.append(
+                BackgroundAnalysis(
+                    storage: storage, analyst: node.analyst, clock: clock, perHour: 60,
+                    logger: Logger(label: "test"), cluster: await node.lobby.cluster))
+        }
+        for round in 0..<3 {
+            let first = try await nodes[round % 2].analyseNext()
+            let second = try await nodes[1 - round % 2].analyseNext()
+            #expect(first != nil && second == nil, "round \(round)")
+            clock.advance(by: .seconds(30))
+            for node in nodes { #expect(try await node.analyseNext() == nil) }
+            clock.advance(by: .seconds(30))
+        }
+        #expect(try await storage.ratedAnalyses(limit: 10).count == 3)
+        await storage.close()
+        for server in servers { await server.stop() }
+    }
 }

@@ -130,6 +130,77 @@ private func moderation(of server: TestServer) async throws -> Moderation {
         await server.stop()
     }
 
+    /// A seek waiting when its player is marked is never paired: the pass that would pair the
+    /// next seeker with them reads the mark, withdraws their seek and tells them `restricted`,
+    /// and the next seeker waits for another; a seek nobody else comes for is withdrawn at the
+    /// server's next look at the moderators' log.
+    @Test func aMarkEndsTheSeekWaiting() async throws {
+        let server = try await TestServer()
+        var clients: [TestClient] = []
+        for name in ["ann", "bob", "cat", "dan"] {
+            let client = try server.client()
+            _ = try await register(client, name)
+            clients.append(client)
+        }
+        let (ann, bob, cat, dan) = (clients[0], clients[1], clients[2], clients[3])
+        // The server has read the log's end and waits for its next look.
+        let interval = server.settings.moderationCheckInterval
+        try await server.clock.waitForTimer(until: server.clock.now + interval)
+        let seek = #"{"type":"seek","initial":300,"increment":3}"#
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        let admin = try await moderation(of: server)
+        _ = try await admin.markEngineHelp("ann", true, reason: "engine")
+        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await ann.line() == Self.restricted)
+        #expect(try await cat.exchange(seek) == #"{"type":"seeking"}"#)
+        guard case .start(let start) = try await bob.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        #expect(start.opponent.name == "cat")
+
+        // Alone in the pool: withdrawn when the server reads the log.
+        #expect(try await dan.exchange(seek) == #"{"type":"seeking"}"#)
+        _ = try await admin.markEngineHelp("dan", true, reason: "engine")
+        await admin.close()
+        server.clock.advance(by: interval)
+        #expect(try await dan.line() == Self.restricted)
+        #expect(await server.server!.lobby.seekers[4] == nil)
+        #expect(await !server.server!.lobby.matchmaker.isSeeking(4))
+        await server.stop()
+    }
+
+    /// With several nodes the pool is shared: a marked player's seek is passed over by every
+    /// node's pairing, and withdrawn by their own node, which tells them.
+    @Test(arguments: NodesBackend.allCases)
+    func aMarkEndsTheSeekWaitingOnEveryNode(_ backend: NodesBackend) async throws {
+        let place = try await NodesPlace(backend)
+        let clock = TestClock()
+        let servers = try await place.nodes(2, clock: clock)
+        let ann = try servers[0].client()
+        _ = try await register(ann, "ann")
+        let (bob, cat) = (try servers[1].client(), try servers[1].client())
+        _ = try await register(bob, "bob")
+        _ = try await register(cat, "cat")
+        let seek = #"{"type":"seek","initial":300,"increment":3}"#
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        let admin = try await Moderation.open(place.url ?? place.file!.path, moderator: "mod")
+        _ = try await admin.markEngineHelp("ann", true, reason: "engine")
+        await admin.close()
+        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await cat.exchange(seek) == #"{"type":"seeking"}"#)
+        guard case .start(let start) = try await bob.reply().message else {
+            throw TestClient.Failure(description: "expected start")
+        }
+        #expect(start.opponent.name == "cat")
+        clock.advance(by: servers[0].settings.moderationCheckInterval)
+        #expect(try await ann.line() == Self.restricted)
+        for server in servers { await server.stop() }
+    }
+
+    /// What a marked player's seek gets, unasked.
+    static let restricted =
+        #"{"code":"restricted","message":"your account is marked as playing with engine help: no rated games (casual ones and the engine are open)","type":"error"}"#
+
     @Test func closingAnAccountOnPostgreSQLEndsItsSessionsOnEveryNode() async throws {
         let url = try await postgresDatabase()
         let servers = try await nodes(2, url: url)

@@ -162,6 +162,47 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
         await storage.close()
     }
 
+    /// A closed account leaves the standings as a marked player does, and comes back when
+    /// reopened (unless also marked); a game that ends while it is closed keeps it out.
+    @Test(arguments: StorageBackend.allCases)
+    func aClosedAccountLeavesTheStandingsUntilReopened(_ backend: StorageBackend) async throws {
+        let storage = try await backend.open().storage
+        let (ann, _, _) = try await annBeatsBob(storage)
+        let cyd = try await storage.createPlayer(name: "cyd", passwordHash: "h", now: noon, token: nil)
+        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        _ = try await moderation.close("ann", reason: "abuse")
+        var board = try await storage.leaderboard(limit: 10, offset: 0)
+        #expect(board.total == 1 && board.entries.map(\.name) == ["bob"] && board.entries.map(\.rank) == [1])
+        #expect(try await storage.profile(name: "ann")?.rank == nil)
+        #expect(try await storage.profile(name: "bob")?.rank == 1)
+
+        // A rated game begun before the close ends after it: ann stays out, cyd comes in.
+        let game = try await storage.createGame(xID: cyd.id!, oID: ann.id!, control: .standard, now: noon)
+        _ = try await storage.finishGame(
+            id: game, outcome: Outcome(winner: .x, reason: .resignation), now: noon, rate: xWins)
+        board = try await storage.leaderboard(limit: 10, offset: 0)
+        #expect(board.total == 2 && Set(board.entries.map(\.name)) == ["bob", "cyd"])
+
+        _ = try await moderation.reopen("ann", reason: "appeal")
+        board = try await storage.leaderboard(limit: 10, offset: 0)
+        #expect(board.total == 3 && board.entries.map(\.rank) == [1, 2, 3])
+        #expect(board.entries.contains { $0.name == "ann" && $0.games == 2 })
+        #expect(try await storage.profile(name: "ann")?.rank != nil)
+
+        // Closed and marked: reopening leaves the mark's exclusion, and lifting it brings ann back.
+        _ = try await moderation.markEngineHelp("ann", true, reason: "engine")
+        _ = try await moderation.close("ann", reason: "abuse")
+        _ = try await moderation.reopen("ann", reason: "appeal")
+        #expect(try await storage.leaderboard(limit: 10, offset: 0).total == 2)
+        _ = try await moderation.close("ann", reason: "abuse")
+        _ = try await moderation.markEngineHelp("ann", false, reason: "appeal")
+        #expect(try await storage.leaderboard(limit: 10, offset: 0).total == 2)
+        _ = try await moderation.reopen("ann", reason: "appeal")
+        #expect(try await storage.leaderboard(limit: 10, offset: 0).total == 3)
+        #expect(try await storage.profile(name: "ann")?.rank != nil)
+        await storage.close()
+    }
+
     @Test(arguments: StorageBackend.allCases)
     func aPasswordResetWorksOnceBeforeItExpires(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage

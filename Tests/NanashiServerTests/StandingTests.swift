@@ -106,3 +106,27 @@ private func naiveStandings(_ storage: SQLiteStorage) throws -> [String] {
     #expect(try await storage.leaderboard(limit: 10, offset: 0).total == 2)
     #expect(try await storage.profile(name: "ann")?.rank == 2)
 }
+
+/// Accounts closed before v9 were still counted in the standings: the migration counts them out.
+@Test func aDatabaseWithClosedAccountsFromBeforeV9IsCountedAgain() async throws {
+    let file = try TemporaryDatabase()
+    let queue = try DatabaseQueue(path: file.path)
+    try SQLiteStorage.migrator.migrate(queue, upTo: "v8 start positions, refused challenges")
+    try await queue.write { db in
+        for (name, rating, closed) in [("ann", 1600.0, false), ("bob", 1700.0, true), ("cid", 1800.0, false)]
+        {
+            try db.execute(
+                sql: """
+                    INSERT INTO player (name, name_key, password_hash, rating, rd, volatility, games, wins,
+                                        losses, draws, created_at, closed_at)
+                    VALUES (?, ?, 'h', ?, 80, 0.06, 1, 1, 0, 0, 0, ?)
+                    """,
+                arguments: [name, name, rating, closed ? 1.0 : nil])
+        }
+    }
+    let storage = try SQLiteStorage(path: file.path)
+    let board = try await storage.leaderboard(limit: 10, offset: 0)
+    #expect(board.total == 2 && board.entries.map(\.name) == ["cid", "ann"])
+    #expect(try await storage.profile(name: "ann")?.rank == 2)
+    #expect(try await storage.profile(name: "bob")?.rank == nil)
+}

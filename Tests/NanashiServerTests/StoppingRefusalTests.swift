@@ -1,6 +1,7 @@
 import NanashiCore
 import NanashiProtocol
 import NanashiServerTestSupport
+import NanashiStorage
 import Testing
 
 @testable import NanashiServer
@@ -40,5 +41,34 @@ import Testing
         }
         await server.stop()
         #expect(try await cat.linesUntilClosed() == [#"{"type":"shutdown"}"#])
+    }
+
+    /// A game whose storing is under way as the stop begins is stopped with the others: stored
+    /// with its clocks at the stop (both whole: no move made), it resumes after the restart as
+    /// games stopped in order do (it was once started after the halt, and resumed only as after
+    /// a crash). The game is held in storage by the database's write lock.
+    @Test func aGameBeingStoredAsTheStopBeginsIsStoppedWithTheOthers() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
+        let (ann, bob) = (try server.client(), try server.client())
+        for (client, name) in [(ann, "ann"), (bob, "bob")] { _ = try await register(client, name) }
+        let seek = #"{"type":"seek","initial":60,"increment":0}"#
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        let lock = try WriteLockHolder(path: server.database.path)
+        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        let node = server.server!
+        while await !node.lobby.starting.contains(1) { try await Task.sleep(for: .milliseconds(1)) }
+        let stopping = Task { await node.stop() }
+        while await !node.lobby.refusesNewGames { try await Task.sleep(for: .milliseconds(1)) }
+        lock.release()
+        await stopping.value
+        await server.stop()
+        let storage = try SQLiteStorage(path: server.database.path)
+        let unfinished = try await storage.unfinishedGames()
+        #expect(unfinished.count == 1)
+        #expect(unfinished.first?.game.stopClocks(atPly: 0) == Clocks(x: 60_000, o: 60_000))
+        for client in [ann, bob] {
+            #expect(try await client.linesUntilClosed().last == #"{"type":"shutdown"}"#)
+        }
+        await storage.close()
     }
 }

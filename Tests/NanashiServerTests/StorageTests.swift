@@ -58,15 +58,15 @@ import Testing
 @Test func aFileAtANewerSchemaIsRefused() throws {
     let database = try TemporaryDatabase()
     let storage = try SQLiteStorage(path: database.path)
-    #expect(SQLiteStorage.schemaVersion == 8)
+    #expect(SQLiteStorage.schemaVersion == 9)
     try storage.pool.write { db in
-        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9 from a newer server')")
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v10 from a newer server')")
     }
-    #expect(throws: StorageError.newerSchema(database: 9, node: 8)) {
+    #expect(throws: StorageError.newerSchema(database: 10, node: 9)) {
         try SQLiteStorage(path: database.path)
     }
     #expect(
-        "\(StorageError.newerSchema(database: 9, node: 8))"
-            == "the database's schema is at version 9, newer than this server's 8: "
+        "\(StorageError.newerSchema(database: 10, node: 9))"
+            == "the database's schema is at version 10, newer than this server's 9: "
             + "upgrade this server before starting it on that database")
 }
