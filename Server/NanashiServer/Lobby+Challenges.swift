@@ -104,20 +104,12 @@ extension Lobby {
         }
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)
         do {
-            guard let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) else {
-                throw StorageError.damaged("a player of a challenge is missing")
-            }
-            let game = try await storage.createGame(
-                xID: xID, oID: oID, control: challenge.terms.control, now: settings.clock.date,
-                casual: !challenge.terms.rated, start: Self.storedStart(challenge.terms.start))
-            try await cluster?.hosts(game: game)
-            stored = (x, o, game)
-            shareEnd(of: challenge.id, "accepted")
+            stored = try await storeGame(of: challenge, x: xID, o: oID)
         } catch {
-            logger.error("starting a challenge's game failed: \(error)")
             challenges.restore(challenge)
-            throw ProtocolError(.internalError, "the game could not be started; the challenge stands")
+            throw error
         }
+        shareEnd(of: challenge.id, "accepted")
         // Both may have left while it was stored: whoever is here gets `start`, the other the
         // game when they come back.
         let outboxes = [Side.x: connections[xID]?.outbox, .o: connections[oID]?.outbox].compactMapValues {
@@ -132,6 +124,27 @@ extension Lobby {
             "game \(stored.game) started from a challenge: \(stored.x.name) (x) v \(stored.o.name) (o), \(kind)"
         )
         await game.begin()
+    }
+
+    /// Stores the game of accepted `challenge`, `xID` playing x and `oID` o, hosted here.
+    ///
+    /// - Throws: `internal_error` (the challenge stands) when it cannot be stored.
+    func storeGame(of challenge: Challenges.Challenge, x xID: Int64, o oID: Int64) async throws(ProtocolError)
+        -> (x: PlayerRow, o: PlayerRow, game: Int64)
+    {
+        do {
+            guard let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) else {
+                throw StorageError.damaged("a player of a challenge is missing")
+            }
+            let game = try await storage.createGame(
+                xID: xID, oID: oID, control: challenge.terms.control, now: settings.clock.date,
+                casual: !challenge.terms.rated, start: Self.storedStart(challenge.terms.start))
+            try await cluster?.hosts(game: game)
+            return (x, o, game)
+        } catch {
+            logger.error("starting a challenge's game failed: \(error)")
+            throw ProtocolError(.internalError, "the game could not be started; the challenge stands")
+        }
     }
 
     /// The challenge by link `id` as whoever opens it is challenged, while it is open.

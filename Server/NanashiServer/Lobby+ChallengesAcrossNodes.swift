@@ -89,22 +89,10 @@ extension Lobby {
         try startingGame(of: [xID, oID])
         defer { startedGame(of: [xID, oID]) }
         await cancel(challenger.id)
-        let pairing: SharedPairing
-        do {
-            guard let x = try await storage.player(id: xID), let o = try await storage.player(id: oID) else {
-                throw StorageError.damaged("a player of a challenge is missing")
-            }
-            let game = try await storage.createGame(
-                xID: xID, oID: oID, control: challenge.terms.control, now: settings.clock.date,
-                casual: !challenge.terms.rated, start: Self.storedStart(challenge.terms.start))
-            try await cluster.hosts(game: game)
-            pairing = SharedPairing(
-                game: game, control: challenge.terms.control, x: x, o: o,
-                nodes: [side: cluster.node, side.opponent: acceptorNode], start: challenge.terms.start)
-        } catch {
-            logger.error("starting a challenge's game failed: \(error)")
-            throw ProtocolError(.internalError, "the game could not be started; the challenge stands")
-        }
+        let stored = try await storeGame(of: challenge, x: xID, o: oID)
+        let pairing = SharedPairing(
+            game: stored.game, control: challenge.terms.control, x: stored.x, o: stored.o,
+            nodes: [side: cluster.node, side.opponent: acceptorNode], start: challenge.terms.start)
         shareEnd(of: challenge.id, "accepted")
         startShared(pairing, cluster: cluster, isRated: challenge.terms.rated)
     }
