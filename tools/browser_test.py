@@ -339,7 +339,14 @@ def play_a_friend(driver, base, tcp_port, wait, shot, status, result):
     blockers = sorted(square.get_attribute("data-square")
                       for square in driver.find_elements(By.CSS_SELECTOR, "#board .square.blocker"))
     assert blockers == ["b4", "d2", "d6", "f4"], blockers
-    assert not driver.find_element(By.ID, "takeback-button").is_displayed(), "Take back against the computer"
+    # The computer grants a takeback: its reply and the move before it go, and it is x's move again.
+    assert driver.find_element(By.ID, "takeback-button").is_displayed(), "no Take back against the computer"
+    before = driver.find_element(By.ID, "counts").text
+    assert click_a_move(driver, "x", wait, result), "no move for x at cross's start"
+    wait.until(lambda d: status().startswith("Your move"))
+    driver.find_element(By.ID, "takeback-button").click()
+    wait.until(lambda d: d.find_element(By.ID, "counts").text == before and status().startswith("Your move"))
+    print("a move against the computer taken back:", before)
     shot("20-play-computer-cross.png")
     driver.find_element(By.ID, "resign-button").click()
     driver.switch_to.alert.accept()

@@ -33,6 +33,8 @@ final class EngineSeat: Sendable {
         /// The ply of the last turn a search was started for (0 for the first move).
         var searchedPly = -1
         var increments = Clocks(x: 0, o: 0)
+        /// Counts the takebacks: a search started before one plays nothing.
+        var takebacks = 0
     }
 
     init(
@@ -71,8 +73,18 @@ final class EngineSeat: Sendable {
             turn(ply: moved.ply, fen: moved.fen, legal: moved.legal, clocks: moved.clock)
         case .game(let game):
             let increment = game.control.incrementMilliseconds
-            state.withLock { $0.increments = Clocks(x: increment, o: increment) }
+            state.withLock { state in
+                state.increments = Clocks(x: increment, o: increment)
+                // Fewer moves than searched for: moves were taken back, and the turns after them
+                // are to be searched again.
+                if game.moves.count <= state.searchedPly {
+                    state.searchedPly = game.moves.count - 1
+                    state.takebacks += 1
+                }
+            }
             turn(ply: game.moves.count, fen: game.fen, legal: game.legal, clocks: game.clock)
+        case .offerMade(let offer, _):
+            answer(offer)
         case .end:
             // The game is over: let it go, and its search with it.
             state.withLock { $0.game = nil }
@@ -82,13 +94,31 @@ final class EngineSeat: Sendable {
         }
     }
 
+    /// The engine grants a takeback (its games are casual: a person learning asks for one) and
+    /// declines a draw (it plays every game out).
+    private func answer(_ offer: Offer) {
+        guard let game = state.withLock({ $0.game }) else { return }
+        let (side, logger) = (side, logger)
+        Task {
+            do {
+                switch offer {
+                case .takeback: try await game.make(.takeback, by: side, requestID: nil)
+                case .draw: try await game.decline(.draw, by: side, requestID: nil)
+                }
+            } catch {
+                logger.debug(
+                    "game \(game.id): the engine's answer to a \(offer.rawValue) offer failed: \(error)")
+            }
+        }
+    }
+
     /// The engine's turn, if `legal` says so and no search for this ply has started yet.
     private func turn(ply: Int, fen: String, legal: [Move]?, clocks: Clocks) {
         guard let legal, !legal.isEmpty, let position = try? Position(fen: fen) else { return }
-        let (game, increments) = state.withLock { state -> (Game?, Clocks) in
-            guard ply > state.searchedPly else { return (nil, state.increments) }
+        let (game, increments, takebacks) = state.withLock { state -> (Game?, Clocks, Int) in
+            guard ply > state.searchedPly else { return (nil, state.increments, state.takebacks) }
             state.searchedPly = ply
-            return (state.game, state.increments)
+            return (state.game, state.increments, state.takebacks)
         }
         guard let game else { return }
         let gameClock = SearchLimits.Clock(
@@ -97,10 +127,14 @@ final class EngineSeat: Sendable {
             opponentIncrement: .milliseconds(increments[side.opponent]))
         let (pool, level, side, clock, logger, owner) = (pool, level, side, clock, logger, owner)
         // A search still queued when the game ends (resigned, lost on time) is not made.
-        let wanted: @Sendable () -> Bool = { [weak self] in self?.state.withLock { $0.game != nil } ?? false }
+        let wanted: @Sendable () -> Bool = { [weak self] in
+            self?.state.withLock { $0.game != nil && $0.takebacks == takebacks } ?? false
+        }
         Task {
             let move = await pool.move(
                 for: position, level: level, clock: gameClock, owner: owner, game: game.id, wanted: wanted)
+            // Searched for a position a takeback has since undone: not to be played.
+            guard wanted() else { return }
             // A store that failed is tried again, as a person would play the move again.
             for attempt in 1...3 {
                 do {

@@ -599,7 +599,7 @@
       var button = document.getElementById('takeback-button');
       setText('takeback-button', offered ? 'Allow the takeback' : 'Take back');
       button.classList.toggle('offered', offered);
-      show('takeback-button', !!(game && game.casual && !game.engine && !game.over));
+      show('takeback-button', !!(game && game.casual && !game.over));
       show('decline-takeback-button', offered);
     }
 

@@ -1,0 +1,54 @@
+import Foundation
+import NanashiCore
+import NanashiProtocol
+import Testing
+
+@testable import NanashiServer
+
+@Suite struct EngineOffersTests {
+    /// The engine grants a takeback at once: asked after its reply, the player's move and the
+    /// reply go (the `game` has none, it is x's move again), and the engine answers the next move
+    /// as before, searching it afresh (it had searched that ply already). A draw offer is
+    /// declined at once.
+    @Test func theEngineGrantsTakebacksAndDeclinesDraws() async throws {
+        let server = try await TestServer()
+        let ann = try server.client()
+        _ = try await register(ann, "ann")
+        ann.send(#"{"type":"seek","ai":1,"color":"x","initial":600,"increment":0}"#)
+        var start: GameStart?
+        while start == nil {
+            if case .start(let started) = try await ann.reply().message { start = started }
+        }
+        let game = try #require(start).game
+        /// Plays `move` and returns the engine's reply.
+        func play(_ move: String) async throws -> Move {
+            ann.send(#"{"type":"move","game":\#(game),"move":"\#(move)"}"#)
+            var replies: [Moved] = []
+            while replies.count < 2 {
+                guard case .moved(let moved) = try await ann.reply().message else {
+                    throw TestClient.Failure(description: "expected moved")
+                }
+                replies.append(moved)
+            }
+            return replies[1].move
+        }
+        _ = try await play("f2")
+        #expect(
+            try await ann.exchange(#"{"type":"draw","game":\#(game),"id":"d"}"#)
+                == #"{"game":\#(game),"id":"d","type":"draw_offered"}"#)
+        #expect(try await ann.line() == #"{"game":\#(game),"type":"draw_declined"}"#)
+        #expect(
+            try await ann.exchange(#"{"type":"takeback","game":\#(game),"id":"t"}"#)
+                == #"{"game":\#(game),"id":"t","type":"takeback_offered"}"#)
+        guard case .game(let back) = try await ann.reply().message else {
+            throw TestClient.Failure(description: "expected game")
+        }
+        #expect(
+            back.moves.isEmpty && back.fen == Position.start.fen && back.legal == Position.start.legalMoves())
+        // The engine searches its turn again, from the position as it is now.
+        let reply = try await play("b6")
+        let position = try Position.start.play(try Move(notation: "b6"))
+        #expect(position.legalMoves().contains(reply))
+        await server.stop()
+    }
+}
