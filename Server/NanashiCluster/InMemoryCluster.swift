@@ -234,7 +234,7 @@ package final class InMemoryCluster: Cluster {
     }
 
     package func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool {
-        let (at, every) = (BackgroundTurn.milliseconds(now), BackgroundTurn.milliseconds(interval))
+        let (at, every) = (BackgroundTurn.milliseconds(now), interval.wholeMilliseconds)
         return nodes.withState { state in
             if let last = state.backgroundTurn, last > at - every { return false }
             state.backgroundTurn = at

@@ -81,6 +81,6 @@ extension PostgresCluster {
 
     package func takeBackgroundTurn(now: Date, interval: Duration) async throws -> Bool {
         try await storage.takeBackgroundTurn(
-            at: BackgroundTurn.milliseconds(now), every: BackgroundTurn.milliseconds(interval))
+            at: BackgroundTurn.milliseconds(now), every: interval.wholeMilliseconds)
     }
 }

@@ -52,8 +52,13 @@ final class FakeServer {
         if listener >= 0 { close(listener) }
     }
 
-    /// Waits for the client's connection. Blocking: for `.blocking` tests.
+    /// Waits for the client's connection, 30 s at most (a client that never comes fails the
+    /// test instead of holding the whole run). Blocking: for `.blocking` tests.
     func accept() throws {
+        var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        var ready = poll(&waiting, 1, 30_000)
+        while ready < 0 && errno == EINTR { ready = poll(&waiting, 1, 30_000) }
+        try #require(ready == 1, "no client connected to 127.0.0.1:\(port) within 30 s")
         connection = Glibc.accept(listener, nil, nil)
         try #require(connection >= 0)
         // Generous: only a hung client makes a test wait this long.
