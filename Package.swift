@@ -118,6 +118,8 @@ let package = Package(
             name: "NanashiStorage",
             dependencies: [
                 "NanashiCore", "NanashiProtocol", "NanashiRuntime", grdb, postgres, nioSSL, logging,
+                // SQLite's own calls, for the hottest write (`SQLiteStorage.insert`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
                 + nio("NIOCore", "NIOPosix"),
             path: "Server/NanashiStorage"

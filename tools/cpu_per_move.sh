@@ -8,6 +8,9 @@
 # context switches (voluntary + involuntary, all its threads) per move, and each thread's CPU and
 # switches per move (in the order the threads were started: the event loops first, then the
 # storage threads); the load tool's progress lines go to $DIR/progress-LABEL.txt.
+# With COUNT=1, also counts what drives the CPU a move costs and, unlike time, does not change
+# with the load beside it: system calls, wake-ups, malloc and Swift object allocations (perf's
+# tracepoints and uprobes; the probes slow the server, so take times from runs without it).
 set -euo pipefail
 bin=$1; label=$2; perf=${3:-}
 dir=${DIR:-/tmp/pgload}
@@ -29,12 +32,20 @@ threads() {
 before=$(ticks); user_before=$(user_ticks)
 threads > $dir/threads-before-$label.txt
 if [ -n "$perf" ]; then perf record -F 999 -g -p $pid -o $dir/perf-$label.data > /dev/null 2>&1 & perfpid=$!; fi
+if [ -n "${COUNT:-}" ]; then
+  libc=$(ldd $bin | awk '/libc.so.6/ {print $3}'); core=$(ldd $bin | awk '/libswiftCore.so/ {print $3}')
+  perf probe -q -x $libc malloc 2>/dev/null || true
+  perf probe -q -x $core swift_allocObject 2>/dev/null || true
+  perf stat -x, -e raw_syscalls:sys_enter -e sched:sched_switch -e probe_libc:malloc \
+    -e probe_libswiftCore:swift_allocObject -p $pid -o $dir/counts-$label.txt & statpid=$!
+fi
 start=$(date +%s.%N)
 $bin loadtest --server 127.0.0.1:$port --clients ${CLIENTS:-1000} --games ${GAMES:-2000} --think ${THINK:-0} --accounts $dir/${BOTS:-bots}.txt --bind-range 127.1.0.0/16 > $dir/report-$label.txt 2> $dir/progress-$label.txt
 end=$(date +%s.%N)
 after=$(ticks); user_after=$(user_ticks)
 threads > $dir/threads-after-$label.txt
 if [ -n "$perf" ]; then kill -INT $perfpid; wait $perfpid || true; fi
+if [ -n "${COUNT:-}" ]; then kill -INT $statpid; wait $statpid || true; fi
 kill $pid; wait $pid || true
 moves=$(grep -oP 'moves \K[0-9]+' $dir/report-$label.txt | head -1)
 hz=$(getconf CLK_TCK)
@@ -53,3 +64,7 @@ for tid in sorted(after):
     if cpu / hz / m * 1e6 >= 0.5:
         print(f'  thread {tid}: {cpu / hz / m * 1e6:.1f} us/move, switches {vol / m:.2f} voluntary {invol / m:.2f} involuntary')"
 grep -E "errors|round trip|games completed" $dir/report-$label.txt | tr '\n' ' '; echo
+if [ -n "${COUNT:-}" ]; then
+  awk -F, -v m=$moves '$1 ~ /^[0-9]+$/ {printf "%s%s %.1f", sep, $3, $1 / m; sep = ", "} END {print " a move"}' \
+    $dir/counts-$label.txt
+fi

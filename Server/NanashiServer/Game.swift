@@ -180,8 +180,7 @@ actor Game {
     @discardableResult
     func handOver() async -> HandedOver {
         handedOverFlag.store(true, ordering: .relaxed)
-        for case .handedOver(let handedOver) in await run(.handOver) { return handedOver }
-        return HandedOver(watchers: [], resignation: nil)
+        return await run(.handOver).handedOver ?? HandedOver(watchers: [], resignation: nil)
     }
 
     /// What a game let go to another node leaves to the lobby.
@@ -203,19 +202,37 @@ actor Game {
 
     // MARK: Carrying out
 
+    /// What carrying out an event leaves to the caller: the first rejection of the request and
+    /// the first hand-over among the actions, if any.
+    private struct Carried {
+        var rejection: ProtocolError?
+        var handedOver: HandedOver?
+
+        func throwRejection() throws(ProtocolError) {
+            if let rejection { throw rejection }
+        }
+    }
+
     /// Tells the game what happened now and carries out what it asks, in order: a store is
     /// awaited, and how it went told to the game, whose answer is carried out before the rest.
-    /// Returns every action carried out (the request's rejection among them, if any).
     @discardableResult
-    private func run(_ event: GameMachine.Event) async -> [GameMachine.Action] {
-        var actions = feed(event)
-        var index = 0
-        while index < actions.count {
-            let followUp = await perform(actions[index])
-            index += 1
-            actions.insert(contentsOf: followUp, at: index)
+    private func run(_ event: GameMachine.Event) async -> Carried {
+        var carried = Carried()
+        await carryOut(feed(event), noting: &carried)
+        return carried
+    }
+
+    /// Carries out `actions` in order, each one's follow-up before the next.
+    private func carryOut(_ actions: [GameMachine.Action], noting carried: inout Carried) async {
+        for action in actions {
+            switch action {
+            case .reject(let error) where carried.rejection == nil: carried.rejection = error
+            case .handedOver(let handedOver) where carried.handedOver == nil: carried.handedOver = handedOver
+            default: break
+            }
+            let followUp = await perform(action)
+            if !followUp.isEmpty { await carryOut(followUp, noting: &carried) }
         }
-        return actions
     }
 
     private func feed(_ event: GameMachine.Event) -> [GameMachine.Action] {
@@ -337,12 +354,5 @@ actor Game {
         guard timers[timer]?.number == number else { return }
         timers[timer] = nil
         await run(.timerFired(timer))
-    }
-}
-
-extension [GameMachine.Action] {
-    /// Throws the rejection of the request among these actions, if there is one.
-    fileprivate func throwRejection() throws(ProtocolError) {
-        for case .reject(let error) in self { throw error }
     }
 }

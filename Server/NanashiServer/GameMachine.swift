@@ -197,6 +197,8 @@ struct GameMachine {
         guard case .storing(let stored) = phase else { return [.reject(over)] }
         phase = stored.paused ? .paused : .playing
         var actions: [Action] = []
+        // Both players' `moved` and, at times, a timer or the end: grown once.
+        actions.reserveCapacity(4)
         if stored.abortDue, moves.count + 1 < 2 { actions += finish(winner: nil, reason: .aborted) }
         guard isLive else { return actions + [.reject(over)] }
         position = stored.next

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import NIOPosix
 import NanashiCore
 import NanashiProtocol
@@ -343,11 +344,7 @@ package final class SQLiteStorage: Storage {
                         INSERT INTO move (game_id, ply, notation, x_clock, o_clock, played_at)
                         VALUES (?, ?, ?, ?, ?, ?)
                         """)
-                for move in moves {
-                    try statement.execute(arguments: [
-                        move.gameID, move.ply, move.notation, move.xClock, move.oClock, move.playedAt,
-                    ])
-                }
+                for move in moves { try Self.insert(move, with: statement, in: db) }
                 try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             } catch {
                 // Whatever failed, nothing of the batch stays (`GroupCommit` then stores its
@@ -357,6 +354,31 @@ package final class SQLiteStorage: Storage {
             }
         }
     }
+
+    /// Binds one move to the prepared `INSERT` and runs it, through SQLite's own calls: GRDB's
+    /// arguments would box the six values and copy them twice, for each move of each batch.
+    private static func insert(_ move: MoveRow, with statement: Statement, in db: Database) throws {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        sqlite3_bind_int64(handle, 1, move.gameID)
+        sqlite3_bind_int64(handle, 2, Int64(move.ply))
+        move.notation.withCString { text in _ = sqlite3_bind_text(handle, 3, text, -1, Self.transient) }
+        sqlite3_bind_int64(handle, 4, move.xClock)
+        sqlite3_bind_int64(handle, 5, move.oClock)
+        sqlite3_bind_double(handle, 6, move.playedAt)
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
+                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        }
+    }
+
+    /// SQLite copies the text it is given before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Ends a game and, if it is `rated`, rates both players in one transaction: the result,
     /// both new ratings and both rating-history rows are stored together or not at all. An

@@ -105,26 +105,44 @@ extension Position {
             fullmoveNumber: fullmoveNumber)
     }
 
-    /// The position in canonical four-field FEN, as libataxx writes it.
+    /// The position in canonical four-field FEN, as libataxx writes it: written into one string
+    /// of its final size (a server writes one a move).
     public var fen: String {
-        var board = ""
-        for rank in (0..<7).reversed() {
-            var run = 0
-            for file in 0..<7 {
-                let bit: UInt64 = 1 << UInt64(rank * 7 + file)
-                let symbol: Character? =
-                    xBits & bit != 0 ? "x" : oBits & bit != 0 ? "o" : blockerBits & bit != 0 ? "-" : nil
-                guard let symbol else {
-                    run += 1
-                    continue
-                }
-                if run > 0 { board += String(run) }
-                run = 0
-                board.append(symbol)
+        let (halfmove, fullmove) = (String(halfmoveClock).utf8, String(fullmoveNumber).utf8)
+        // 49 squares and 6 slashes at the most, then three spaces and the side.
+        return String(unsafeUninitializedCapacity: 59 + halfmove.count + fullmove.count) { text in
+            var count = 0
+            func put(_ byte: UInt8) {
+                text[count] = byte
+                count += 1
             }
-            if run > 0 { board += String(run) }
-            if rank > 0 { board += "/" }
+            for rank in (0..<7).reversed() {
+                var run: UInt8 = 0
+                for file in 0..<7 {
+                    let bit: UInt64 = 1 << UInt64(rank * 7 + file)
+                    let symbol: UInt8? =
+                        xBits & bit != 0
+                        ? UInt8(ascii: "x")
+                        : oBits & bit != 0
+                            ? UInt8(ascii: "o") : blockerBits & bit != 0 ? UInt8(ascii: "-") : nil
+                    guard let symbol else {
+                        run += 1
+                        continue
+                    }
+                    if run > 0 { put(UInt8(ascii: "0") + run) }
+                    run = 0
+                    put(symbol)
+                }
+                if run > 0 { put(UInt8(ascii: "0") + run) }
+                if rank > 0 { put(UInt8(ascii: "/")) }
+            }
+            put(UInt8(ascii: " "))
+            put(sideToMove == .x ? UInt8(ascii: "x") : UInt8(ascii: "o"))
+            put(UInt8(ascii: " "))
+            halfmove.forEach(put)
+            put(UInt8(ascii: " "))
+            fullmove.forEach(put)
+            return count
         }
-        return "\(board) \(sideToMove) \(halfmoveClock) \(fullmoveNumber)"
     }
 }

@@ -36,14 +36,14 @@ public struct Square: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The square named like `c5` (the file letter may be upper case), or `nil` for any other text.
     public init?(_ name: some StringProtocol) {
-        let bytes = Array(name.utf8)
-        guard bytes.count == 2 else { return nil }
-        let letter = bytes[0] | 0x20  // ASCII lower case
+        var bytes = name.utf8.makeIterator()
+        guard let first = bytes.next(), let digit = bytes.next(), bytes.next() == nil else { return nil }
+        let letter = first | 0x20  // ASCII lower case
         guard (UInt8(ascii: "a")...UInt8(ascii: "g")).contains(letter),
-            (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1])
+            (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(digit)
         else { return nil }
         self.init(
-            unchecked: Int(bytes[1] - UInt8(ascii: "1")) * Self.boardSize + Int(letter - UInt8(ascii: "a")))
+            unchecked: Int(digit - UInt8(ascii: "1")) * Self.boardSize + Int(letter - UInt8(ascii: "a")))
     }
 
     /// The file, 0 (a) to 6 (g).
