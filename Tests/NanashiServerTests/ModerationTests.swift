@@ -60,27 +60,36 @@ private func annBeatBobAndCydJoined(_ backend: StorageBackend) async throws -> (
 }
 
 /// After `annBeatsBob`, ann out of the standings (marked or closed): bob alone is ranked.
-private func expectOnlyBobRanked(_ storage: any Storage) async throws {
+private func expectOnlyBobRanked(
+    _ storage: any Storage, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     let board = try await storage.leaderboard(limit: 10, offset: 0)
-    #expect(board.total == 1 && board.entries.map(\.name) == ["bob"] && board.entries.map(\.rank) == [1])
-    #expect(try await storage.profile(name: "ann")?.rank == nil)
-    #expect(try await storage.profile(name: "bob")?.rank == 1)
+    #expect(
+        board.total == 1 && board.entries.map(\.name) == ["bob"] && board.entries.map(\.rank) == [1],
+        sourceLocation: sourceLocation)
+    #expect(try await storage.profile(name: "ann")?.rank == nil, sourceLocation: sourceLocation)
+    #expect(try await storage.profile(name: "bob")?.rank == 1, sourceLocation: sourceLocation)
 }
 
 /// A rated game begun before ann was put out of the standings ends while she is out: she stays
 /// out, and cyd, who wins it, comes in.
-private func cydBeatsAnnWhileSheIsOut(_ storage: any Storage, cyd: PlayerRow, ann: PlayerRow) async throws {
+private func cydBeatsAnnWhileSheIsOut(
+    _ storage: any Storage, cyd: PlayerRow, ann: PlayerRow, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     _ = try await xBeatsO(storage, x: cyd, o: ann)
     let board = try await storage.leaderboard(limit: 10, offset: 0)
-    #expect(board.total == 2 && Set(board.entries.map(\.name)) == ["bob", "cyd"])
+    #expect(
+        board.total == 2 && Set(board.entries.map(\.name)) == ["bob", "cyd"], sourceLocation: sourceLocation)
 }
 
 /// After `cydBeatsAnnWhileSheIsOut`, ann is back in the standings, with both her games.
-private func expectAnnBack(_ storage: any Storage) async throws {
+private func expectAnnBack(
+    _ storage: any Storage, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     let board = try await storage.leaderboard(limit: 10, offset: 0)
-    #expect(board.total == 3 && board.entries.map(\.rank) == [1, 2, 3])
-    #expect(board.entries.contains { $0.name == "ann" && $0.games == 2 })
-    #expect(try await storage.profile(name: "ann")?.rank != nil)
+    #expect(board.total == 3 && board.entries.map(\.rank) == [1, 2, 3], sourceLocation: sourceLocation)
+    #expect(board.entries.contains { $0.name == "ann" && $0.games == 2 }, sourceLocation: sourceLocation)
+    #expect(try await storage.profile(name: "ann")?.rank != nil, sourceLocation: sourceLocation)
 }
 
 @Suite struct ModerationTests {
