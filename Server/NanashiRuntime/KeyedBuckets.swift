@@ -1,3 +1,4 @@
+import NanashiCore
 import Synchronization
 
 /// A token bucket per key (a client address, an address and a name), shared by all
@@ -33,6 +34,15 @@ package final class KeyedBuckets<Key: Hashable & Sendable>: Sendable {
         self.clock = clock
         window = refill > 0 ? .seconds(self.capacity / self.refill) : .seconds(24 * 3600)
         state = Mutex(State(rotatedAt: clock.now))
+    }
+
+    /// Buckets that allow `count` a `period`: each holds `count` tokens and refills them all in
+    /// one `period` (`loginsPerMinute` over `.seconds(60)`).
+    package convenience init(
+        _ count: Double, per period: Duration, maximumKeys: Int = 100_000, clock: any ServerClock
+    ) {
+        self.init(
+            capacity: count, perSecond: count / period.inSeconds, maximumKeys: maximumKeys, clock: clock)
     }
 
     /// Takes a token from `key`'s bucket; returns false, taking nothing, when it is empty.

@@ -25,15 +25,11 @@ struct Accounts: Sendable {
         self.settings = settings
         throttle = LoginThrottle(settings)
         hashing = HashingPool(concurrency: settings.concurrentHashes, queueLimit: settings.queuedHashes)
-        logins = KeyedBuckets(
-            capacity: settings.loginsPerMinute, perSecond: settings.loginsPerMinute / 60,
-            clock: settings.clock)
+        logins = KeyedBuckets(settings.loginsPerMinute, per: .seconds(60), clock: settings.clock)
         registrations = KeyedBuckets(
-            capacity: settings.registrationsPerHour, perSecond: settings.registrationsPerHour / 3600,
-            clock: settings.clock)
+            settings.registrationsPerHour, per: .seconds(3600), clock: settings.clock)
         decoys = KeyedBuckets(
-            capacity: settings.decoyHashesPerSecond, perSecond: settings.decoyHashesPerSecond, maximumKeys: 2,
-            clock: settings.clock)
+            settings.decoyHashesPerSecond, per: .seconds(1), maximumKeys: 2, clock: settings.clock)
     }
 
     /// Who asks: the client's address, and whether its connection is still open (work for a

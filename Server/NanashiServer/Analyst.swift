@@ -35,12 +35,8 @@ actor Analyst {
         self.engines = engines
         self.settings = settings
         self.logger = logger
-        requests = KeyedBuckets(
-            capacity: settings.analysesPerHour, perSecond: settings.analysesPerHour / 3600,
-            clock: settings.clock)
-        accountRequests = KeyedBuckets(
-            capacity: settings.analysesPerHour, perSecond: settings.analysesPerHour / 3600,
-            clock: settings.clock)
+        requests = KeyedBuckets(settings.analysesPerHour, per: .seconds(3600), clock: settings.clock)
+        accountRequests = KeyedBuckets(settings.analysesPerHour, per: .seconds(3600), clock: settings.clock)
     }
 
     /// Analyses waiting for their turn.

@@ -245,9 +245,7 @@ final class Connection: ConnectionHandler {
         case .seek(let control, let layout):
             try checkTimeControl(control)
             // Seek with the rating as stored now, not as it was at login.
-            let seeker =
-                try await storage.seeker(id: player)
-                ?? Seeker(player: session.player, colourBalance: 0)
+            let seeker = try await storage.seeker(session.player)
             try Self.checkMayPlayRated(seeker.player)
             try await lobby.seek(seeker, control: control, layout: layout, outbox: outbox, requestID: id)
         case .seekEngine(let seek):
@@ -256,9 +254,7 @@ final class Connection: ConnectionHandler {
                 throw ProtocolError(
                     .badRequest, "ai is a level from \(Level.range.lowerBound) to \(Level.range.upperBound)")
             }
-            let seeker =
-                try await storage.seeker(id: player)
-                ?? Seeker(player: session.player, colourBalance: 0)
+            let seeker = try await storage.seeker(session.player)
             try await lobby.seekEngine(
                 seeker, seek: seek, level: level, from: address, outbox: outbox, requestID: id)
         case .cancel:

@@ -42,24 +42,23 @@ package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible, Cu
     package var user: String
     package var password: String?
     package var host: String
-    package var port: Int
+    package var port = 5432
     package var database: String
     /// `sslmode=require`: connect over TLS or not at all (the server's certificate is not
     /// checked against a CA, as libpq's `require` does not).
-    package var requiresTLS: Bool
+    package var requiresTLS = false
 
-    package init(
-        user: String, password: String?, host: String, port: Int = 5432, database: String,
-        requiresTLS: Bool = false
-    ) {
-        self.user = user
-        self.password = password
-        self.host = host
-        self.port = port
-        self.database = database
-        self.requiresTLS = requiresTLS
+    /// `postgres://USER@HOST:PORT/DB`, without the password.
+    package var description: String {
+        "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
+            + (requiresTLS ? "?sslmode=require" : "")
     }
 
+    /// As `description`: never the password.
+    package var debugDescription: String { description }
+}
+
+extension PostgresAddress {
     /// Reads `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=require|disable]`; the user,
     /// password and database may be percent-encoded.
     package init(parsing text: String) throws(DatabaseAddressError) {
@@ -68,8 +67,6 @@ package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible, Cu
                 "bad PostgreSQL URL (\(why)): expected postgres://USER[:PASSWORD]@HOST[:PORT]/DB")
         }
         guard let url = URLComponents(string: text) else { throw bad("not a URL") }
-        port = 5432
-        requiresTLS = false
         guard let user = url.user, !user.isEmpty else { throw bad("no user") }
         guard let host = url.host, !host.isEmpty else { throw bad("no host") }
         let path = url.path
@@ -95,15 +92,6 @@ package struct PostgresAddress: Equatable, Sendable, CustomStringConvertible, Cu
         self.host = host
         self.database = String(path.dropFirst())
     }
-
-    /// `postgres://USER@HOST:PORT/DB`, without the password.
-    package var description: String {
-        "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
-            + (requiresTLS ? "?sslmode=require" : "")
-    }
-
-    /// As `description`: never the password.
-    package var debugDescription: String { description }
 }
 
 /// `--db` is neither a file path nor a PostgreSQL URL.

@@ -20,25 +20,12 @@ package struct RatedGame: Hashable, Sendable {
     package var xName: String
     package var oID: Int64
     package var oName: String
-
-    package init(game: Int64, xID: Int64, xName: String, oID: Int64, oName: String) {
-        self.game = game
-        self.xID = xID
-        self.xName = xName
-        self.oID = oID
-        self.oName = oName
-    }
 }
 
 /// A rated game between people with its stored analysis.
 package struct RatedAnalysis: Hashable, Sendable {
     package var game: RatedGame
     package var analysis: GameAnalysis
-
-    package init(game: RatedGame, analysis: GameAnalysis) {
-        self.game = game
-        self.analysis = analysis
-    }
 }
 
 /// The condition on `game` of a rated game between people that is over, as both databases read it.

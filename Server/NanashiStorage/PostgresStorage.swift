@@ -411,14 +411,10 @@ package final class PostgresStorage: Storage {
                     gameID: id, ply: ply, notation: notation, xClock: xClock, oClock: oClock,
                     playedAt: playedAt)
             }
-            var game = GameRow(
+            let game = GameRow(
                 id: id, xID: xID, oID: oID, initial: initial, increment: increment, startedAt: started,
-                endedAt: nil,
-                result: nil, reason: nil, casual: casual)
-            game.stoppedPly = stoppedPly
-            game.stoppedXClock = stoppedX
-            game.stoppedOClock = stoppedO
-            game.startFEN = start
+                endedAt: nil, result: nil, reason: nil, casual: casual, stoppedPly: stoppedPly,
+                stoppedXClock: stoppedX, stoppedOClock: stoppedO, startFEN: start)
             games.append(UnfinishedGame(game: game, x: x, o: o, moves: moves))
         }
         return games

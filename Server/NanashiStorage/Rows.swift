@@ -188,22 +188,6 @@ package struct GameRow: Codable, Hashable, Sendable {
         case stoppedOClock = "stopped_o_clock"
         case startFEN = "start_fen"
     }
-
-    package init(
-        id: Int64?, xID: Int64, oID: Int64, initial: Int, increment: Int, startedAt: Double, endedAt: Double?,
-        result: String?, reason: String?, casual: Bool = false
-    ) {
-        self.casual = casual
-        self.id = id
-        self.xID = xID
-        self.oID = oID
-        self.initial = initial
-        self.increment = increment
-        self.startedAt = startedAt
-        self.endedAt = endedAt
-        self.result = result
-        self.reason = reason
-    }
 }
 
 /// A row of `move`: one accepted move with both clocks right after it.

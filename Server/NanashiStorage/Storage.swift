@@ -128,6 +128,14 @@ extension Storage {
     /// A player's profile with their 10 latest games.
     package func profile(name: String) async throws -> Profile? { try await profile(name: name, recent: 10) }
 
+    /// `player` about to seek, as stored now; as they are, with no games, if storage does not have them.
+    package func seeker(_ player: PlayerRow) async throws -> Seeker {
+        guard let id = player.id, let stored = try await seeker(id: id) else {
+            return Seeker(player: player, colourBalance: 0)
+        }
+        return stored
+    }
+
     /// Stores a new rated game and returns its id.
     package func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date) async throws -> Int64 {
         try await createGame(xID: xID, oID: oID, control: control, now: now, casual: false, start: nil)
@@ -231,13 +239,6 @@ package struct UnfinishedGame: Sendable {
     package var x: PlayerRow
     package var o: PlayerRow
     package var moves: [MoveRow]
-
-    package init(game: GameRow, x: PlayerRow, o: PlayerRow, moves: [MoveRow]) {
-        self.game = game
-        self.x = x
-        self.o = o
-        self.moves = moves
-    }
 }
 
 /// A player as they seek a game: what pairing them needs, read before they join the pool.
@@ -245,11 +246,6 @@ package struct Seeker: Sendable {
     package var player: PlayerRow
     /// Games as x minus games as o.
     package var colourBalance: Int
-
-    package init(player: PlayerRow, colourBalance: Int) {
-        self.player = player
-        self.colourBalance = colourBalance
-    }
 }
 
 /// How one game ended for both players' ratings, as committed.

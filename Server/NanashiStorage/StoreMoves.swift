@@ -12,16 +12,6 @@ package struct MoveRecord: Sendable, Equatable {
     package var playedAt: Double
     /// The node storing it, which must host the game (`nil`: a server alone).
     package var host: Int64?
-
-    package init(gameID: Int64, ply: Int64, notation: String, clocks: Clocks, playedAt: Double, host: Int64?)
-    {
-        self.gameID = gameID
-        self.ply = ply
-        self.notation = notation
-        self.clocks = clocks
-        self.playedAt = playedAt
-        self.host = host
-    }
 }
 
 /// The statement that stores a batch of moves, prepared once a connection: each move only if

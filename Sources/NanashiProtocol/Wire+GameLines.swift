@@ -10,23 +10,12 @@ extension Wire {
         guard isPlain(start.fen), isPlain(start.opponent.name) else { return nil }
         var line = #"{"color":""#
         line += start.color.rawValue
-        line += #"","fen":""#
-        line += start.fen
-        line += #"","game":"#
-        line += String(start.game)
-        guard append(id, to: &line) else { return nil }
-        line += #","increment":"#
-        line += String(start.control.increment)
-        line += #","initial":"#
-        line += String(start.control.initial)
+        line += #"","#
+        guard appendGameFields(fen: start.fen, game: start.game, id: id, control: start.control, to: &line)
+        else { return nil }
         if let legal = start.legal {
-            line += #","legal":["#
-            for (index, move) in legal.enumerated() {
-                line += index == 0 ? "\"" : ",\""
-                line += move.description
-                line += "\""
-            }
-            line += "]"
+            line += #","legal":"#
+            line += movesArray(legal)
         }
         line += #","opponent":{"name":""#
         line += start.opponent.name
@@ -35,6 +24,24 @@ extension Wire {
         line += start.rated ? "}" : #"},"rated":false"#
         line += #","type":"start"}"#
         return line
+    }
+
+    /// Appends the fields that a `start` and a `game` line share, in the encoder's order:
+    /// `"fen"`, `"game"`, the request's `"id"`, and the time control's `"increment"` and
+    /// `"initial"`; `false` if the id must go through the encoder.
+    static func appendGameFields(
+        fen: String, game: Int64, id: RequestID?, control: TimeControl, to line: inout String
+    ) -> Bool {
+        line += #""fen":""#
+        line += fen
+        line += #"","game":"#
+        line += String(game)
+        guard append(id, to: &line) else { return false }
+        line += #","increment":"#
+        line += String(control.increment)
+        line += #","initial":"#
+        line += String(control.initial)
+        return true
     }
 
     /// The line of an `end`, or `nil` if the encoder must write it.

@@ -26,15 +26,11 @@ extension Wire {
         line += String(watched.clock.o)
         line += #","x":"#
         line += String(watched.clock.x)
-        line += #"},"fen":""#
-        line += watched.fen
-        line += #"","game":"#
-        line += String(watched.game)
-        guard append(id, to: &line) else { return nil }
-        line += #","increment":"#
-        line += String(watched.control.increment)
-        line += #","initial":"#
-        line += String(watched.control.initial)
+        line += "},"
+        guard
+            appendGameFields(
+                fen: watched.fen, game: watched.game, id: id, control: watched.control, to: &line)
+        else { return nil }
         line += #","moves":"#
         line += movesArray
         line += #","o":"#

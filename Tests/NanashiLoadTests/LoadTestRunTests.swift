@@ -60,12 +60,10 @@ import Testing
         $0.messageBurst = 1_000_000
         $0.engineSeekBurst = 1_000_000
     }
-    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
-    settings.namePrefix = "pe"
+    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0, namePrefix: "pe")
     settings.engineGames = 2
     settings.engineLevel = 1
-    let (report, registered) = try await LoadTest.run(settings)
-    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    let (report, registered) = try await runCompletingBothGames(settings)
     #expect(report.errors == [:])
     #expect(report.latency.count == report.moves)
     let engine = try #require(report.engine)
@@ -92,10 +90,8 @@ import Testing
         $0.registrationsPerHour = 100
         $0.loginsPerMinute = 100
     }
-    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
-    settings.namePrefix = "busy"
-    let (report, registered) = try await LoadTest.run(settings)
-    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    let settings = fourBotsPlayingTwoGames(on: server, dropChance: 0, namePrefix: "busy")
+    let (report, registered) = try await runCompletingBothGames(settings)
     #expect(Set(registered.map(\.name)) == ["busy1", "busy2", "busy3", "busy4"])
     #expect(Array(report.errors.keys) == ["busy"])
     #expect((report.errors["busy"] ?? 0) >= 1)
@@ -105,12 +101,10 @@ import Testing
 /// Given two servers of which the first is down, the bots that start at it go on to the second.
 @Test func botsGoOnToTheNextServerWhenOneCannotBeReached() async throws {
     let server = try await TestServer()
-    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0)
-    settings.namePrefix = "next"
+    var settings = fourBotsPlayingTwoGames(on: server, dropChance: 0, namePrefix: "next")
     // Port 1 on this machine: nothing listens there, so the connection is refused.
     settings.servers = try ServerList(parsing: "127.0.0.1:1,127.0.0.1:\(server.port)")
-    let (report, registered) = try await LoadTest.run(settings)
-    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0)
+    let (report, registered) = try await runCompletingBothGames(settings)
     // Bots 2 and 4 start at the second server; 1 and 3 are refused by the first, once each.
     #expect(report.errors == ["connect_failed": 2])
     #expect(registered.count == 4)
@@ -118,12 +112,25 @@ import Testing
 }
 
 /// Four bots that play two games on `server` and never resign; `dropChance` is their policy's
-/// chance of dropping the connection.
-private func fourBotsPlayingTwoGames(on server: TestServer, dropChance: Double) -> LoadTestSettings {
+/// chance of dropping the connection, `namePrefix` what their names start with.
+private func fourBotsPlayingTwoGames(on server: TestServer, dropChance: Double, namePrefix: String = "lt")
+    -> LoadTestSettings
+{
     var settings = LoadTestSettings(servers: ServerList(ServerAddress(host: "127.0.0.1", port: server.port)))
+    settings.namePrefix = namePrefix
     settings.clients = 4
     settings.games = 2
     settings.duration = .seconds(120)
     settings.policy = BotPolicy(resignChance: 0, dropChance: dropChance)
     return settings
+}
+
+/// Runs the load test `settings` describes, which must complete both its games: its report,
+/// and the accounts its bots registered.
+private func runCompletingBothGames(
+    _ settings: LoadTestSettings, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> (LoadReport, [BotAccount]) {
+    let (report, registered) = try await LoadTest.run(settings)
+    #expect(report.gamesCompleted == 2 && report.gamesUnfinished == 0, sourceLocation: sourceLocation)
+    return (report, registered)
 }

@@ -23,8 +23,7 @@ private final class Order: Sendable {
     @Test func aRatedGameIsAnalysedEachIntervalNewestFirst() async throws {
         let database = try TemporaryDatabase()
         let seeded = try SQLiteStorage(path: database.path)
-        let ann = try await seeded.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await seeded.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await seeded.createPlayers("ann", "bob")
         let older = try await finishedGame(seeded, ann, bob, moves: ["f2", "b2"], ended: 1_000)
         let newer = try await finishedGame(seeded, bob, ann, moves: ["f2", "b2", "g1e3"], ended: 2_000)
         _ = try await finishedGame(seeded, ann, bob, moves: ["f2"], ended: 3_000, casual: true)
@@ -114,8 +113,7 @@ private final class Order: Sendable {
         let clock = TestClock()
         let servers = try await place.nodes(2, clock: clock)
         let storage = try await place.storage()
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await storage.createPlayers("ann", "bob")
         for ended in 1...5 {
             _ = try await finishedGame(storage, ann, bob, moves: ["f2", "b2"], ended: Double(ended * 1_000))
         }

@@ -22,9 +22,7 @@ func challenge(
     /// starts at once with those colours; it rates nobody.
     @Test func aChallengeAcceptedStartsTheGameOnItsTerms() async throws {
         let server = try await TestServer()
-        let (ann, bob) = (try server.client(), try server.client())
-        _ = try await register(ann, "ann")
-        _ = try await register(bob, "bob")
+        let (ann, bob) = try await annAndBob(on: server)
         let (sent, id) = try await challenge(ann, "bob")
         #expect(id.count == 22)
         #expect(
@@ -58,9 +56,7 @@ func challenge(
     /// What a hostile or careless player tries gets a clear error and changes nothing for anyone.
     @Test func badChallengesAreRefused() async throws {
         let server = try await TestServer()
-        let (ann, bob) = (try server.client(), try server.client())
-        _ = try await register(ann, "ann")
-        _ = try await register(bob, "bob")
+        let (ann, bob) = try await annAndBob(on: server)
         let refusals: [(String, String)] = [
             (
                 #"{"type":"challenge","to":"nobody","initial":60,"increment":0}"#,

@@ -116,6 +116,18 @@ struct PlayedGame {
             position = try position.play(move)
         }
     }
+
+    /// The side to move resigns, and both players get the `end` that says so.
+    func resign() async throws {
+        let resigner = position.sideToMove
+        clients[resigner]!.send(#"{"type":"resign","game":\#(game)}"#)
+        for side in Side.allCases {
+            guard case .end(let end) = try await clients[side]!.reply().message else {
+                throw TestClient.Failure(description: "expected end")
+            }
+            #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
+        }
+    }
 }
 
 /// A game across two new nodes on one new database, `plies` into it: ann on node 1, bob on
@@ -509,14 +521,7 @@ extension SessionsAcrossNodesTests {
             }
             #expect(moved.ply == ply)
         }
-        let resigner = played.position.sideToMove
-        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game)}"#)
-        for side in Side.allCases {
-            guard case .end(let end) = try await played.clients[side]!.reply().message else {
-                throw TestClient.Failure(description: "expected end")
-            }
-            #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
-        }
+        try await played.resign()
         // Rated once: one game in each player's record.
         let database = try await setup.place.storage()
         for name in ["ann", "bob"] { #expect(try await database.player(named: name)?.games == 1) }
@@ -972,14 +977,7 @@ func resign(_ client: TestClient, _ id: Int64, heardBy players: [TestClient]) as
         #expect(await two[new].server!.lobby.isInProgress(played.game))
         try await played.play(2)
         #expect(played.lines[.x]!.count == 7)
-        let resigner = played.position.sideToMove
-        played.clients[resigner]!.send(#"{"type":"resign","game":\#(played.game)}"#)
-        for side in Side.allCases {
-            guard case .end(let end) = try await played.clients[side]!.reply().message else {
-                throw TestClient.Failure(description: "expected end")
-            }
-            #expect(end.outcome == Outcome(winner: resigner.opponent, reason: .resignation))
-        }
+        try await played.resign()
         let (moves, ratings, newHost) = try await database.rows(
             """
             SELECT (SELECT COUNT(*) FROM move WHERE game_id = \(played.game)),

@@ -6,6 +6,17 @@ import Testing
 
 @testable import NanashiServer
 
+/// `client` offers a `draw` or a `takeback` (`kind`) in `game` with request `id`, and expects
+/// the offer made (`draw_offered`, `takeback_offered`).
+func expectOffered(
+    _ kind: String, by client: TestClient, game: Int64, id: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    #expect(
+        try await client.exchange(#"{"type":"\#(kind)","game":\#(game),"id":"\#(id)"}"#)
+            == #"{"game":\#(game),"id":"\#(id)","type":"\#(kind)_offered"}"#, sourceLocation: sourceLocation)
+}
+
 @Suite struct DrawOfferTests {
     /// On one node, and across two (on PostgreSQL and in memory): an offer reaches the opponent,
     /// a decline both players; an offer again at once is refused; the opponent's offer, accepted,
@@ -19,9 +30,7 @@ import Testing
             annServer: servers[0], bobServer: servers[servers.count - 1], plies: 4)
         let (g, x, o) = (played.game, played.clients[.x]!, played.clients[.o]!)
 
-        #expect(
-            try await x.exchange(#"{"type":"draw","game":\#(g),"id":"d1"}"#)
-                == #"{"game":\#(g),"id":"d1","type":"draw_offered"}"#)
+        try await expectOffered("draw", by: x, game: g, id: "d1")
         #expect(try await o.line() == #"{"game":\#(g),"type":"draw_offer"}"#)
         #expect(
             try await o.exchange(#"{"type":"decline_draw","game":\#(g),"id":"n"}"#)
@@ -86,9 +95,7 @@ import Testing
             _ = try await ann.line()
             _ = try await bob.line()
         }
-        #expect(
-            try await ann.exchange(#"{"type":"takeback","game":\#(g),"id":"t"}"#)
-                == #"{"game":\#(g),"id":"t","type":"takeback_offered"}"#)
+        try await expectOffered("takeback", by: ann, game: g, id: "t")
         #expect(try await bob.line() == #"{"game":\#(g),"type":"takeback_offer"}"#)
         bob.send(#"{"type":"takeback","game":\#(g),"id":"ok"}"#)
         for client in [ann, bob] {

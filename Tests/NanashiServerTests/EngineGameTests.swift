@@ -22,6 +22,19 @@ private func storedGames(_ server: TestServer) throws -> Int {
     }
 }
 
+/// `request`, for a new game against the engine, is refused with `busy`: the engine has no room;
+/// `server` still stores `games` games.
+private func expectBusy(
+    _ request: String, from client: TestClient, storedGames games: Int, on server: TestServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    #expect(
+        try await client.exchange(request)
+            == #"{"code":"busy","message":"the engine is busy with other games; try again in a minute","type":"error"}"#,
+        sourceLocation: sourceLocation)
+    #expect(try storedGames(server) == games, sourceLocation: sourceLocation)
+}
+
 @Suite struct EngineGameTests {
     /// The engine plays as any opponent: `start` names it (and says the game is casual), it answers each move with a legal one
     /// in a `moved` that lists the player's moves, nothing is rated, and the profile keeps the
@@ -125,11 +138,7 @@ private func storedGames(_ server: TestServer) throws -> Int {
         let server = try await TestServer { $0.engineQueue = 0 }
         let ann = try server.client()
         _ = try await register(ann, "ann")
-        #expect(
-            try await ann.exchange(#"{"type":"seek","ai":5}"#)
-                == #"{"code":"busy","message":"the engine is busy with other games; try again in a minute","type":"error"}"#
-        )
-        #expect(try storedGames(server) == 0)
+        try await expectBusy(#"{"type":"seek","ai":5}"#, from: ann, storedGames: 0, on: server)
         await server.stop()
     }
 
@@ -151,11 +160,8 @@ private func storedGames(_ server: TestServer) throws -> Int {
             throw TestClient.Failure(description: "expected end")
         }
         await server.server!.lobby.engines.stop()
-        #expect(
-            try await ann.exchange(#"{"type":"rematch","game":\#(started.game)}"#)
-                == #"{"code":"busy","message":"the engine is busy with other games; try again in a minute","type":"error"}"#
-        )
-        #expect(try storedGames(server) == 1)
+        try await expectBusy(
+            #"{"type":"rematch","game":\#(started.game)}"#, from: ann, storedGames: 1, on: server)
         await server.stop()
     }
 

@@ -33,13 +33,9 @@ import Testing
             return replies[1].move
         }
         _ = try await play("f2")
-        #expect(
-            try await ann.exchange(#"{"type":"draw","game":\#(game),"id":"d"}"#)
-                == #"{"game":\#(game),"id":"d","type":"draw_offered"}"#)
+        try await expectOffered("draw", by: ann, game: game, id: "d")
         #expect(try await ann.line() == #"{"game":\#(game),"type":"draw_declined"}"#)
-        #expect(
-            try await ann.exchange(#"{"type":"takeback","game":\#(game),"id":"t"}"#)
-                == #"{"game":\#(game),"id":"t","type":"takeback_offered"}"#)
+        try await expectOffered("takeback", by: ann, game: game, id: "t")
         guard case .game(let back) = try await ann.reply().message else {
             throw TestClient.Failure(description: "expected game")
         }

@@ -1,10 +1,10 @@
 import Foundation
 import NanashiCore
 import NanashiProtocol
-import NanashiStorage
 import Testing
 
 @testable import NanashiServer
+@testable import NanashiStorage
 
 // What fair play reads in storage, and `nanashi admin suspects`' report, on both databases.
 
@@ -32,8 +32,7 @@ func finishedGame(
     @Test(arguments: StorageBackend.allCases)
     func ratedGamesAndTheirAnalysesAreReadNewestFirst(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await storage.createPlayers("ann", "bob")
         let first = try await finishedGame(storage, ann, bob, moves: ["f2", "b2"], ended: 1_000)
         let casual = try await finishedGame(storage, ann, bob, moves: ["f2"], ended: 2_000, casual: true)
         let second = try await finishedGame(storage, bob, ann, moves: ["f2"], ended: 3_000)

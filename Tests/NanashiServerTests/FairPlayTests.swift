@@ -2,11 +2,11 @@ import Foundation
 import NanashiAI
 import NanashiCore
 import NanashiProtocol
-import NanashiStorage
 import NanashiTestSupport
 import Testing
 
 @testable import NanashiServer
+@testable import NanashiStorage
 
 /// How a player picks moves in the games these tests make up.
 private enum Policy {

@@ -99,9 +99,7 @@ private func start(of client: TestClient) async throws -> GameStart {
     /// A challenge from a FEN of one's own is casual, and its game starts there (o to move).
     @Test func aChallengeFromACustomFENIsCasual() async throws {
         let server = try await TestServer()
-        let (ann, bob) = (try server.client(), try server.client())
-        _ = try await register(ann, "ann")
-        _ = try await register(bob, "bob")
+        let (ann, bob) = try await annAndBob(on: server)
         let fen = "x5o/7/7/3x3/7/7/o5x o 0 1"
         let (sent, id) = try await challenge(
             ann, "bob", terms: #""initial":60,"increment":0,"fen":"\#(fen)""#)
@@ -121,9 +119,7 @@ private func start(of client: TestClient) async throws -> GameStart {
     /// Bad starts get `bad_request` with the reason, and nobody hears of any challenge.
     @Test func badStartsAreRefusedAndChangeNothing() async throws {
         let server = try await TestServer()
-        let (ann, bob) = (try server.client(), try server.client())
-        _ = try await register(ann, "ann")
-        _ = try await register(bob, "bob")
+        let (ann, bob) = try await annAndBob(on: server)
         let challengeBob = #"{"type":"challenge","to":"bob","initial":60,"increment":0,"#
         let refusals: [(String, String)] = [
             (
@@ -180,9 +176,15 @@ private func start(of client: TestClient) async throws -> GameStart {
     }
 
     /// A seek from a layout pairs only with a seek from the same layout; its game starts there.
-    @Test func aSeekPairsOnlyWithTheSameLayout() async throws {
-        let server = try await TestServer()
-        let (ann, bob, carl) = (try server.client(), try server.client(), try server.client())
+    /// On one node, and across two (on PostgreSQL and in memory).
+    @Test(arguments: [nil] + NodesBackend.allCases.map(Optional.some))
+    func aSeekPairsOnlyWithTheSameLayout(across backend: NodesBackend?) async throws {
+        let servers: [TestServer] =
+            if let backend { try await NodesPlace(backend).nodes(2) } else { [try await TestServer()] }
+        let (ann, bob, carl) = (
+            try servers[0].client(), try servers[servers.count - 1].client(),
+            try servers[servers.count - 1].client()
+        )
         for (client, name) in [(ann, "ann"), (bob, "bob"), (carl, "carl")] {
             _ = try await register(client, name)
         }
@@ -194,7 +196,7 @@ private func start(of client: TestClient) async throws -> GameStart {
         #expect(annStart.opponent.name == "carl")
         // bob, from the standard start, still seeks.
         #expect(try await bob.exchange(#"{"type":"seek"}"#).contains("already_seeking"))
-        await server.stop()
+        for server in servers { await server.stop() }
     }
 
     /// Refusing all challenges lasts past the session it was said in, and each `welcome` says it.
@@ -233,9 +235,7 @@ private func start(of client: TestClient) async throws -> GameStart {
     /// A game from `cross` is analysed from `cross`: the evaluations are those of its positions.
     @Test func aGameFromALayoutIsAnalysedFromIt() async throws {
         let server = try await TestServer { $0.analysisDepth = 2 }
-        let (ann, bob) = (try server.client(), try server.client())
-        _ = try await register(ann, "ann")
-        _ = try await register(bob, "bob")
+        let (ann, bob) = try await annAndBob(on: server)
         let (_, id) = try await challenge(
             ann, "bob", terms: #""initial":60,"increment":0,"color":"x","layout":"cross""#)
         _ = try await bob.line()
@@ -324,24 +324,6 @@ private func start(of client: TestClient) async throws -> GameStart {
         bob.send(#"{"type":"move","game":\#(bobStart.game),"move":"b6","id":"m"}"#)
         #expect(try await bob.line().contains(#""fen":"x5o/1x1-3/7/1-3-1/7/3-3/o5x o 0 1""#))
         #expect(try await ann.line().contains(#""move":"b6""#))
-        for server in two { await server.stop() }
-    }
-
-    /// Seeks on two nodes pair only with the same layout, and the game starts from it.
-    @Test(arguments: NodesBackend.allCases) func seeksAcrossNodesPairOnlyWithTheSameLayout(
-        _ backend: NodesBackend
-    ) async throws {
-        let two = try await NodesPlace(backend).nodes(2)
-        let (ann, bob, carl) = (try two[0].client(), try two[1].client(), try two[1].client())
-        for (client, name) in [(ann, "ann"), (bob, "bob"), (carl, "carl")] {
-            _ = try await register(client, name)
-        }
-        #expect(try await ann.exchange(#"{"type":"seek","layout":"cross"}"#) == #"{"type":"seeking"}"#)
-        #expect(try await bob.exchange(#"{"type":"seek"}"#) == #"{"type":"seeking"}"#)
-        #expect(try await carl.exchange(#"{"type":"seek","layout":"cross"}"#) == #"{"type":"seeking"}"#)
-        let (annStart, carlStart) = (try await start(of: ann), try await start(of: carl))
-        #expect(annStart.fen == crossFEN && carlStart.fen == crossFEN && annStart.opponent.name == "carl")
-        #expect(try await bob.exchange(#"{"type":"seek"}"#).contains("already_seeking"))
         for server in two { await server.stop() }
     }
 }

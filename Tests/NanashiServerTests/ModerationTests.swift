@@ -20,20 +20,84 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
 {
     let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: noon, token: nil)
     let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: noon, token: nil)
-    let game = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: noon)
+    return (ann, bob, try await xBeatsO(storage, x: ann, o: bob))
+}
+
+/// A rated game of `x` against `o`, which `x` wins; its id.
+private func xBeatsO(_ storage: any Storage, x: PlayerRow, o: PlayerRow) async throws -> Int64 {
+    let game = try await storage.createGame(xID: x.id!, oID: o.id!, control: .standard, now: noon)
     _ = try await storage.finishGame(
         id: game, outcome: Outcome(winner: .x, reason: .resignation), now: noon, rate: xWins)
-    return (ann, bob, game)
+    return game
+}
+
+/// ann, who signed up at noon with `passwordHash` and a session token that lasts `seconds`; and
+/// that token.
+private func annSignedIn(_ storage: any Storage, passwordHash: String, tokenLasting seconds: TimeInterval)
+    async throws -> (ann: PlayerRow, token: SessionToken)
+{
+    let token = SessionToken.generate()
+    let ann = try await storage.createPlayer(
+        name: "ann", passwordHash: passwordHash, now: noon,
+        token: (token.digest, noon.addingTimeInterval(seconds)))
+    return (ann, token)
+}
+
+/// The moderator `mod`, acting at `noon`.
+private func moderationAtNoon(_ storage: any Storage) -> Moderation {
+    Moderation(storage: storage, moderator: "mod", now: { noon })
+}
+
+/// On a new storage of `backend`: ann beat bob in a rated game, cyd joined and has not played
+/// yet; and the moderator who acts on them.
+private func annBeatBobAndCydJoined(_ backend: StorageBackend) async throws -> (
+    storage: any Storage, ann: PlayerRow, bob: PlayerRow, cyd: PlayerRow, moderation: Moderation
+) {
+    let storage = try await backend.open().storage
+    let (ann, bob, _) = try await annBeatsBob(storage)
+    let cyd = try await storage.createPlayer(name: "cyd", passwordHash: "h", now: noon, token: nil)
+    return (storage, ann, bob, cyd, moderationAtNoon(storage))
+}
+
+/// After `annBeatsBob`, ann out of the standings (marked or closed): bob alone is ranked.
+private func expectOnlyBobRanked(
+    _ storage: any Storage, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let board = try await storage.leaderboard(limit: 10, offset: 0)
+    #expect(
+        board.total == 1 && board.entries.map(\.name) == ["bob"] && board.entries.map(\.rank) == [1],
+        sourceLocation: sourceLocation)
+    #expect(try await storage.profile(name: "ann")?.rank == nil, sourceLocation: sourceLocation)
+    #expect(try await storage.profile(name: "bob")?.rank == 1, sourceLocation: sourceLocation)
+}
+
+/// A rated game begun before ann was put out of the standings ends while she is out: she stays
+/// out, and cyd, who wins it, comes in.
+private func cydBeatsAnnWhileSheIsOut(
+    _ storage: any Storage, cyd: PlayerRow, ann: PlayerRow, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    _ = try await xBeatsO(storage, x: cyd, o: ann)
+    let board = try await storage.leaderboard(limit: 10, offset: 0)
+    #expect(
+        board.total == 2 && Set(board.entries.map(\.name)) == ["bob", "cyd"], sourceLocation: sourceLocation)
+}
+
+/// After `cydBeatsAnnWhileSheIsOut`, ann is back in the standings, with both her games.
+private func expectAnnBack(
+    _ storage: any Storage, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let board = try await storage.leaderboard(limit: 10, offset: 0)
+    #expect(board.total == 3 && board.entries.map(\.rank) == [1, 2, 3], sourceLocation: sourceLocation)
+    #expect(board.entries.contains { $0.name == "ann" && $0.games == 2 }, sourceLocation: sourceLocation)
+    #expect(try await storage.profile(name: "ann")?.rank != nil, sourceLocation: sourceLocation)
 }
 
 @Suite struct ModerationTests {
     @Test(arguments: StorageBackend.allCases)
     func closingEndsTheTokensAndReopeningUndoesIt(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
-        let token = SessionToken.generate()
-        let ann = try await storage.createPlayer(
-            name: "ann", passwordHash: "h", now: noon, token: (token.digest, noon.addingTimeInterval(60)))
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let (ann, token) = try await annSignedIn(storage, passwordHash: "h", tokenLasting: 60)
+        let moderation = moderationAtNoon(storage)
         #expect(try await moderation.close("ANN", reason: "spam") == "closed 'ann'")
         #expect(try await storage.player(named: "ann")?.closedAt == noon.timeIntervalSince1970)
         #expect(try await storage.player(tokenDigest: token.digest, now: noon) == nil)
@@ -58,7 +122,7 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
     func badInputChangesNothing(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
         _ = try await annBeatsBob(storage)
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let moderation = moderationAtNoon(storage)
         let cases: [(ModerationError, () async throws -> String)] = [
             (ModerationError("give a --reason"), { try await moderation.close("ann", reason: " ") }),
             (
@@ -104,7 +168,7 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
     func aRenamedPlayerKeepsTheirGames(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
         let (ann, _, game) = try await annBeatsBob(storage)
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let moderation = moderationAtNoon(storage)
         #expect(
             try await moderation.rename("ann", to: "Anne_2", reason: "asked") == "renamed 'ann' to 'Anne_2'")
         #expect(try await storage.player(named: "ann") == nil)
@@ -128,36 +192,22 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
 
     @Test(arguments: StorageBackend.allCases)
     func aMarkedPlayerLeavesTheStandingsAndTheirResultsStay(_ backend: StorageBackend) async throws {
-        let storage = try await backend.open().storage
-        let (ann, bob, _) = try await annBeatsBob(storage)
-        let cyd = try await storage.createPlayer(name: "cyd", passwordHash: "h", now: noon, token: nil)
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let (storage, ann, bob, cyd, moderation) = try await annBeatBobAndCydJoined(backend)
         let bobBefore = try #require(try await storage.player(id: bob.id!))
         #expect(try await moderation.markEngineHelp("ann", true, reason: "engine") == "marked 'ann'")
         await #expect(throws: ModerationError("'ann' is already marked")) {
             try await moderation.markEngineHelp("ann", true, reason: "again")
         }
-        var board = try await storage.leaderboard(limit: 10, offset: 0)
-        #expect(board.total == 1 && board.entries.map(\.name) == ["bob"] && board.entries.map(\.rank) == [1])
-        #expect(try await storage.profile(name: "ann")?.rank == nil)
+        try await expectOnlyBobRanked(storage)
         #expect(try await storage.profile(name: "ann")?.games == 1)
-        #expect(try await storage.profile(name: "bob")?.rank == 1)
         #expect(try await storage.player(id: bob.id!) == bobBefore)
         #expect(try await storage.seeker(id: ann.id!)?.player.engineHelpAt == noon.timeIntervalSince1970)
 
-        // A rated game that ends while ann is marked (one begun before) keeps her out, and bob's
-        // and cyd's standings right.
-        let game = try await storage.createGame(xID: cyd.id!, oID: ann.id!, control: .standard, now: noon)
-        _ = try await storage.finishGame(
-            id: game, outcome: Outcome(winner: .x, reason: .resignation), now: noon, rate: xWins)
-        board = try await storage.leaderboard(limit: 10, offset: 0)
-        #expect(board.total == 2 && Set(board.entries.map(\.name)) == ["bob", "cyd"])
+        // A rated game that ends while ann is marked keeps her out, and bob's and cyd's standings right.
+        try await cydBeatsAnnWhileSheIsOut(storage, cyd: cyd, ann: ann)
 
         #expect(try await moderation.markEngineHelp("ann", false, reason: "appeal") == "unmarked 'ann'")
-        board = try await storage.leaderboard(limit: 10, offset: 0)
-        #expect(board.total == 3 && board.entries.map(\.rank) == [1, 2, 3])
-        #expect(board.entries.contains { $0.name == "ann" && $0.games == 2 })
-        #expect(try await storage.profile(name: "ann")?.rank != nil)
+        try await expectAnnBack(storage)
         #expect(try await storage.player(id: ann.id!)?.engineHelpAt == nil)
         await storage.close()
     }
@@ -166,28 +216,15 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
     /// reopened (unless also marked); a game that ends while it is closed keeps it out.
     @Test(arguments: StorageBackend.allCases)
     func aClosedAccountLeavesTheStandingsUntilReopened(_ backend: StorageBackend) async throws {
-        let storage = try await backend.open().storage
-        let (ann, _, _) = try await annBeatsBob(storage)
-        let cyd = try await storage.createPlayer(name: "cyd", passwordHash: "h", now: noon, token: nil)
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let (storage, ann, _, cyd, moderation) = try await annBeatBobAndCydJoined(backend)
         _ = try await moderation.close("ann", reason: "abuse")
-        var board = try await storage.leaderboard(limit: 10, offset: 0)
-        #expect(board.total == 1 && board.entries.map(\.name) == ["bob"] && board.entries.map(\.rank) == [1])
-        #expect(try await storage.profile(name: "ann")?.rank == nil)
-        #expect(try await storage.profile(name: "bob")?.rank == 1)
+        try await expectOnlyBobRanked(storage)
 
         // A rated game begun before the close ends after it: ann stays out, cyd comes in.
-        let game = try await storage.createGame(xID: cyd.id!, oID: ann.id!, control: .standard, now: noon)
-        _ = try await storage.finishGame(
-            id: game, outcome: Outcome(winner: .x, reason: .resignation), now: noon, rate: xWins)
-        board = try await storage.leaderboard(limit: 10, offset: 0)
-        #expect(board.total == 2 && Set(board.entries.map(\.name)) == ["bob", "cyd"])
+        try await cydBeatsAnnWhileSheIsOut(storage, cyd: cyd, ann: ann)
 
         _ = try await moderation.reopen("ann", reason: "appeal")
-        board = try await storage.leaderboard(limit: 10, offset: 0)
-        #expect(board.total == 3 && board.entries.map(\.rank) == [1, 2, 3])
-        #expect(board.entries.contains { $0.name == "ann" && $0.games == 2 })
-        #expect(try await storage.profile(name: "ann")?.rank != nil)
+        try await expectAnnBack(storage)
 
         // Closed and marked: reopening leaves the mark's exclusion, and lifting it brings ann back.
         _ = try await moderation.markEngineHelp("ann", true, reason: "engine")
@@ -206,10 +243,8 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
     @Test(arguments: StorageBackend.allCases)
     func aPasswordResetWorksOnceBeforeItExpires(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
-        let old = SessionToken.generate()
-        let ann = try await storage.createPlayer(
-            name: "ann", passwordHash: "old", now: noon, token: (old.digest, noon.addingTimeInterval(3600)))
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let (ann, old) = try await annSignedIn(storage, passwordHash: "old", tokenLasting: 3600)
+        let moderation = moderationAtNoon(storage)
         let reset = try await moderation.resetPassword("ann", reason: "lost it")
         #expect(reset.expires == noon.addingTimeInterval(24 * 3600))
         #expect(
@@ -257,7 +292,7 @@ private func annBeatsBob(_ storage: any Storage) async throws -> (ann: PlayerRow
         let opened = try await backend.open()
         let storage = opened.storage
         _ = try await annBeatsBob(storage)
-        let moderation = Moderation(storage: storage, moderator: "mod", now: { noon })
+        let moderation = moderationAtNoon(storage)
         _ = try await moderation.markEngineHelp("bob", true, reason: "engine")
         for statement in ["UPDATE moderation SET reason = 'nothing'", "DELETE FROM moderation"] {
             await #expect(throws: (any Error).self) {

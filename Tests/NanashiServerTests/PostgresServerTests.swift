@@ -8,6 +8,18 @@ import Testing
 
 @testable import NanashiServer
 
+/// Two servers on one new PostgreSQL database, both set up by `configure` as well.
+private func twoServersOnOnePostgreSQL(_ configure: @escaping (inout ServerSettings) -> Void) async throws
+    -> [TestServer]
+{
+    let url = try await postgresDatabase()
+    let setUp: (inout ServerSettings) -> Void = {
+        $0.databasePath = url
+        configure(&$0)
+    }
+    return [try await TestServer(configure: setUp), try await TestServer(configure: setUp)]
+}
+
 /// Two servers on one PostgreSQL database: a player registered and rated on one is known on the
 /// other, and a game left unfinished by one is resumed by the next server to start.
 @Test func twoServersOnOnePostgreSQLShareAccountsRatingsAndGames() async throws {
@@ -56,37 +68,25 @@ import Testing
 /// Wrong passwords for one name from one address, sent to two servers on one database, count
 /// together: the third is refused wherever it goes, and the right password then still is.
 @Test func failedLoginsForOneNameCountAcrossServers() async throws {
-    let url = try await postgresDatabase()
-    let configure: (inout ServerSettings) -> Void = {
-        $0.databasePath = url
-        $0.failedLoginsBeforeThrottle = 2
-    }
-    let first = try await TestServer(configure: configure)
-    let second = try await TestServer(configure: configure)
-    try await register(try first.client(), "ann")
+    let servers = try await twoServersOnOnePostgreSQL { $0.failedLoginsBeforeThrottle = 2 }
+    try await register(try servers[0].client(), "ann")
     let wrong = #"{"type":"login","name":"ann","password":"wrong-one"}"#
-    for server in [first, second] {
+    for server in servers {
         #expect(try await server.client().exchange(wrong).contains("bad_credentials"))
     }
-    for server in [first, second] {
+    for server in servers {
         #expect(try await server.client().exchange(wrong).contains("rate_limited"))
         #expect(
             try await server.client().exchange(#"{"type":"login","name":"ann","password":"password1"}"#)
                 .contains("rate_limited"))
     }
-    await first.stop()
-    await second.stop()
+    for server in servers { await server.stop() }
 }
 
 /// Wrong passwords from one address at many names, sent to two servers on one database, count
 /// together against the address: a spray gets as many guesses on two servers as on one.
 @Test func failedLoginsFromOneAddressCountAcrossServers() async throws {
-    let url = try await postgresDatabase()
-    let configure: (inout ServerSettings) -> Void = {
-        $0.databasePath = url
-        $0.failedLoginsPerAddressBeforeThrottle = 3
-    }
-    let servers = [try await TestServer(configure: configure), try await TestServer(configure: configure)]
+    let servers = try await twoServersOnOnePostgreSQL { $0.failedLoginsPerAddressBeforeThrottle = 3 }
     var replies: [String] = []
     for (index, name) in ["ann", "bob", "carl", "dora"].enumerated() {
         let line = #"{"type":"login","name":"\#(name)","password":"wrong-one"}"#

@@ -2,13 +2,13 @@ import Foundation
 import NanashiCore
 import NanashiRuntime
 import NanashiServerTestSupport
-import NanashiStorage
 import NanashiTestSupport
 import PostgresNIO
 import Synchronization
 import Testing
 
 @testable import NanashiServer
+@testable import NanashiStorage
 
 // What only PostgreSQL's storage does: several servers on one database.
 
@@ -25,8 +25,7 @@ import Testing
             try await PostgresStorage.open(url), try await PostgresStorage.open(url),
             try await PostgresStorage.open(url)
         )
-        let ann = try await first.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await first.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await first.createPlayers("ann", "bob")
         let cy = try await first.createPlayer(name: "cy", passwordHash: "h", now: Date(), token: nil)
         let game1 = try await first.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: Date())
         let game2 = try await second.createGame(xID: ann.id!, oID: cy.id!, control: .standard, now: Date())

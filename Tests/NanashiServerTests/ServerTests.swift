@@ -20,6 +20,14 @@ func register(_ client: TestClient, _ name: String, password: String = "password
     try await welcomed(client, "register", name, password)
 }
 
+/// ann and bob, each on a new client of `server`, registered.
+func annAndBob(on server: TestServer) async throws -> (ann: TestClient, bob: TestClient) {
+    let (ann, bob) = (try server.client(), try server.client())
+    _ = try await register(ann, "ann")
+    _ = try await register(bob, "bob")
+    return (ann, bob)
+}
+
 /// The token of the `welcome` that a `login` or `register` (`type`) of `name` gets.
 private func welcomed(_ client: TestClient, _ type: String, _ name: String, _ password: String) async throws
     -> String

@@ -49,8 +49,7 @@ import Testing
     /// a crash). The game is held in storage by the database's write lock.
     @Test func aGameBeingStoredAsTheStopBeginsIsStoppedWithTheOthers() async throws {
         let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
-        let (ann, bob) = (try server.client(), try server.client())
-        for (client, name) in [(ann, "ann"), (bob, "bob")] { _ = try await register(client, name) }
+        let (ann, bob) = try await annAndBob(on: server)
         let seek = #"{"type":"seek","initial":60,"increment":0}"#
         #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
         let lock = try WriteLockHolder(path: server.database.path)

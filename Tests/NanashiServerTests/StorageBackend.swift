@@ -45,6 +45,16 @@ struct OpenedStorage {
     }
 }
 
+extension Storage {
+    /// Two new players by these names (password hash `h`, made now, without a token).
+    func createPlayers(_ first: String, _ second: String) async throws -> (PlayerRow, PlayerRow) {
+        (
+            try await createPlayer(name: first, passwordHash: "h", now: Date(), token: nil),
+            try await createPlayer(name: second, passwordHash: "h", now: Date(), token: nil)
+        )
+    }
+}
+
 extension PostgresStorage {
     /// Opens the database at a `postgres://` URL, logging nothing.
     static func open(_ url: String) async throws -> PostgresStorage {

@@ -59,8 +59,7 @@ import Testing
     @Test(arguments: StorageBackend.allCases)
     func aFinishedGameRatesBothPlayersAndFillsTheStandings(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await storage.createPlayers("ann", "bob")
         let started = Date(timeIntervalSince1970: 1_700_000_000)
         let id = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: started)
         try await storage.recordMove(
@@ -149,8 +148,7 @@ import Testing
     @Test(arguments: StorageBackend.allCases)
     func anUnratedGameChangesNoRating(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await storage.createPlayers("ann", "bob")
         let id = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: Date())
         let rated = try await storage.finishGame(
             id: id, outcome: Outcome(winner: nil, reason: .aborted), rated: false, now: Date(), rate: xWins)
@@ -167,8 +165,7 @@ import Testing
     func engineGamesAndAnalysesRoundTrip(_ backend: StorageBackend) async throws {
         let opened = try await backend.open()
         let storage = opened.storage
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await storage.createPlayers("ann", "bob")
         let started = Date(timeIntervalSince1970: 1_700_000_000)
         let first = try await storage.createEngineGame(
             playerID: ann.id!, side: .x, level: 3, control: .standard, now: started)

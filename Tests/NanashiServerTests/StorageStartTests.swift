@@ -16,8 +16,7 @@ import Testing
     @Test(arguments: StorageBackend.allCases)
     func aGameKeepsItsStart(_ backend: StorageBackend) async throws {
         let storage = try await backend.open().storage
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-        let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+        let (ann, bob) = try await storage.createPlayers("ann", "bob")
         let cross = try #require(Layout.named("cross"))
         let fromCross = try await storage.createGame(
             xID: ann.id!, oID: bob.id!, control: .standard, now: Date(), casual: false, start: cross.fen)
@@ -51,8 +50,7 @@ import Testing
     func refusingChallengesIsStored(_ backend: StorageBackend) async throws {
         let opened = try await backend.open()
         let storage = opened.storage
-        let eve = try await storage.createPlayer(name: "eve", passwordHash: "h", now: Date(), token: nil)
-        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
+        let (eve, ann) = try await storage.createPlayers("eve", "ann")
         #expect(try await storage.refusesChallenges(playerID: eve.id!) == false)
         try await storage.setRefusesChallenges(true, playerID: eve.id!)
         let other = try await opened.another()

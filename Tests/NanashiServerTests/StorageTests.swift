@@ -13,8 +13,7 @@ import Testing
 @Test func theOperatorsReadOnlyViewSeesTheServersStandings() async throws {
     let file = try TemporaryDatabase()
     let storage = try SQLiteStorage(path: file.path)
-    let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: Date(), token: nil)
-    let bob = try await storage.createPlayer(name: "bob", passwordHash: "h", now: Date(), token: nil)
+    let (ann, bob) = try await storage.createPlayers("ann", "bob")
     let id = try await storage.createGame(xID: ann.id!, oID: bob.id!, control: .standard, now: Date())
     _ = try await storage.finishGame(
         id: id, outcome: Outcome(winner: .x, reason: .resignation), now: Date(), rate: xWins)

@@ -217,9 +217,8 @@ private func watch(_ client: TestClient, _ game: Int64) async throws {
     /// the whole game again; after `unwatch` it is sent again.
     @Test func aRepeatedWatchIsAnsweredOnce() async throws {
         let server = try await TestServer()
-        let paired = try await pairedGame(server, initial: 120, increment: 2)
+        let game = try await pairedGame(server).game
         let watcher = try server.client()
-        let game = paired.game
         #expect(
             try await watcher.exchange(#"{"type":"watch","game":\#(game),"id":1}"#).contains(
                 #""type":"game""#))
@@ -246,16 +245,12 @@ private func watch(_ client: TestClient, _ game: Int64) async throws {
         let limited =
             #""message":"too many queries from your address; slow down (at most 20 a second)","type":"error"}"#
         let first = try server.client(from: "127.0.0.3")
-        #expect(
-            try await first.exchange(#"{"type":"watch","game":\#(paired.game)}"#).contains(
-                #""type":"game""#))
+        try await watch(first, paired.game)
         #expect(
             try await first.exchange(#"{"type":"analyse","game":999,"id":1}"#)
                 .hasPrefix(#"{"code":"no_such_game","id":1"#))
         let second = try server.client(from: "127.0.0.3")
-        #expect(
-            try await second.exchange(#"{"type":"watch","game":\#(paired.game)}"#).contains(
-                #""type":"game""#))
+        try await watch(second, paired.game)
         #expect(
             try await second.exchange(#"{"type":"watch","game":\#(paired.game),"id":2}"#)
                 == #"{"code":"rate_limited","id":2,"# + limited)
@@ -263,9 +258,7 @@ private func watch(_ client: TestClient, _ game: Int64) async throws {
             try await first.exchange(#"{"type":"analyse","game":999,"id":3}"#)
                 == #"{"code":"rate_limited","id":3,"# + limited)
         let other = try server.client(from: "127.0.0.4")
-        #expect(
-            try await other.exchange(#"{"type":"watch","game":\#(paired.game)}"#).contains(
-                #""type":"game""#))
+        try await watch(other, paired.game)
         await server.stop()
     }
 }
