@@ -165,8 +165,12 @@ let package = Package(
         .target(
             name: "NanashiWeb", dependencies: ["NanashiCore", "NanashiProtocol"],
             path: "Server/NanashiWeb",
-            // Built into the executable, so that one binary serves everything.
-            resources: [.embedInCode("Resources/nanashi.js"), .embedInCode("Resources/nanashi.css")]),
+            // Built into the executable, so that one binary serves everything. The script's parts are
+            // served joined, in the order of their names (Assets.swift).
+            resources: [.embedInCode("Resources/nanashi.css")]
+                + ["part1-start", "part2-board", "part3-live", "part4-game", "part5-play", "part6-end"].map {
+                    .embedInCode("Resources/script/\($0).js")
+                }),
         .testTarget(
             name: "NanashiWebTests",
             dependencies: [

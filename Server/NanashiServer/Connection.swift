@@ -399,18 +399,6 @@ final class Connection: ConnectionHandler {
         return now
     }
 
-    /// Whether `player` refuses every challenge, as stored: what `welcome` tells them. A failed
-    /// read is told as taking them (the setting itself stays as stored).
-    private func refusesChallenges(_ player: PlayerRow) async -> Bool {
-        guard let id = player.id else { return false }
-        do {
-            return try await storage.refusesChallenges(playerID: id)
-        } catch {
-            logger.error("reading whether \(player.name) refuses challenges failed: \(error)")
-            return false
-        }
-    }
-
     /// Replies `welcome`, then moves the player's messages (and their game, if any) here.
     private func logIn(_ new: Accounts.Session, id: RequestID?) async {
         if let previous = session?.player.id, previous != new.player.id {
@@ -420,7 +408,7 @@ final class Connection: ConnectionHandler {
         let player = new.player
         let welcome = Welcome(
             name: player.name, token: new.token, rating: rounded(player.rating), rd: rounded(player.rd),
-            games: player.games, acceptsChallenges: !(await refusesChallenges(player)))
+            games: player.games, acceptsChallenges: !player.refusesChallenges)
         outbox.markLoggedIn(true)
         await lobby.attach(player, token: new.digest, outbox: outbox, welcome: welcome, id: id)
         logger.info("logged in", metadata: ["player": "\(player.name)", "peer": "\(peer)"])

@@ -27,14 +27,8 @@ extension Lobby {
             return
         }
         let found: PlayerRow?
-        let refuses: Bool
         do {
             found = try await storage.player(named: name)
-            if let targetID = found?.id {
-                refuses = try await storage.refusesChallenges(playerID: targetID)
-            } else {
-                refuses = false
-            }
         } catch {
             logger.error("reading a challenged player failed: \(error)")
             throw ProtocolError(.internalError, "the server failed; nothing changed")
@@ -51,7 +45,7 @@ extension Lobby {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
         // Refused for good (stored), not only for the session the refusal was made in.
-        if refuses, target.id != id {
+        if target.refusesChallenges, target.id != id {
             throw ProtocolError(.challengeRefused, "\(target.name) takes no challenges now")
         }
         let added = try challenges.add(

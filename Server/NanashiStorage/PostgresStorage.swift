@@ -224,12 +224,6 @@ package final class PostgresStorage: Storage {
         try await client.query("DELETE FROM token WHERE player_id = \(playerID)", logger: logger)
     }
 
-    package func refusesChallenges(playerID: Int64) async throws -> Bool {
-        try await rows("SELECT refuses_challenges FROM player WHERE id = \(playerID)").first?.decode(
-            Bool.self)
-            ?? false
-    }
-
     package func setRefusesChallenges(_ refuses: Bool, playerID: Int64) async throws {
         try await client.query(
             "UPDATE player SET refuses_challenges = \(refuses) WHERE id = \(playerID)", logger: logger)
@@ -247,8 +241,9 @@ package final class PostgresStorage: Storage {
                 """
             ).first
         else { return nil }
+        // The player's 16 columns, then the balance.
         return Seeker(
-            player: try Self.player(row), colourBalance: try row.makeRandomAccess()[15].decode(Int.self))
+            player: try Self.player(row), colourBalance: try row.makeRandomAccess()[16].decode(Int.self))
     }
 
     package func createGame(
@@ -427,7 +422,7 @@ package final class PostgresStorage: Storage {
         [
             "id", "name", "name_key", "password_hash", "rating", "rd", "volatility", "games", "wins",
             "losses", "draws",
-            "rated_at", "created_at", "closed_at", "engine_help_at",
+            "rated_at", "created_at", "closed_at", "engine_help_at", "refuses_challenges",
         ].map { prefix + $0 }.joined(separator: ", ")
     }
 
@@ -444,7 +439,8 @@ package final class PostgresStorage: Storage {
             wins: try columns[8].decode(Int.self), losses: try columns[9].decode(Int.self),
             draws: try columns[10].decode(Int.self), ratedAt: try columns[11].decode(Double?.self),
             createdAt: try columns[12].decode(Double.self), closedAt: try columns[13].decode(Double?.self),
-            engineHelpAt: try columns[14].decode(Double?.self))
+            engineHelpAt: try columns[14].decode(Double?.self),
+            refusesChallenges: try columns[15].decode(Bool.self))
     }
 }
 

@@ -29,6 +29,9 @@ package struct PlayerRow: Codable, Hashable, Sendable {
     /// When a moderator marked the player as playing with engine help; `nil` if unmarked. A
     /// marked player is off the leaderboard, has no rank, and may not seek rated games.
     package var engineHelpAt: Double?
+    /// Whether the player refuses every challenge (`challenges` with `accept` false), until they
+    /// say otherwise (`Storage.setRefusesChallenges`).
+    package var refusesChallenges: Bool
 
     package enum CodingKeys: String, CodingKey {
         case id, name
@@ -40,6 +43,7 @@ package struct PlayerRow: Codable, Hashable, Sendable {
         case createdAt = "created_at"
         case closedAt = "closed_at"
         case engineHelpAt = "engine_help_at"
+        case refusesChallenges = "refuses_challenges"
     }
 
     /// Whether the player counts in the standings: a rated game played, not marked, not closed.
@@ -78,7 +82,8 @@ package struct PlayerRow: Codable, Hashable, Sendable {
     package init(
         id: Int64?, name: String, nameKey: String, passwordHash: String, rating: Double, rd: Double,
         volatility: Double, games: Int, wins: Int, losses: Int, draws: Int, ratedAt: Double?,
-        createdAt: Double, closedAt: Double? = nil, engineHelpAt: Double? = nil
+        createdAt: Double, closedAt: Double? = nil, engineHelpAt: Double? = nil,
+        refusesChallenges: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -95,10 +100,34 @@ package struct PlayerRow: Codable, Hashable, Sendable {
         self.createdAt = createdAt
         self.closedAt = closedAt
         self.engineHelpAt = engineHelpAt
+        self.refusesChallenges = refusesChallenges
     }
 }
 
 extension PlayerRow {
+    /// A player from a row of `player` as the SQLite backend decodes it. A file from before
+    /// `refuses_challenges`, read-only (the operator's view), has no such column: nobody in it
+    /// refuses challenges.
+    package init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try row.decodeIfPresent(Int64.self, forKey: .id),
+            name: try row.decode(String.self, forKey: .name),
+            nameKey: try row.decode(String.self, forKey: .nameKey),
+            passwordHash: try row.decode(String.self, forKey: .passwordHash),
+            rating: try row.decode(Double.self, forKey: .rating),
+            rd: try row.decode(Double.self, forKey: .rd),
+            volatility: try row.decode(Double.self, forKey: .volatility),
+            games: try row.decode(Int.self, forKey: .games), wins: try row.decode(Int.self, forKey: .wins),
+            losses: try row.decode(Int.self, forKey: .losses),
+            draws: try row.decode(Int.self, forKey: .draws),
+            ratedAt: try row.decodeIfPresent(Double.self, forKey: .ratedAt),
+            createdAt: try row.decode(Double.self, forKey: .createdAt),
+            closedAt: try row.decodeIfPresent(Double.self, forKey: .closedAt),
+            engineHelpAt: try row.decodeIfPresent(Double.self, forKey: .engineHelpAt),
+            refusesChallenges: try row.decodeIfPresent(Bool.self, forKey: .refusesChallenges) ?? false)
+    }
+
     /// The player's line of the leaderboard at `rank`.
     package func leaderboardEntry(rank: Int) -> LeaderboardEntry {
         LeaderboardEntry(

@@ -35,14 +35,6 @@ extension SQLiteStorage {
         }
     }
 
-    package func refusesChallenges(playerID: Int64) async throws -> Bool {
-        try await reading { db in
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT refuses_challenges FROM player WHERE id = ?"),
-                arguments: [playerID]) ?? false
-        }
-    }
-
     package func setRefusesChallenges(_ refuses: Bool, playerID: Int64) async throws {
         try await writingOneStatement { db in
             try db.cachedStatement(sql: "UPDATE player SET refuses_challenges = ? WHERE id = ?")

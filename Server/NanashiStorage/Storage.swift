@@ -43,10 +43,8 @@ package protocol Storage: ModerationStorage, FairPlayStorage {
     func createGame(xID: Int64, oID: Int64, control: TimeControl, now: Date, casual: Bool, start: String?)
         async throws -> Int64
 
-    /// Whether the player refuses every challenge (`challenges` with `accept` false), as stored.
-    func refusesChallenges(playerID: Int64) async throws -> Bool
-
-    /// Stores whether the player refuses every challenge, until they say otherwise.
+    /// Stores whether the player refuses every challenge, until they say otherwise: their row's
+    /// `refusesChallenges` from then on.
     func setRefusesChallenges(_ refuses: Bool, playerID: Int64) async throws
 
     /// Stores one accepted move with both clocks after it.

@@ -45,21 +45,32 @@ import Testing
         await storage.close()
     }
 
-    /// Refusing challenges is stored per player until taken back.
+    /// Refusing challenges is stored per player until taken back, and every read of a player's
+    /// row carries it: by name and by token (what login reads), by id, and as a seeker.
     @Test(arguments: StorageBackend.allCases)
-    func refusingChallengesIsStored(_ backend: StorageBackend) async throws {
+    func refusingChallengesIsStoredOnThePlayersRow(_ backend: StorageBackend) async throws {
         let opened = try await backend.open()
         let storage = opened.storage
-        let (eve, ann) = try await storage.createPlayers("eve", "ann")
-        #expect(try await storage.refusesChallenges(playerID: eve.id!) == false)
+        let now = Date()
+        let digest = [UInt8](repeating: 7, count: 32)
+        let eve = try await storage.createPlayer(
+            name: "eve", passwordHash: "h", now: now, token: (digest, now.addingTimeInterval(3600)))
+        let ann = try await storage.createPlayer(name: "ann", passwordHash: "h", now: now, token: nil)
+        #expect(!eve.refusesChallenges && !ann.refusesChallenges)
+        #expect(try await storage.player(id: eve.id!)?.refusesChallenges == false)
         try await storage.setRefusesChallenges(true, playerID: eve.id!)
         let other = try await opened.another()
-        #expect(try await other.refusesChallenges(playerID: eve.id!) == true)
-        #expect(try await other.refusesChallenges(playerID: ann.id!) == false)
-        // Nobody else changed: ann's row is as it was.
+        #expect(try await other.player(named: "EVE")?.refusesChallenges == true)
+        #expect(try await other.player(tokenDigest: digest, now: now)?.refusesChallenges == true)
+        #expect(try await other.player(id: eve.id!)?.refusesChallenges == true)
+        #expect(try await other.seeker(id: eve.id!)?.player.refusesChallenges == true)
+        // Nothing else of eve's row changed, and nobody else's did.
+        var refusing = eve
+        refusing.refusesChallenges = true
+        #expect(try await other.player(id: eve.id!) == refusing)
         #expect(try await other.player(id: ann.id!) == ann)
         try await storage.setRefusesChallenges(false, playerID: eve.id!)
-        #expect(try await other.refusesChallenges(playerID: eve.id!) == false)
+        #expect(try await other.player(named: "eve") == eve)
         await other.close()
         await storage.close()
     }

@@ -265,17 +265,25 @@ struct FakeSource: WebSource {
         #expect(PlayPage.defaultLevel == Level.suggested.number)
     }
 
+    /// `Server/NanashiWeb/Resources`, as the repository has it.
+    private static let resources = URL(filePath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appending(
+            path: "Server/NanashiWeb/Resources")
+
     /// A file of `Server/NanashiWeb/Resources`, as the repository has it.
     private static func resource(_ name: String) throws -> [UInt8] {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return Array(try Data(contentsOf: root.appending(path: "Server/NanashiWeb/Resources/\(name)")))
+        Array(try Data(contentsOf: resources.appending(path: name)))
     }
 
     @Test func theScriptAndStylesheetAreTheFilesBuiltIn() async throws {
+        // The script's parts are every file of Resources/script, in the order of their names.
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: Self.resources.appending(path: "script").path)
+        #expect(Assets.scriptParts.map(\.name) == files.sorted())
         let script = await get("/static/nanashi.js")
         #expect(script.status == 200 && script.header("content-type") == "text/javascript; charset=utf-8")
-        #expect(script.body == (try Self.resource("nanashi.js")))
+        let parts = try Assets.scriptParts.map { try Self.resource("script/\($0.name)") }
+        #expect(script.body == parts.flatMap { $0 })
         let style = await get("/static/nanashi.css")
         #expect(style.status == 200 && style.header("content-type") == "text/css; charset=utf-8")
         #expect(style.body == (try Self.resource("nanashi.css")))

@@ -1,0 +1,4 @@
+  if (page === 'replay') { replay(); }
+  if (page === 'watch') { watch(); }
+  if (page === 'play') { play(); }
+})();
