@@ -5,8 +5,8 @@ import NanashiCore
 public struct FENOption: ParsableArguments {
     public init() {}
 
-    @Option(
-        help: "The position to start from, as FEN or 'startpos' (write --fen=FEN when it starts with '-').")
+    /// Taken whatever it starts with: a FEN whose a7 is a blocker starts with '-'.
+    @Option(parsing: .unconditional, help: "The position to start from, as FEN or 'startpos'.")
     var fen: String?
 
     /// The position given, the start when none is.

@@ -41,13 +41,17 @@ struct OnlineCommand: AsyncParsableCommand {
     @Option(help: "Your player name (or NANASHI_NAME).")
     var name: String?
 
-    @Option(help: "Your password (or NANASHI_PASSWORD; safer than a flag, which others may see).")
+    // A password, a token and a FEN are taken whatever they start with: each may start with '-'.
+    @Option(
+        parsing: .unconditional,
+        help: "Your password (or NANASHI_PASSWORD; safer than a flag, which others may see).")
     var password: String?
 
     @Flag(help: "Create the account (logs in instead when the name and password are yours already).")
     var register = false
 
     @Option(
+        parsing: .unconditional,
         help: "A password reset token from the server's operator: the password given becomes your new one.")
     var resetToken: String?
 
@@ -69,7 +73,9 @@ struct OnlineCommand: AsyncParsableCommand {
     @Option(help: "Start from this layout ('nanashi layouts'); a seek pairs only with the same.")
     var layout: String?
 
-    @Option(help: "With --challenge or --ai, start from this FEN instead: always casual.")
+    @Option(
+        parsing: .unconditional, help: "With --challenge or --ai, start from this FEN instead: always casual."
+    )
     var fen: String?
 
     @Option(help: "With --ai or --challenge, your side: x (moves first), o, or random.")

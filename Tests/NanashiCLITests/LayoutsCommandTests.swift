@@ -30,6 +30,13 @@ import Testing
         (["--layout", "nowhere"], "no layout is named 'nowhere'"),
         (["--challenge", "bob", "--fen", "x6/7/7/7/7/7/7 o 0 1"], "--fen: the game is over at this FEN"),
         (["--fen", "x5o/7/7/7/7/7/o5x x 0 1"], "--fen goes with --challenge or --ai"),
+        // A FEN, a password and a reset token are the values of their options whatever they
+        // start with (a reset token is base64url, and one in 64 starts with '-').
+        (["--fen", "-5o/7/7/7/7/7/o5x x 0 1"], "--fen goes with --challenge or --ai"),
+        (
+            ["--name", "ann", "--password", "-pw", "--reset-token", "-token", "--register"],
+            "--reset-token and --register exclude each other"
+        ),
         (["--casual"], "--casual goes with --challenge"),
         (["--ai", "3", "--fen", "x5o/7 x"], "--fen: bad FEN: the board must have 7 ranks"),
         (

@@ -28,6 +28,14 @@ import Testing
         #expect(result.stdout.hasSuffix("fen 7/7/7/7/7/1x5/xx5 o 0 1\nmoves\noutcome x pieces\n"))
     }
 
+    /// A FEN whose a7 is a blocker starts with '-', and is read as the value of --fen.
+    @Test func aFENStartingWithABlockerIsTheValueOfFEN() throws {
+        let result = try NanashiProcess.run(["show", "--fen", "-5o/7/7/7/7/7/o5x x 0 1", "f1"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("7 - . . . . . o\n"))
+        #expect(result.stdout.contains("\nfen -5o/7/7/7/7/7/o4xx o 0 1\n"))
+    }
+
     @Test func aForcedPassIsTheOnlyMove() throws {
         let result = try NanashiProcess.run(["show", "--fen", "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1"])
         #expect(result.stdout.hasSuffix("fen 7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1\nmoves 0000\n"))
