@@ -241,9 +241,10 @@ package final class PostgresStorage: Storage {
                 """
             ).first
         else { return nil }
-        // The player's 16 columns, then the balance.
+        // The player's columns, then the balance.
         return Seeker(
-            player: try Self.player(row), colourBalance: try row.makeRandomAccess()[16].decode(Int.self))
+            player: try Self.player(row),
+            colourBalance: try row.makeRandomAccess()[Self.playerColumnNames.count].decode(Int.self))
     }
 
     package func createGame(
@@ -419,12 +420,14 @@ package final class PostgresStorage: Storage {
 
     /// The columns of `player`, in the order `player(_:)` reads them.
     package static func playerColumns(_ prefix: String = "") -> String {
-        [
-            "id", "name", "name_key", "password_hash", "rating", "rd", "volatility", "games", "wins",
-            "losses", "draws",
-            "rated_at", "created_at", "closed_at", "engine_help_at", "refuses_challenges",
-        ].map { prefix + $0 }.joined(separator: ", ")
+        playerColumnNames.map { prefix + $0 }.joined(separator: ", ")
     }
+
+    /// The names of `playerColumns`: a query's columns after them start at their count.
+    private static let playerColumnNames = [
+        "id", "name", "name_key", "password_hash", "rating", "rd", "volatility", "games", "wins", "losses",
+        "draws", "rated_at", "created_at", "closed_at", "engine_help_at", "refuses_challenges",
+    ]
 
     package static var playerColumns: String { playerColumns() }
 

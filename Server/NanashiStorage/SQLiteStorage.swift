@@ -359,10 +359,9 @@ package final class SQLiteStorage: Storage {
     /// arguments would box the six values and copy them twice, for each move of each batch.
     private static func insert(_ move: MoveRow, with statement: Statement, in db: Database) throws {
         let handle = statement.sqliteStatement
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
+        // Every parameter is bound again for the next move, and the text was copied: a reset
+        // is all the statement needs.
+        defer { sqlite3_reset(handle) }
         sqlite3_bind_int64(handle, 1, move.gameID)
         sqlite3_bind_int64(handle, 2, Int64(move.ply))
         move.notation.withCString { text in _ = sqlite3_bind_text(handle, 3, text, -1, Self.transient) }
