@@ -15,7 +15,7 @@ extension Engine {
         _ count: Int, searching position: Position, maxDepth: Int, start: ContinuousClock.Instant,
         main: () -> SearchResult
     ) -> SearchResult {
-        while helperScratches.count < count { helperScratches.append(Scratch()) }
+        while helperScratches.count < count { helperScratches.append(Scratch(parameters: parameters)) }
         helpersStop.store(false, ordering: .sequentiallyConsistent)
         helperNodes.store(0, ordering: .relaxed)
         let group = DispatchGroup()

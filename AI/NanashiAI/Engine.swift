@@ -14,7 +14,7 @@ public final class Engine: @unchecked Sendable {
     public static let winThreshold = winScore - 1_000
 
     let table: TranspositionTable
-    let scratch = Scratch()
+    let scratch = Scratch(parameters: .standard)
     private let stopRequested = Atomic<Bool>(false)
     private let halted = Atomic<Bool>(false)
 
@@ -30,6 +30,14 @@ public final class Engine: @unchecked Sendable {
     let helpersStop = Atomic<Bool>(false)
     /// The nodes the helpers of the search under way have visited, added as each ends.
     let helperNodes = Atomic<UInt64>(0)
+
+    /// The search's constants (`SearchParameters.standard` unless a tuner or a file says
+    /// otherwise). Set it between searches.
+    public var parameters = SearchParameters.standard {
+        didSet {
+            for scratch in [scratch] + helperScratches { scratch.fillReductions(parameters) }
+        }
+    }
 
     /// How the engine scores the positions its search stops at.
     public let evaluation: EvaluationKind

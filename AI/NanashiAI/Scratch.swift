@@ -34,20 +34,11 @@ final class Scratch {
     /// needed, so that nodes cut off by the table never pay for one).
     let accumulatorIsCurrent = UnsafeMutablePointer<Bool>.allocate(capacity: maxPly + 1)
 
-    init() {
+    init(parameters: SearchParameters) {
         let flattened = EvaluationWeights.tuned.flattened
         precondition(flattened.count == 2 * EvaluationTerm.count)
         self.weights.initialize(from: flattened, count: flattened.count)
-        // Ataxx has many moves a node and few good ones: the divisor was tuned by matches
-        // (1.3 against 2.4: +112 Elo at 200,000 nodes a move; 1.1 and 1.6 did worse than 1.3).
-        for depth in 0..<64 {
-            for number in 0..<64 {
-                let value =
-                    depth == 0 || number == 0
-                    ? 0 : 0.7 + log(Double(depth)) * log(Double(number)) / 1.3
-                reductions[depth * 64 + number] = Int8(max(0, min(32, Int(value))))
-            }
-        }
+        fillReductions(parameters)
         clearHistory()
         rootNodes.initialize(repeating: 0, count: 4096)
         pvLength.initialize(repeating: 0, count: Self.maxPly + 1)
@@ -72,35 +63,17 @@ final class Scratch {
         staticScores.deallocate()
     }
 
+    /// Works out the late move reductions of `parameters` for every depth and move number.
+    func fillReductions(_ parameters: SearchParameters) {
+        for depth in 0..<64 {
+            for number in 0..<64 {
+                reductions[depth * 64 + number] = Int8(parameters.reduction(depth: depth, number: number))
+            }
+        }
+    }
+
     func clearHistory() {
         history.initialize(repeating: 0, count: 4096)
         killers.initialize(repeating: 0, count: Self.maxPly * 2)
     }
-}
-
-/// Natural logarithm, by the series around 1 after scaling into [0.5, 1), so that the AI needs no
-/// C library; only used to fill the reduction table.
-private func log(_ value: Double) -> Double {
-    precondition(value > 0)
-    var x = value
-    var exponent = 0.0
-    while x >= 1 {
-        x /= 2
-        exponent += 1
-    }
-    while x < 0.5 {
-        x *= 2
-        exponent -= 1
-    }
-    // ln(x) = 2 atanh((x - 1) / (x + 1))
-    let y = (x - 1) / (x + 1)
-    var term = y
-    var sum = 0.0
-    var power = 1.0
-    for _ in 0..<40 {
-        sum += term / power
-        term *= y * y
-        power += 2
-    }
-    return 2 * sum + exponent * 0.693_147_180_559_945_3
 }

@@ -26,6 +26,7 @@ struct Search {
     let staticScores: UnsafeMutablePointer<Int>
     let reductions: UnsafeMutablePointer<Int8>
     let weights: UnsafePointer<Int32>
+    let parameters: SearchParameters
     /// Whether positions are scored by the network rather than the classic evaluation.
     let usesNetwork: Bool
     /// The network's update and score (a value: no reference counting at each call).
@@ -70,6 +71,7 @@ struct Search {
         staticScores = scratch.staticScores
         reductions = scratch.reductions
         weights = UnsafePointer(scratch.weights)
+        parameters = engine.parameters
         usesNetwork = engine.evaluation == .network
         network = Network.trained.kernels
         accumulators = scratch.accumulators
@@ -99,7 +101,7 @@ struct Search {
             // Helpers search every other depth, half of them the odd ones and half the even:
             // threads on different depths fill the table with different lines.
             if helper > 0 && depth > 1 && (depth + helper) % 2 == 0 { continue }
-            var delta = 40
+            var delta = parameters.aspirationWindow
             var alpha = -Self.infinity
             var beta = Self.infinity
             if depth >= 5 {
@@ -262,13 +264,15 @@ struct Search {
         // Reverse futility pruning: far enough above beta that a shallow search will not fall back
         // (a ply's margin less when improving).
         if !isPV && depth <= 4 && abs(beta) < Engine.winThreshold && excluded == MoveCode.none {
-            if staticEval - 90 * (improving ? depth - 1 : depth) >= beta { return staticEval }
+            if staticEval - parameters.reverseFutilityMargin * (improving ? depth - 1 : depth) >= beta {
+                return staticEval
+            }
         }
         // Futility pruning: near the leaves, a move that captures nothing will not lift a static
         // score this far below alpha.
         let futile =
             !isPV && depth <= 3 && abs(alpha) < Engine.winThreshold && excluded == MoveCode.none
-            && staticEval + 60 + 100 * depth <= alpha
+            && staticEval + parameters.futilityBase + parameters.futilityMarginPerPly * depth <= alpha
         // Singular extension: when every other move falls well short of the table's score, the table
         // move is searched a ply deeper; when another move also reaches beta, the node cuts off at once
         // (multicut).
@@ -278,7 +282,7 @@ struct Search {
         {
             let tableScore = Self.scoreFromTable(Int(entry.score), ply: ply)
             if abs(tableScore) < Engine.winThreshold {
-                let singularBeta = tableScore - 2 * depth
+                let singularBeta = tableScore - parameters.singularMarginPerPly * depth
                 let score = negamax(
                     position, depth: (depth - 1) / 2, alpha: singularBeta - 1, beta: singularBeta, ply: ply,
                     isPV: false, excluded: tableMove)
@@ -301,7 +305,7 @@ struct Search {
         var best = -Self.infinity
         var bestMove = MoveCode.none
         var searched = 0
-        let lateMoveLimit = 3 + 2 * depth * depth
+        let lateMoveLimit = parameters.lateMoveBase + parameters.lateMoveFactor * depth * depth
         // The move at `picked` was already chosen, when its child's table slot was prefetched.
         var picked = -1
         for index in 0..<count {
@@ -350,7 +354,7 @@ struct Search {
                     // A jump that wins little leaves a hole behind: seldom the best move.
                     if !MoveCode.isClone(packed) && captures < 2 { reduction += 1 }
                     // A move with a good history is reduced less, a bad one more.
-                    reduction -= Int(history[Int(packed & 4095)]) / 6_000
+                    reduction -= Int(history[Int(packed & 4095)]) / parameters.historyPerReduction
                     reduction = max(0, min(reduction, depth - 2))
                 }
                 score = -negamax(
@@ -540,7 +544,7 @@ struct Search {
             killers[ply * 2 + 1] = killers[ply * 2]
             killers[ply * 2] = packed
         }
-        let bonus = Int32(min(16 * depth * depth + 32 * depth, 1_200))
+        let bonus = parameters.historyBonus(depth: depth)
         func add(_ amount: Int32, to move: PackedMove) {
             let slot = history + Int(move & 4095)
             slot.pointee += amount - slot.pointee * abs(amount) / Self.historyLimit
@@ -549,20 +553,6 @@ struct Search {
         for index in 0..<count where tried[index] != tableMove {
             add(-bonus, to: tried[index])
         }
-    }
-
-    // MARK: Table scores
-
-    /// Wins are stored relative to the node rather than the root, so that a stored win is still
-    /// the right distance away when the position is met at another ply.
-    @inline(__always)
-    static func scoreForTable(_ score: Int, ply: Int) -> Int {
-        score >= Engine.winThreshold ? score + ply : (score <= -Engine.winThreshold ? score - ply : score)
-    }
-
-    @inline(__always)
-    static func scoreFromTable(_ score: Int, ply: Int) -> Int {
-        score >= Engine.winThreshold ? score - ply : (score <= -Engine.winThreshold ? score + ply : score)
     }
 
     // MARK: Randomised choice for the easy levels

@@ -18,6 +18,7 @@ public final class UAISession: @unchecked Sendable {
     private var hashMegabytes = 16
     private var threads = 1
     private var evaluation: EvaluationKind
+    private let parameters: SearchParameters
     private var level = Level.strongest
     private var position = Position.start
     private var searchTask: Task<Void, Never>?
@@ -30,15 +31,29 @@ public final class UAISession: @unchecked Sendable {
 
     /// A session writing each reply line (without its line break) to `output`, which may be called
     /// from a background task; `evaluation` and `threads` are the `Eval` and `Threads` options'
-    /// starting values (`threads` clamped to `Engine.threadRange`).
+    /// starting values (`threads` clamped to `Engine.threadRange`), `parameters` the search's
+    /// constants for the whole session.
     public init(
-        evaluation: EvaluationKind = .network, threads: Int = 1, output: @escaping @Sendable (String) -> Void
+        evaluation: EvaluationKind = .network, threads: Int = 1, parameters: SearchParameters = .standard,
+        output: @escaping @Sendable (String) -> Void
     ) {
         self.output = output
         self.evaluation = evaluation
-        engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation)
+        self.parameters = parameters
+        self.threads = min(max(threads, 1), Engine.threadRange.upperBound)
+        engine = Self.makeEngine(
+            hashMegabytes: hashMegabytes, evaluation: evaluation, threads: self.threads,
+            parameters: parameters)
+    }
+
+    /// A fresh engine with the session's options.
+    private static func makeEngine(
+        hashMegabytes: Int, evaluation: EvaluationKind, threads: Int, parameters: SearchParameters
+    ) -> Engine {
+        let engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation)
         engine.threads = threads
-        self.threads = engine.threads
+        engine.parameters = parameters
+        return engine
     }
 
     /// Handles one line of input; returns `false` once the line was `quit`.
@@ -166,8 +181,8 @@ public final class UAISession: @unchecked Sendable {
                 return
             }
             hashMegabytes = megabytes
-            engine = Engine(hashMegabytes: megabytes, evaluation: evaluation)
-            engine.threads = threads
+            engine = Self.makeEngine(
+                hashMegabytes: megabytes, evaluation: evaluation, threads: threads, parameters: parameters)
         case "eval":
             guard let kind = EvaluationKind(rawValue: value.lowercased()) else {
                 _ = error("Eval must be nnue or classic, not '\(value)'")
@@ -175,8 +190,8 @@ public final class UAISession: @unchecked Sendable {
             }
             if kind != evaluation {
                 evaluation = kind
-                engine = Engine(hashMegabytes: hashMegabytes, evaluation: kind)
-                engine.threads = threads
+                engine = Self.makeEngine(
+                    hashMegabytes: hashMegabytes, evaluation: kind, threads: threads, parameters: parameters)
             }
         case "threads":
             guard let count = Int(value), Engine.threadRange.contains(count) else {

@@ -26,15 +26,9 @@ extension Match {
         if let sprt, test == nil {
             throw MatchError("bad sprt '\(sprt)': use ELO0,ELO1 with ELO0 < ELO1, like 0,10")
         }
-        var book = Openings.book
-        if let openings {
-            guard let text = try? String(contentsOfFile: openings, encoding: .utf8) else {
-                throw MatchError("cannot read openings file '\(openings)'")
-            }
-            book = try Openings.parse(text)
-        }
         return Match(
-            first: try PlayerSpec(first), second: try PlayerSpec(second), games: games, openings: book,
+            first: try PlayerSpec(first), second: try PlayerSpec(second), games: games,
+            openings: try openings.map(Openings.read(file:)) ?? Openings.book,
             limits: SearchLimits(depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) }),
             timeControl: timeControl, maxPlies: maxPlies, concurrency: concurrency, sprt: test,
             seed: seed ?? UInt64.random(in: 0...UInt64.max))

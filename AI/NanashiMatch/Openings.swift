@@ -1,3 +1,4 @@
+import Foundation
 import NanashiCore
 
 /// Where the games of a match start: the built-in book, or positions read from a file.
@@ -45,6 +46,14 @@ public enum Openings {
         }
         if positions.isEmpty { throw MatchError("no openings: give a FEN per line") }
         return positions
+    }
+
+    /// Reads the openings in the file at `path` (`parse(_:)`).
+    public static func read(file path: String) throws(MatchError) -> [Position] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw MatchError("cannot read openings file '\(path)'")
+        }
+        return try parse(text)
     }
 
     /// The move reflected between file a and file g.

@@ -1,16 +1,25 @@
 import ArgumentParser
+import NanashiAI
+import NanashiCore
 import NanashiTuning
 
-/// `nanashi tune`: fits the evaluation's weights to the results of `nanashi datagen` positions.
+/// `nanashi tune`: fits the evaluation's weights to the results of `nanashi datagen` positions,
+/// or with `--spsa` tunes the search's constants by self-play.
 struct TuneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
-        abstract: "Fit the evaluation's weights to game results (Texel method); write them as Swift source.",
-        discussion: "Prints the loss after each pass. Rebuild to play with the weights written to --out."
+        abstract:
+            "Fit the evaluation's weights to game results (Texel method), or tune the search by self-play.",
+        discussion: """
+            With FILE: prints the loss after each pass; rebuild to play with the weights written \
+            to --out. With --spsa: plays pairs of games between the search's constants nudged up \
+            and down (SPSA), saving the run to --state after every pair (run it again to resume) \
+            and the values to --values, which 'nanashi uai --parameters' reads.
+            """
     )
 
-    @Argument(help: "Positions with results, as 'nanashi datagen' writes them.")
-    var file: String
+    @Argument(help: "Positions with results, as 'nanashi datagen' writes them (not with --spsa).")
+    var file: String?
 
     @Option(help: "Passes over the positions.")
     var epochs: Int = 300
@@ -18,7 +27,66 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "The Swift file to write the weights to.")
     var out: String = "AI/NanashiAI/EvaluationWeights+Tuned.swift"
 
+    @Flag(help: "Tune the search's constants by self-play (SPSA) instead.")
+    var spsa = false
+
+    @OptionGroup(title: "SPSA")
+    var options: SPSAOptions
+
+    func validate() throws {
+        if spsa && file != nil { throw ValidationError("give either FILE or --spsa, not both") }
+        if !spsa && file == nil { throw ValidationError("give the positions FILE, or --spsa") }
+    }
+
     func run() throws {
+        guard let file, !spsa else { return try options.run() }
         try Tuner.run(positionsFile: file, epochs: epochs, out: out) { print($0) }
+    }
+}
+
+/// The options of `nanashi tune --spsa`.
+struct SPSAOptions: ParsableArguments {
+    @Option(help: "Pairs of games in the run.")
+    var iterations = 2_000
+
+    @Option(help: "Search every move this many nodes (20000 without --nodes, --movetime or --tc).")
+    var nodes: UInt64?
+
+    @Option(help: "Think this many milliseconds per move.")
+    var movetime: Int?
+
+    @Option(help: "Time control 'SECONDS+INCREMENT', like '8+0.08'; a player out of time loses.")
+    var tc: String?
+
+    @Option(help: "Pairs played at a time.")
+    var concurrency = 1
+
+    @Option(help: "A file of FENs, one per line, to start the pairs from (default: the built-in book).")
+    var openings: String?
+
+    @Option(help: "Seed of each pair's nudges and opening (default: random).")
+    var seed: UInt64?
+
+    @Option(help: "The run, saved after every pair; an existing one is resumed.")
+    var state = "spsa-run.json"
+
+    @Option(help: "The values so far, as Name=value lines.")
+    var values = "spsa-values.txt"
+
+    @Option(help: "Start from the constants in this file (default: the engine's).")
+    var parameters: String?
+
+    func run() throws {
+        try (1...1_000_000).check(iterations, "iterations")
+        let games = try SPSA.games(
+            nodes: nodes, movetime: movetime, tc: tc, concurrency: concurrency, openings: openings, seed: seed
+        )
+        let start = try parameters.map(SearchParameters.init(file:)) ?? .standard
+        let (run, resumed) = try SPSA.resuming(state, start: start, iterations: iterations)
+        print(resumed ? "resuming \(state): \(run.completed) of \(run.iterations) done" : "new run: \(state)")
+        let (state, values) = (state, values)
+        let finished = try run.run(
+            games, save: { try $0.save(to: state, values: values) }, line: { print($0) })
+        print("done: \(finished.completed) iterations, balance \(finished.balance); values in \(values)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiTuning
 
 /// `nanashi uai`: the engine speaking the Universal Ataxx Interface on standard input and output,
 /// for match runners and graphical interfaces.
@@ -16,6 +17,12 @@ struct UAICommand: AsyncParsableCommand {
     @Option(help: "The threads each search runs on, 1 to 64; UAI option Threads.")
     var threads = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "Search with the constants in this file (Name=value lines, as 'nanashi tune --spsa' writes).",
+            valueName: "file"))
+    var parameters: String?
+
     func validate() throws {
         guard Engine.threadRange.contains(threads) else {
             throw ValidationError("--threads must be from 1 to 64, not \(threads)")
@@ -23,6 +30,7 @@ struct UAICommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await UAISession.serveStandardStreams(evaluation: eval, threads: threads)
+        let parameters = try parameters.map(SearchParameters.init(file:)) ?? .standard
+        await UAISession.serveStandardStreams(evaluation: eval, threads: threads, parameters: parameters)
     }
 }

@@ -1,0 +1,60 @@
+import NanashiAI
+import NanashiCore
+import Testing
+
+@Suite struct SearchParametersTests {
+    @Test func theTextOfTheStandardValuesNamesEveryParameterOnce() throws {
+        let text = SearchParameters.standard.text
+        #expect(text.hasPrefix("AspirationWindow=40\nReverseFutilityMargin=90\nFutilityBase=60\n"))
+        #expect(text.hasSuffix("HistoryBonusLinear=32\nHistoryBonusMaximum=1200\n"))
+        #expect(text.split(separator: "\n").count == SearchParameters.tunables.count)
+        #expect(try SearchParameters(text: text) == .standard)
+    }
+
+    @Test func aFileNamesOnlyWhatItChanges() throws {
+        let read = try SearchParameters(text: "# tuned\n\n ReductionDivisor = 150 \nLateMoveBase=4 # more\n")
+        var expected = SearchParameters.standard
+        expected.reductionDivisor = 150
+        expected.lateMoveBase = 4
+        #expect(read == expected)
+    }
+
+    @Test(arguments: [
+        ("Aspiration=40", "line 1: no parameter 'Aspiration'"),
+        ("FutilityBase=60\nFutilityBase=61", "line 2: 'FutilityBase' given twice"),
+        ("FutilityBase=6.5", "line 1: 'FutilityBase' needs a whole number"),
+        ("LateMoveFactor=7", "line 1: 'LateMoveFactor' must be from 1 to 6"),
+        ("\nFutilityBase", "line 2: expected Name=value"),
+    ])
+    func badTextIsRefusedWithItsLine(text: String, message: String) {
+        #expect(throws: ParameterError(message)) { try SearchParameters(text: text) }
+    }
+
+    @Test func theStandardValuesSearchAsTheEngineAlwaysDid() {
+        let position = try! Position(fen: "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
+        let plain = Engine(hashMegabytes: 1).search(position, limits: .depth(7))
+        let engine = Engine(hashMegabytes: 1)
+        engine.parameters = .standard
+        let set = engine.search(position, limits: .depth(7))
+        #expect(set.nodes == plain.nodes)
+        #expect(set.pv == plain.pv)
+    }
+
+    /// Each parameter is read by the search: changing any one alone changes the tree.
+    @Test(arguments: SearchParameters.tunables.map(\.name))
+    func everyParameterChangesTheSearch(name: String) {
+        let tunable = SearchParameters.tunables.first { $0.name == name }!
+        var changed = SearchParameters.standard
+        let value = changed[keyPath: tunable.keyPath]
+        changed[keyPath: tunable.keyPath] =
+            value == tunable.range.lowerBound ? value + 1 : tunable.range.lowerBound
+        func nodes(_ parameters: SearchParameters) -> UInt64 {
+            let engine = Engine(hashMegabytes: 1)
+            engine.parameters = parameters
+            return [Position.start, try! Position(fen: "7/1xx4/1xoo3/2ox3/3o3/7/7 x 0 1")].reduce(0) {
+                $0 + engine.search($1, limits: .depth(8)).nodes
+            }
+        }
+        #expect(nodes(changed) != nodes(.standard), "\(name) at \(changed[keyPath: tunable.keyPath])")
+    }
+}
