@@ -1,6 +1,7 @@
 import ArgumentParser
 import NanashiAI
 import NanashiCore
+import NanashiTerminal
 import NanashiTuning
 
 /// `nanashi tune`: fits the evaluation's weights to the results of `nanashi datagen` positions,
@@ -40,7 +41,7 @@ struct TuneCommand: ParsableCommand {
 
     func run() throws {
         guard let file, !spsa else { return try options.run() }
-        try Tuner.run(positionsFile: file, epochs: epochs, out: out) { print($0) }
+        try Tuner.run(positionsFile: file, epochs: epochs, out: out, line: StandardOutput.line)
     }
 }
 
@@ -83,10 +84,12 @@ struct SPSAOptions: ParsableArguments {
         )
         let start = try parameters.map(SearchParameters.init(file:)) ?? .standard
         let (run, resumed) = try SPSA.resuming(state, start: start, iterations: iterations)
-        print(resumed ? "resuming \(state): \(run.completed) of \(run.iterations) done" : "new run: \(state)")
+        StandardOutput.line(
+            resumed ? "resuming \(state): \(run.completed) of \(run.iterations) done" : "new run: \(state)")
         let (state, values) = (state, values)
         let finished = try run.run(
-            games, save: { try $0.save(to: state, values: values) }, line: { print($0) })
-        print("done: \(finished.completed) iterations, balance \(finished.balance); values in \(values)")
+            games, save: { try $0.save(to: state, values: values) }, line: StandardOutput.line)
+        StandardOutput.line(
+            "done: \(finished.completed) iterations, balance \(finished.balance); values in \(values)")
     }
 }
