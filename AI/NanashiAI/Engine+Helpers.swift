@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import NanashiCore
 
 extension Engine {
@@ -19,16 +20,22 @@ extension Engine {
         helpersStop.store(false, ordering: .sequentiallyConsistent)
         helperNodes.store(0, ordering: .relaxed)
         let group = DispatchGroup()
+        let prepare = prepareHelperThread
         for helper in 1...count {
-            // Each on a serial queue of its own: a thread outside Swift's cooperative pool.
-            DispatchQueue(label: "nanashi.search.helper", qos: .userInitiated).async(group: group) {
-                [unowned self] in
+            // Each on a thread of its own, made for this search: outside Swift's cooperative
+            // pool, and whatever `prepare` sets on it ends with it.
+            group.enter()
+            let thread = Thread { [unowned self] in
+                prepare?()
                 var search = Search(
                     engine: self, start: start, budget: TimeBudget(limits: .infinite), nodeLimit: nil,
                     helper: helper)
                 let result = search.iterate(position, maxDepth: maxDepth, onInfo: { _ in })
                 helperNodes.add(result.nodes, ordering: .relaxed)
+                group.leave()
             }
+            thread.name = "nanashi.search.helper"
+            thread.start()
         }
         var result = main()
         helpersStop.store(true, ordering: .sequentiallyConsistent)

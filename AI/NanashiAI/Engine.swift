@@ -24,6 +24,9 @@ public final class Engine: @unchecked Sendable {
     public var threads = 1 {
         didSet { threads = min(max(threads, 1), Self.threadRange.upperBound) }
     }
+    /// Runs first on each helper thread of a search (a server lowers their priority with it).
+    /// Set it between searches.
+    public var prepareHelperThread: (@Sendable () -> Void)?
     /// The helpers' own buffers, one per helper thread (`threads - 1`), made when first needed.
     var helperScratches: [Scratch] = []
     /// Set when the engine's own search is over: its helpers stop.

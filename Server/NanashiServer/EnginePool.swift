@@ -16,8 +16,14 @@ import Synchronization
 /// searches of games in progress (a game is never dropped): the bound, `maximumWaiting`, is
 /// what `hasRoom` tells those about to start a new engine game or analysis. A game that ends
 /// has its search stopped (`stop(game:)`), waiting or running.
+///
+/// A search that widens (the strongest level's move) also takes the threads no other search is
+/// using or waiting for, as helpers of its own (Lazy SMP): the pool's threads are never more
+/// than `threads` searching, and a search that comes meanwhile waits for the wide one to end.
 final class EnginePool: Sendable {
     private let threads: WorkerThreads
+    /// How many searches may run at once: the pool's threads.
+    private let count: Int
     private let hashMegabytes: Int
     private let maximumWaiting: Int
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -29,8 +35,12 @@ final class EnginePool: Sendable {
         var idle: [Engine] = []
         /// The searches waiting for a thread, in the order they came.
         var waiting: [Job] = []
-        /// The searches running, with their engines.
-        var running: [Int: (job: Job, engine: Engine)] = [:]
+        /// The searches running, with their engines and the threads each was lent.
+        var running: [Int: (job: Job, engine: Engine, lent: Int)] = [:]
+        /// Threads lent to wide searches, and thread jobs that found every thread busy or lent
+        /// (each to be run again when a wide search ends).
+        var lent = 0
+        var deferred = 0
         /// When each owner with a search waiting was last given a thread (a count of searches).
         var served: [String: Int] = [:]
         var lastJob = 0
@@ -43,6 +53,7 @@ final class EnginePool: Sendable {
         var number: Int
         var owner: String
         var game: Int64?
+        var widens: Bool
         var work: @Sendable (Engine) -> SearchResult
         var wanted: @Sendable () -> Bool
         var continuation: CheckedContinuation<SearchResult, Never>
@@ -54,6 +65,7 @@ final class EnginePool: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         let count = max(1, threads)
+        self.count = count
         self.hashMegabytes = hashMegabytes
         self.maximumWaiting = max(0, maximumWaiting)
         self.now = now
@@ -84,7 +96,7 @@ final class EnginePool: Sendable {
         game: Int64? = nil, wanted: @escaping @Sendable () -> Bool = { true }
     ) async -> Move {
         let queued = now()
-        return await search(owner: owner, game: game, wanted: wanted) { engine in
+        return await search(owner: owner, game: game, widens: level == .strongest, wanted: wanted) { engine in
             var limits = SearchLimits.infinite
             if var clock {
                 let waited = (self.now() - queued).wholeMilliseconds
@@ -131,9 +143,10 @@ final class EnginePool: Sendable {
     /// One search by `work` on a free engine; none (a pass at depth 0) if the pool is stopped or
     /// `wanted` says no when its turn comes. `owner` (a client's address): whose turn it is
     /// among the searches waiting, each owner's in turn; `game`: the game it is for, which
-    /// `stop(game:)` names.
+    /// `stop(game:)` names; `widens`: whether it takes the threads no other search needs.
     func search(
-        owner: String = "", game: Int64? = nil, wanted: @escaping @Sendable () -> Bool = { true },
+        owner: String = "", game: Int64? = nil, widens: Bool = false,
+        wanted: @escaping @Sendable () -> Bool = { true },
         _ work: @escaping @Sendable (Engine) -> SearchResult
     ) async -> SearchResult {
         await withCheckedContinuation { continuation in
@@ -144,8 +157,8 @@ final class EnginePool: Sendable {
                 state.lastJob += 1
                 state.waiting.append(
                     Job(
-                        number: state.lastJob, owner: owner, game: game, work: work, wanted: wanted,
-                        continuation: continuation))
+                        number: state.lastJob, owner: owner, game: game, widens: widens, work: work,
+                        wanted: wanted, continuation: continuation))
                 threads.submit { self.runNext() }
                 return true
             }
@@ -154,9 +167,13 @@ final class EnginePool: Sendable {
     }
 
     /// Runs, on this worker thread, the search whose owner was served longest ago (the first
-    /// of that owner's), on an idle engine (or a new one).
+    /// of that owner's), on an idle engine (or a new one); none while the threads are lent.
     private func runNext() {
         let taken = state.withLock { state -> (Job, Engine?, Bool)? in
+            guard state.running.count + state.lent < count else {
+                state.deferred += 1
+                return nil
+            }
             guard let index = Self.next(in: state.waiting, served: state.served) else { return nil }
             let job = state.waiting.remove(at: index)
             state.served[job.owner] = state.lastJob
@@ -174,13 +191,26 @@ final class EnginePool: Sendable {
         }
         // At most `threads` searches run at once, so at most that many engines are made.
         let engine = idle ?? made()
-        state.withLock { $0.running[job.number] = (job, engine) }
-        let result = job.work(engine)
-        state.withLock {
-            $0.running[job.number] = nil
-            $0.idle.append(engine)
-            $0.searches += 1
+        let lent = state.withLock { state in
+            // The threads neither searching (this one counted) nor wanted by a search waiting.
+            let spare = job.widens ? max(0, count - state.running.count - 1 - state.waiting.count) : 0
+            state.lent += spare
+            state.running[job.number] = (job, engine, spare)
+            return spare
         }
+        engine.threads = 1 + lent
+        let result = job.work(engine)
+        engine.threads = 1
+        let rerun = state.withLock { state in
+            state.running[job.number] = nil
+            state.idle.append(engine)
+            state.searches += 1
+            guard lent > 0 else { return 0 }
+            state.lent -= lent
+            defer { state.deferred = 0 }
+            return state.deferred
+        }
+        for _ in 0..<rerun { threads.submit { self.runNext() } }
         job.continuation.resume(returning: result)
     }
 
@@ -209,6 +239,8 @@ final class EnginePool: Sendable {
     /// A new engine, counted so that `stop()` reaches it.
     private func made() -> Engine {
         let engine = Engine(hashMegabytes: hashMegabytes)
+        // A wide search's helpers yield to the threads serving sockets, as the pool's own do.
+        engine.prepareHelperThread = Self.yieldToOthers
         state.withLock { state in
             // Made after `stop()` collected the engines: it halts itself.
             if state.stopped { engine.halt() }

@@ -1,5 +1,7 @@
+import Foundation
 import NanashiCore
 import NanashiTestSupport
+import Synchronization
 import Testing
 
 @testable import NanashiAI
@@ -107,6 +109,17 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(counted == result.nodes - 4)
         let best = engine.scratch.rootNodes[Int(MoveCode.pack(result.bestMove) & 4095)]
         #expect(best > 0 && best < counted)
+    }
+
+    /// Each helper thread of a search runs the engine's preparation first, on its own thread.
+    @Test func helperThreadsArePreparedFirst() {
+        let engine = Engine(hashMegabytes: 1)
+        engine.threads = 3
+        let prepared = Mutex<[String]>([])
+        engine.prepareHelperThread = { prepared.withLock { $0.append(Thread.current.name ?? "") } }
+        let result = engine.search(.start, limits: .depth(6))
+        #expect(Position.start.isLegal(result.bestMove))
+        #expect(prepared.withLock { $0 } == ["nanashi.search.helper", "nanashi.search.helper"])
     }
 
     @Test func aNodeLimitStopsTheSearch() throws {

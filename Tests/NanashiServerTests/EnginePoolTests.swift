@@ -109,6 +109,60 @@ import Testing
         pool.stop()
     }
 
+    /// A wide search (the strongest level's) takes the threads no other search uses as its
+    /// helpers; a search that comes meanwhile waits for it, though the pool has threads idle,
+    /// and then searches on one thread.
+    @Test func aWideSearchTakesTheIdleThreadsAndTheNextWaitsForThem() async throws {
+        let pool = EnginePool(threads: 3, maximumWaiting: 16)
+        let gate = DispatchSemaphore(value: 0)
+        let threads = Order()
+        let wide = Task {
+            await pool.search(widens: true) { engine in
+                threads.names.withLock { $0.append("wide \(engine.threads)") }
+                gate.wait()
+                return Self.nothing
+            }
+        }
+        while pool.runningCount == 0 { await Task.yield() }
+        let next = Task {
+            await pool.search { engine in
+                threads.names.withLock { $0.append("next \(engine.threads)") }
+                return Self.nothing
+            }
+        }
+        while pool.waitingCount == 0 { await Task.yield() }
+        #expect(pool.runningCount == 1)
+        gate.signal()
+        _ = await wide.value
+        _ = await next.value
+        #expect(threads.names.withLock { $0 } == ["wide 3", "next 1"])
+        #expect(pool.searches == 2)
+        pool.stop()
+    }
+
+    /// A wide search leaves the threads of the searches running to them.
+    @Test func aWideSearchTakesOnlyTheThreadsLeft() async throws {
+        let pool = EnginePool(threads: 3, maximumWaiting: 16)
+        let gate = DispatchSemaphore(value: 0)
+        let running = Task {
+            await pool.search { _ in
+                gate.wait()
+                return Self.nothing
+            }
+        }
+        while pool.runningCount == 0 { await Task.yield() }
+        let wide = await pool.search(widens: true) { engine in
+            SearchResult(bestMove: .pass, score: engine.threads, depth: 0, nodes: 0, pv: [])
+        }
+        #expect(wide.score == 2)
+        gate.signal()
+        _ = await running.value
+        // The strongest level's move, on the threads it was lent, is legal.
+        let clock = SearchLimits.Clock(own: .milliseconds(300), opponent: .milliseconds(300))
+        #expect(Position.start.isLegal(await pool.move(for: .start, level: .strongest, clock: clock)))
+        pool.stop()
+    }
+
     /// The names of the searches made, in the order made.
     private final class Order: Sendable {
         let names = Mutex<[String]>([])
