@@ -3,15 +3,15 @@ import NanashiAI
 
 extension SPSA {
     /// The run saved at `path` if there is one (to resume), else a new run of `iterations` from
-    /// `start`.
+    /// `start` at `rate`.
     ///
     /// - Throws: `ParameterError` for a file that is not a saved run, or one of other parameters
     ///   than today's `SearchParameters.tunables`.
     public static func resuming(
-        _ path: String, start: SearchParameters, iterations: Int
+        _ path: String, start: SearchParameters, iterations: Int, rate: Double = 0.002
     ) throws(ParameterError) -> (run: SPSA, resumed: Bool) {
         guard FileManager.default.fileExists(atPath: path) else {
-            return (SPSA(start: start, iterations: iterations), false)
+            return (SPSA(start: start, iterations: iterations, rate: rate), false)
         }
         guard let data = FileManager.default.contents(atPath: path),
             let run = try? JSONDecoder().decode(SPSA.self, from: data)

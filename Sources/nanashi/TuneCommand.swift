@@ -77,13 +77,19 @@ struct SPSAOptions: ParsableArguments {
     @Option(help: "Start from the constants in this file (default: the engine's).")
     var parameters: String?
 
+    @Option(help: "The learning rate at the last iteration, for a new run (a saved one keeps its own).")
+    var rate = 0.002
+
     func run() throws {
         try (1...1_000_000).check(iterations, "iterations")
+        guard rate > 0, rate <= 1 else {
+            throw ValidationError("--rate must be above 0 and at most 1, not \(rate)")
+        }
         let games = try SPSA.games(
             nodes: nodes, movetime: movetime, tc: tc, concurrency: concurrency, openings: openings, seed: seed
         )
         let start = try parameters.map(SearchParameters.init(file:)) ?? .standard
-        let (run, resumed) = try SPSA.resuming(state, start: start, iterations: iterations)
+        let (run, resumed) = try SPSA.resuming(state, start: start, iterations: iterations, rate: rate)
         StandardOutput.line(
             resumed ? "resuming \(state): \(run.completed) of \(run.iterations) done" : "new run: \(state)")
         let (state, values) = (state, values)

@@ -53,5 +53,9 @@ import Testing
         let zero = try NanashiProcess.run(["tune", "--spsa", "--nodes", "0", "--state", path + ".json"])
         #expect(zero.status == 2)
         #expect(zero.stderr == "nanashi: bad nodes 0: use 1 or more\n")
+        let rate = try NanashiProcess.run(["tune", "--spsa", "--rate", "0", "--state", path + ".json"])
+        #expect(rate.status == 2)
+        #expect(rate.stderr == "nanashi: --rate must be above 0 and at most 1, not 0.0\n")
+        #expect(!FileManager.default.fileExists(atPath: path + ".json"))
     }
 }
