@@ -35,8 +35,8 @@ final class EnginePool: Sendable {
         var idle: [Engine] = []
         /// The searches waiting for a thread, in the order they came.
         var waiting: [Job] = []
-        /// The searches running, with their engines and the threads each was lent.
-        var running: [Int: (job: Job, engine: Engine, lent: Int)] = [:]
+        /// The searches running, with their engines.
+        var running: [Int: (job: Job, engine: Engine)] = [:]
         /// Threads lent to wide searches, and thread jobs that found every thread busy or lent
         /// (each to be run again when a wide search ends).
         var lent = 0
@@ -192,10 +192,12 @@ final class EnginePool: Sendable {
         // At most `threads` searches run at once, so at most that many engines are made.
         let engine = idle ?? made()
         let lent = state.withLock { state in
-            // The threads neither searching (this one counted) nor wanted by a search waiting.
-            let spare = job.widens ? max(0, count - state.running.count - 1 - state.waiting.count) : 0
+            // The threads neither searching (this one counted), nor lent, nor wanted by a search
+            // waiting.
+            let free = count - state.running.count - 1 - state.lent - state.waiting.count
+            let spare = job.widens ? max(0, free) : 0
             state.lent += spare
-            state.running[job.number] = (job, engine, spare)
+            state.running[job.number] = (job, engine)
             return spare
         }
         engine.threads = 1 + lent
