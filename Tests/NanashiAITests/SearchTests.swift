@@ -111,15 +111,19 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(best > 0 && best < counted)
     }
 
-    /// Each helper thread of a search runs the engine's preparation first, on its own thread.
+    /// Each helper thread of a search runs the engine's preparation first, each on a thread of
+    /// its own, not the searching one's.
     @Test func helperThreadsArePreparedFirst() {
         let engine = Engine(hashMegabytes: 1)
         engine.threads = 3
-        let prepared = Mutex<[String]>([])
-        engine.prepareHelperThread = { prepared.withLock { $0.append(Thread.current.name ?? "") } }
+        let prepared = Mutex<[pthread_t]>([])
+        engine.prepareHelperThread = { prepared.withLock { $0.append(pthread_self()) } }
         let result = engine.search(.start, limits: .depth(6))
         #expect(Position.start.isLegal(result.bestMove))
-        #expect(prepared.withLock { $0 } == ["nanashi.search.helper", "nanashi.search.helper"])
+        let threads = prepared.withLock { $0 }
+        #expect(threads.count == 2)
+        #expect(Set(threads).count == 2)
+        #expect(!threads.contains(pthread_self()))
     }
 
     @Test func aNodeLimitStopsTheSearch() throws {
