@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiCommandLine
 import NanashiMatch
 import NanashiTerminal
 
@@ -30,29 +31,16 @@ struct MatchCommand: ParsableCommand {
     @Option(help: "Search every move to this depth (built-in levels keep their own depth if it is smaller).")
     var depth: Int?
 
-    @Option(help: "Search every move this many nodes.")
-    var nodes: UInt64?
-
-    @Option(help: "Think this many milliseconds per move.")
-    var movetime: Int?
-
-    @Option(help: "Time control 'SECONDS+INCREMENT', like '10+0.1'; a player out of time loses.")
-    var tc: String?
+    @OptionGroup var play: EngineGameOptions
 
     @Option(help: "Adjudicate a game as a draw after this many plies.")
     var maxPlies: Int = 400
-
-    @Option(help: "Games played at the same time.")
-    var concurrency: Int = 1
 
     @Option(
         help:
             "Stop when a sequential test decides between two Elo differences 'ELO0,ELO1' (alpha = beta = 0.05)."
     )
     var sprt: String?
-
-    @Option(help: "Start the games from these positions (a FEN per line) instead of the built-in book.")
-    var openings: String?
 
     @Option(help: "Append the games to this file as PGN.")
     var pgn: String?
@@ -62,9 +50,11 @@ struct MatchCommand: ParsableCommand {
 
     func run() throws {
         let match = try NanashiMatch.Match.parsing(
-            first: first, second: second, games: games, depth: depth, nodes: nodes, movetime: movetime,
-            tc: tc,
-            maxPlies: maxPlies, concurrency: concurrency, sprt: sprt, openings: openings, seed: seed)
+            first: first, second: second, games: games, depth: depth, nodes: play.nodes,
+            movetime: play.movetime,
+            tc: play.tc, maxPlies: maxPlies, concurrency: play.concurrency, sprt: sprt,
+            openings: play.openings,
+            seed: seed)
         try match.play(appendingPGNTo: pgn, line: StandardOutput.line)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiCommandLine
 import NanashiCore
 import NanashiTerminal
 import NanashiTuning
@@ -13,8 +14,8 @@ struct TuneCommand: ParsableCommand {
             "Fit the evaluation's weights to game results (Texel method), or tune the search by self-play.",
         discussion: """
             With FILE: prints the loss after each pass; rebuild to play with the weights written \
-            to --out. With --spsa: plays pairs of games between the search's constants nudged up \
-            and down (SPSA), saving the run to --state after every pair (run it again to resume) \
+            to --out. With --spsa: plays pairs of games (20000 nodes a move without --nodes, \
+            --movetime or --tc) between the search's constants nudged up and down (SPSA), saving the run to --state after every pair (run it again to resume) \
             and the values to --values, which 'nanashi uai --parameters' reads.
             """
     )
@@ -50,20 +51,7 @@ struct SPSAOptions: ParsableArguments {
     @Option(help: "Pairs of games in the run.")
     var iterations = 2_000
 
-    @Option(help: "Search every move this many nodes (20000 without --nodes, --movetime or --tc).")
-    var nodes: UInt64?
-
-    @Option(help: "Think this many milliseconds per move.")
-    var movetime: Int?
-
-    @Option(help: "Time control 'SECONDS+INCREMENT', like '8+0.08'; a player out of time loses.")
-    var tc: String?
-
-    @Option(help: "Pairs played at a time.")
-    var concurrency = 1
-
-    @Option(help: "A file of FENs, one per line, to start the pairs from (default: the built-in book).")
-    var openings: String?
+    @OptionGroup var play: EngineGameOptions
 
     @Option(help: "Seed of each pair's nudges and opening (default: random).")
     var seed: UInt64?
@@ -86,8 +74,8 @@ struct SPSAOptions: ParsableArguments {
             throw ValidationError("--rate must be above 0 and at most 1, not \(rate)")
         }
         let games = try SPSA.games(
-            nodes: nodes, movetime: movetime, tc: tc, concurrency: concurrency, openings: openings, seed: seed
-        )
+            nodes: play.nodes, movetime: play.movetime, tc: play.tc, concurrency: play.concurrency,
+            openings: play.openings, seed: seed)
         let start = try parameters.map(SearchParameters.init(file:)) ?? .standard
         let (run, resumed) = try SPSA.resuming(state, start: start, iterations: iterations, rate: rate)
         StandardOutput.line(
