@@ -7,7 +7,24 @@ extension Engine {
     public static let threadRange = 1...64
 
     /// Whether the helpers of the search under way are to stop.
-    var helpersMustStop: Bool { helpersStop.load(ordering: .relaxed) }
+    var helpersMustStop: Bool {
+        helpersStop.load(ordering: .relaxed) || helpersReleased.load(ordering: .relaxed)
+    }
+
+    /// Ends the helper threads of the search under way, or keeps the next search from starting
+    /// any, until `allowHelpers()`: the engine's own search goes on alone, as deep and as long.
+    /// Safe from any thread (a server takes back the threads it lent a search this way).
+    public func releaseHelpers() {
+        helpersReleased.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Lets searches run on `threads` threads again after `releaseHelpers()`.
+    public func allowHelpers() {
+        helpersReleased.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether `releaseHelpers()` holds.
+    public var helpersAreReleased: Bool { helpersReleased.load(ordering: .sequentiallyConsistent) }
 
     /// Runs `main` (the engine's own search, on this thread) with `count` helper searches of
     /// `position` on threads of their own, sharing the table (Lazy SMP): the helpers search

@@ -31,6 +31,8 @@ public final class Engine: @unchecked Sendable {
     var helperScratches: [Scratch] = []
     /// Set when the engine's own search is over: its helpers stop.
     let helpersStop = Atomic<Bool>(false)
+    /// Set by `releaseHelpers()`: helpers stop, and none start, until `allowHelpers()`.
+    let helpersReleased = Atomic<Bool>(false)
     /// The nodes the helpers of the search under way have visited, added as each ends.
     let helperNodes = Atomic<UInt64>(0)
 
@@ -128,7 +130,9 @@ public final class Engine: @unchecked Sendable {
                 generator: rootNoise.generator)
         }
         let maxDepth = limits.depth ?? Search.maxDepth
-        guard threads > 1 else { return search.iterate(position, maxDepth: maxDepth, onInfo: onInfo) }
+        guard threads > 1, !helpersAreReleased else {
+            return search.iterate(position, maxDepth: maxDepth, onInfo: onInfo)
+        }
         return withHelpers(threads - 1, searching: position, maxDepth: maxDepth, start: start) {
             search.iterate(position, maxDepth: maxDepth, onInfo: onInfo)
         }

@@ -18,8 +18,9 @@ import Synchronization
 /// has its search stopped (`stop(game:)`), waiting or running.
 ///
 /// A search that widens (the strongest level's move) also takes the threads no other search is
-/// using or waiting for, as helpers of its own (Lazy SMP): the pool's threads are never more
-/// than `threads` searching, and a search that comes meanwhile waits for the wide one to end.
+/// using or waiting for, as helpers of its own (Lazy SMP). A search that comes meanwhile takes
+/// them back at once: the wide search's helpers end and it goes on alone, so that the pool's
+/// threads are never more than `threads` searching and no search waits for another's helpers.
 final class EnginePool: Sendable {
     private let threads: WorkerThreads
     /// How many searches may run at once: the pool's threads.
@@ -35,12 +36,10 @@ final class EnginePool: Sendable {
         var idle: [Engine] = []
         /// The searches waiting for a thread, in the order they came.
         var waiting: [Job] = []
-        /// The searches running, with their engines.
-        var running: [Int: (job: Job, engine: Engine)] = [:]
-        /// Threads lent to wide searches, and thread jobs that found every thread busy or lent
-        /// (each to be run again when a wide search ends).
+        /// The searches running, with their engines and the threads each was lent.
+        var running: [Int: (job: Job, engine: Engine, lent: Int)] = [:]
+        /// Threads lent to wide searches, all told.
         var lent = 0
-        var deferred = 0
         /// When each owner with a search waiting was last given a thread (a count of searches).
         var served: [String: Int] = [:]
         var lastJob = 0
@@ -83,6 +82,8 @@ final class EnginePool: Sendable {
     /// Searches waiting for a thread, and running (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
     var runningCount: Int { state.withLock { $0.running.count } }
+    /// Threads lent to wide searches (for tests).
+    var lentCount: Int { state.withLock { $0.lent } }
 
     /// Searches finished since the pool started.
     var searches: Int { state.withLock { $0.searches } }
@@ -167,22 +168,21 @@ final class EnginePool: Sendable {
     }
 
     /// Runs, on this worker thread, the search whose owner was served longest ago (the first
-    /// of that owner's), on an idle engine (or a new one); none while the threads are lent.
+    /// of that owner's), on an idle engine (or a new one); with every thread searching, it
+    /// takes back the threads lent to wide searches.
     private func runNext() {
-        let taken = state.withLock { state -> (Job, Engine?, Bool)? in
-            guard state.running.count + state.lent < count else {
-                state.deferred += 1
-                return nil
-            }
+        let taken = state.withLock { state -> (Job, Engine?, Bool, [Engine])? in
             guard let index = Self.next(in: state.waiting, served: state.served) else { return nil }
+            let reclaimed = state.running.count + state.lent >= count ? Self.reclaimLent(&state) : []
             let job = state.waiting.remove(at: index)
             state.served[job.owner] = state.lastJob
             // Forgotten once nothing of theirs waits: the table holds only owners waiting.
             if !state.waiting.contains(where: { $0.owner == job.owner }) { state.served[job.owner] = nil }
-            return (job, state.idle.popLast(), state.stopped)
+            return (job, state.idle.popLast(), state.stopped, reclaimed)
         }
         // Taken by `stop(game:)` already: one thread job for each search, one search fewer.
-        guard let (job, idle, stopped) = taken else { return }
+        guard let (job, idle, stopped, reclaimed) = taken else { return }
+        for engine in reclaimed { engine.releaseHelpers() }
         // Stopped while it waited (the game is halted), or no longer wanted: answer at once.
         guard !stopped, job.wanted() else {
             if let idle { state.withLock { $0.idle.append(idle) } }
@@ -191,29 +191,41 @@ final class EnginePool: Sendable {
         }
         // At most `threads` searches run at once, so at most that many engines are made.
         let engine = idle ?? made()
+        // Helpers allowed before the threads are lent: a search that takes them back from now
+        // on ends them, however early.
+        engine.allowHelpers()
         let lent = state.withLock { state in
             // The threads neither searching (this one counted), nor lent, nor wanted by a search
             // waiting.
             let free = count - state.running.count - 1 - state.lent - state.waiting.count
             let spare = job.widens ? max(0, free) : 0
             state.lent += spare
-            state.running[job.number] = (job, engine)
+            state.running[job.number] = (job, engine, spare)
             return spare
         }
         engine.threads = 1 + lent
         let result = job.work(engine)
         engine.threads = 1
-        let rerun = state.withLock { state in
+        state.withLock { state in
+            // What is still lent: none if another search took the threads back meanwhile.
+            state.lent -= state.running[job.number]?.lent ?? 0
             state.running[job.number] = nil
             state.idle.append(engine)
             state.searches += 1
-            guard lent > 0 else { return 0 }
-            state.lent -= lent
-            defer { state.deferred = 0 }
-            return state.deferred
         }
-        for _ in 0..<rerun { threads.submit { self.runNext() } }
         job.continuation.resume(returning: result)
+    }
+
+    /// Takes back every thread lent to a wide search; returns their engines, whose helpers are
+    /// to be ended.
+    private static func reclaimLent(_ state: inout State) -> [Engine] {
+        var engines: [Engine] = []
+        for (number, entry) in state.running where entry.lent > 0 {
+            state.running[number]?.lent = 0
+            engines.append(entry.engine)
+        }
+        state.lent = 0
+        return engines
     }
 
     /// The owner of searches that go only when no other search waits (`BackgroundAnalysis`'s).

@@ -126,6 +126,23 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(!threads.contains(pthread_self()))
     }
 
+    /// Released helpers do not start, and the search is the same as on one thread; allowed
+    /// again, they do.
+    @Test func releasedHelpersLeaveTheSearchAlone() {
+        let engine = Engine(hashMegabytes: 1)
+        engine.threads = 3
+        let prepared = Mutex(0)
+        engine.prepareHelperThread = { prepared.withLock { $0 += 1 } }
+        engine.releaseHelpers()
+        let alone = engine.search(.start, limits: .depth(6))
+        #expect(prepared.withLock { $0 } == 0)
+        #expect(alone == Engine(hashMegabytes: 1).search(.start, limits: .depth(6)))
+        engine.allowHelpers()
+        engine.newGame()
+        _ = engine.search(.start, limits: .depth(6))
+        #expect(prepared.withLock { $0 } == 2)
+    }
+
     @Test func aNodeLimitStopsTheSearch() throws {
         let result = Engine().search(.start, limits: .nodes(3_000))
         #expect(result.nodes >= 3_000)

@@ -110,9 +110,9 @@ import Testing
     }
 
     /// A wide search (the strongest level's) takes the threads no other search uses as its
-    /// helpers; a search that comes meanwhile waits for it, though the pool has threads idle,
-    /// and then searches on one thread.
-    @Test func aWideSearchTakesTheIdleThreadsAndTheNextWaitsForThem() async throws {
+    /// helpers; a search that comes meanwhile takes them back at once (the wide search's helpers
+    /// end, it goes on alone) and searches on one thread, without waiting for it.
+    @Test func aWideSearchTakesTheIdleThreadsUntilAnotherSearchComes() async throws {
         let pool = EnginePool(threads: 3, maximumWaiting: 16)
         let gate = DispatchSemaphore(value: 0)
         let threads = Order()
@@ -120,23 +120,28 @@ import Testing
             await pool.search(widens: true) { engine in
                 threads.names.withLock { $0.append("wide \(engine.threads)") }
                 gate.wait()
+                threads.names.withLock { $0.append("released \(engine.helpersAreReleased)") }
                 return Self.nothing
             }
         }
         while pool.runningCount == 0 { await Task.yield() }
-        let next = Task {
-            await pool.search { engine in
-                threads.names.withLock { $0.append("next \(engine.threads)") }
-                return Self.nothing
-            }
+        #expect(pool.lentCount == 2)
+        _ = await pool.search { engine in
+            threads.names.withLock { $0.append("next \(engine.threads) \(engine.helpersAreReleased)") }
+            return Self.nothing
         }
-        while pool.waitingCount == 0 { await Task.yield() }
-        #expect(pool.runningCount == 1)
+        #expect(pool.lentCount == 0)
         gate.signal()
         _ = await wide.value
-        _ = await next.value
-        #expect(threads.names.withLock { $0 } == ["wide 3", "next 1"])
+        #expect(threads.names.withLock { $0 } == ["wide 3", "next 1 false", "released true"])
         #expect(pool.searches == 2)
+        // A wide search after them has its threads again.
+        let again = await pool.search(widens: true) { engine in
+            SearchResult(
+                bestMove: .pass, score: engine.threads, depth: engine.helpersAreReleased ? 1 : 0, nodes: 0,
+                pv: [])
+        }
+        #expect(again.score == 3 && again.depth == 0)
         pool.stop()
     }
 
