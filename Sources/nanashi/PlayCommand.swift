@@ -11,12 +11,14 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play against the AI at this terminal.",
         discussion: LocalPlay.howToMove
             + " Type help for the commands (undo, hint, save, load, flip, resign, quit)."
-            + " With piped input, one move or command per line."
+            + " With piped input, one move or command per line.\n\n"
+            + "The levels' strengths, about (Elo; level 1 is 500 by convention): "
+            + Level.all.map { "\($0.number): \($0.elo)" }.joined(separator: ", ") + "."
     )
 
     @Option(
         help:
-            "The AI's strength, \(Level.range.lowerBound) (beginner) to \(Level.range.upperBound) (strongest)."
+            "The AI's strength, 1 (beginner, \(Level.all[0].about)) to \(Level.strongest.number) (strongest, \(Level.strongest.about)); \(Level.suggested.number) is \(Level.suggested.about)."
     )
     var level: Int = Level.suggested.number
 
@@ -33,7 +35,9 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         let start = try fenOption.position()
         let level = try Level(checking: level, "level")
-        displayOptions.display.run(title: "nanashi play: against the AI at level \(level.number)") {
+        displayOptions.display.run(
+            title: "nanashi play: against the AI at level \(level.number) (\(level.about))"
+        ) {
             console in
             LocalPlay.againstAI(from: start, level: level, side: side, seed: seed, console: console)
         }
