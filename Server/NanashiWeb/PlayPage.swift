@@ -27,12 +27,12 @@ enum PlayPage {
     /// The page; with `invitation`, the challenge by link it was opened for, to accept once
     /// logged in.
     static func html(invitation: ChallengeNotice?) -> String {
+        // The ratings say which end is which: "(about 500)" is the easiest, and a longer note
+        // would not fit the select beside the side's.
         let levelOptions = levels.map { level in
             let selected = level == defaultLevel ? " selected" : ""
-            let note =
-                level == levels.lowerBound ? ", easiest" : level == levels.upperBound ? ", strongest" : ""
             return
-                "<option value=\"\(level)\"\(selected)>\(level) (about \(levelRatings[level - 1])\(note))</option>"
+                "<option value=\"\(level)\"\(selected)>\(level) (about \(levelRatings[level - 1]))</option>"
         }
         let options = controls.map { control in
             let selected = control == TimeControl(initial: 300, increment: 3) ? " selected" : ""
