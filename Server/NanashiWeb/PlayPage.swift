@@ -16,8 +16,8 @@ enum PlayPage {
     /// scale of docs/ENGINE.md), and the one selected at first (`Level.suggested`): the engine's
     /// module is not imported here, and a test keeps them the same.
     static let levelRatings = [
-        500, 670, 780, 930, 1020, 1150, 1370, 1520, 1700, 1960, 2100, 2200,
-        2400, 2500, 2700, 2900, 3100, 3250, 3400, 3450, 3600, 3850, 4150, 4300,
+        500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2150,
+        2350, 2450, 2700, 2900, 3050, 3250, 3400, 3450, 3600, 3850, 4150, 4300,
     ]
     static var levels: ClosedRange<Int> { 1...levelRatings.count }
     static let defaultLevel = 8

@@ -46,6 +46,19 @@ struct LevelRatingTests {
         .init(10, 8, Tally(wins: 92, draws: 3, losses: 5)),
         .init(14, 12, Tally(wins: 80, draws: 2, losses: 18)),
         .init(18, 16, Tally(wins: 82, draws: 6, losses: 12)),
+        .init(22, 20, Tally(wins: 86, draws: 9, losses: 5)),
+        .init(8, 6, Tally(wins: 91, draws: 2, losses: 7)),
+        .init(12, 10, Tally(wins: 83, draws: 0, losses: 17)),
+        .init(16, 14, Tally(wins: 94, draws: 2, losses: 4)),
+        .init(20, 18, Tally(wins: 74, draws: 11, losses: 15)),
+        .init(5, 3, Tally(wins: 81, draws: 3, losses: 16)),
+        .init(7, 5, Tally(wins: 80, draws: 2, losses: 18)),
+        .init(9, 7, Tally(wins: 80, draws: 1, losses: 19)),
+        .init(11, 9, Tally(wins: 88, draws: 3, losses: 9)),
+        .init(13, 11, Tally(wins: 82, draws: 1, losses: 17)),
+        .init(15, 13, Tally(wins: 89, draws: 1, losses: 10)),
+        .init(17, 15, Tally(wins: 84, draws: 4, losses: 12)),
+        .init(19, 17, Tally(wins: 86, draws: 7, losses: 7)),
     ]
 
     /// The convention that places the scale: level 1 at 500.
