@@ -18,6 +18,9 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// The level offered to someone who has not chosen one: two plies, a little noise.
     public static let suggested = Level(unchecked: 8)
 
+    /// Every level, the weakest first.
+    public static var all: [Level] { range.map(Level.init(unchecked:)) }
+
     /// The level's number, in `Level.range`.
     public let number: Int
 
@@ -36,6 +39,20 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     }
 
     private init(unchecked number: Int) { self.number = number }
+
+    /// The level's strength: about `elo` on the Elo scale of docs/ENGINE.md ("Levels"), on which
+    /// level 1 is 500 by convention (not a measure against people). Fitted to 100-game matches
+    /// between neighbours and wider pairs of levels (docs/notebook/2026-12-02-levels.md), rounded
+    /// to 10, and to 50 from 2,000 up; `LevelRatingTests` keeps it the fit of those results.
+    public var elo: Int {
+        [
+            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2150,
+            2350, 2450, 2700, 2900, 3050, 3250, 3400, 3450, 3600, 3850, 4150, 4300,
+        ][number - 1]
+    }
+
+    /// `about N`, N the level's `elo`: its strength as people are shown it.
+    public var about: String { "about \(elo)" }
 
     /// The deepest the level searches, or `nil` for no depth limit.
     public var depth: Int? {

@@ -254,7 +254,7 @@ final class Bot: LineReceiver, @unchecked Sendable {
             .games,
             .pgn, .rematchOffered, .rematchOffer, .rematchDeclined, .analysis, .offered, .offerMade,
             .declined, .challengeSent, .challenged, .challengeDeclined, .challengeCancelled, .challenges,
-            .layouts:
+            .layouts, .levels:
             break
         }
     }

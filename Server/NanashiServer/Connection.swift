@@ -178,6 +178,8 @@ final class Connection: ConnectionHandler {
             outbox.send(.profile(profile), id: id)
         case .layouts:
             outbox.send(.layouts(LayoutEntry.all), id: id)
+        case .levels:
+            outbox.send(.levels(Self.levels), id: id)
         case .live:
             // Only watching a game spares a connection the login timeout: a list does not.
             outbox.send(.live(await lobby.live()), id: id)
@@ -316,6 +318,9 @@ final class Connection: ConnectionHandler {
     }
 
     /// Refuses a rated game to a player a moderator marked as playing with engine help.
+    /// The reply to `levels`: every level with its rating, the same for everyone at any time.
+    private static let levels = Level.all.map { LevelEntry(level: $0.number, elo: $0.elo) }
+
     private static func checkMayPlayRated(_ player: PlayerRow) throws(ProtocolError) {
         guard player.engineHelpAt == nil else { throw Lobby.markedForEngineHelp }
     }

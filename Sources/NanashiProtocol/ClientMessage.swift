@@ -62,6 +62,8 @@ public enum ClientMessage: Hashable, Sendable {
     case challenges(accept: Bool)
     /// `layouts`: the named starting positions, answered by `layouts`.
     case layouts
+    /// `levels`: the engine's levels, each with its strength, answered by `levels`.
+    case levels
 
     /// A name and password, for `register` and `login`.
     public struct Credentials: Hashable, Sendable, Codable {
@@ -113,6 +115,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .cancelChallenge: "cancel_challenge"
         case .challenges: "challenges"
         case .layouts: "layouts"
+        case .levels: "levels"
         }
     }
 }
@@ -215,6 +218,7 @@ extension ClientMessage: WireMessage {
             self = .cancelChallenge(challenge: try container.decode(String.self, forKey: .challenge))
         case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         case "layouts": self = .layouts
+        case "levels": self = .levels
         default:
             // An offer's messages are named by its kind.
             if let offer = Offer.named(type, as: \.rawValue) {
@@ -271,7 +275,7 @@ extension ClientMessage: WireMessage {
             try container.encode(challenge, forKey: .challenge)
             try container.encodeIfPresent(reason, forKey: .reason)
         case .challenges(let accept): try container.encode(accept, forKey: .accept)
-        case .cancel, .ping, .live, .layouts: break
+        case .cancel, .ping, .live, .layouts, .levels: break
         }
     }
 }

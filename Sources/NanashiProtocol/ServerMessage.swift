@@ -74,6 +74,8 @@ public enum ServerMessage: Hashable, Sendable {
     case challenges(accept: Bool)
     /// `layouts`: the named starting positions, each with its FEN.
     case layouts([LayoutEntry])
+    /// `levels`: the engine's levels, each with its strength on one Elo scale.
+    case levels([LevelEntry])
 
     /// The wire name of the message, its `"type"`.
     public var type: String {
@@ -111,6 +113,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .challengeCancelled: "challenge_cancelled"
         case .challenges: "challenges"
         case .layouts: "layouts"
+        case .levels: "levels"
         }
     }
 }
@@ -167,7 +170,7 @@ extension Welcome: Codable {
 
 extension ServerMessage: WireMessage {
     private enum Keys: String, CodingKey {
-        case game, games, color, rating, challenge, to, from, rated, reason, accept, link, layouts
+        case game, games, color, rating, challenge, to, from, rated, reason, accept, link, layouts, levels
     }
 
     public init(type: String, from decoder: any Decoder) throws {
@@ -225,6 +228,7 @@ extension ServerMessage: WireMessage {
                 reason: try container.decode(ChallengeEnd.self, forKey: .reason))
         case "challenges": self = .challenges(accept: try container.decode(Bool.self, forKey: .accept))
         case "layouts": self = .layouts(try container.decode([LayoutEntry].self, forKey: .layouts))
+        case "levels": self = .levels(try container.decode([LevelEntry].self, forKey: .levels))
         default:
             // An offer's messages are named by its kind.
             if let offer = Offer.named(type, as: \.offeredType) {
@@ -276,6 +280,7 @@ extension ServerMessage: WireMessage {
             try container.encode(reason, forKey: .reason)
         case .challenges(let accept): try container.encode(accept, forKey: .accept)
         case .layouts(let layouts): try container.encode(layouts, forKey: .layouts)
+        case .levels(let levels): try container.encode(levels, forKey: .levels)
         case .bye, .seeking, .cancelled, .pong, .shutdown, .superseded: break
         }
     }

@@ -16,7 +16,8 @@ public final class AIOpponent: MoveSource {
     /// Forgets what the engine learnt in the game before (its hash table, its history).
     public func newGame() { engine.newGame() }
 
-    public var label: String { "AI level \(level.number)" }
+    /// `AI level 8, about 1490`: the level and its strength.
+    public var label: String { "AI level \(level.number), \(level.about)" }
 
     public func move(in game: Game, console: any TerminalConsole) -> Move {
         let side = game.current.sideToMove

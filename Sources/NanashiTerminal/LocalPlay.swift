@@ -34,7 +34,8 @@ public enum LocalPlay {
             let person = side.side(drawingFrom: random)
             opponent.newGame()
             console.say(
-                "you play \(person) against the AI at level \(level.number); type help for the commands")
+                "you play \(person) against the AI at level \(level.number) (\(level.about)); type help for the commands"
+            )
             return game(
                 from: start, person: person, against: opponent, console: console, hint: adviser.hint(for:))
         }

@@ -59,7 +59,8 @@ struct OnlineCommand: AsyncParsableCommand {
         help:
             """
             Play the server's engine at this level (\(Level.range.lowerBound) to \
-            \(Level.range.upperBound)) instead of a person, unrated.
+            \(Level.range.upperBound), \(Level.all[0].about) to \(Level.strongest.elo) Elo as in \
+            'nanashi play --help') instead of a person, unrated.
             """
     )
     var ai: Int?

@@ -11,12 +11,23 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play against the AI at this terminal.",
         discussion: LocalPlay.howToMove
             + " Type help for the commands (undo, hint, save, load, flip, resign, quit)."
-            + " With piped input, one move or command per line."
+            + " With piped input, one move or command per line.\n\n"
+            + "The levels' strengths in Elo, roughly (level 1 is 500 by convention):\n" + levelTable
     )
+
+    /// `level: rating`, six levels a line.
+    static var levelTable: String {
+        let entries = Level.all.map { "\($0.number): \($0.elo)" }
+        return stride(from: 0, to: entries.count, by: 6).map { first in
+            let line = entries[first..<min(first + 6, entries.count)]
+            return line.dropLast().map { $0 + String(repeating: " ", count: 10 - $0.count) }.joined()
+                + line.last!
+        }.joined(separator: "\n")
+    }
 
     @Option(
         help:
-            "The AI's strength, \(Level.range.lowerBound) (beginner) to \(Level.range.upperBound) (strongest)."
+            "The AI's strength, 1 (beginner, \(Level.all[0].about)) to \(Level.strongest.number) (strongest, \(Level.strongest.about)); \(Level.suggested.number) is \(Level.suggested.about)."
     )
     var level: Int = Level.suggested.number
 
@@ -33,7 +44,9 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         let start = try fenOption.position()
         let level = try Level(checking: level, "level")
-        displayOptions.display.run(title: "nanashi play: against the AI at level \(level.number)") {
+        displayOptions.display.run(
+            title: "nanashi play: against the AI at level \(level.number) (\(level.about))"
+        ) {
             console in
             LocalPlay.againstAI(from: start, level: level, side: side, seed: seed, console: console)
         }

@@ -30,8 +30,10 @@ import Testing
     @Test func scriptedGameAgainstLevelOneRunsToItsEnd() throws {
         let (transcript, status) = try playToTheEnd(["--level", "1", "--seed", "42"])
         #expect(status == 0)
-        #expect(transcript.hasPrefix("you play x against the AI at level 1; type help for the commands\n"))
-        #expect(transcript.contains(" x 2 pieces (you)   o 2 pieces (AI level 1)\n"))
+        #expect(
+            transcript.hasPrefix(
+                "you play x against the AI at level 1 (about 500); type help for the commands\n"))
+        #expect(transcript.contains(" x 2 pieces (you)   o 2 pieces (AI level 1, about 500)\n"))
         #expect(transcript.contains("\no plays "))
         let summary = try #require(
             transcript.firstRange(of: /game over: (x wins|o wins|draw) \(.*\)\nfinal count: x \d+, o \d+\n/))
@@ -49,7 +51,7 @@ import Testing
             x> undo
             took back 2 moves
             \(startDiagram)
-             x 2 pieces (you)   o 2 pieces (AI level 2)
+             x 2 pieces (you)   o 2 pieces (AI level 2, about 670)
              move 1, x to play
             x> undo
             nothing to undo
@@ -63,7 +65,9 @@ import Testing
         let run = try NanashiProcess.run(
             ["play", "--side", "o", "--level", "1", "--seed", "3"], input: "hint\nquit\n")
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("you play o against the AI at level 1; type help for the commands\n"))
+        #expect(
+            run.stdout.hasPrefix(
+                "you play o against the AI at level 1 (about 500); type help for the commands\n"))
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let reply = try #require(lines.first { $0.hasPrefix("x plays ") })
         let hint = try #require(lines.first { $0.hasPrefix("hint: ") })
@@ -72,7 +76,7 @@ import Testing
         let legal = try #require(show.stdout.split(separator: "\n").first { $0.hasPrefix("moves ") })
         #expect(legal.split(separator: " ").dropFirst().contains(Substring(hint.dropFirst("hint: ".count))))
         // The board is shown before the AI's move and after it, when o is to play.
-        #expect(lines.count { $0.hasSuffix(" pieces (AI level 1)   o 2 pieces (you)") } == 2)
+        #expect(lines.count { $0.hasSuffix(" pieces (AI level 1, about 500)   o 2 pieces (you)") } == 2)
         #expect(lines.contains(" move 1, o to play"))
     }
 

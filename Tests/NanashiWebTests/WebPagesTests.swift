@@ -249,19 +249,20 @@ struct FakeSource: WebSource {
         // Inputs without a name are never submitted by the form.
         #expect(html.contains(#"<input id="login-password" type="password""#))
         #expect(!html.contains("name=\"password\""))
-        // Playing the computer: the 24 levels (8 chosen), the side, and the button.
-        #expect(html.contains(#"<option value="1">1 (easiest)</option>"#))
-        #expect(html.contains(#"<option value="8" selected>8</option>"#))
-        #expect(html.contains(#"<option value="24">24 (strongest)</option>"#))
+        // Playing the computer: the 24 levels with their ratings (8 chosen), the side, and the button.
+        #expect(html.contains(#"<option value="1">1 (about 500)</option>"#))
+        #expect(html.contains(#"<option value="8" selected>8 (about 1500)</option>"#))
+        #expect(html.contains(#"<option value="24">24 (about 4300)</option>"#))
         #expect(!html.contains(#"<option value="25""#))
         #expect(html.contains(#"<select id="ai-color"><option value="">random</option>"#))
         #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
     }
 
-    /// The page offers the engine's levels, no more and no fewer (the page's module does not
-    /// depend on the engine's, so it keeps its own copy of the range).
+    /// The page offers the engine's levels, no more and no fewer, with their ratings (the page's
+    /// module does not depend on the engine's, so it keeps its own copy of them).
     @Test func thePlayPageOffersEveryLevelOfTheEngine() {
         #expect(PlayPage.levels == Level.range)
+        #expect(PlayPage.levelRatings == Level.all.map(\.elo))
         #expect(PlayPage.defaultLevel == Level.suggested.number)
     }
 
