@@ -16,8 +16,9 @@ public final class AIOpponent: MoveSource {
     /// Forgets what the engine learnt in the game before (its hash table, its history).
     public func newGame() { engine.newGame() }
 
-    /// `AI level 8, about 1490`: the level and its strength.
-    public var label: String { "AI level \(level.number), \(level.about)" }
+    public var label: String { "AI level \(level.number)" }
+
+    public var rating: Int? { level.elo }
 
     public func move(in game: Game, console: any TerminalConsole) -> Move {
         let side = game.current.sideToMove

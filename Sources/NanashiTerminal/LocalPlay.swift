@@ -46,16 +46,15 @@ public enum LocalPlay {
         from start: Position, person: Side, against opponent: any MoveSource, console: any TerminalConsole,
         files: any GameFiles = LocalFiles(), hint: @escaping (Position) -> Move?
     ) -> TerminalGame {
-        TerminalGame(
+        // PGN's White is x.
+        let (personTag, opponentTag) = person == .x ? ("White", "Black") : ("Black", "White")
+        var tags = ["Event": "nanashi play", personTag: "you", opponentTag: "nanashi \(opponent.label)"]
+        tags[opponentTag + "Elo"] = opponent.rating.map(String.init)
+        let shown = opponent.rating.map { "\(opponent.label), about \($0)" } ?? opponent.label
+        return TerminalGame(
             game: Game(start: start), console: console, files: files,
             opponents: [person.opponent: opponent],
-            labels: [person: "you", person.opponent: opponent.label], flipped: false,
-            tags: [
-                "Event": "nanashi play",
-                person == .x ? "White" : "Black": "you",
-                person == .x ? "Black" : "White": "nanashi \(opponent.label)",
-            ],
-            hint: hint)
+            labels: [person: "you", person.opponent: shown], flipped: false, tags: tags, hint: hint)
     }
 
     /// Two people take turns at the keyboard, from `start`.

@@ -20,6 +20,22 @@ import Testing
     #expect(pgn.hasPrefix("[Event \"nanashi play\"]\n"))
     #expect(pgn.contains("\n[White \"nanashi stubborn\"]\n[Black \"you\"]\n"))
     #expect(pgn.hasSuffix("\n1. b6 *\n"))
+    #expect(!pgn.contains("Elo"))
+}
+
+/// The AI's rating is shown after its label and saved as its side's Elo, not in its name.
+@Test func theAIsRatingIsShownAndSavedApart() throws {
+    let console = ScriptedConsole(["save g.pgn", "quit"])
+    let files = MemoryFiles()
+    let level = Level(8)!
+    let terminal = LocalPlay.game(
+        from: .start, person: .x, against: AIOpponent(level: level, random: RandomSource(seed: 1)),
+        console: console, files: files, hint: { _ in nil })
+    #expect(terminal.run() == .quit)
+    #expect(console.transcript.contains("   o 2 pieces (AI level 8, about \(level.elo))\n"))
+    let pgn = try #require(files.files["g.pgn"])
+    #expect(pgn.contains("\n[White \"you\"]\n[Black \"nanashi AI level 8\"]\n"))
+    #expect(pgn.contains("\n[BlackElo \"\(level.elo)\"]\n"))
 }
 
 @Test func theHotseatGameIsXAgainstO() throws {
