@@ -317,10 +317,10 @@ final class Connection: ConnectionHandler {
         }
     }
 
-    /// Refuses a rated game to a player a moderator marked as playing with engine help.
     /// The reply to `levels`: every level with its rating, the same for everyone at any time.
     private static let levels = Level.all.map { LevelEntry(level: $0.number, elo: $0.elo) }
 
+    /// Refuses a rated game to a player a moderator marked as playing with engine help.
     private static func checkMayPlayRated(_ player: PlayerRow) throws(ProtocolError) {
         guard player.engineHelpAt == nil else { throw Lobby.markedForEngineHelp }
     }
