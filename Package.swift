@@ -231,7 +231,7 @@ let package = Package(
             name: "NanashiCommandLine",
             dependencies: [
                 "NanashiCore", "NanashiAI", "NanashiTerminal", "NanashiClient", "NanashiRuntime",
-                "NanashiServer", "NanashiStorage", "NanashiLoad",
+                "NanashiServer", "NanashiStorage", "NanashiLoad", "NanashiMatch", "NanashiTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ],
             path: "Sources/NanashiCommandLine"

@@ -57,6 +57,16 @@ public enum LocalPlay {
             labels: [person: "you", person.opponent: shown], flipped: false, tags: tags, hint: hint)
     }
 
+    /// Every level with its rating, `level: rating`, six levels a line (`nanashi play --help`).
+    public static var levelTable: String {
+        let entries = Level.all.map { "\($0.number): \($0.elo)" }
+        return stride(from: 0, to: entries.count, by: 6).map { first in
+            let line = entries[first..<min(first + 6, entries.count)]
+            return line.dropLast().map { $0 + String(repeating: " ", count: 10 - $0.count) }.joined()
+                + line.last!
+        }.joined(separator: "\n")
+    }
+
     /// Two people take turns at the keyboard, from `start`.
     public static func hotseat(from start: Position, console: any TerminalConsole) {
         let adviser = Engine(hashMegabytes: 4)

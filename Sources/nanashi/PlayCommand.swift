@@ -12,18 +12,8 @@ struct PlayCommand: ParsableCommand {
         discussion: LocalPlay.howToMove
             + " Type help for the commands (undo, hint, save, load, flip, resign, quit)."
             + " With piped input, one move or command per line.\n\n"
-            + "The levels' strengths in Elo, roughly (level 1 is 500 by convention):\n" + levelTable
+            + "The levels' strengths in Elo, roughly (level 1 is 500 by convention):\n" + LocalPlay.levelTable
     )
-
-    /// `level: rating`, six levels a line.
-    static var levelTable: String {
-        let entries = Level.all.map { "\($0.number): \($0.elo)" }
-        return stride(from: 0, to: entries.count, by: 6).map { first in
-            let line = entries[first..<min(first + 6, entries.count)]
-            return line.dropLast().map { $0 + String(repeating: " ", count: 10 - $0.count) }.joined()
-                + line.last!
-        }.joined(separator: "\n")
-    }
 
     @Option(
         help:
