@@ -40,10 +40,9 @@ public final class UAISession: @unchecked Sendable {
         self.output = output
         self.evaluation = evaluation
         self.parameters = parameters
-        self.threads = min(max(threads, 1), Engine.threadRange.upperBound)
         engine = Self.makeEngine(
-            hashMegabytes: hashMegabytes, evaluation: evaluation, threads: self.threads,
-            parameters: parameters)
+            hashMegabytes: hashMegabytes, evaluation: evaluation, threads: threads, parameters: parameters)
+        self.threads = engine.threads
     }
 
     /// A fresh engine with the session's options.

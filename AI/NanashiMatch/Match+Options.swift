@@ -13,24 +13,19 @@ extension Match {
         maxPlies: Int, concurrency: Int, sprt: String?, openings: String?, seed: UInt64?
     ) throws -> Match {
         try (1...100_000).check(games, "games")
-        if let depth { try (1...64).check(depth, "depth") }
-        if let nodes, nodes == 0 { throw MatchError("bad nodes 0: use 1 or more") }
-        if let movetime { try (1...3_600_000).check(movetime, "movetime", unit: "ms") }
-        let timeControl = tc.flatMap(TimeControl.init(seconds:))
-        if let tc, timeControl == nil {
-            throw MatchError("bad time control '\(tc)': use SECONDS+INCREMENT, like 10+0.1")
-        }
+        let play = try GamePlay(
+            depth: depth, nodes: nodes, movetime: movetime, tc: tc, concurrency: concurrency,
+            openings: openings)
         try (1...10_000).check(maxPlies, "max plies")
-        try (1...64).check(concurrency, "concurrency")
         let test = sprt.flatMap(SPRT.init)
         if let sprt, test == nil {
             throw MatchError("bad sprt '\(sprt)': use ELO0,ELO1 with ELO0 < ELO1, like 0,10")
         }
         return Match(
             first: try PlayerSpec(first), second: try PlayerSpec(second), games: games,
-            openings: try openings.map(Openings.read(file:)) ?? Openings.book,
-            limits: SearchLimits(depth: depth, nodes: nodes, movetime: movetime.map { .milliseconds($0) }),
-            timeControl: timeControl, maxPlies: maxPlies, concurrency: concurrency, sprt: test,
-            seed: seed ?? UInt64.random(in: 0...UInt64.max))
+            openings: play.openings,
+            limits: play.limits, timeControl: play.timeControl, maxPlies: maxPlies,
+            concurrency: play.concurrency,
+            sprt: test, seed: seed ?? UInt64.random(in: 0...UInt64.max))
     }
 }

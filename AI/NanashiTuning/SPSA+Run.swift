@@ -6,51 +6,30 @@ import NanashiMatch
 extension SPSA {
     /// How the games of a run are played.
     public struct Games: Sendable {
-        /// Where each pair starts: one of these, drawn at random for each iteration.
-        public var openings: [Position]
-        public var limits: SearchLimits
-        public var timeControl: TimeControl?
-        /// Pairs played at a time.
-        public var concurrency: Int
+        /// The limits, the clock, the pairs played at a time, and where each pair starts (one
+        /// of the openings, drawn at random for each iteration).
+        public var play: GamePlay
         /// Seeds each iteration's signs, rounding and opening.
         public var seed: UInt64
         public var maxPlies = 400
-
-        public init(
-            openings: [Position], limits: SearchLimits, timeControl: TimeControl?, concurrency: Int,
-            seed: UInt64
-        ) {
-            (self.openings, self.limits, self.timeControl) = (openings, limits, timeControl)
-            (self.concurrency, self.seed) = (concurrency, seed)
-        }
     }
 
     /// The games `nanashi tune --spsa` is asked for, each option as typed (`nil` where not
-    /// given): `nodes` a move (20,000 when no limit is given), `movetime` in ms, `tc` in seconds
-    /// (`10+0.1`), `openings` a file of FENs (the built-in book without). Without a seed, one is
-    /// drawn.
+    /// given), as `GamePlay` reads them; 20,000 nodes a move when no limit is given. Without a
+    /// seed, one is drawn.
     ///
     /// - Throws: `RangeError` or `MatchError`, one line each, for a bad option.
     public static func games(
         nodes: UInt64?, movetime: Int?, tc: String?, concurrency: Int, openings: String?, seed: UInt64?
     ) throws -> Games {
-        if let nodes, nodes == 0 { throw MatchError("bad nodes 0: use 1 or more") }
-        if let movetime { try (1...3_600_000).check(movetime, "movetime", unit: "ms") }
-        let timeControl = tc.flatMap(TimeControl.init(seconds:))
-        if let tc, timeControl == nil {
-            throw MatchError("bad time control '\(tc)': use SECONDS+INCREMENT, like 10+0.1")
-        }
-        try (1...64).check(concurrency, "concurrency")
         let limited = nodes != nil || movetime != nil || tc != nil
-        return Games(
-            openings: try openings.map(Openings.read(file:)) ?? Openings.book,
-            limits: SearchLimits(
-                nodes: limited ? nodes : 20_000, movetime: movetime.map { .milliseconds($0) }),
-            timeControl: timeControl, concurrency: concurrency,
-            seed: seed ?? UInt64.random(in: 0...UInt64.max))
+        let play = try GamePlay(
+            nodes: limited ? nodes : 20_000, movetime: movetime, tc: tc, concurrency: concurrency,
+            openings: openings)
+        return Games(play: play, seed: seed ?? UInt64.random(in: 0...UInt64.max))
     }
 
-    /// Plays the iterations left, `games.concurrency` pairs at a time, each pair from one opening
+    /// Plays the iterations left, `games.play.concurrency` pairs at a time, each pair from one opening
     /// with both colours; after each, takes its result in, calls `save` with the run so far and
     /// `line` with a line for the person (every 20th with the values). Returns the finished run.
     ///
@@ -61,16 +40,17 @@ extension SPSA {
         line: @escaping @Sendable (String) -> Void
     ) throws -> SPSA {
         let shared = SharedRun(self)
-        let workers = min(max(1, games.concurrency), max(1, iterations - completed))
+        let workers = min(max(1, games.play.concurrency), max(1, iterations - completed))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let up = EnginePlayer(name: "up")
-            let down = EnginePlayer(name: "down")
+            let up = FullStrengthPlayer(name: "up")
+            let down = FullStrengthPlayer(name: "down")
             do {
                 while let (k, state) = shared.nextIteration() {
                     let random = RandomSource(seed: games.seed &+ UInt64(k) &* 0x9E37_79B9_7F4A_7C15)
                     let signs = state.signs(from: random)
                     (up.parameters, down.parameters) = state.sides(iteration: k, signs: signs, random: random)
-                    let opening = games.openings[Int(random.next() % UInt64(games.openings.count))]
+                    let openings = games.play.openings
+                    let opening = openings[Int(random.next() % UInt64(openings.count))]
                     let result = try Self.playPair(up, down, from: opening, games)
                     try shared.record(iteration: k, signs: signs, result: result) { run in
                         try save(run)
@@ -86,13 +66,16 @@ extension SPSA {
 
     /// The up side's points minus the down side's over two games from `opening`, up playing x
     /// first.
-    static func playPair(_ up: EnginePlayer, _ down: EnginePlayer, from opening: Position, _ games: Games)
+    static func playPair(
+        _ up: FullStrengthPlayer, _ down: FullStrengthPlayer, from opening: Position, _ games: Games
+    )
         throws -> Double
     {
         var result = 0.0
         for (x, o) in [(up, down), (down, up)] {
             let played = try Referee(
-                x: x, o: o, limits: games.limits, timeControl: games.timeControl, maxPlies: games.maxPlies
+                x: x, o: o, limits: games.play.limits, timeControl: games.play.timeControl,
+                maxPlies: games.maxPlies
             ).play(from: opening)
             guard let winner = played.outcome.winner else { continue }
             let upSide: Side = x === up ? .x : .o

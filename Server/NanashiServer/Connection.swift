@@ -179,7 +179,7 @@ final class Connection: ConnectionHandler {
         case .layouts:
             outbox.send(.layouts(LayoutEntry.all), id: id)
         case .levels:
-            outbox.send(.levels(Self.levels), id: id)
+            outbox.send(.levels(LevelEntry.all), id: id)
         case .live:
             // Only watching a game spares a connection the login timeout: a list does not.
             outbox.send(.live(await lobby.live()), id: id)
@@ -316,9 +316,6 @@ final class Connection: ConnectionHandler {
             break
         }
     }
-
-    /// The reply to `levels`: every level with its rating, the same for everyone at any time.
-    private static let levels = Level.all.map { LevelEntry(level: $0.number, elo: $0.elo) }
 
     /// Refuses a rated game to a player a moderator marked as playing with engine help.
     private static func checkMayPlayRated(_ player: PlayerRow) throws(ProtocolError) {

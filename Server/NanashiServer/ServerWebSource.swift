@@ -9,6 +9,8 @@ struct ServerWebSource: WebSource {
     let lobby: Lobby
     let serverMetrics: ServerMetrics
 
+    var levels: [LevelEntry] { LevelEntry.all }
+
     func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
         try await storage.leaderboard(limit: limit, offset: offset)
     }

@@ -12,27 +12,18 @@ enum PlayPage {
         TimeControl(initial: 900, increment: 10),
     ]
 
-    /// The engine's levels offered, by their ratings (level N's is the Nth: `Level.elo`, on the
-    /// scale of docs/ENGINE.md), and the one selected at first (`Level.suggested`): the engine's
-    /// module is not imported here, and a test keeps them the same.
-    static let levelRatings = [
-        500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2150,
-        2350, 2450, 2700, 2900, 3050, 3250, 3400, 3450, 3600, 3850, 4150, 4300,
-    ]
-    static var levels: ClosedRange<Int> { 1...levelRatings.count }
+    /// The level selected at first (`Level.suggested`, which this module does not import; a test
+    /// keeps them the same).
     static let defaultLevel = 8
 
-    static var html: String { Self.html(invitation: nil) }
-
-    /// The page; with `invitation`, the challenge by link it was opened for, to accept once
-    /// logged in.
-    static func html(invitation: ChallengeNotice?) -> String {
+    /// The page offering the engine's `levels` (as the source lists them); with `invitation`,
+    /// the challenge by link it was opened for, to accept once logged in.
+    static func html(levels: [LevelEntry], invitation: ChallengeNotice? = nil) -> String {
         // The ratings say which end is which: "(about 500)" is the easiest, and a longer note
         // would not fit the select beside the side's.
-        let levelOptions = levels.map { level in
-            let selected = level == defaultLevel ? " selected" : ""
-            return
-                "<option value=\"\(level)\"\(selected)>\(level) (about \(levelRatings[level - 1]))</option>"
+        let levelOptions = levels.map { entry in
+            let selected = entry.level == defaultLevel ? " selected" : ""
+            return "<option value=\"\(entry.level)\"\(selected)>\(entry.level) (about \(entry.elo))</option>"
         }
         let options = controls.map { control in
             let selected = control == TimeControl(initial: 300, increment: 3) ? " selected" : ""

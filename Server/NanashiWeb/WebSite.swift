@@ -55,7 +55,7 @@ public struct WebSite: Sendable {
         case ("", 0):
             return try await home(request)
         case ("play", 1):
-            return .html(PlayPage.html)
+            return .html(PlayPage.html(levels: source.levels))
         case ("challenge", 2):
             return await invitation(segments[1])
         case ("player", 2):
@@ -157,7 +157,7 @@ public struct WebSite: Sendable {
                 ),
                 status: 410)
         }
-        return .html(PlayPage.html(invitation: notice))
+        return .html(PlayPage.html(levels: source.levels, invitation: notice))
     }
 
     private func notFound(_ message: String) -> WebResponse {

@@ -23,6 +23,8 @@ public protocol WebSource: Sendable {
 
     /// The challenge by link `id` as whoever opens it would be challenged, if it is still open.
     func openChallenge(id: String) async -> ChallengeNotice?
+    /// The engine's levels with their ratings, the weakest first, as `levels` lists them.
+    var levels: [LevelEntry] { get }
 }
 
 extension WebSource {

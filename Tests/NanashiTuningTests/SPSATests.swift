@@ -138,8 +138,11 @@ import Testing
             try SPSA.games(nodes: nil, movetime: nil, tc: "eight", concurrency: 1, openings: nil, seed: 1)
         }
         let timed = try? SPSA.games(nodes: nil, movetime: 50, tc: nil, concurrency: 2, openings: nil, seed: 1)
-        #expect(timed?.limits.nodes == nil)
-        #expect(timed?.limits.movetime == .milliseconds(50))
+        #expect(timed?.play.limits.nodes == nil)
+        #expect(timed?.play.limits.movetime == .milliseconds(50))
+        let untimed = try? SPSA.games(
+            nodes: nil, movetime: nil, tc: nil, concurrency: 1, openings: nil, seed: 1)
+        #expect(untimed?.play.limits.nodes == 20_000)
     }
 }
 

@@ -25,6 +25,7 @@ struct FakeSource: WebSource {
     var analyses: [Int64: GameAnalysis] = [:]
     /// How many times a finished game was read.
     var finishedReads = Asked()
+    var levels = Level.all.map { LevelEntry(level: $0.number, elo: $0.elo) }
 
     func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
         let entries = [
@@ -258,12 +259,14 @@ struct FakeSource: WebSource {
         #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
     }
 
-    /// The page offers the engine's levels, no more and no fewer, with their ratings (the page's
-    /// module does not depend on the engine's, so it keeps its own copy of them).
-    @Test func thePlayPageOffersEveryLevelOfTheEngine() {
-        #expect(PlayPage.levels == Level.range)
-        #expect(PlayPage.levelRatings == Level.all.map(\.elo))
+    /// The page selects the level the engine suggests (the page's module does not depend on the
+    /// engine's, so it keeps its own copy of the number); the levels it lists are its source's.
+    @Test func thePlayPageSelectsTheSuggestedLevel() {
         #expect(PlayPage.defaultLevel == Level.suggested.number)
+        let html = PlayPage.html(levels: [LevelEntry(level: 8, elo: 1), LevelEntry(level: 9, elo: 2)])
+        #expect(
+            html.contains(
+                #"<option value="8" selected>8 (about 1)</option><option value="9">9 (about 2)</option>"#))
     }
 
     /// `Server/NanashiWeb/Resources`, as the repository has it.

@@ -3,7 +3,7 @@ import NanashiCore
 
 /// The engine at full strength with search constants of its own, searching in this process: a
 /// side of a tuner's games.
-public final class EnginePlayer: Player {
+public final class FullStrengthPlayer: Player {
     public let name: String
     private let engine: Engine
 
