@@ -183,27 +183,58 @@ actor Analyst {
     static let owner = "analysis"
 
     /// Searches every position of the game to `depth` and reads the evaluations and mistakes off
-    /// the results.
+    /// the results. The positions are searched one at a time, and several at once while the
+    /// pool has threads to spare: each search stands alone (a cleared table, a fixed depth), so
+    /// the analysis is the same however many ran together.
     static func analyse(
         _ gameID: Int64, positions: [Position], moves: [Move], depth: Int, on engines: EnginePool,
         owner: String = Analyst.owner
     ) async -> GameAnalysis {
-        var results: [SearchResult?] = []
-        for position in positions {
-            if position.isGameOver {
-                results.append(nil)
-            } else if !position.hasMove, let passed = try? position.play(.pass) {
-                // A forced pass: the engine scores such a root 0, so the position after it is
-                // searched instead, from the other side.
-                var result = await engines.evaluate(passed, depth: depth, owner: owner)
-                result.score = -result.score
-                result.bestMove = .pass
-                results.append(result)
-            } else {
-                results.append(await engines.evaluate(position, depth: depth, owner: owner))
+        let results = await searches(
+            of: positions, atMost: engines.threadCount, spare: { engines.spareThreads },
+            search: { await result(of: $0, depth: depth, on: engines, owner: owner) })
+        return analysis(gameID, positions: positions, moves: moves, results: results, depth: depth)
+    }
+
+    /// The search of one position of a game (`nil` where the game is over).
+    private static func result(of position: Position, depth: Int, on engines: EnginePool, owner: String)
+        async -> SearchResult?
+    {
+        if position.isGameOver { return nil }
+        guard !position.hasMove, let passed = try? position.play(.pass) else {
+            return await engines.evaluate(position, depth: depth, owner: owner)
+        }
+        // A forced pass: the engine scores such a root 0, so the position after it is searched
+        // instead, from the other side.
+        var result = await engines.evaluate(passed, depth: depth, owner: owner)
+        result.score = -result.score
+        result.bestMove = .pass
+        return result
+    }
+
+    /// `search`'s result for each of `positions`, in their order: one search at a time, and up to
+    /// `atMost` at once while `spare` says that many threads are idle besides those running.
+    /// `spare` is read again each time a search ends.
+    static func searches(
+        of positions: [Position], atMost: Int, spare: @escaping @Sendable () -> Int,
+        search: @escaping @Sendable (Position) async -> SearchResult?
+    ) async -> [SearchResult?] {
+        var results = [SearchResult?](repeating: nil, count: positions.count)
+        await withTaskGroup(of: (Int, SearchResult?).self) { group in
+            var (next, running) = (0, 0)
+            while next < positions.count || running > 0 {
+                let room = running == 0 ? max(1, spare()) : spare()
+                for _ in 0..<min(room, atMost - running, positions.count - next) {
+                    let (index, position) = (next, positions[next])
+                    group.addTask { (index, await search(position)) }
+                    (next, running) = (next + 1, running + 1)
+                }
+                guard let (index, result) = await group.next() else { break }
+                results[index] = result
+                running -= 1
             }
         }
-        return analysis(gameID, positions: positions, moves: moves, results: results, depth: depth)
+        return results
     }
 
     /// The analysis from each position's search (`nil` for a position where the game is over).

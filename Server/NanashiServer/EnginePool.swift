@@ -45,6 +45,9 @@ final class EnginePool: Sendable {
         var lastJob = 0
         var searches = 0
         var stopped = false
+
+        /// Of `count` threads, those neither searching, nor lent, nor wanted by a search waiting.
+        func spare(of count: Int) -> Int { max(0, count - running.count - lent - waiting.count) }
     }
 
     /// One search asked for.
@@ -84,6 +87,12 @@ final class EnginePool: Sendable {
     var runningCount: Int { state.withLock { $0.running.count } }
     /// Threads lent to wide searches (for tests).
     var lentCount: Int { state.withLock { $0.lent } }
+
+    /// The searches that may run at once: the pool's threads.
+    var threadCount: Int { count }
+    /// Threads neither searching, nor lent, nor wanted by a search waiting: what work that can
+    /// be spread over several searches (an analysis) may take now without holding up another's.
+    var spareThreads: Int { state.withLock { $0.spare(of: count) } }
 
     /// Searches finished since the pool started.
     var searches: Int { state.withLock { $0.searches } }
@@ -195,10 +204,8 @@ final class EnginePool: Sendable {
         // on ends them, however early.
         engine.allowHelpers()
         let lent = state.withLock { state in
-            // The threads neither searching (this one counted), nor lent, nor wanted by a search
-            // waiting.
-            let free = count - state.running.count - 1 - state.lent - state.waiting.count
-            let spare = job.widens ? max(0, free) : 0
+            // This thread counted as searching.
+            let spare = job.widens ? max(0, state.spare(of: count) - 1) : 0
             state.lent += spare
             state.running[job.number] = (job, engine, spare)
             return spare

@@ -208,6 +208,106 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
     }
 }
 
+/// An analysis's positions searched several at once while the engine pool has threads to spare.
+@Suite struct AnalysisOnSpareThreadsTests {
+    /// The positions of a short game, and each one's place among them as its search's score.
+    private static let positions: [Position] = {
+        var positions = [Position.start]
+        for text in ["f2", "b2", "e3", "c3", "f1"] {
+            positions.append(try! positions[positions.count - 1].play(Move(notation: text)))
+        }
+        return positions
+    }()
+
+    private static func placed(_ position: Position) -> SearchResult {
+        SearchResult(bestMove: .pass, score: positions.firstIndex(of: position)!, depth: 1, nodes: 1, pv: [])
+    }
+
+    /// With no thread to spare, one search at a time, the results in the positions' order.
+    @Test func withNoThreadToSpareThePositionsAreSearchedOneAtATime() async {
+        let meeting = Meeting(of: 1)
+        let results = await Analyst.searches(
+            of: Self.positions, atMost: 4, spare: { 0 },
+            search: { position in
+                await meeting.enter()
+                let result = Self.placed(position)
+                await meeting.leave()
+                return result
+            })
+        #expect(results.map { $0?.score } == Array(0..<6))
+        #expect(await meeting.most == 1)
+    }
+
+    /// On an idle pool of three threads, three searches begin before any ends (each waits here
+    /// until three have begun; fewer at once fail when the time limit gives up), and never more
+    /// than `atMost` at once; the results come in the positions' order whatever order they end in.
+    @Test(.timeLimit(.minutes(1))) func withThreadsToSpareSeveralAreSearchedAtOnce() async {
+        let meeting = Meeting(of: 3)
+        let results = await Analyst.searches(
+            of: Self.positions, atMost: 3, spare: { 3 },
+            search: { position in
+                await meeting.enter()
+                let result = Self.placed(position)
+                await meeting.leave()
+                return result
+            })
+        #expect(results.map { $0?.score } == Array(0..<6))
+        #expect(await meeting.most == 3)
+    }
+
+    /// A game analysed on a pool of three idle threads is the same analysis, to the last number,
+    /// as on a pool of one: each search stands alone.
+    @Test func anAnalysisOnSpareThreadsIsTheAnalysisOnOne() async throws {
+        let moves = try ["f2", "b2", "e3", "c3", "f1"].map { try Move(notation: $0) }
+        let (one, three) = (
+            EnginePool(threads: 1, maximumWaiting: 8), EnginePool(threads: 3, maximumWaiting: 8)
+        )
+        let alone = await Analyst.analyse(7, positions: Self.positions, moves: moves, depth: 4, on: one)
+        let spread = await Analyst.analyse(7, positions: Self.positions, moves: moves, depth: 4, on: three)
+        #expect(spread == alone)
+        #expect(alone.evals.count == 6)
+        #expect(one.searches == 6 && three.searches == 6)
+        one.stop()
+        three.stop()
+    }
+
+    /// Holds each search that enters until `count` have entered (later ones pass at once), and
+    /// counts the most inside at once.
+    private actor Meeting {
+        let count: Int
+        private var entered = 0
+        private var inside = 0
+        private(set) var most = 0
+        private var held: [CheckedContinuation<Void, Never>] = []
+
+        init(of count: Int) { self.count = count }
+
+        func enter() async {
+            entered += 1
+            inside += 1
+            most = max(most, inside)
+            if entered < count {
+                // Let go when the test is cancelled (its time limit), so that it fails rather
+                // than hangs.
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { held.append($0) }
+                } onCancel: {
+                    Task { await self.letGo() }
+                }
+            } else if entered == count {
+                letGo()
+            }
+        }
+
+        private func letGo() {
+            for waiting in held { waiting.resume() }
+            held = []
+        }
+
+        func leave() { inside -= 1 }
+    }
+}
+
 /// A server with one engine thread, ann's three finished games against the engine, and the
 /// thread held by a search that ends only when the pool stops.
 private struct HeldEngine {
