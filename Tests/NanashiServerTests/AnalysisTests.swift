@@ -223,28 +223,25 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
         SearchResult(bestMove: .pass, score: positions.firstIndex(of: position)!, depth: 1, nodes: 1, pv: [])
     }
 
-    /// With no thread to spare, one search at a time, the results in the positions' order.
-    @Test func withNoThreadToSpareThePositionsAreSearchedOneAtATime() async {
-        let meeting = Meeting(of: 1)
-        let results = await Analyst.searches(
-            of: Self.positions, atMost: 4, spare: { 0 },
-            search: { position in
-                await meeting.enter()
-                let result = Self.placed(position)
-                await meeting.leave()
-                return result
-            })
-        #expect(results.map { $0?.score } == Array(0..<6))
-        #expect(await meeting.most == 1)
+    /// How many searches may run at once, how many threads are idle, and how many searches
+    /// should then begin before any ends.
+    struct Spread: Sendable {
+        var atMost: Int
+        var spare: Int
+        var together: Int
     }
 
-    /// On an idle pool of three threads, three searches begin before any ends (each waits here
-    /// until three have begun; fewer at once fail when the time limit gives up), and never more
-    /// than `atMost` at once; the results come in the positions' order whatever order they end in.
-    @Test(.timeLimit(.minutes(1))) func withThreadsToSpareSeveralAreSearchedAtOnce() async {
-        let meeting = Meeting(of: 3)
+    /// With no thread to spare, one search at a time; on an idle pool of three threads, three
+    /// begin before any ends (each waits here until `together` have begun; fewer at once fail
+    /// when the time limit gives up), and never more than `atMost`. The results come in the
+    /// positions' order whatever order the searches end in.
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [Spread(atMost: 4, spare: 0, together: 1), Spread(atMost: 3, spare: 3, together: 3)])
+    func asManySearchesAtOnceAsThreadsAreSpare(_ spread: Spread) async {
+        let meeting = Meeting(of: spread.together)
         let results = await Analyst.searches(
-            of: Self.positions, atMost: 3, spare: { 3 },
+            of: Self.positions, atMost: spread.atMost, spare: { spread.spare },
             search: { position in
                 await meeting.enter()
                 let result = Self.placed(position)
@@ -252,7 +249,7 @@ private func finishedEngineGame(_ ann: TestClient) async throws -> (game: Int64,
                 return result
             })
         #expect(results.map { $0?.score } == Array(0..<6))
-        #expect(await meeting.most == 3)
+        #expect(await meeting.most == spread.together)
     }
 
     /// A game analysed on a pool of three idle threads is the same analysis, to the last number,
