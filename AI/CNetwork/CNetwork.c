@@ -3,12 +3,27 @@
 /// Values of one perspective's hidden layer.
 enum { hidden = 256, windowStates = 256 };
 
-/// The base-4 digits of a window's four squares in `bits`, whose lower left square is `corner`:
-/// 1, 4, 16 and 64 for the lower left, lower right, upper left and upper right squares set.
-static inline int window_digits(uint64_t bits, int corner) {
+/// The window's four squares in `bits`, whose lower left square is `corner`, as four bits: the
+/// lower left, lower right, upper left and upper right squares (bits 0, 1, 7 and 8 above it).
+static inline uint32_t window_bits(uint64_t bits, int corner) {
     uint64_t shifted = bits >> corner;
-    return (int)((shifted & 1) | (shifted & 2) << 1 | (shifted & 0x80) >> 3 |
-                 (shifted & 0x100) >> 2);
+    return (uint32_t)((shifted & 3) | ((shifted >> 5) & 0xC));
+}
+
+/// Four bits spread to the even bits of a byte: `abcd` to `0a0b0c0d`.
+static inline uint32_t spread_to_even_bits(uint32_t four) {
+    four = (four | four << 2) & 0x33;
+    return (four | four << 1) & 0x55;
+}
+
+/// A window's state at `corner`: its squares' base-4 digits, own's 1, other's 2 and a blocker's
+/// 3 (1, 4, 16 and 64 for the lower left, lower right, upper left and upper right squares), made
+/// of the own squares (blockers included) on the even bits and the other's (blockers included)
+/// on the odd ones. Shifts and masks only: the processor's bit gather and scatter instructions
+/// (BMI2's) are microcoded and slow on some processors still in use.
+static inline int window_state(uint64_t own, uint64_t other, uint64_t blockers, int corner) {
+    return (int)(spread_to_even_bits(window_bits(own | blockers, corner)) |
+                 spread_to_even_bits(window_bits(other | blockers, corner)) << 1);
 }
 
 /// `out = base + adds - subtracts` over one perspective's `hidden` values, all of them held in
@@ -27,60 +42,52 @@ static inline __attribute__((always_inline)) void accumulate_half(
 }
 
 /// The body of an update: for each window holding a changed square, the rows of its new and old
-/// states from both perspectives, then both halves summed. `states(own, other)` gives a window's
-/// state (own's digits plus twice other's plus three times the blockers') at `corner`.
-#define NANASHI_GATHER_ROWS(states)                                                              \
-    uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);                                  \
-    uint64_t windows = 0;                                                                        \
-    for (; changed != 0; changed &= changed - 1) {                                               \
-        windows |= windowsOfSquare[__builtin_ctzll(changed)];                                    \
-    }                                                                                            \
-    const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];                      \
-    int count = 0;                                                                               \
-    for (; windows != 0; windows &= windows - 1, count++) {                                      \
-        int window = __builtin_ctzll(windows);                                                   \
-        int corner = window / 6 * 7 + window % 6;                                                \
-        const int16_t *windowRows = rows + (long)window * windowStates * hidden;                 \
-        xAdds[count] = windowRows + (long)states(xAfter, oAfter) * hidden;                       \
-        xSubtracts[count] = windowRows + (long)states(xBefore, oBefore) * hidden;                \
-        oAdds[count] = windowRows + (long)states(oAfter, xAfter) * hidden;                       \
-        oSubtracts[count] = windowRows + (long)states(oBefore, xBefore) * hidden;                \
-    }                                                                                            \
-    accumulate_half(child, parent, xAdds, xSubtracts, count);                                    \
+/// states from both perspectives, then both halves summed. Inlined into each version below, so
+/// that the sums are compiled for that version's vectors.
+static inline __attribute__((always_inline)) void update_body(
+    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
+    uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);
+    uint64_t windows = 0;
+    for (; changed != 0; changed &= changed - 1) {
+        windows |= windowsOfSquare[__builtin_ctzll(changed)];
+    }
+    const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];
+    int count = 0;
+    for (; windows != 0; windows &= windows - 1, count++) {
+        int window = __builtin_ctzll(windows);
+        int corner = window / 6 * 7 + window % 6;
+        const int16_t *windowRows = rows + (long)window * windowStates * hidden;
+        xAdds[count] = windowRows + (long)window_state(xAfter, oAfter, blockers, corner) * hidden;
+        xSubtracts[count] =
+            windowRows + (long)window_state(xBefore, oBefore, blockers, corner) * hidden;
+        oAdds[count] = windowRows + (long)window_state(oAfter, xAfter, blockers, corner) * hidden;
+        oSubtracts[count] =
+            windowRows + (long)window_state(oBefore, xBefore, blockers, corner) * hidden;
+    }
+    accumulate_half(child, parent, xAdds, xSubtracts, count);
     accumulate_half(child + hidden, parent + hidden, oAdds, oSubtracts, count);
-
-/// A window's state by shifts and masks, square by square.
-#define NANASHI_DIGIT_STATES(own, other)                                                         \
-    (window_digits(own, corner) + 2 * window_digits(other, corner) +                             \
-     3 * window_digits(blockers, corner))
+}
 
 static void update_plain(
     int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
-    NANASHI_GATHER_ROWS(NANASHI_DIGIT_STATES)
+    update_body(child, parent, rows, windowsOfSquare, xBefore, oBefore, xAfter, oAfter, blockers);
 }
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <immintrin.h>
 
-/// A window's state in four instructions: its four squares' bits gathered (the lower left, lower
-/// right, upper left and upper right: bits 0, 1, 7 and 8 above the corner, 0x183) and spread to
-/// even bits (one side's, blockers included) and odd bits (the other's, blockers included): a
-/// blocker is both, 3.
-#define NANASHI_GATHERED_STATES(own, other)                                                      \
-    (_pdep_u32((uint32_t)_pext_u64((own) | blockers, 0x183ULL << corner), 0x55) |                \
-     _pdep_u32((uint32_t)_pext_u64((other) | blockers, 0x183ULL << corner), 0xAA))
-
-__attribute__((target("avx512bw,bmi2"))) static void update_avx512(
+__attribute__((target("avx512bw"))) static void update_avx512(
     int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
-    NANASHI_GATHER_ROWS(NANASHI_GATHERED_STATES)
+    update_body(child, parent, rows, windowsOfSquare, xBefore, oBefore, xAfter, oAfter, blockers);
 }
 
-__attribute__((target("avx2,bmi2"))) static void update_avx2(
+__attribute__((target("avx2"))) static void update_avx2(
     int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers) {
-    NANASHI_GATHER_ROWS(NANASHI_GATHERED_STATES)
+    update_body(child, parent, rows, windowsOfSquare, xBefore, oBefore, xAfter, oAfter, blockers);
 }
 
 typedef void (*Update)(
@@ -90,7 +97,6 @@ typedef void (*Update)(
 /// Chooses the processor's own version when the program is loaded.
 static Update resolve_update(void) {
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("bmi2")) return update_plain;
     if (__builtin_cpu_supports("avx512bw")) return update_avx512;
     if (__builtin_cpu_supports("avx2")) return update_avx2;
     return update_plain;

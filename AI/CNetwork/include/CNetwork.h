@@ -5,9 +5,8 @@
 #include <stdint.h>
 
 /// The network's vector kernels. Swift has no way to ask for wider vectors only where the
-/// processor has them; these are compiled three times (AVX-512, AVX2, and the x86-64 baseline;
-/// the update's wide versions also need BMI2) and the processor's own is chosen when the program
-/// is loaded.
+/// processor has them; these are compiled three times (AVX-512, AVX2, and the x86-64 baseline)
+/// and the processor's own is chosen when the program is loaded.
 
 /// Writes to `child` the accumulator (x's 256 hidden values, then o's) of the board after a move,
 /// from `parent`, the accumulator before it: for each 2x2 window holding a square the move changed
