@@ -31,7 +31,7 @@ package struct PlayerRow: Codable, Hashable, Sendable {
     package var engineHelpAt: Double?
     /// Whether the player refuses every challenge (`challenges` with `accept` false), until they
     /// say otherwise (`Storage.setRefusesChallenges`).
-    package var refusesChallenges: Bool
+    package var refusesChallenges = false
 
     package enum CodingKeys: String, CodingKey {
         case id, name
@@ -77,30 +77,6 @@ package struct PlayerRow: Codable, Hashable, Sendable {
         default: losses += 1
         }
         ratedAt = now.timeIntervalSince1970
-    }
-
-    package init(
-        id: Int64?, name: String, nameKey: String, passwordHash: String, rating: Double, rd: Double,
-        volatility: Double, games: Int, wins: Int, losses: Int, draws: Int, ratedAt: Double?,
-        createdAt: Double, closedAt: Double? = nil, engineHelpAt: Double? = nil,
-        refusesChallenges: Bool = false
-    ) {
-        self.id = id
-        self.name = name
-        self.nameKey = nameKey
-        self.passwordHash = passwordHash
-        self.rating = rating
-        self.rd = rd
-        self.volatility = volatility
-        self.games = games
-        self.wins = wins
-        self.losses = losses
-        self.draws = draws
-        self.ratedAt = ratedAt
-        self.createdAt = createdAt
-        self.closedAt = closedAt
-        self.engineHelpAt = engineHelpAt
-        self.refusesChallenges = refusesChallenges
     }
 }
 
