@@ -10,8 +10,8 @@ import Foundation
 public struct SPRT: Hashable, Sendable {
     public var elo0: Double
     public var elo1: Double
-    public var alpha: Double
-    public var beta: Double
+    public var alpha = 0.05
+    public var beta = 0.05
 
     /// What the test says so far.
     public enum Decision: Hashable, Sendable {
@@ -20,22 +20,6 @@ public struct SPRT: Hashable, Sendable {
         /// The difference is at most `elo0`.
         case acceptElo0
         case undecided
-    }
-
-    public init(elo0: Double, elo1: Double, alpha: Double = 0.05, beta: Double = 0.05) {
-        self.elo0 = elo0
-        self.elo1 = elo1
-        self.alpha = alpha
-        self.beta = beta
-    }
-
-    /// Reads 'ELO0,ELO1' (like '0,10'), with `elo0 < elo1`; `nil` otherwise.
-    public init?(_ text: String) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let elo0 = Double(parts[0]), let elo1 = Double(parts[1]), elo0 < elo1,
-            abs(elo0) < 1000, abs(elo1) < 1000
-        else { return nil }
-        self.init(elo0: elo0, elo1: elo1)
     }
 
     /// Below this the test accepts `elo0`.
@@ -61,5 +45,17 @@ public struct SPRT: Hashable, Sendable {
         if ratio >= upperBound { return .acceptElo1 }
         if ratio <= lowerBound { return .acceptElo0 }
         return .undecided
+    }
+}
+
+// Apart from the type, so that Swift still writes its memberwise `init(elo0:elo1:alpha:beta:)`.
+extension SPRT {
+    /// Reads 'ELO0,ELO1' (like '0,10'), with `elo0 < elo1`; `nil` otherwise.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let elo0 = Double(parts[0]), let elo1 = Double(parts[1]), elo0 < elo1,
+            abs(elo0) < 1000, abs(elo1) < 1000
+        else { return nil }
+        self.init(elo0: elo0, elo1: elo1)
     }
 }

@@ -1,6 +1,7 @@
 import NanashiAI
-import NanashiMatch
 import Testing
+
+@testable import NanashiMatch
 
 struct SPRTTests {
     @Test func boundsComeFromTheErrorRates() {
