@@ -103,8 +103,8 @@ static void update_plain(UPDATE_PARAMETERS) {
 
 /// A window's state in four instructions: its four squares' bits gathered (bits 0, 1, 7 and 8
 /// above the corner: 0x183) and spread to the even bits (own's, blockers included) and the odd
-/// ones (the other's, blockers included). On Intel's processors and AMD's since Zen 3 the search
-/// runs a fifth faster with it than with `window_state`.
+/// ones (the other's, blockers included). On an Intel Xeon the search ran 14 to 22 % faster with
+/// it than with `window_state`.
 __attribute__((target("bmi2"), always_inline)) static inline int window_state_gathered(
     uint64_t own, uint64_t other, uint64_t blockers, int corner) {
     uint64_t window = 0x183ULL << corner;
