@@ -46,6 +46,8 @@ struct Search {
     /// Set when a limit or `stop()` ended the search in the middle of an iteration; every score
     /// computed after that is garbage and is thrown away.
     var aborted = false
+    /// The score of the root move that last raised alpha (and became the root's line in `pvTable`).
+    var rootScore = 0
     /// Limits are only looked at once the first iteration is complete, so there is always a move.
     var mayAbort = false
     /// 0 for the search whose result is the engine's; from 1, a helper thread's (Lazy SMP),
@@ -109,8 +111,12 @@ struct Search {
                 beta = min(score + delta, Self.infinity)
             }
             var iterationScore: Int
+            // The best root move this iteration has found so far, searched to the full depth: what
+            // an iteration cut short leaves of worth.
+            var partial: (pv: [Move], score: Int)?
             while true {
                 iterationScore = negamax(position, depth: depth, alpha: alpha, beta: beta, ply: 0, isPV: true)
+                if pvLength[0] > 0 { partial = (principalVariation(), rootScore) }
                 if aborted { break }
                 if iterationScore <= alpha {
                     beta = (alpha + beta) / 2
@@ -126,7 +132,16 @@ struct Search {
                     beta = Self.infinity
                 }
             }
-            if aborted { break }
+            if aborted {
+                // A root move that beat the last iteration's best move at this depth (or that move
+                // itself, searched deeper) is a better answer than the last complete iteration's.
+                if let partial, let first = partial.pv.first {
+                    result = SearchResult(
+                        bestMove: first, score: partial.score, depth: result.depth, nodes: nodes,
+                        pv: partial.pv)
+                }
+                break
+            }
             score = iterationScore
             let pv = principalVariation()
             if let first = pv.first {
@@ -377,7 +392,10 @@ struct Search {
                 bestMove = packed
                 if score > alpha {
                     alpha = score
-                    if isPV { updatePV(ply: ply, move: packed) }
+                    if isPV {
+                        updatePV(ply: ply, move: packed)
+                        if ply == 0 { rootScore = score }
+                    }
                     if score >= beta {
                         rememberCutoff(
                             packed, tried: moves, count: index, ply: ply, depth: depth, tableMove: tableMove)

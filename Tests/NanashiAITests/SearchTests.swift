@@ -150,6 +150,30 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(Position.start.isLegal(result.bestMove))
     }
 
+    /// A search stopped late in an iteration answers with that iteration's best move so far: cut
+    /// just before depth D would have ended, it plays depth D's move, not depth D − 1's, and says
+    /// the depth it completed.
+    @Test func anIterationCutShortStillGivesTheMoveItFound() throws {
+        var found: (position: Position, depth: Int, deeper: SearchResult, shallower: SearchResult)?
+        search: for fen in Bench.positions {
+            let position = try Position(fen: fen)
+            for depth in 4...8 {
+                let deeper = Engine().search(position, limits: .depth(depth))
+                let shallower = Engine().search(position, limits: .depth(depth - 1))
+                if deeper.bestMove != shallower.bestMove {
+                    found = (position, depth, deeper, shallower)
+                    break search
+                }
+            }
+        }
+        let (position, depth, deeper, shallower) = try #require(found)
+        let cut = Engine().search(position, limits: .nodes(deeper.nodes - 1))
+        #expect(cut.depth == depth - 1)
+        #expect(cut.bestMove == deeper.bestMove)
+        #expect(cut.bestMove != shallower.bestMove)
+        #expect(cut.pv.first == cut.bestMove && cut.pv.count <= depth)
+    }
+
     @Test func stopEndsAnInfiniteSearchWithALegalMove() async throws {
         let engine = Engine(hashMegabytes: 1)
         let position = try Position(fen: "x5o/7/7/7/7/7/o5x x 0 1")
