@@ -46,8 +46,8 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// to 10, and to 50 from 2,000 up; `LevelRatingTests` keeps it the fit of those results.
     public var elo: Int {
         [
-            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2150,
-            2350, 2450, 2700, 2900, 3050, 3250, 3400, 3450, 3600, 3850, 4150, 4300,
+            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2200,
+            2400, 2550, 2700, 2900, 3050, 3250, 3450, 3550, 3700, 3950, 4250, 4400,
         ][number - 1]
     }
 

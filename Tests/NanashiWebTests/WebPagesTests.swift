@@ -253,7 +253,7 @@ struct FakeSource: WebSource {
         // Playing the computer: the 24 levels with their ratings (8 chosen), the side, and the button.
         #expect(html.contains(#"<option value="1">1 (about 500)</option>"#))
         #expect(html.contains(#"<option value="8" selected>8 (about 1500)</option>"#))
-        #expect(html.contains(#"<option value="24">24 (about 4300)</option>"#))
+        #expect(html.contains(#"<option value="24">24 (about 4400)</option>"#))
         #expect(!html.contains(#"<option value="25""#))
         #expect(html.contains(#"<select id="ai-color"><option value="">random</option>"#))
         #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
