@@ -1,7 +1,9 @@
 /// How long a search may think, worked out from its limits.
 ///
-/// `soft` is when not to start another iteration (one seldom finishes in less than the time all
-/// earlier ones took); `hard` is when to abandon the iteration under way. On a clock the hard limit
+/// `soft` is when not to start another iteration on a clock (one seldom finishes in less than the
+/// time all earlier ones took); `hard` is when to abandon the iteration under way. A movetime has
+/// no soft limit: time it leaves unspent is lost, and an iteration cut short still gives the root
+/// move it found. On a clock the hard limit
 /// never exceeds a third of the time left, so the engine never loses on time while a move takes less
 /// than that.
 struct TimeBudget {
@@ -19,7 +21,6 @@ struct TimeBudget {
         if let movetime = limits.movetime {
             let margin = min(movetime / 20, .milliseconds(20))
             hard = movetime - margin
-            soft = hard
         }
         if let clock = limits.clock {
             let available = max(clock.own - Self.overhead, .milliseconds(1))
@@ -28,7 +29,7 @@ struct TimeBudget {
             let cap = available / 3
             let clockSoft = min(base * 0.6, cap)
             let clockHard = min(base * 3, cap)
-            soft = soft.map { min($0, clockSoft) } ?? clockSoft
+            soft = clockSoft
             hard = hard.map { min($0, clockHard) } ?? clockHard
             followsStability = limits.movetime == nil
         }

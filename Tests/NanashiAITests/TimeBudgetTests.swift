@@ -22,7 +22,7 @@ import Testing
     @Test func aMovetimeIsUsedNearlyWhole() throws {
         let budget = TimeBudget(limits: .movetime(.milliseconds(1_000)))
         #expect(budget.hard == .milliseconds(980))
-        #expect(budget.soft == .milliseconds(980))
+        #expect(budget.soft == nil)
     }
 
     @Test func onAClockAnUnsettledBestMoveGetsMoreTimeThanASettledOne() throws {
@@ -53,20 +53,28 @@ import Testing
         #expect(abs(TimeBudget.nodeShareFactor(-3) - 2.025) < 1e-12)
     }
 
-    @Test func aMovetimeIgnoresTheBestMovesShareOfTheNodes() {
-        let budget = TimeBudget(limits: .movetime(.milliseconds(1_000)))
-        #expect(
-            !budget.stopsIterating(after: .milliseconds(485), stableIterations: 0, bestMoveNodeShare: 0.1))
-        #expect(budget.stopsIterating(after: .milliseconds(495), stableIterations: 4, bestMoveNodeShare: 1))
-    }
-
+    /// A movetime starts iterations until its hard limit, whatever the best move does: time it
+    /// does not spend is lost, and an iteration cut short still gives the root move it found.
     @Test func aMovetimeIsSpentAsAskedWhateverTheBestMoveDoes() {
         let budget = TimeBudget(limits: .movetime(.milliseconds(1_000)))
         for stable in [0, 4] {
-            #expect(!budget.stopsIterating(after: .milliseconds(485), stableIterations: stable))
-            #expect(budget.stopsIterating(after: .milliseconds(495), stableIterations: stable))
+            for share in [nil, 0.1, 1] as [Double?] {
+                #expect(
+                    !budget.stopsIterating(
+                        after: .milliseconds(975), stableIterations: stable, bestMoveNodeShare: share))
+            }
         }
         #expect(!TimeBudget(limits: .depth(3)).stopsIterating(after: .seconds(60), stableIterations: 0))
+    }
+
+    /// With a clock too, the clock's soft limit decides (the movetime only caps the hard one).
+    @Test func aMovetimeOnAClockKeepsTheClocksSoftLimit() throws {
+        var limits = SearchLimits.clock(own: .seconds(30), opponent: .seconds(30))
+        limits.movetime = .milliseconds(400)
+        let budget = TimeBudget(limits: limits)
+        #expect(budget.hard == .milliseconds(380))
+        let soft = try #require(budget.soft)
+        #expect(soft > .milliseconds(598) && soft < .milliseconds(600))
     }
 
     @Test func depthAndNodeLimitsHaveNoTimeBudget() {
