@@ -3,9 +3,8 @@
 /// `soft` is when not to start another iteration on a clock (one seldom finishes in less than the
 /// time all earlier ones took); `hard` is when to abandon the iteration under way. A movetime has
 /// no soft limit: time it leaves unspent is lost, and an iteration cut short still gives the root
-/// move it found. On a clock the hard limit
-/// never exceeds a third of the time left, so the engine never loses on time while a move takes less
-/// than that.
+/// move it found. On a clock the hard limit never exceeds a third of the time left, so the engine
+/// never loses on time while a move takes less than that.
 struct TimeBudget {
     var soft: Duration?
     var hard: Duration?
