@@ -56,8 +56,9 @@ extension Search {
     static let historyLimit: Int32 = 16_384
 
     /// Rewards the move that cut off and punishes the moves ordered before it (the first `count` of
-    /// `tried`, but the table move; late move pruning may have skipped some), with gravity: an entry moves by the bonus scaled down the
-    /// nearer it already is to `historyLimit`, so it stays within it and recent cutoffs count most.
+    /// `tried`, but the table move; late move pruning may have skipped some), with gravity: an
+    /// entry moves by the bonus scaled down the nearer it already is to `historyLimit`, so it
+    /// stays within it and recent cutoffs count most.
     @inline(__always)
     func rememberCutoff(
         _ packed: PackedMove, tried: UnsafeMutablePointer<UInt16>, count: Int, ply: Int, depth: Int,

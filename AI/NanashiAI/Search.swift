@@ -97,6 +97,8 @@ struct Search {
             bestMove: fallbackMove(position), score: 0, depth: 0, nodes: 0, pv: [])
         var score = 0
         var stableIterations = 0
+        // With one move or none there is nothing to choose: a time limit's thinking would be lost.
+        let hasNoChoice = budget.hard != nil && position.legalMoves().count <= 1
         rootNodes.update(repeating: 0, count: 4096)
         refreshAccumulator(position, ply: 0)
         for depth in 1...limit {
@@ -152,6 +154,7 @@ struct Search {
             let elapsed = ContinuousClock.now - start
             onInfo(SearchInfo(depth: depth, score: score, nodes: nodes, time: elapsed, pv: result.pv))
             if abs(score) >= Engine.winThreshold && depth > Engine.winScore - abs(score) { break }
+            if hasNoChoice { break }
             let bestMoveNodes = rootNodes[Int(MoveCode.pack(result.bestMove) & 4095)]
             let share = Double(bestMoveNodes) / Double(max(nodes, 1))
             if budget.stopsIterating(

@@ -174,6 +174,19 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(cut.pv.first == cut.bestMove && cut.pv.count <= depth)
     }
 
+    /// A move searched to a time limit answers after the first iteration when there is only one
+    /// legal move: here x's only move is b1, and o then has a region of its own to play in, so
+    /// the game goes on (spending the minute, the search would go deeper).
+    @Test func aSearchOnTimeWithOneLegalMoveAnswersAtOnce() throws {
+        let position = try Position(fen: "x1ooooo/ooooooo/ooooooo/oo5/oo5/oo5/o6 x 0 1")
+        #expect(position.legalMoves() == [.clone(to: Square("b7")!)])
+        let result = Engine(hashMegabytes: 1).search(position, limits: .movetime(.seconds(60)))
+        #expect(result.bestMove == .clone(to: Square("b7")!))
+        #expect(result.depth == 1)
+        // Without a time limit it searches as deep as asked.
+        #expect(Engine(hashMegabytes: 1).search(position, limits: .depth(3)).depth == 3)
+    }
+
     @Test func stopEndsAnInfiniteSearchWithALegalMove() async throws {
         let engine = Engine(hashMegabytes: 1)
         let position = try Position(fen: "x5o/7/7/7/7/7/o5x x 0 1")
