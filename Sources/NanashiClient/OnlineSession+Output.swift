@@ -38,10 +38,12 @@ extension OnlineSession {
         promptShown = true
     }
 
-    /// On a terminal: the time waited for an opponent, or the clocks of the game on.
+    /// On a terminal: the time waited for an opponent, or the clocks of the game on. A challenge
+    /// received while waiting keeps the status line until it is answered or ends.
     mutating func tick(at now: ContinuousClock.Instant) {
         switch phase {
         case .seeking(let since):
+            guard challengeReceived == nil else { return }
             let waited = Int(since.duration(to: now).components.seconds)
             guard waited != lastWaitedShown else { return }
             lastWaitedShown = waited

@@ -47,7 +47,7 @@ extension OnlineSession {
             }
             var found = "found an opponent after \(ClockText.waited(seconds: waited))"
             if case .afterGame = phase { found = "rematch" }
-            if let challenge = settings.challenge, table == nil {
+            if let challenge = settings.challenge, self.table == nil {
                 found = "\(challenge.name) accepted your challenge"
             }
             if acceptedChallenge { found = "challenge accepted" }

@@ -68,3 +68,17 @@ private let terms = ChallengeTerms(
             == "challenge accepted: you play o against carl (1620) at 5+3, casual; type help for the commands"
     )
 }
+
+@Test func theChallengerHearsThatTheirChallengeWasAccepted() {
+    var online = session(challenging: ("bob", .x, false))
+    _ = online.handle(reply(.pong, id: "sync"), at: epoch)
+    let sent = ChallengeNotice(challenge: "C1", player: "bob", rating: 1480, terms: terms)
+    _ = online.handle(reply(.challengeSent(sent), id: "seek"), at: epoch)
+    let start = GameStart(
+        game: 9, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen,
+        control: TimeControl(initial: 300, increment: 3), rated: false)
+    #expect(
+        said(online.handle(reply(.start(start)), at: epoch)).first
+            == "bob accepted your challenge: you play x against bob (1480) at 5+3, casual; type help for the commands"
+    )
+}

@@ -258,6 +258,23 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
     #expect(online.at(6.25, .tick) == [.rewriteLineAbove(" *x 9:57.7   o 10:00.0")])
 }
 
+/// The wait's ticking status does not cover a challenge received while seeking: it stands until
+/// it is answered or ends, then the wait shows again.
+@Test func aChallengeReceivedWhileSeekingStaysInViewUntilAnswered() {
+    var online = OnlineSession.seeking(interactive: true)
+    #expect(online.at(1.5, .tick) == [.status("waiting for an opponent at 10+0: 0:01")])
+    let terms = ChallengeTerms(
+        control: TimeControl(initial: 300, increment: 3), challengerSide: .x, rated: false)
+    let notice = ChallengeNotice(challenge: "C3", player: "carl", rating: 1620, terms: terms)
+    #expect(
+        online.at(2, reply(.challenged(notice)))
+            == [.say("carl (1620) challenges you to 5+3, casual, you play o: accept or decline")])
+    #expect(online.at(3.5, .tick) == [])
+    #expect(online.at(9.5, .tick) == [])
+    _ = online.at(10, reply(.challengeCancelled(challenge: "C3", reason: .withdrawn)))
+    #expect(online.at(11.5, .tick) == [.status("waiting for an opponent at 10+0: 0:11")])
+}
+
 @Test func commandsOfflineOnlyAreRefusedAndTheBoardCanBeFlipped() {
     var online = OnlineSession.seeking()
     _ = online.at(0, reply(.start(gameStart)))
