@@ -57,7 +57,7 @@ extension OnlineSession {
             say(
                 found + ": you play \(table.side) against "
                     + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)\(casual)"
-                    + "; type help for the commands")
+                    + "; type ? for help")
             begin(table, at: now)
         case .game(let state):
             gameSinceWelcome = true

@@ -139,7 +139,7 @@ public enum CommandParseError: Error, Hashable, Sendable, CustomStringConvertibl
             // Control characters (a function key's escape sequence) are shown, not sent to the terminal.
             let shown = String(
                 word.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
-            return "'\(shown)' is not a move or a command (type help)"
+            return "'\(shown)' is not a move or a command (type ? for help)"
         case .badMove(let error): return error.description
         case .missingFile(let command): return "\(command) needs a file name, like: \(command) game.pgn"
         case .unexpectedArgument(let command): return "\(command) takes no argument"

@@ -34,7 +34,7 @@ public enum LocalPlay {
             let person = side.side(drawingFrom: random)
             opponent.newGame()
             console.say(
-                "you play \(person) against the AI at level \(level.number) (\(level.about)); type help for the commands"
+                "you play \(person) against the AI at level \(level.number) (\(level.about)); type ? for help"
             )
             return game(
                 from: start, person: person, against: opponent, console: console, hint: adviser.hint(for:))
@@ -70,7 +70,7 @@ public enum LocalPlay {
     /// Two people take turns at the keyboard, from `start`.
     public static func hotseat(from start: Position, console: any TerminalConsole) {
         let adviser = Engine(hashMegabytes: 4)
-        console.say("hot seat: x and o take turns at this keyboard; type help for the commands")
+        console.say("hot seat: x and o take turns at this keyboard; type ? for help")
         TerminalGame.playAgain(on: console) {
             hotseatGame(from: start, console: console, hint: adviser.hint(for:))
         }

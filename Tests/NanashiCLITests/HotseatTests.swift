@@ -49,7 +49,7 @@ import Testing
         #expect(lines.contains(" last move: x e1c1, converted b1 c2"))
         #expect(lines.contains("no piece of o is next to e1; to jump, select a piece or type both squares"))
         #expect(lines.contains("c2 holds a piece of x; select one of yours"))
-        #expect(lines.contains("'castle' is not a move or a command (type help)"))
+        #expect(lines.contains("'castle' is not a move or a command (type ? for help)"))
         #expect(lines.contains("illegal move a7a4: a jump must go exactly two squares"))
         #expect(lines.contains("took back 1 move"))
         let ending = """

@@ -131,7 +131,7 @@ final class OnlineClient: @unchecked Sendable {
 
     /// The side this client plays, once its game has started.
     func side(timeout: TimeInterval = 60) throws -> String {
-        let text = try waitFor("; type help for the commands", timeout: timeout)
+        let text = try waitFor("; type ? for help", timeout: timeout)
         guard let match = text.firstMatch(of: /you play (x|o) against/) else {
             throw TestFailure("no side in:\n\(text)")
         }

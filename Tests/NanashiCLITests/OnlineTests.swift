@@ -79,7 +79,7 @@ private func runNanashi(_ arguments: [String]) throws -> NanashiProcess.Result {
     let xSeen = x.transcript
     #expect(
         xSeen.hasPrefix("waiting for an opponent at 10+0...\nfound an opponent after "))
-    #expect(xSeen.contains(": you play x against \(oName) (1500) at 10+0; type help for the commands\n"))
+    #expect(xSeen.contains(": you play x against \(oName) (1500) at 10+0; type ? for help\n"))
     // x's clock runs from the start, so it may have lost a tenth by the time the board is drawn.
     #expect(
         xSeen.contains(" x 2 pieces (you)   o 2 pieces (\(oName) 1500)\n move 1, x to play\n *x "))

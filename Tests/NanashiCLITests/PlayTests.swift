@@ -32,7 +32,7 @@ import Testing
         #expect(status == 0)
         #expect(
             transcript.hasPrefix(
-                "you play x against the AI at level 1 (about 500); type help for the commands\n"))
+                "you play x against the AI at level 1 (about 500); type ? for help\n"))
         #expect(transcript.contains(" x 2 pieces (you)   o 2 pieces (AI level 1, about 500)\n"))
         #expect(transcript.contains("\no plays "))
         let summary = try #require(
@@ -67,7 +67,7 @@ import Testing
         #expect(run.status == 0)
         #expect(
             run.stdout.hasPrefix(
-                "you play o against the AI at level 1 (about 500); type help for the commands\n"))
+                "you play o against the AI at level 1 (about 500); type ? for help\n"))
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let reply = try #require(lines.first { $0.hasPrefix("x plays ") })
         let hint = try #require(lines.first { $0.hasPrefix("hint: ") })

@@ -65,7 +65,7 @@ private let terms = ChallengeTerms(
         control: TimeControl(initial: 300, increment: 3), rated: false)
     #expect(
         said(online.handle(reply(.start(start)), at: epoch)).first
-            == "challenge accepted: you play o against carl (1620) at 5+3, casual; type help for the commands"
+            == "challenge accepted: you play o against carl (1620) at 5+3, casual; type ? for help"
     )
 }
 
@@ -79,6 +79,6 @@ private let terms = ChallengeTerms(
         control: TimeControl(initial: 300, increment: 3), rated: false)
     #expect(
         said(online.handle(reply(.start(start)), at: epoch)).first
-            == "bob accepted your challenge: you play x against bob (1480) at 5+3, casual; type help for the commands"
+            == "bob accepted your challenge: you play x against bob (1480) at 5+3, casual; type ? for help"
     )
 }

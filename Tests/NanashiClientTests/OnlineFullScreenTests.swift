@@ -40,7 +40,7 @@ private let epoch = ContinuousClock.now
             started.filter { if case .say = $0 { true } else if case .write = $0 { true } else { false } }
                 == [
                     .say(
-                        "found an opponent after 0:12: you play x against bob (1480) at 10+0; type help for the commands"
+                        "found an opponent after 0:12: you play x against bob (1480) at 10+0; type ? for help"
                     )
                 ])
         let (table, prompt) = online.screen(at: epoch + .seconds(12))

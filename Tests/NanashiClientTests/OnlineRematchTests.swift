@@ -50,7 +50,7 @@ private func afterTheGame(interactive: Bool = true) -> (OnlineSession, [OnlineSe
     swapped.color = .o
     let started = online.handle(reply(.start(swapped)), at: epoch)
     #expect(
-        said(started).first == "rematch: you play o against bob (1480) at 10+0; type help for the commands")
+        said(started).first == "rematch: you play o against bob (1480) at 10+0; type ? for help")
     #expect(online.table?.id == 8 && online.table?.side == .o)
 }
 

@@ -157,7 +157,7 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
     let board = BoardRenderer().render(.start, labels: [.x: "you", .o: "bob 1480"])
     #expect(
         text(started)
-            == "found an opponent after 0:12: you play x against bob (1480) at 10+0; type help for the commands\n"
+            == "found an opponent after 0:12: you play x against bob (1480) at 10+0; type ? for help\n"
             + board + " *x 10:00.0   o 10:00.0\n" + "x> b6\n")
     #expect(started.last == send(.move(game: 7, move: "b6"), id: "move"))
     // The next line waits for the server's answer and o's move.
