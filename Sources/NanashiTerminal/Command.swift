@@ -51,6 +51,7 @@ public enum Command: Hashable, Sendable {
         board          draw the board again
         resign         give up this game
         quit           leave (also Ctrl-C or Ctrl-D)
+        In full screen h, j, k and l move the cursor: type Hint and Load with a capital, ? for help.
         """
 
     /// Reads one line of input. Case and surrounding spaces do not matter, except in file names.

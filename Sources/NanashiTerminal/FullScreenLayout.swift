@@ -6,7 +6,8 @@ import NanashiCore
 ///     row 0        the title
 ///     rows 1-11    the board in its frame, with coordinates      | beside it, when the window
 ///     rows 12-     the status: counts, turn, last move,          | is wide enough: the moves,
-///                  selection, clocks                             | or the notes
+///                  selection, clocks                             | or the notes (on the rows
+///                                                                | where the left leaves room)
 ///     height-3     which keys do what (notes go here, above it, when there is no room beside)
 ///     height-2     the message line
 ///     height-1     the prompt and what is typed
@@ -52,24 +53,30 @@ public struct FullScreenLayout: Hashable, Sendable {
         }
         // A message too long for its line is shown whole with the notes.
         let notes = state.notes + (Frame.width(of: state.message) > width ? [state.message] : [])
+        let bottom = [state.keys, state.message, state.prompt + state.input]
+        let top = max(0, height - bottom.count)
+        // The panel's rows: those under the title whose left part leaves a space before the
+        // panel's column (a long status line, a selection's targets, pushes the panel down).
+        let panelRows =
+            hasPanel
+            ? (0..<top).filter { row in
+                row > 0 && (row < left.count ? Frame.width(of: left[row]) : 0) < Self.panelColumn
+            } : []
         var panel: [String] = []
         if hasPanel {
-            panel = self.panel(notes: notes.flatMap { wrap($0) }, moves: state.table)
+            panel = self.panel(notes: notes.flatMap { wrap($0) }, moves: state.table, room: panelRows.count)
         } else if !notes.isEmpty {
             left.append("")
             left += notes.flatMap { wrap($0) }
         }
-        let bottom = [state.keys, state.message, state.prompt + state.input]
         var lines = [String](repeating: "", count: height)
-        let top = max(0, height - bottom.count)
         for row in 0..<top {
-            var line = row < left.count ? left[row] : ""
-            let panelRow = row - 1
-            if hasPanel, panelRow >= 0, panelRow < panel.count {
-                line += String(repeating: " ", count: max(0, Self.panelColumn - Frame.width(of: line)))
-                line += panel[panelRow]
-            }
-            lines[row] = line
+            lines[row] = row < left.count ? left[row] : ""
+        }
+        for (line, row) in zip(panel, panelRows) {
+            lines[row] += String(
+                repeating: " ", count: max(0, Self.panelColumn - Frame.width(of: lines[row])))
+            lines[row] += line
         }
         // When notes run past the room above the bottom lines, their end is what counts.
         if !hasPanel && left.count > top && top > 0 {
@@ -131,10 +138,9 @@ public struct FullScreenLayout: Hashable, Sendable {
         return lines
     }
 
-    /// The panel beside the board: the notes, then the moves' heading and the last pairs that
-    /// fit under it; the notes' end alone when they take all the room.
-    private func panel(notes: [String], moves table: TableView?) -> [String] {
-        let room = max(0, height - 3 - 1)
+    /// The panel beside the board, in `room` lines: the notes, then the moves' heading and the
+    /// last pairs that fit under it; the notes' end alone when they take all the room.
+    private func panel(notes: [String], moves table: TableView?, room: Int) -> [String] {
         guard notes.count < room - 2 else { return Array(notes.suffix(room)) }
         let spacer = notes.isEmpty ? [] : [""]
         guard let table else { return notes }

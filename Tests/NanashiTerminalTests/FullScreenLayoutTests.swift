@@ -184,3 +184,40 @@ private enum BoardLine {
         #expect(titled.lines[0] == "nanashi hotseat: x and o at one keyboard")
     }
 }
+
+extension FullScreenLayoutTests {
+    /// Notes beside the board pass by the status lines that reach into their column (long
+    /// names, a selection's targets): no note is written onto the end of one, none is lost.
+    @Test func notesBesideTheBoardPassByLongStatusLines() throws {
+        let layout = FullScreenLayout(width: 64, height: 20, glyphs: .ascii, color: false)
+        let notes = (1...12).map { "note \($0)" }
+        let state = ScreenState(
+            table: TableView(
+                game: Game(), selected: Square("g1")!, labels: [.x: "you", .o: "AI level 3, about 780"]),
+            cursor: Square("g1")!, notes: notes, prompt: "x [g1]> ")
+        let frame = layout.frame(state)
+        let expected = [
+            "nanashi",
+            "     a  b  c  d  e  f  g       note 1",
+            "   +---------------------+     note 2",
+            " 7 | x  .  .  .  .  .  o | 7   note 3",
+            " 6 | .  .  .  .  .  .  . | 6   note 4",
+            " 5 | .  .  .  .  .  .  . | 5   note 5",
+            " 4 | .  .  .  .  .  .  . | 4   note 6",
+            " 3 | .  .  .  .  *  *  * | 3   note 7",
+            " 2 | .  .  .  .  *  +  + | 2   note 8",
+            " 1 | o  .  .  .  *  + \(Self.reverse)<x>\(Self.plain)| 1   note 9",
+            "   +---------------------+     note 10",
+            "     a  b  c  d  e  f  g       note 11",
+            " x 2 pieces (you)   o 2 pieces (AI level 3, about 780)",
+            " move 1, x to play             note 12",
+            " g1 selected: clone (+) f1 f2 g2, jump (*) e1 e2 e3 f3 g3",
+            "",
+            "",
+            ScreenState.boardKeysHelp,
+            "",
+            "x [g1]> ",
+        ].map { Frame.clip($0, to: 64) }
+        #expect(frame.lines == expected)
+    }
+}
