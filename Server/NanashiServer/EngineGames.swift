@@ -62,6 +62,11 @@ struct EngineGames {
         levels[engine] = level
     }
 
+    /// Whether `player` is one of the engine's players (at a level this node has seated).
+    func isEngine(_ player: Int64) -> Bool {
+        levels[player] != nil
+    }
+
     /// A game against the engine ended: its players still connected may rematch it.
     mutating func ended(_ game: Rematches.Ended, connected: [Int64]) {
         addresses[game.game] = nil

@@ -108,10 +108,15 @@ extension Lobby {
         await game.rejoin(side, outbox: seat.outbox)
     }
 
+    /// Whether one of `game`'s players is the engine (a casual game between people is not).
+    func isAgainstTheEngine(_ game: Game) -> Bool {
+        game.players.values.contains { engineGames.isEngine($0.id) }
+    }
+
     /// Books a game against the engine that ended: its player, if connected, may rematch it.
     /// Returns false for a game between people.
     func endedEngineGame(_ game: Game) -> Bool {
-        guard !game.isRated else { return false }
+        guard isAgainstTheEngine(game) else { return false }
         let ended = Rematches.Ended(
             game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control,
             start: game.start, rated: false)

@@ -507,7 +507,7 @@ actor Lobby {
         guard games[game.id] === game else { return }
         games[game.id] = nil
         liveList = nil
-        let remote = game.isRated ? keepRemoteRematchers(of: game) : []
+        let remote = isAgainstTheEngine(game) ? [] : keepRemoteRematchers(of: game)
         endedElsewhere(game)
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil

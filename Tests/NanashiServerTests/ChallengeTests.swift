@@ -53,6 +53,32 @@ func challenge(
         await server.stop()
     }
 
+    /// A game from a challenge may be rematched as a paired one may: ann asks, bob hears it and
+    /// asks too, and the casual rematch starts with the colours swapped.
+    @Test func aChallengeGameMayBeRematched() async throws {
+        let server = try await TestServer()
+        let (ann, bob) = try await annAndBob(on: server)
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        for client in [ann, bob] { _ = try await client.line() }
+        ann.send(#"{"type":"resign","game":1}"#)
+        for client in [ann, bob] { #expect(try await client.line().contains(#""type":"end""#)) }
+        let offered = try await ann.exchange(#"{"type":"rematch","game":1,"id":"r"}"#)
+        #expect(offered == #"{"game":1,"id":"r","type":"rematch_offered"}"#)
+        #expect(try await bob.line() == #"{"game":1,"type":"rematch_offer"}"#)
+        bob.send(#"{"type":"rematch","game":1}"#)
+        for (client, color) in [(ann, "o"), (bob, "x")] {
+            var message = try await client.reply().message
+            if case .rematchOffered = message { message = try await client.reply().message }
+            guard case .start(let start) = message else {
+                throw TestClient.Failure(description: "expected start, got \(message)")
+            }
+            #expect(start.color.rawValue == color && start.game == 2 && !start.rated)
+        }
+        await server.stop()
+    }
+
     /// What a hostile or careless player tries gets a clear error and changes nothing for anyone.
     @Test func badChallengesAreRefused() async throws {
         let server = try await TestServer()
@@ -272,6 +298,44 @@ func challenge(
     /// ann on one node challenges bob on another: he hears it there, declines once (ann hears
     /// why, and waits before the next), then accepts ann's next challenge; the game, hosted by
     /// ann's node, is played across both; a challenge made before bob's login reaches him there.
+    /// A casual game from a challenge across two nodes may be rematched: the player on the
+    /// other node asks through the host, and the rematch starts casual, colours swapped.
+    @Test(arguments: NodesBackend.allCases) func aCasualChallengeGameAcrossNodesMayBeRematched(
+        _ backend: NodesBackend
+    ) async throws {
+        let two = try await NodesPlace(backend).nodes(2, clock: TestClock())
+        let ann = try two[0].client()
+        _ = try await register(ann, "ann")
+        let bob = try two[1].client()
+        _ = try await register(bob, "bob")
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        var game: Int64 = 0
+        for client in [ann, bob] {
+            guard case .start(let start) = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+            game = start.game
+        }
+        bob.send(#"{"type":"resign","game":\#(game)}"#)
+        for client in [ann, bob] { #expect(try await client.line().contains(#""type":"end""#)) }
+        #expect(
+            try await bob.exchange(#"{"type":"rematch","game":\#(game),"id":"r"}"#)
+                == #"{"game":\#(game),"id":"r","type":"rematch_offered"}"#)
+        #expect(try await ann.line() == #"{"game":\#(game),"type":"rematch_offer"}"#)
+        ann.send(#"{"type":"rematch","game":\#(game)}"#)
+        for (client, color) in [(ann, Side.o), (bob, .x)] {
+            var message = try await client.reply().message
+            if case .rematchOffered = message { message = try await client.reply().message }
+            guard case .start(let start) = message else {
+                throw TestClient.Failure(description: "expected start, got \(message)")
+            }
+            #expect(start.color == color && start.game != game && !start.rated)
+        }
+        for server in two { await server.stop() }
+    }
+
     @Test(arguments: NodesBackend.allCases) func aChallengeCrossesNodes(_ backend: NodesBackend) async throws
     {
         let clock = TestClock()
