@@ -209,7 +209,7 @@ extension OnlineSession {
 
     private mutating func finish(_ end: GameEnd, table: OnlineTable) {
         actions.append(.write(end.outcome.summary(final: table.position)))
-        guard settings.engine == nil else {
+        guard settings.engine == nil, table.rated else {
             say(Self.result(winner: end.outcome.winner, side: table.side) + " (unrated)")
             return
         }

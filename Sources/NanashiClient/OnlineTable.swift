@@ -10,6 +10,8 @@ struct OnlineTable {
     let side: Side
     let opponent: Opponent
     let control: TimeControl
+    /// Whether the result changes ratings (a casual game's and the engine's do not).
+    let rated: Bool
     /// The game at the terminal: this player's side at the keyboard, the other's from the server.
     var loop: GameLoop
     /// The clocks the server last sent, running for the side to move since they arrived.
@@ -23,7 +25,7 @@ struct OnlineTable {
         try self.init(
             GameState(
                 game: start.game, color: start.color, opponent: start.opponent, fen: start.fen, moves: [],
-                clock: Clocks(x: initial, o: initial), control: start.control),
+                clock: Clocks(x: initial, o: initial), control: start.control, rated: start.rated),
             now: now, view: view)
     }
 
@@ -37,6 +39,7 @@ struct OnlineTable {
         side = state.color
         opponent = state.opponent
         control = state.control
+        rated = state.rated
         loop = Self.loop(
             try Game.fromServer(fen: state.fen, moves: state.moves, start: state.start), side: side,
             opponent: opponent,

@@ -82,3 +82,16 @@ private let terms = ChallengeTerms(
             == "bob accepted your challenge: you play x against bob (1480) at 5+3, casual; type ? for help"
     )
 }
+
+@Test func aCasualGameEndsUnrated() {
+    var online = session()
+    _ = online.handle(reply(.pong, id: "sync"), at: epoch)
+    let start = GameStart(
+        game: 9, color: .o, opponent: Opponent(name: "carl", rating: 1620), fen: Position.start.fen,
+        control: TimeControl(initial: 300, increment: 3), rated: false)
+    _ = online.handle(reply(.start(start)), at: epoch)
+    let end = GameEnd(
+        game: 9, outcome: Outcome(winner: .x, reason: .resignation),
+        rating: RatingChange(before: 1500, after: 1500))
+    #expect(said(online.handle(reply(.end(end)), at: epoch)).contains("you lose (unrated)"))
+}
