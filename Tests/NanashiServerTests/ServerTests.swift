@@ -15,7 +15,8 @@ func login(_ client: TestClient, _ name: String, password: String = "password1")
     try await welcomed(client, "login", name, password)
 }
 
-/// Registers a player and returns their token.
+/// Registers a player and returns their token (which many tests do not need).
+@discardableResult
 func register(_ client: TestClient, _ name: String, password: String = "password1") async throws -> String {
     try await welcomed(client, "register", name, password)
 }
