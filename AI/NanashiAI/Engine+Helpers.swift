@@ -45,7 +45,8 @@ extension Engine {
             let thread = Thread { [unowned self] in
                 prepare?()
                 var search = Search(
-                    engine: self, start: start, budget: TimeBudget(limits: .infinite), nodeLimit: nil,
+                    engine: self, start: start,
+                    budget: TimeBudget(limits: .infinite, emptySquares: position.empty.count), nodeLimit: nil,
                     helper: helper)
                 let result = search.iterate(position, maxDepth: maxDepth, onInfo: { _ in })
                 helperNodes.add(result.nodes, ordering: .relaxed)

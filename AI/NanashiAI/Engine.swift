@@ -120,7 +120,7 @@ public final class Engine: @unchecked Sendable {
         if !position.hasMove {
             return SearchResult(bestMove: .pass, score: 0, depth: 0, nodes: 0, pv: [.pass])
         }
-        let budget = TimeBudget(limits: limits)
+        let budget = TimeBudget(limits: limits, emptySquares: position.empty.count)
         var search = Search(
             engine: self, start: start, budget: budget, nodeLimit: limits.nodes,
             softNodeLimit: limits.softNodes)

@@ -1,10 +1,12 @@
 /// How long a search may think, worked out from its limits.
 ///
 /// `soft` is when not to start another iteration on a clock (one seldom finishes in less than the
-/// time all earlier ones took); `hard` is when to abandon the iteration under way. A movetime has
-/// no soft limit: time it leaves unspent is lost, and an iteration cut short still gives the root
-/// move it found. On a clock the hard limit never exceeds a third of the time left, so the engine
-/// never loses on time while a move takes less than that.
+/// time all earlier ones took); `hard` is when to abandon the iteration under way. On a clock
+/// both are shares of the time left over the moves the game is expected to last by the empty
+/// squares left (`movesLeft`): the clock is spent over the whole game, not mostly left over. A
+/// movetime has no soft limit: time it leaves unspent is lost, and an iteration cut short still
+/// gives the root move it found. On a clock the hard limit never exceeds a third of the time
+/// left, so the engine never loses on time while a move takes less than that.
 struct TimeBudget {
     var soft: Duration?
     var hard: Duration?
@@ -16,17 +18,26 @@ struct TimeBudget {
     /// operating system giving the processor to others on a busy machine).
     static let overhead = Duration.milliseconds(50)
 
-    init(limits: SearchLimits) {
+    /// The moves the side to move has left, on average over self-play games on a clock, for the
+    /// empty squares left: about 20 with the board nearly full (jumps go on around the last
+    /// holes), one more for each empty square; 65 at the standard start.
+    static func movesLeft(emptySquares: Int) -> Int {
+        20 + emptySquares
+    }
+
+    /// The budget of a search with `limits` from a position with `emptySquares` empty squares.
+    init(limits: SearchLimits, emptySquares: Int) {
         if let movetime = limits.movetime {
             let margin = min(movetime / 20, .milliseconds(20))
             hard = movetime - margin
         }
         if let clock = limits.clock {
             let available = max(clock.own - Self.overhead, .milliseconds(1))
-            let movesLeft = Double(min(clock.movesToGo ?? 30, 30))
+            let expected = Self.movesLeft(emptySquares: emptySquares)
+            let movesLeft = Double(min(clock.movesToGo ?? expected, expected))
             let base = available / movesLeft + clock.ownIncrement * 3 / 4
             let cap = available / 3
-            let clockSoft = min(base * 0.6, cap)
+            let clockSoft = min(base * 1.2, cap)
             let clockHard = min(base * 3, cap)
             soft = clockSoft
             hard = hard.map { min($0, clockHard) } ?? clockHard
