@@ -20,6 +20,15 @@ private func session(challenging: (name: String, side: Side?, rated: Bool)? = ni
     welcomedSession(control: TimeControl(initial: 300, increment: 3), challenge: challenging, at: epoch)
 }
 
+/// The `start` of casual game 9 at 5+3, this player on `color` against `opponent`.
+private func casualStart(_ color: Side, against opponent: String, rating: Int) -> OnlineSession.Event {
+    reply(
+        .start(
+            GameStart(
+                game: 9, color: color, opponent: Opponent(name: opponent, rating: rating),
+                fen: Position.start.fen, control: TimeControl(initial: 300, increment: 3), rated: false)))
+}
+
 private let terms = ChallengeTerms(
     control: TimeControl(initial: 300, increment: 3), challengerSide: .x, rated: false)
 
@@ -60,11 +69,8 @@ private let terms = ChallengeTerms(
         reply(.challenged(ChallengeNotice(challenge: "C2", player: "carl", rating: 1620, terms: terms))),
         at: epoch)
     _ = online.handle(.line("accept"), at: epoch)
-    let start = GameStart(
-        game: 9, color: .o, opponent: Opponent(name: "carl", rating: 1620), fen: Position.start.fen,
-        control: TimeControl(initial: 300, increment: 3), rated: false)
     #expect(
-        said(online.handle(reply(.start(start)), at: epoch)).first
+        said(online.handle(casualStart(.o, against: "carl", rating: 1620), at: epoch)).first
             == "challenge accepted: you play o against carl (1620) at 5+3, casual; type ? for help"
     )
 }
@@ -74,11 +80,8 @@ private let terms = ChallengeTerms(
     _ = online.handle(reply(.pong, id: "sync"), at: epoch)
     let sent = ChallengeNotice(challenge: "C1", player: "bob", rating: 1480, terms: terms)
     _ = online.handle(reply(.challengeSent(sent), id: "seek"), at: epoch)
-    let start = GameStart(
-        game: 9, color: .x, opponent: Opponent(name: "bob", rating: 1480), fen: Position.start.fen,
-        control: TimeControl(initial: 300, increment: 3), rated: false)
     #expect(
-        said(online.handle(reply(.start(start)), at: epoch)).first
+        said(online.handle(casualStart(.x, against: "bob", rating: 1480), at: epoch)).first
             == "bob accepted your challenge: you play x against bob (1480) at 5+3, casual; type ? for help"
     )
 }
@@ -86,10 +89,7 @@ private let terms = ChallengeTerms(
 @Test func aCasualGameEndsUnrated() {
     var online = session()
     _ = online.handle(reply(.pong, id: "sync"), at: epoch)
-    let start = GameStart(
-        game: 9, color: .o, opponent: Opponent(name: "carl", rating: 1620), fen: Position.start.fen,
-        control: TimeControl(initial: 300, increment: 3), rated: false)
-    _ = online.handle(reply(.start(start)), at: epoch)
+    _ = online.handle(casualStart(.o, against: "carl", rating: 1620), at: epoch)
     let end = GameEnd(
         game: 9, outcome: Outcome(winner: .x, reason: .resignation),
         rating: RatingChange(before: 1500, after: 1500))
