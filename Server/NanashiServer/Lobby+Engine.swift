@@ -114,14 +114,11 @@ extension Lobby {
     }
 
     /// Books a game against the engine that ended: its player, if connected, may rematch it.
-    /// Returns false for a game between people.
-    func endedEngineGame(_ game: Game) -> Bool {
-        guard isAgainstTheEngine(game) else { return false }
+    func bookEngineGame(_ game: Game) {
         let ended = Rematches.Ended(
             game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control,
             start: game.start, rated: false)
         engineGames.ended(ended, connected: game.players.values.map(\.id).filter { connections[$0] != nil })
-        return true
     }
 
     /// A rematch of the player's last game against the engine starts at once, colours swapped,

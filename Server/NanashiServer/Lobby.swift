@@ -507,12 +507,16 @@ actor Lobby {
         guard games[game.id] === game else { return }
         games[game.id] = nil
         liveList = nil
-        let remote = isAgainstTheEngine(game) ? [] : keepRemoteRematchers(of: game)
+        let againstTheEngine = isAgainstTheEngine(game)
+        let remote = againstTheEngine ? [] : keepRemoteRematchers(of: game)
         endedElsewhere(game)
         for player in game.players.values where gameOf[player.id] === game {
             gameOf[player.id] = nil
         }
-        guard !endedEngineGame(game) else { return }
+        guard !againstTheEngine else {
+            bookEngineGame(game)
+            return
+        }
         rematches.ended(
             Rematches.Ended(
                 game: game.id, x: game.players[.x]!.id, o: game.players[.o]!.id, control: game.control,

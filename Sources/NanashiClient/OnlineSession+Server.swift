@@ -39,6 +39,8 @@ extension OnlineSession {
             var waited = 0
             if case .seeking(let since) = phase { waited = Int(since.duration(to: now).components.seconds) }
             actions.append(.clearStatus)
+            // The session's first game, before `table` below stands for the new one.
+            let isFirstGame = table == nil
             let table: OnlineTable
             do {
                 table = try OnlineTable(start, now: now, view: view)
@@ -47,7 +49,7 @@ extension OnlineSession {
             }
             var found = "found an opponent after \(ClockText.waited(seconds: waited))"
             if case .afterGame = phase { found = "rematch" }
-            if let challenge = settings.challenge, self.table == nil {
+            if let challenge = settings.challenge, isFirstGame {
                 found = "\(challenge.name) accepted your challenge"
             }
             if acceptedChallenge { found = "challenge accepted" }
