@@ -187,8 +187,9 @@ extension OnlineSession {
     }
 
     /// The game ended while this client was away; the profile's recent games (or, against the
-    /// engine, its games against the computer) say how. The final count is left out: moves may
-    /// have been played since this client last heard.
+    /// engine, its games against the computer) say how, with the rating it left for a rated
+    /// game. The final count is left out: moves may have been played since this client last
+    /// heard.
     private mutating func endedWhileAway(_ profile: Profile) -> Ending {
         guard let table else { return .finished }
         say("the game ended while you were away")
@@ -200,6 +201,10 @@ extension OnlineSession {
         guard let game = profile.recent.first(where: { $0.game == table.id }) else { return .finished }
         let outcome = game.outcome
         say("game over: \(outcome.verdict)")
+        guard table.rated else {
+            say(Self.result(winner: outcome.winner, side: table.side) + " (unrated)")
+            return .finished
+        }
         let (before, overflow) = profile.rating.subtractingReportingOverflow(game.ratingChange)
         say(
             overflow

@@ -426,9 +426,11 @@ func anEngineSeekNamesItsStart(layout: String?, fen: String?) throws {
 extension OnlineSession {
     /// In game 7 (as x), the connection lost and back: the server has no game for the player any
     /// more, so the session has asked for the profile that says how it ended.
-    fileprivate static func backAfterTheGameEndedAway() -> OnlineSession {
+    fileprivate static func backAfterTheGameEndedAway(rated: Bool = true) -> OnlineSession {
         var online = OnlineSession.seeking()
-        _ = online.at(0, reply(.start(gameStart)))
+        var start = gameStart
+        start.rated = rated
+        _ = online.at(0, reply(.start(start)))
         _ = online.at(1, .server(.closed))
         _ = online.at(2, .reconnectDue)
         _ = online.at(2, .connected)
@@ -493,6 +495,16 @@ private func profile(rating: Int, recent: [RecentGame] = [], computer: [RecentGa
         text(online.at(3, reply(.profile(profile(rating: 1500, computer: [lost])), id: "away")))
             == "the game ended while you were away\ngame over: o wins (x ran out of time)\nyou lose (unrated)\n"
     )
+}
+
+@Test func aCasualGameEndedAwayIsShownUnratedWithoutARatingLine() {
+    var online = OnlineSession.backAfterTheGameEndedAway(rated: false)
+    let won = RecentGame(
+        game: 7, opponent: "bob", color: .x, outcome: Outcome(winner: .x, reason: .resignation),
+        ratingChange: 0)
+    #expect(
+        text(online.at(3, reply(.profile(profile(rating: 1500, recent: [won])), id: "away")))
+            == "the game ended while you were away\ngame over: x wins (o resigned)\nyou win (unrated)\n")
 }
 
 @Test func pipedInputThatHasEndedLeavesWhenTheConnectionIsLostOrUnreachable() {
