@@ -51,8 +51,13 @@ public enum Command: Hashable, Sendable {
         board          draw the board again
         resign         give up this game
         quit           leave (also Ctrl-C or Ctrl-D)
-        In full screen h, j, k and l move the cursor: type Hint and Load with a capital, ? for help.
+        In full screen h, j, k and l move the cursor until the next letter makes them a word (hint).
         """
+
+    /// The commands that begin with a letter the full screen's cursor keys use (h, j, k, l):
+    /// typed on an empty line, those letters read as the start of one of these words once the
+    /// next letter could continue it.
+    static let cursorLetterWords = ["help", "hint", "load"]
 
     /// Reads one line of input. Case and surrounding spaces do not matter, except in file names.
     ///

@@ -23,6 +23,8 @@ public struct ScreenState: Hashable, Sendable {
     public var boardKeys: Bool
     /// Keys that stand for a typed line when the prompt is empty (a replay's arrows: `n`, `b`).
     public var keyLines: [Key: String]
+    /// Cursor letters just typed on an empty line, which may yet begin a command.
+    var cursorRun: CursorRun?
 
     public static let boardKeysHelp =
         "arrows/hjkl move, Enter/Space select and play, Esc cancels, or type (? help)"

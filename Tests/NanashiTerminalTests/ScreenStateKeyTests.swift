@@ -58,7 +58,7 @@ import Testing
 
     @Test func typedLinesStillWork() {
         var screen = state()
-        // h starts nothing while the line is empty (it moves the cursor), but H types.
+        // Capitals type as they are.
         for character in "Hint" { _ = screen.take(.character(character), layout: layout) }
         #expect(screen.input == "Hint")
         // Once typing, h j k l and space are letters of the line.
@@ -74,6 +74,64 @@ import Testing
         #expect(screen.take(.endOfInput, layout: layout) == .ended)
         #expect(screen.take(.interrupt, layout: layout) == .ended)
         #expect(screen.take(.redraw, layout: layout) == .redraw)
+    }
+
+    @Test func commandsThatBeginWithACursorLetterTypeAsTheyAre() {
+        var screen = state()
+        // h moves the cursor left; the i after it makes the two the start of hint.
+        _ = screen.take(.character("h"), layout: layout)
+        #expect(screen.cursor == Square("f1"))
+        _ = screen.take(.character("i"), layout: layout)
+        #expect(screen.input == "hi")
+        #expect(screen.cursor == Square("g1"))
+        for character in "nt" { _ = screen.take(.character(character), layout: layout) }
+        #expect(screen.take(.enter, layout: layout) == .line("hint"))
+        for character in "help" { _ = screen.take(.character(character), layout: layout) }
+        #expect(screen.take(.enter, layout: layout) == .line("help"))
+        #expect(screen.cursor == Square("g1"))
+        // A file name after load: the line stays a command whatever follows the word.
+        var loading = state()
+        for character in "load jk.pgn" { _ = loading.take(.character(character), layout: layout) }
+        #expect(loading.take(.enter, layout: layout) == .line("load jk.pgn"))
+        #expect(loading.cursor == Square("g1"))
+        // Letters and a backspace: what is left still reads as the start of help.
+        var erased = state()
+        for character in "hel" { _ = erased.take(.character(character), layout: layout) }
+        _ = erased.take(.backspace, layout: layout)
+        _ = erased.take(.backspace, layout: layout)
+        #expect(erased.input == "h")
+        #expect(erased.cursor == Square("g1"))
+    }
+
+    @Test func cursorLettersBeforeAMoveStillMoveTheCursor() {
+        // k h then e4: "khe" could begin no command; the letters moved the cursor.
+        var screen = state()
+        for character in "khe4" { _ = screen.take(.character(character), layout: layout) }
+        #expect(screen.input == "e4")
+        #expect(screen.cursor == Square("f2"))
+        // h then e4: "he" could begin help until the 4; then the h moved the cursor after all.
+        var left = state()
+        _ = left.take(.character("h"), layout: layout)
+        _ = left.take(.character("e"), layout: layout)
+        #expect(left.input == "he")
+        #expect(left.cursor == Square("g1"))
+        _ = left.take(.character("4"), layout: layout)
+        #expect(left.input == "e4")
+        #expect(left.cursor == Square("f1"))
+        #expect(left.take(.enter, layout: layout) == .line("e4"))
+        // Cursor letters, then an arrow, then a letter: the run ended with the arrow.
+        var moved = state()
+        _ = moved.take(.character("h"), layout: layout)
+        _ = moved.take(.up, layout: layout)
+        _ = moved.take(.character("i"), layout: layout)
+        #expect(moved.input == "i")
+        #expect(moved.cursor == Square("f2"))
+        // Space after cursor letters chooses the square they reached.
+        var chosen = state()
+        _ = chosen.take(.character("h"), layout: layout)
+        #expect(chosen.take(.character(" "), layout: layout) == .line("f1"))
+        _ = chosen.take(.character("i"), layout: layout)
+        #expect(chosen.input == "i")
     }
 
     @Test func withoutBoardKeysTheKeysStandForLines() {
