@@ -6,12 +6,12 @@ import NanashiCore
 import NanashiProtocol
 import NanashiTerminal
 
-/// `nanashi online`: rated games against other people through a server, or unrated ones against
-/// the server's engine (`--ai LEVEL`).
+/// `nanashi online`: games against other people through a server, rated or casual, sought or
+/// by challenge, or unrated ones against the server's engine (`--ai LEVEL`).
 struct OnlineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "online",
-        abstract: "Play a rated game online against another person.",
+        abstract: "Play online: against someone waiting, a player you challenge, or the server's engine.",
         discussion: """
             Logs in to the server (--server, 127.0.0.1:7878 by default), waits for an opponent at \
             the time control, then plays as in 'nanashi play': a square with your piece, then the \
@@ -27,6 +27,10 @@ struct OnlineCommand: AsyncParsableCommand {
             'nanashi play') the game is against the server's own engine at that level, starting at \
             once, unrated, in the same account and archive; --side picks your side (random by \
             default), and --layout or --fen the start.
+
+            With --challenge NAME the game is against that player once they accept it: rated, \
+            or casual (no rating changes, takebacks allowed) with --casual or --fen. A challenge \
+            that reaches you while you wait is answered with accept or decline.
 
             With piped input, one move or command per line; each line waits for your turn, and the \
             end of input leaves. A dropped connection is retried by itself, and the game resumes.
