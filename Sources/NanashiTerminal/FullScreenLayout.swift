@@ -53,7 +53,7 @@ public struct FullScreenLayout: Hashable, Sendable {
         }
         // A message too long for its line is shown whole with the notes.
         let notes = state.notes + (Frame.width(of: state.message) > width ? [state.message] : [])
-        let bottom = [state.keys, state.message, state.prompt + state.input]
+        let bottom = [state.keys.line(width: width), state.message, state.prompt + state.input]
         let top = max(0, height - bottom.count)
         // The panel's rows: those under the title whose left part leaves a space before the
         // panel's column (a long status line, a selection's targets, pushes the panel down).

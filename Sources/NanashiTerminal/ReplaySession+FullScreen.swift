@@ -5,7 +5,9 @@ extension ReplaySession {
     static let stepKeys: [Key: String] = [
         .right: "n", .down: "n", .left: "b", .up: "b", .home: "s", .end: "e",
     ]
-    static let stepKeysHelp = "arrows step (or n, b, Enter), Home/End or s/e the ends, a ply number, eval, q"
+    static let stepKeysHelp = KeyHelp(
+        "arrows step (or n, b, Enter), Home/End or s/e the ends, a ply number, eval, q",
+        short: "arrows/n/b step, Home/End, q")
 
     /// The position shown, as the full screen shows it.
     public var view: TableView {

@@ -18,7 +18,7 @@ public struct ScreenState: Hashable, Sendable {
     /// What has been typed after the prompt.
     public var input: String
     /// Which keys do what.
-    public var keys: String
+    public var keys: KeyHelp
     /// The board takes arrow keys, Enter, Space and clicks; otherwise they are left to `keyLines`.
     public var boardKeys: Bool
     /// Keys that stand for a typed line when the prompt is empty (a replay's arrows: `n`, `b`).
@@ -26,13 +26,14 @@ public struct ScreenState: Hashable, Sendable {
     /// Cursor letters just typed on an empty line, which may yet begin a command.
     var cursorRun: CursorRun?
 
-    public static let boardKeysHelp =
-        "arrows/hjkl move, Enter/Space select and play, Esc cancels, or type (? help)"
+    public static let boardKeysHelp = KeyHelp(
+        "arrows/hjkl move, Enter/Space select and play, Esc cancels, or type (? help)",
+        short: "arrows/hjkl Enter Esc, ? help")
 
     public init(
         table: TableView? = nil, title: String = "nanashi", cursor: Square = Square(file: 3, rank: 3)!,
         message: String = "",
-        notes: [String] = [], prompt: String = "", input: String = "", keys: String = boardKeysHelp,
+        notes: [String] = [], prompt: String = "", input: String = "", keys: KeyHelp = boardKeysHelp,
         boardKeys: Bool = true, keyLines: [Key: String] = [:]
     ) {
         self.table = table

@@ -72,12 +72,24 @@ import Testing
             " last move: o a1a3",
             " e3 selected: clone (+) d2 e2 f2 d3 f3 d4 e4 f4, jump (*) c1 d1 e1 f1 g1 c2 g2 c3 g3 c4 g4 c5 d5",
             " *x 4:58.2   o 5:00.0",
-            ScreenState.boardKeysHelp,
+            ScreenState.boardKeysHelp.short,
             "",
             "x [e3]> d",
         ].map { Frame.clip($0, to: 60) }
         #expect(frame.lines == expectedLines)
         #expect(frame.cursorColumn == 9)
+    }
+
+    /// The keys' line is whole where it fits and short where it does not: a narrow window still
+    /// says how to get help, rather than a sentence cut at its edge.
+    @Test func aNarrowWindowShowsTheShortKeysLine() {
+        let state = ScreenState(table: TableView(game: Game()), prompt: "x> ")
+        let wide = FullScreenLayout(width: 80, height: 24, glyphs: .ascii, color: false).frame(state)
+        #expect(
+            wide.lines[21] == "arrows/hjkl move, Enter/Space select and play, Esc cancels, or type (? help)")
+        let narrow = FullScreenLayout(width: 60, height: 24, glyphs: .ascii, color: false).frame(state)
+        #expect(narrow.lines[21] == "arrows/hjkl Enter Esc, ? help")
+        #expect(KeyHelp("q leaves").line(width: 5) == "q leaves")
     }
 
     /// A narrow window has no room beside the board: the notes go under it, their end shown when
@@ -94,7 +106,7 @@ import Testing
         #expect(frame.lines[14] == "")
         #expect(frame.lines[15] == "game over: x wins")
         #expect(frame.lines[16] == "final count: x 3, o 0")
-        #expect(frame.lines[21] == "arrows/hjkl move, Enter/Space ")
+        #expect(frame.lines[21] == "arrows/hjkl Enter Esc, ? help")
         #expect(frame.lines[23] == "play again? (y/n)> ")
         #expect(frame.lines.allSatisfy { Frame.width(of: $0) <= 30 })
     }
@@ -214,7 +226,7 @@ extension FullScreenLayoutTests {
             " g1 selected: clone (+) f1 f2 g2, jump (*) e1 e2 e3 f3 g3",
             "",
             "",
-            ScreenState.boardKeysHelp,
+            ScreenState.boardKeysHelp.short,
             "",
             "x [g1]> ",
         ].map { Frame.clip($0, to: 64) }
