@@ -1,3 +1,4 @@
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiTerminal
@@ -48,6 +49,7 @@ extension OnlineSession {
                 return unreadable(error)
             }
             var found = "found an opponent after \(ClockText.waited(seconds: waited))"
+            if settings.engine != nil { found = "ready" }
             if case .afterGame = phase { found = "rematch" }
             if let challenge = settings.challenge, isFirstGame {
                 found = "\(challenge.name) accepted your challenge"
@@ -56,9 +58,11 @@ extension OnlineSession {
             acceptedChallenge = false
             // A casual game allows takebacks (one against the engine says unrated at its end).
             let casual = start.rated || settings.engine != nil ? "" : ", casual"
+            let opponent =
+                view.engineElo.map { "\(table.opponent.name) (about \($0))" }
+                ?? "\(table.opponent.name) (\(table.opponent.rating))"
             say(
-                found + ": you play \(table.side) against "
-                    + "\(table.opponent.name) (\(table.opponent.rating)) at \(table.control)\(casual)"
+                found + ": you play \(table.side) against \(opponent) at \(table.control)\(casual)"
                     + "; type ? for help")
             begin(table, at: now)
         case .game(let state):
@@ -140,7 +144,11 @@ extension OnlineSession {
     }
 
     /// How a new table draws its board: as the player last left it.
-    private var view: OnlineTable.View { OnlineTable.View(color: settings.color, flipped: flipped) }
+    private var view: OnlineTable.View {
+        OnlineTable.View(
+            color: settings.color, flipped: flipped,
+            engineElo: settings.engine.flatMap { Level($0.level)?.elo })
+    }
 
     private mutating func begin(_ new: OnlineTable, at now: ContinuousClock.Instant) {
         table = new

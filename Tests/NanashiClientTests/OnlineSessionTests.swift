@@ -384,7 +384,10 @@ private func text(_ actions: [OnlineSession.Action]) -> String {
             == [.say("starting a game against the engine at level 7 at 10+0...")])
     var start = gameStart
     start.opponent = Opponent(name: "AI level 7", rating: 1500)
-    _ = online.at(0, reply(.start(start)))
+    // The engine's player is shown at its level's strength, not at the server's unrated 1500.
+    let started = text(online.at(0, reply(.start(start))))
+    #expect(started.contains("ready: you play x against AI level 7 (about 1350) at 10+0; type ? for help\n"))
+    #expect(started.contains(" x 2 pieces (you)   o 2 pieces (AI level 7, about 1350)\n"))
     let ended = text(
         online.at(
             1,

@@ -373,6 +373,15 @@
       }
     }
 
+    // The opponent's name and rating; the engine's player at its level's strength as the level
+    // list gives it ('AI level 3, about 780'), since the server shows it at an unrated 1500.
+    function opponentLabel(opponent) {
+      var level = /^AI level (\d+)$/.exec(opponent.name);
+      var option = level && document.querySelector('#ai-level option[value="' + level[1] + '"]');
+      var about = option && /\((about \d+)\)/.exec(option.textContent);
+      return opponent.name + (about ? ', ' + about[1] : ' ' + opponent.rating);
+    }
+
     // A game begins or goes on, from its `start` or `game` (`legal`: the player's legal moves when
     // it is their turn, as the server sent them; none otherwise).
     function begin(message, moves, clock) {
@@ -387,7 +396,7 @@
       var other = color === 'x' ? 'o' : 'x';
       document.getElementById('disc-top').className = 'disc ' + other;
       document.getElementById('disc-bottom').className = 'disc ' + color;
-      setText('name-top', opponent.name + ' ' + opponent.rating);
+      setText('name-top', opponentLabel(opponent));
       setText('name-bottom', (me ? me.name : 'you') + ' (you)');
       document.getElementById('rematch-button').classList.remove('offered');
       setText('result', '');
