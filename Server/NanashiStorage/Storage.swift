@@ -167,7 +167,7 @@ extension Storage {
 /// have no spaces) and a password hash no password matches, so nobody logs in as it.
 package enum EnginePlayer {
     /// The name of the engine's player at `level`.
-    package static func name(level: Int) -> String { "AI level \(level)" }
+    package static func name(level: Int) -> String { Opponent.engineName(level: level) }
 
     /// What stands for the password of the engine's players: no password hashes to it.
     package static let passwordHash = "engine"

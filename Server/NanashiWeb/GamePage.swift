@@ -6,7 +6,9 @@ import NanashiProtocol
 enum GamePage {
     /// A finished game: the positions after each ply, and the pieces each move turned, go to the
     /// script as data, so it needs no rules of its own to step through them.
-    static func finished(_ record: FinishedGameRecord) throws(ReplayError) -> String {
+    static func finished(_ record: FinishedGameRecord, levels: [LevelEntry] = []) throws(ReplayError)
+        -> String
+    {
         let game = record.summary
         let moves = try record.start.replaying(record.moves).moves
         var position = record.start
@@ -26,7 +28,7 @@ enum GamePage {
         let body = """
             <section class="game">
             <h1>Game #\(game.game)</h1>
-            \(players(x: game.x, o: game.o, initial: record.initial, increment: record.increment))
+            \(players(x: game.x, o: game.o, initial: record.initial, increment: record.increment, levels: levels))
             <p class="result" id="result">\(escaped(summary)) · \(escaped(game.outcome.result))</p>
             \(boardArea)
             <div class="steps" role="toolbar" aria-label="step through the game">
@@ -45,7 +47,7 @@ enum GamePage {
     }
 
     /// A game in progress, watched live: the script asks the server for it over `/ws`.
-    static func live(game: Int64) -> String {
+    static func live(game: Int64, levels: [LevelEntry] = []) -> String {
         let body = """
             <section class="game">
             <h1>Game #\(game) <span class="badge">live</span></h1>
@@ -58,13 +60,15 @@ enum GamePage {
             """
         return page(
             title: "Game \(game) (live)", body: body, pageKind: "watch",
-            data: PageData(mode: "watch", game: game), showsEnds: true)
+            data: PageData(mode: "watch", game: game, levels: levels), showsEnds: true)
     }
 
-    private static func players(x: GamePlayer, o: GamePlayer, initial: Int, increment: Int) -> String {
+    private static func players(
+        x: GamePlayer, o: GamePlayer, initial: Int, increment: Int, levels: [LevelEntry]
+    ) -> String {
         """
-        <p class="players"><span class="disc x"></span> \(playerLink(x.name)) <span class="quiet">\(x.rating)</span> \
-        v <span class="disc o"></span> \(playerLink(o.name)) <span class="quiet">\(o.rating)</span> \
+        <p class="players"><span class="disc x"></span> \(playerLink(x.name)) <span class="quiet">\(strengthText(x, levels: levels))</span> \
+        v <span class="disc o"></span> \(playerLink(o.name)) <span class="quiet">\(strengthText(o, levels: levels))</span> \
         · \(TimeControl(initial: initial, increment: increment))</p>
         """
     }

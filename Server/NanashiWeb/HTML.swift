@@ -47,6 +47,9 @@ struct PageData: Encodable {
     var moves: [String]?
     /// The pieces each move turned over, for a replay: the core's, so the script needs no rules.
     var converted: [[Square]]?
+    /// The engine's levels with their strength, for a watched game: its player is shown at its
+    /// level's (`strengthText`).
+    var levels: [LevelEntry]?
 
     /// The data as its block holds it (`scriptJSON`).
     var json: String { scriptJSON(self) }
@@ -87,6 +90,15 @@ func page(title: String, body: String, pageKind: String = "", data: PageData? = 
         </html>
 
         """
+}
+
+/// A player's strength as the pages show it beside the name: the rating, or for the engine's
+/// player its level's (`about 780`), since the server rates that player at an unrated 1500.
+func strengthText(_ player: GamePlayer, levels: [LevelEntry]) -> String {
+    guard let level = player.engineLevel, let entry = levels.first(where: { $0.level == level }) else {
+        return "\(player.rating)"
+    }
+    return "about \(entry.elo)"
 }
 
 /// A rating as the terminal writes it: `1662 ± 290`, with `?` when provisional.

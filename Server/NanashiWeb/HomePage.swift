@@ -10,6 +10,8 @@ struct HomePage {
     var live: [LiveGame]
     /// A name searched for that nobody has.
     var notFound: String?
+    /// The engine's levels, for its players' strength (`strengthText`).
+    var levels: [LevelEntry] = []
 
     var html: String {
         page(title: "Leaderboard", body: search + liveGames + standings)
@@ -40,8 +42,8 @@ struct HomePage {
         let rows = live.map { game in
             """
             <tr><td><a href="/game/\(game.game)">#\(game.game)</a></td>\
-            <td>\(playerLink(game.x.name)) <span class="quiet">\(game.x.rating)</span></td>\
-            <td>\(playerLink(game.o.name)) <span class="quiet">\(game.o.rating)</span></td>\
+            <td>\(playerLink(game.x.name)) <span class="quiet">\(strengthText(game.x, levels: levels))</span></td>\
+            <td>\(playerLink(game.o.name)) <span class="quiet">\(strengthText(game.o, levels: levels))</span></td>\
             <td>\(game.control)</td>\
             <td class="num">\(game.ply)</td><td><a href="/game/\(game.game)">watch</a></td></tr>
             """

@@ -8,6 +8,8 @@ struct PlayerPage {
     var archive: GameArchive
     /// The game the page starts before, when paging back.
     var before: Int64?
+    /// The engine's levels, for its players' strength (`strengthText`).
+    var levels: [LevelEntry] = []
 
     var html: String {
         page(title: profile.name, body: summary + games)
@@ -44,7 +46,7 @@ struct PlayerPage {
                 <tr><td><a href="/game/\(game.game)">#\(game.game)</a></td>\
                 <td><time datetime="\(escaped(game.ended))">\(escaped(Self.shortDate(game.ended)))</time></td>\
                 <td><span class="disc \(side)"></span> \(side)</td>\
-                <td>\(playerLink(opponent.name)) <span class="quiet">\(opponent.rating)</span></td>\
+                <td>\(playerLink(opponent.name)) <span class="quiet">\(strengthText(opponent, levels: levels))</span></td>\
                 <td class="result \(result)">\(result)</td><td>\(escaped(game.outcome.reason.rawValue))</td>\
                 <td class="num">\(game.plies)</td></tr>
                 """

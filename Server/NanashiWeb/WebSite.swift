@@ -88,7 +88,9 @@ public struct WebSite: Sendable {
         let offset = min(max(Int(request.query["offset"] ?? "") ?? 0, 0), 10_000_000)
         async let live = source.liveGames()
         let leaderboard = try await source.leaderboard(limit: HomePage.pageSize, offset: offset)
-        let page = HomePage(leaderboard: leaderboard, offset: offset, live: await live, notFound: notFound)
+        let page = HomePage(
+            leaderboard: leaderboard, offset: offset, live: await live, notFound: notFound,
+            levels: source.levels)
         return .html(page.html)
     }
 
@@ -100,7 +102,8 @@ public struct WebSite: Sendable {
         else {
             return notFound("No player is called “\(escaped(name.prefix(40)))”.")
         }
-        return .html(PlayerPage(profile: profile, archive: archive, before: before).html)
+        return .html(
+            PlayerPage(profile: profile, archive: archive, before: before, levels: source.levels).html)
     }
 
     private func game(_ text: String) async throws -> WebResponse {
@@ -109,12 +112,12 @@ public struct WebSite: Sendable {
         }
         if let page = finishedPages.page(id) { return page }
         if let record = try await source.finishedGame(id: id) {
-            let page = WebResponse.html(try GamePage.finished(record))
+            let page = WebResponse.html(try GamePage.finished(record, levels: source.levels))
             finishedPages.keep(page, for: id)
             return page
         }
         if await source.isInProgress(game: id) {
-            return .html(GamePage.live(game: id))
+            return .html(GamePage.live(game: id, levels: source.levels))
         }
         return notFound("There is no game \(id).")
     }

@@ -34,8 +34,8 @@ public enum ArchiveTable {
         StandingsTable.pad(text, width, right: right)
     }
 
-    /// `ann 1500`.
-    static func player(_ player: GamePlayer) -> String { "\(player.name) \(player.rating)" }
+    /// `ann 1500` (`Opponent.label`).
+    static func player(_ player: GamePlayer) -> String { player.label }
 
     /// `2027-01-15T08:00:00Z` as `2027-01-15 08:00`; anything else as it is.
     static func shortTime(_ iso: String) -> String {

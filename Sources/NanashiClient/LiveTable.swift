@@ -12,7 +12,7 @@ public enum LiveTable {
         return games.enumerated().map { index, game in
             let number = StandingsTable.pad("\(index + 1).", 4)
             return
-                "\(number) game \(game.game)  \(game.x.name) \(game.x.rating) (x) v \(game.o.name) \(game.o.rating) (o)  \(game.control)  ply \(game.ply)"
+                "\(number) game \(game.game)  \(game.x.label) (x) v \(game.o.label) (o)  \(game.control)  ply \(game.ply)"
         }
     }
 

@@ -1,4 +1,3 @@
-import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiTerminal
@@ -58,9 +57,7 @@ extension OnlineSession {
             acceptedChallenge = false
             // A casual game allows takebacks (one against the engine says unrated at its end).
             let casual = start.rated || settings.engine != nil ? "" : ", casual"
-            let opponent =
-                view.engineElo.map { "\(table.opponent.name) (about \($0))" }
-                ?? "\(table.opponent.name) (\(table.opponent.rating))"
+            let opponent = "\(table.opponent.name) (\(table.opponent.strength))"
             say(
                 found + ": you play \(table.side) against \(opponent) at \(table.control)\(casual)"
                     + "; type ? for help")
@@ -144,11 +141,7 @@ extension OnlineSession {
     }
 
     /// How a new table draws its board: as the player last left it.
-    private var view: OnlineTable.View {
-        OnlineTable.View(
-            color: settings.color, flipped: flipped,
-            engineElo: settings.engine.flatMap { Level($0.level)?.elo })
-    }
+    private var view: OnlineTable.View { OnlineTable.View(color: settings.color, flipped: flipped) }
 
     private mutating func begin(_ new: OnlineTable, at now: ContinuousClock.Instant) {
         table = new

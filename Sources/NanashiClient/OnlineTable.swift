@@ -47,27 +47,18 @@ struct OnlineTable {
         clock = GameClock(state.clock, running: Self.running(in: loop.game.current), since: now)
     }
 
-    /// How the board is drawn: in color, from which side, and, against the engine, the
-    /// strength of its level (the server shows the engine's player at an unrated 1500).
+    /// How the board is drawn: in color, and from which side.
     struct View {
         var color: Bool
         var flipped: Bool
-        /// The Elo of the engine's level (`Level.elo`) when the opponent is the engine.
-        var engineElo: Int? = nil
-
-        /// The opponent as the board's words and the start line name them: `bob 1612`, or
-        /// `AI level 3, about 780`.
-        func label(_ opponent: Opponent) -> String {
-            engineElo.map { "\(opponent.name), about \($0)" } ?? "\(opponent.name) \(opponent.rating)"
-        }
     }
 
     /// The loop for `game`: this player at the keyboard, labelled `you`, the opponent's name and
-    /// rating (or level's strength) on the other side.
+    /// rating (`Opponent.label`) on the other side.
     private static func loop(_ game: Game, side: Side, opponent: Opponent, view: View) -> GameLoop {
         GameLoop(
             game: game, keyboard: [side],
-            labels: [side: "you", side.opponent: view.label(opponent)],
+            labels: [side: "you", side.opponent: opponent.label],
             flipped: view.flipped, color: view.color)
     }
 

@@ -55,12 +55,12 @@ public struct WatchTable: Sendable {
 
     /// The heading: `game 12: ann 1500 (x) v bob 1480 (o), 5+3`.
     public var heading: String {
-        "game \(id): \(x.name) \(x.rating) (x) v \(o.name) \(o.rating) (o), \(control)"
+        "game \(id): \(x.label) (x) v \(o.label) (o), \(control)"
     }
 
-    /// Words after each side's piece count: the player's name and rating.
+    /// Words after each side's piece count: the player's name and rating (`Opponent.label`).
     public var labels: [Side: String] {
-        [.x: "\(x.name) \(x.rating)", .o: "\(o.name) \(o.rating)"]
+        [.x: x.label, .o: o.label]
     }
 
     /// The lines shown once the game is over, such as `game over: x wins (o resigned)` and the

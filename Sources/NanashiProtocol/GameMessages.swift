@@ -9,6 +9,20 @@ public struct Opponent: Hashable, Sendable, Codable {
         self.name = name
         self.rating = rating
     }
+
+    /// The name of the built-in engine's player at `level`, `AI level 3`: a name no person can
+    /// take (names have no spaces).
+    public static func engineName(level: Int) -> String { "AI level \(level)" }
+
+    /// The engine's level when this is the built-in engine's player (its rating is then the
+    /// server's unrated 1500, not its strength); `nil` for a person.
+    public var engineLevel: Int? {
+        let prefix = "AI level "
+        guard name.hasPrefix(prefix), let level = Int(name.dropFirst(prefix.count)), level > 0,
+            Self.engineName(level: level) == name
+        else { return nil }
+        return level
+    }
 }
 
 /// The fields of `start`.

@@ -44,6 +44,13 @@ private let bob = GamePlayer(name: "veteran_player", rating: 1580)
             "  2. game 7  veteran_player 1580 (x) v ann 1612 (o)  1+0  ply 0",
         ])
     #expect(LiveTable.lines([]) == ["No games in progress."])
+    // The engine's player shows its level's strength, not the server's unrated 1500.
+    let engine = GamePlayer(name: "AI level 3", rating: 1500)
+    #expect(
+        LiveTable.lines([
+            LiveGame(game: 9, x: ann, o: engine, control: TimeControl(initial: 60, increment: 0), ply: 2)
+        ])
+            == ["  1. game 9  ann 1612 (x) v AI level 3, about 780 (o)  1+0  ply 2"])
     #expect(LiveTable.pick("2", from: games) == 7)
     #expect(LiveTable.pick(" 1 ", from: games) == 12)
     #expect(LiveTable.pick("#99", from: games) == 99)

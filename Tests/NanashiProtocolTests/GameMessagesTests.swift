@@ -103,3 +103,17 @@ func aMissingFieldOrAMoveThatIsNotOneIsRefused(line: String, error: ProtocolErro
         #expect(try Wire.reply(fromLine: Array(Wire.line(reply).utf8)) == reply)
     }
 }
+
+/// The engine's players are named `AI level N`, a name no person can take; any other name is a
+/// person's, however close.
+@Test func theEnginesPlayersAreKnownByTheirNames() {
+    #expect(Opponent.engineName(level: 3) == "AI level 3")
+    #expect(Opponent(name: "AI level 3", rating: 1500).engineLevel == 3)
+    #expect(Opponent(name: "AI level 24", rating: 1500).engineLevel == 24)
+    for name in [
+        "ann", "AI level", "AI level 0", "AI level 03", "AI level -1", "AI level 3 ", "ai level 3",
+        "AI level x",
+    ] {
+        #expect(Opponent(name: name, rating: 1500).engineLevel == nil, "\(name)")
+    }
+}

@@ -26,6 +26,8 @@ struct FakeSource: WebSource {
     /// How many times a finished game was read.
     var finishedReads = Asked()
     var levels = Level.all.map { LevelEntry(level: $0.number, elo: $0.elo) }
+    /// Games in progress besides the one every test sees.
+    var moreLive: [LiveGame] = []
 
     func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
         let entries = [
@@ -70,7 +72,7 @@ struct FakeSource: WebSource {
             LiveGame(
                 game: 7, x: GamePlayer(name: hostile, rating: 1500), o: GamePlayer(name: "bob", rating: 1490),
                 control: TimeControl(initial: 300, increment: 3), ply: 12)
-        ]
+        ] + moreLive
     }
 
     func isInProgress(game: Int64) async -> Bool { inProgress.contains(game) }
@@ -93,6 +95,31 @@ struct FakeSource: WebSource {
         #expect(request.path == "/player/a b")
         #expect(request.query == ["name": "c d", "offset": "25"])
         #expect(WebRequest(method: "GET", target: "/x%ff").path == "")
+    }
+
+    /// The engine's player is shown at its level's strength, not at the server's unrated 1500: in
+    /// the live list, and the watched game's page carries the levels its script reads it from.
+    @Test func theEnginesPlayerIsShownAtItsLevelsStrength() async throws {
+        var source = FakeSource()
+        source.moreLive = [
+            LiveGame(
+                game: 8, x: GamePlayer(name: "ann", rating: 1338),
+                o: GamePlayer(name: "AI level 3", rating: 1500),
+                control: TimeControl(initial: 60, increment: 0), ply: 2)
+        ]
+        source.inProgress = [8]
+        let site = WebSite(source: source)
+        let home = await get("/", on: site).text
+        #expect(
+            home.contains(
+                #"<a href="/player/AI%20level%203">AI level 3</a> <span class="quiet">about 780</span>"#))
+        #expect(home.contains(#"<a href="/player/ann">ann</a> <span class="quiet">1338</span>"#))
+        let live = await get("/game/8", on: site).text
+        #expect(live.contains(#"{"elo":780,"level":3}"#))
+        let levels = [LevelEntry(level: 3, elo: 780)]
+        #expect(strengthText(GamePlayer(name: "AI level 3", rating: 1500), levels: levels) == "about 780")
+        #expect(strengthText(GamePlayer(name: "AI level 4", rating: 1500), levels: levels) == "1500")
+        #expect(strengthText(GamePlayer(name: "ann", rating: 1338), levels: levels) == "1338")
     }
 
     @Test func theHomePageEscapesNamesAndPages() async {
@@ -231,7 +258,8 @@ struct FakeSource: WebSource {
         let live = await get("/game/9", on: site)
         #expect(live.status == 200)
         #expect(live.text.contains(#"<body data-page="watch">"#))
-        #expect(live.text.contains(#"{"game":9,"mode":"watch"}"#))
+        #expect(live.text.contains(#"{"game":9,"levels":[{"elo":500,"level":1},"#))
+        #expect(live.text.contains(#"{"elo":4400,"level":24}],"mode":"watch"}"#))
         for target in [
             "/game/10", "/game/10/pgn", "/game/9/pgn", "/game/%3Cx%3E", "/game/-1", "/nothing", "/player",
         ] {

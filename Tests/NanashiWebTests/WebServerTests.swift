@@ -151,7 +151,9 @@ func samples(_ text: String) -> [String: Double] {
         }
         _ = try await bob.reply()
         let page = try HTTPReply.get(http, "/game/\(start.game)")
-        #expect(page.status == 200 && page.body.contains(#"{"game":\#(start.game),"mode":"watch"}"#))
+        #expect(
+            page.status == 200
+                && page.body.contains(#"{"game":\#(start.game),"levels":[{"elo":500,"level":1},"#))
         let home = try HTTPReply.get(http, "/")
         #expect(home.body.contains(#"<a href="/game/\#(start.game)">watch</a>"#))
         let watcher = try WebSocketClient(port: http)

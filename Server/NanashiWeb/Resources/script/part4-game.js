@@ -162,6 +162,15 @@
   }
 
   // MARK: /game/G in progress: watching it.
+
+  // A player's rating, or for the engine's player its level's strength ('about 780') from the
+  // levels the page was given: the server rates that player at an unrated 1500.
+  function strength(player) {
+    var level = /^AI level (\d+)$/.exec(player.name);
+    var entry = level && (data.levels || []).filter(function (e) { return e.level === +level[1]; })[0];
+    return entry ? 'about ' + entry.elo : player.rating;
+  }
+
   function watch() {
     var board = new Board(document.getElementById('board'), null);
     var clocks = new Clocks();
@@ -190,7 +199,7 @@
             players.appendChild(a);
             var rating = document.createElement('span');
             rating.className = 'quiet';
-            rating.textContent = ' ' + pair[1].rating;
+            rating.textContent = ' ' + strength(pair[1]);
             players.appendChild(rating);
             setText('name-' + pair[0], pair[1].name);
           });
