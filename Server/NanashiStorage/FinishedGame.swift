@@ -37,7 +37,8 @@ package struct FinishedGame: Sendable {
     }
 
     /// The game as PGN, as python-ataxx reads it: x is `White`, o is `Black`, and `1-0` means x won.
-    /// A game from another start has its `FEN` and `SetUp "1"`.
+    /// A game from another start has its `FEN` and `SetUp "1"`. The engine's player has no Elo
+    /// tag: its rating is the server's unrated 1500, not its strength (its name gives the level).
     ///
     /// - Throws: `ReplayError` if a stored move cannot be played, `StorageError.damaged` for an
     ///   unreadable start (a damaged database).
@@ -50,10 +51,10 @@ package struct FinishedGame: Sendable {
             "Round": "-",
             "White": x.name,
             "Black": o.name,
-            "WhiteElo": String(x.rating),
-            "BlackElo": String(o.rating),
             "TimeControl": "\(control.initial)+\(control.increment)",
         ]
+        if x.engineLevel == nil { tags["WhiteElo"] = String(x.rating) }
+        if o.engineLevel == nil { tags["BlackElo"] = String(o.rating) }
         // PGN's way to say the game starts elsewhere than the standard start (`FEN` is always written).
         if start != .start { tags["SetUp"] = "1" }
         return try GameRecord(start: start, moves: start.replaying(moves).moves, tags: tags, outcome: outcome)

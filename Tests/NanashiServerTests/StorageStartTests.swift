@@ -45,6 +45,18 @@ import Testing
         await storage.close()
     }
 
+    /// A game against the engine names its level and gives its player no Elo: the engine's
+    /// rating is the server's unrated 1500, not its strength.
+    @Test func theEnginesPlayerHasNoEloInAPGN() throws {
+        let game = FinishedGame(
+            id: 5, x: GamePlayer(name: "ann", rating: 1612), o: GamePlayer(name: "AI level 3", rating: 1500),
+            control: .standard, outcome: Outcome(winner: .o, reason: .resignation), plies: 1,
+            started: Date(timeIntervalSince1970: 0), ended: Date(timeIntervalSince1970: 60), moves: ["b6"])
+        let pgn = try game.pgn()
+        #expect(pgn.contains("[Black \"AI level 3\"]\n") && pgn.contains("[WhiteElo \"1612\"]\n"), "\(pgn)")
+        #expect(!pgn.contains("BlackElo"), "\(pgn)")
+    }
+
     /// Refusing challenges is stored per player until taken back, and every read of a player's
     /// row carries it: by name and by token (what login reads), by id, and as a seeker.
     @Test(arguments: StorageBackend.allCases)
