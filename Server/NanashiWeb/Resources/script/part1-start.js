@@ -8,6 +8,13 @@
   var dataNode = document.getElementById('page-data');
   var data = dataNode ? JSON.parse(dataNode.textContent) : {};
 
+  // The built-in engine's level when `player` is its player (the protocol names it
+  // 'AI level N', a name no person can take); null for a person.
+  function engineLevel(player) {
+    var match = /^AI level (\d+)$/.exec(player.name);
+    return match ? +match[1] : null;
+  }
+
   function name(index) { return FILES[index % 7] + (Math.floor(index / 7) + 1); }
   function indexOf(square) { return FILES.indexOf(square[0]) + 7 * (parseInt(square.slice(1), 10) - 1); }
   // Whether two squares touch (a clone, written by its destination, comes from any piece next to it).

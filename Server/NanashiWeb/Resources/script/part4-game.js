@@ -166,8 +166,8 @@
   // A player's rating, or for the engine's player its level's strength ('about 780') from the
   // levels the page was given: the server rates that player at an unrated 1500.
   function strength(player) {
-    var level = /^AI level (\d+)$/.exec(player.name);
-    var entry = level && (data.levels || []).filter(function (e) { return e.level === +level[1]; })[0];
+    var level = engineLevel(player);
+    var entry = level && (data.levels || []).filter(function (e) { return e.level === level; })[0];
     return entry ? 'about ' + entry.elo : player.rating;
   }
 

@@ -376,8 +376,8 @@
     // The opponent's name and rating; the engine's player at its level's strength as the level
     // list gives it ('AI level 3, about 780'), since the server shows it at an unrated 1500.
     function opponentLabel(opponent) {
-      var level = /^AI level (\d+)$/.exec(opponent.name);
-      var option = level && document.querySelector('#ai-level option[value="' + level[1] + '"]');
+      var level = engineLevel(opponent);
+      var option = level && document.querySelector('#ai-level option[value="' + level + '"]');
       var about = option && /\((about \d+)\)/.exec(option.textContent);
       return opponent.name + (about ? ', ' + about[1] : ' ' + opponent.rating);
     }
@@ -391,7 +391,7 @@
       var lastMove = moves.length ? moves[moves.length - 1] : null;
       game = { id: message.game, color: color, opponent: opponent, board: board, marks: landing(lastMove),
                last: lastMove, legal: message.legal || null, selected: -1, sent: false, over: false,
-               engine: /^AI level \d+$/.test(opponent.name), casual: message.rated === false };
+               engine: engineLevel(opponent) !== null, casual: message.rated === false };
       clocks.set(clock, board.side);
       var other = color === 'x' ? 'o' : 'x';
       document.getElementById('disc-top').className = 'disc ' + other;
