@@ -6,7 +6,7 @@ import NanashiTerminal
 struct LayoutsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layouts",
-        abstract: "Show the named starting positions (for online --layout and seeks).")
+        abstract: "Show the named starting positions (for --layout: play, hotseat, online and seeks).")
 
     @OptionGroup var displayOptions: DisplayOptions
 

@@ -49,4 +49,35 @@ import Testing
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// The local commands start from a layout by name (`--layout`), blockers and all.
+    @Test func localCommandsStartFromALayout() throws {
+        let show = try NanashiProcess.run(["show", "--layout", "centre", "f2"])
+        #expect(show.status == 0 && show.stderr.isEmpty, "\(show.stderr)")
+        #expect(show.stdout.contains("\n4 . . . - . . .\n"))
+        #expect(show.stdout.contains("\nfen x5o/7/7/3-3/7/5x1/o5x o 0 1\n"))
+        let perft = try NanashiProcess.run(["perft", "--layout", "cross", "--depth", "1"])
+        #expect(perft.status == 0 && perft.stdout.hasPrefix("depth 1 nodes 16 "), "\(perft.stdout)")
+        let hotseat = try NanashiProcess.run(["hotseat", "--layout", "cross"], input: "quit\n")
+        #expect(hotseat.status == 0 && hotseat.stderr.isEmpty, "\(hotseat.stderr)")
+        #expect(hotseat.stdout.contains(" 6  .  .  .  #  .  .  .  6\n"), "\(hotseat.stdout)")
+        let play = try NanashiProcess.run(["play", "--layout", "edges", "--level", "1"], input: "quit\n")
+        #expect(play.status == 0 && play.stderr.isEmpty, "\(play.stderr)")
+        #expect(play.stdout.contains(" 4  #  .  .  .  .  .  #  4\n"), "\(play.stdout)")
+    }
+
+    /// A layout of no name, or one given with a FEN, stops a local command before it starts, in
+    /// the words `online` uses.
+    @Test(arguments: [
+        (["play", "--layout", "nowhere"], "no layout is named 'nowhere': standard, square,"),
+        (["hotseat", "--layout", "Cross"], "no layout is named 'Cross'"),
+        (["show", "--layout", "cross", "--fen", "startpos"], "--layout and --fen exclude each other"),
+        (["perft", "--fen", "startpos", "--layout", "row"], "--layout and --fen exclude each other"),
+    ])
+    func localCommandsRefuseABadLayout(arguments: [String], message: String) throws {
+        let result = try NanashiProcess.run(arguments, input: "quit\n")
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("nanashi: \(message)"), "\(result.stderr)")
+    }
 }
