@@ -201,15 +201,7 @@ actor Analyst {
         async -> SearchResult?
     {
         if position.isGameOver { return nil }
-        guard !position.hasMove, let passed = try? position.play(.pass) else {
-            return await engines.evaluate(position, depth: depth, owner: owner)
-        }
-        // A forced pass: the engine scores such a root 0, so the position after it is searched
-        // instead, from the other side.
-        var result = await engines.evaluate(passed, depth: depth, owner: owner)
-        result.score = -result.score
-        result.bestMove = .pass
-        return result
+        return await engines.search(owner: owner) { $0.analysisSearch(of: position, depth: depth) }
     }
 
     /// `search`'s result for each of `positions`, in their order: one search at a time, and up to
@@ -241,36 +233,8 @@ actor Analyst {
     static func analysis(
         _ gameID: Int64, positions: [Position], moves: [Move], results: [SearchResult?], depth: Int
     ) -> GameAnalysis {
-        let evals = zip(positions, results).map { position, result in
-            whiteEval(position, result)
-        }
-        var mistakes: [GameAnalysis.Mistake] = []
-        for (index, move) in moves.enumerated() {
-            let mover = positions[index].sideToMove
-            let sign = mover == .x ? 1 : -1
-            let loss = sign * (evals[index] - evals[index + 1])
-            guard loss >= GameAnalysis.mistakeThreshold, let best = results[index]?.bestMove, best != move
-            else {
-                continue
-            }
-            mistakes.append(
-                GameAnalysis.Mistake(
-                    ply: index + 1, played: move, best: best, loss: loss))
-        }
-        return GameAnalysis(game: gameID, depth: depth, evals: evals, mistakes: mistakes)
-    }
-
-    /// A position's evaluation from x's point of view, in centi-pieces, clamped: a game over is
-    /// scored by its result.
-    private static func whiteEval(_ position: Position, _ result: SearchResult?) -> Int {
-        let won = GameAnalysis.won
-        guard let result else {
-            guard let outcome = position.outcome, let winner = outcome.winner else { return 0 }
-            return winner == .x ? won : -won
-        }
-        let fromMover =
-            abs(result.score) >= Engine.winThreshold ? (result.score > 0 ? won : -won) : result.score
-        let clamped = min(max(fromMover, -won), won)
-        return position.sideToMove == .x ? clamped : -clamped
+        GameAnalysis(
+            game: gameID, depth: depth, positions: positions, moves: moves,
+            findings: results.map { $0.map { GameAnalysis.Finding(score: $0.score, best: $0.bestMove) } })
     }
 }

@@ -4,24 +4,29 @@ import NanashiTerminal
 
 extension ReplaySession {
     /// Replays a game at this terminal as `nanashi replay` does: the first game of the PGN file
-    /// `file`, or with `game` that finished game of `servers` with the server's analysis of it;
-    /// `eval` searches `depth` plies (1 to 20). Full screen unless `display` says not.
+    /// `file` (with `analyse`, analysed here first), or with `game` that finished game of
+    /// `servers` with the server's analysis of it; `eval` and the analysis search `depth` plies
+    /// (1 to 20). Full screen unless `display` says not.
     ///
     /// - Throws: `RangeError` for the depth, `LocalFiles.Problem` for the file, `QueryError`
     ///   when the server cannot give the game.
     public static func run(
-        file: String, orGame game: Int64?, on servers: ServerList, depth: Int, display: Display
+        file: String, orGame game: Int64?, on servers: ServerList, depth: Int, analyse: Bool = false,
+        display: Display
     ) async throws {
         try (1...20).check(depth, "depth")
         var session: ReplaySession
         let console = display.console()
+        let engine = Engine(hashMegabytes: 16)
         if let game {
             let (record, analysis) = try await ServerConnection.finishedGame(game, at: servers)
             session = ReplaySession(Replay(record), color: console.color, analysis: analysis)
         } else {
-            session = ReplaySession(try Replay(file: file), color: console.color)
+            let replay = try Replay(file: file)
+            let analysis = analyse ? replay.analysis(depth: depth, engine: engine) : nil
+            session = ReplaySession(replay, color: console.color, analysis: analysis)
         }
-        let search = ReplaySession.search(Engine(hashMegabytes: 16), depth: depth)
+        let search = ReplaySession.search(engine, depth: depth)
         if let fullScreen = display.openFullScreen(colored: console) {
             defer { fullScreen.close() }
             session.run(fullScreen: fullScreen, search: search)

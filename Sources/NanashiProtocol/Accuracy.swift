@@ -59,7 +59,7 @@ extension GameAnalysis {
         var accuracy = Accuracy()
         guard evals.count > 1 else { return accuracy }
         for index in 0..<(evals.count - 1) {
-            let mover: Side = index % 2 == 0 ? .x : .o
+            let mover = self.mover(of: index + 1)
             guard mover == side else { continue }
             let loss = Accuracy.loss(of: mover, before: evals[index], after: evals[index + 1])
             accuracy.moves += 1

@@ -27,13 +27,27 @@ extension GameAnalysis {
     func lines(at ply: Int) -> [String] {
         guard evals.indices.contains(ply) else { return [] }
         var lines = [" eval " + Self.text(evals[ply])]
-        if let mistake = mistakes.first(where: { $0.ply == ply }) {
+        if ply > 0, let mistake = mistakes.first(where: { $0.ply == ply }) {
             lines.append(
-                " \(mistake.played) was a mistake (lost \(Self.pieces(mistake.loss)) pieces): the engine preferred \(mistake.best)"
+                " \(mistake.played) was a mistake (\(cost(of: mistake))): the engine preferred \(mistake.best)"
             )
         }
         return lines
     }
+
+    /// What a mistake cost its mover, for a person: `lost 3.25 pieces`, or where a win by force
+    /// was given up or a loss by force walked into, that (no count of pieces says it).
+    /// `mistake.ply` must be a ply after the start, with an evaluation.
+    func cost(of mistake: Mistake) -> String {
+        let sign = mover(of: mistake.ply) == .x ? 1 : -1
+        // Taken as at most a win each way, so that no number a server sends overflows.
+        let (before, after) = (clamped(evals[mistake.ply - 1]), clamped(evals[mistake.ply]))
+        if sign * before >= Self.won { return "gave up a win by force" }
+        if sign * after <= -Self.won { return "walked into a loss by force" }
+        return "lost \(Self.pieces(mistake.loss)) pieces"
+    }
+
+    private func clamped(_ eval: Int) -> Int { min(max(eval, -Self.won), Self.won) }
 
     /// `+1.25 (x is ahead)`, `x wins by force`, `0.00 (level)`.
     static func text(_ eval: Int) -> String {

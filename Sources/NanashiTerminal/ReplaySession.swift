@@ -23,13 +23,19 @@ public struct ReplaySession {
     /// The game and the position shown.
     public private(set) var replay: Replay
     private let renderer: BoardRenderer
-    /// The engine's stored analysis of the game, shown under each position, if there is one.
+    /// The engine's analysis of the game, shown under each position, if there is one.
     private let analysis: GameAnalysis?
 
+    /// A session on `replay`, with `analysis` of the same game (its first mover is taken from
+    /// the game's start: the wire does not carry it).
     public init(_ replay: Replay, color: Bool, analysis: GameAnalysis? = nil) {
         self.replay = replay
         renderer = BoardRenderer(color: color)
-        self.analysis = analysis
+        self.analysis = analysis.map { analysis in
+            var analysis = analysis
+            analysis.firstMover = replay.positions[0].sideToMove
+            return analysis
+        }
     }
 
     /// The heading and the first board.

@@ -21,7 +21,8 @@ struct ReplayCommand: AsyncParsableCommand {
             With --game G instead of a file, the finished game G of a server (--server, \
             127.0.0.1:7878 by default) is replayed with the server's analysis of it (computed \
             once, then stored): under each position its evaluation, and after each mistake the \
-            move the engine preferred.
+            move the engine preferred. --analyse gives a file's game the same analysis, computed \
+            here at --depth.
             """
     )
 
@@ -33,8 +34,11 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var serverOptions: ServerOptions
 
-    @Option(help: "How deep the engine searches for eval, in plies.")
+    @Option(help: "How deep the engine searches for eval and --analyse, in plies.")
     var depth = 6
+
+    @Flag(help: "Analyse the file's game first: each position's evaluation, and each mistake's better move.")
+    var analyse = false
 
     @OptionGroup var displayOptions: DisplayOptions
 
@@ -42,11 +46,14 @@ struct ReplayCommand: AsyncParsableCommand {
         guard (file == nil) != (game == nil) else {
             throw ValidationError("give a PGN file or --game, not both")
         }
+        if analyse && game != nil {
+            throw ValidationError("--analyse goes with a file: a server's game comes with its analysis")
+        }
     }
 
     func run() async throws {
         try await ReplaySession.run(
-            file: file ?? "", orGame: game, on: try serverOptions.servers(), depth: depth,
+            file: file ?? "", orGame: game, on: try serverOptions.servers(), depth: depth, analyse: analyse,
             display: displayOptions.display)
     }
 }

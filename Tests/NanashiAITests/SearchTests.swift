@@ -70,6 +70,27 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         #expect(result.bestMove == .pass)
     }
 
+    /// An analysis scores a forced pass by the position after it, from the passing side: o's
+    /// one piece is walled in and x is 7 pieces up, which the engine's own root score (0) hides.
+    @Test func anAnalysisSearchScoresAForcedPassByThePositionAfterIt() throws {
+        let walled = try Position(fen: "7/7/7/7/xxx4/xxx4/oxx4 o 0 1")
+        #expect(!walled.hasMove && !walled.isGameOver)
+        let result = Engine().analysisSearch(of: walled, depth: 2)
+        let afterPass = Engine().search(try walled.play(.pass), limits: .depth(2))
+        #expect(result.bestMove == .pass)
+        #expect(result.score == -afterPass.score && result.score < -100, "\(result.score)")
+    }
+
+    /// Each analysis search stands alone: an engine that searched before finds what a new one
+    /// finds, node for node.
+    @Test func anAnalysisSearchForgetsEarlierSearches() throws {
+        let position = try Position(fen: "x1o4/2xo3/1xxoo2/3x3/2oox2/7/o5x x 2 8")
+        let used = Engine()
+        _ = used.search(.start, limits: .depth(6))
+        #expect(
+            used.analysisSearch(of: position, depth: 5) == Engine().analysisSearch(of: position, depth: 5))
+    }
+
     @Test func aFinishedGameGivesAPassAtDepthZero() throws {
         let result = Engine().search(try Position(fen: "7/7/7/7/7/7/x5x o 0 1"), limits: .depth(3))
         #expect(result.bestMove == .pass)

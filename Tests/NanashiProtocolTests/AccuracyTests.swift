@@ -54,3 +54,26 @@ import Testing
         #"{"depth":6,"evals":[0,-30,120],"game":2,"mistakes":[],"type":"analysis","unit":"centipieces"}"#
     #expect(try Wire.reply(fromLine: Array(older.utf8)) == Reply(.analysis(analysis)))
 }
+
+/// In a game from a FEN with o to move, the first change of evaluation is o's move: the
+/// analysis read off the searches knows it from the start, and sends each side's own accuracy.
+@Test func aGameWhereOMovesFirstCountsOsMoveFirst() throws {
+    let start = try Position(fen: "x5o/7/7/7/7/7/o5x o 0 1")
+    let moves = [try Move(notation: "b1"), try Move(notation: "f2")]
+    let positions = try [start, start.play(moves[0]), start.play(moves[0]).play(moves[1])]
+    // o's b1: 0 → 200 (o lost 200); x's f2: 200 → 190 (x lost 10).
+    let analysis = GameAnalysis(
+        game: 3, depth: 2, positions: positions, moves: moves,
+        findings: [
+            GameAnalysis.Finding(score: 0, best: moves[0]), GameAnalysis.Finding(score: 200, best: moves[1]),
+            GameAnalysis.Finding(score: -190, best: moves[1]),
+        ])
+    #expect(analysis.firstMover == .o && analysis.evals == [0, 200, 190])
+    #expect(analysis.mover(of: 1) == .o && analysis.mover(of: 2) == .x)
+    #expect(analysis.accuracy(of: .o) == Accuracy(moves: 1, accurate: 0, totalLoss: 200))
+    #expect(analysis.accuracy(of: .x) == Accuracy(moves: 1, accurate: 1, totalLoss: 10))
+    #expect(
+        Wire.line(Reply(.analysis(analysis))).hasPrefix(
+            #"{"accuracy":{"o":{"accurate":0,"average_loss":200,"moves":1,"percent":0},"x":{"accurate":1,"average_loss":10,"moves":1,"percent":100}},"#
+        ))
+}

@@ -1,3 +1,4 @@
+import NanashiAI
 import NanashiCore
 import NanashiProtocol
 import NanashiTerminal
@@ -142,4 +143,72 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
             .say(" eval -99.99 (o is ahead)"),
             .say(" f6 was a mistake (lost 92233720368547758.08 pieces): the engine preferred g6"),
         ])
+}
+
+/// `nanashi replay FILE --analyse`: the analysis computed here. x's f7 leaves the jump b1d3,
+/// which takes all eight of o's pieces: a mistake, with the jump as the better move.
+@Test func aReplayIsAnalysedHere() throws {
+    let record = try GameRecord(
+        pgn: """
+            [White "ann"]
+            [Black "bob"]
+            [SetUp "1"]
+            [FEN "6x/7/7/2ooo2/2o1o2/2ooo2/1x5 x 0 1"]
+            [Result "*"]
+
+            1. f7 d3 *
+            """)
+    let replay = Replay(record)
+    let analysis = replay.analysis(depth: 2, engine: Engine())
+    #expect(analysis.game == 0 && analysis.depth == 2 && analysis.evals.count == 3)
+    #expect(analysis.evals[0] > 500, "\(analysis.evals)")
+    #expect(analysis.mistakes.map(\.ply) == [1], "\(analysis.mistakes)")
+    #expect(analysis.mistakes.first?.best == (try Move(notation: "b1d3")))
+    #expect(analysis.mistakes.first.map { $0.loss >= GameAnalysis.mistakeThreshold } == true)
+    // The same searches on an engine that searched before: each stands alone.
+    let used = Engine()
+    _ = used.search(.start, limits: .depth(5))
+    #expect(replay.analysis(depth: 2, engine: used) == analysis)
+}
+
+/// A server's analysis of a game from a FEN with o to move: the session takes the first mover
+/// from the game's start (the wire does not carry it), so each side's accuracy and each
+/// mistake's cost are the mover's own.
+@Test func anAnalysisOfAGameWhereOMovesFirstIsRead() throws {
+    let record = try GameRecord(
+        pgn: """
+            [White "ann"]
+            [Black "bob"]
+            [SetUp "1"]
+            [FEN "x5o/7/7/7/7/7/o5x o 0 1"]
+            [Result "*"]
+
+            1... b1 2. f2 *
+            """)
+    // o's b1: 0 → 10,000 (o threw a level game away); x's f2: 10,000 → 10,000 (x kept the win).
+    let analysis = GameAnalysis(
+        game: 4, depth: 6, evals: [0, 10_000, 10_000],
+        mistakes: [GameAnalysis.Mistake(ply: 1, played: "b1", best: "b2", loss: 10_000)])
+    var session = ReplaySession(Replay(record), color: false, analysis: analysis)
+    #expect(
+        session.start()[2]
+            == .say(
+                "accuracy (moves within 0.50 pieces of the engine's): x 100% (1 of 1, average loss 0.00), "
+                    + "o 0% (0 of 1, average loss 10.00)"))
+    #expect(
+        session.typed("1").suffix(2) == [
+            .say(" eval x wins by force"),
+            .say(" b1 was a mistake (walked into a loss by force): the engine preferred b2"),
+        ])
+}
+
+/// Giving up a win by force is said so, not as a hundred pieces lost.
+@Test func aWinGivenUpIsSaidSo() throws {
+    let analysis = GameAnalysis(
+        game: 1, depth: 6, evals: [10_000, -58, 0, 0],
+        mistakes: [GameAnalysis.Mistake(ply: 1, played: "b6", best: "b7", loss: 10_058)])
+    var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false, analysis: analysis)
+    #expect(
+        session.typed("1").last == .say(" b6 was a mistake (gave up a win by force): the engine preferred b7")
+    )
 }

@@ -3,12 +3,16 @@
     var board = new Board(document.getElementById('board'), null);
     var fens = data.fens.map(parseFen);
     var ply = 0;
+    // The side that made the move of ply n (1 for the first), by the start's side to move: a
+    // game from a FEN may start with o.
+    var firstMover = fens[0].side;
+    function moverAt(n) { return (n - 1) % 2 === 0 ? firstMover : (firstMover === 'x' ? 'o' : 'x'); }
     function show(n) {
       ply = Math.max(0, Math.min(fens.length - 1, n));
       var move = ply > 0 ? data.moves[ply - 1] : null;
       board.draw({ board: fens[ply], marks: ply > 0 ? landing(move, data.converted[ply - 1]) : null });
       setText('ply', 'ply ' + ply + ' of ' + (fens.length - 1));
-      setText('counts', countsText(fens[ply], move ? (ply % 2 ? 'x ' : 'o ') + move : null));
+      setText('counts', countsText(fens[ply], move ? moverAt(ply) + ' ' + move : null));
       var buttons = document.querySelectorAll('.moves .ply');
       for (var i = 0; i < buttons.length; i++) {
         buttons[i].classList.toggle('current', i === ply - 1);
@@ -36,6 +40,13 @@
       if (centipieces <= -10000) { return 'o wins by force'; }
       var text = (Math.abs(centipieces) / 100).toFixed(2);
       return centipieces > 0 ? '+' + text + ' for x' : centipieces < 0 ? '+' + text + ' for o' : '0.00, level';
+    }
+    // What a mistake cost its mover: pieces, or a win or a loss by force no count of pieces says.
+    function costOf(found, mistake) {
+      var sign = moverAt(mistake.ply) === 'x' ? 1 : -1;
+      if (sign * found.evals[mistake.ply - 1] >= 10000) { return 'gave up a win by force'; }
+      if (sign * found.evals[mistake.ply] <= -10000) { return 'walked into a loss by force'; }
+      return 'lost ' + (mistake.loss / 100).toFixed(2) + ' pieces';
     }
     function showEval() {
       var marker = document.getElementById('eval-now');
@@ -82,7 +93,7 @@
       var list = document.getElementById('mistakes');
       list.textContent = '';
       found.mistakes.forEach(function (mistake) {
-        var mover = mistake.ply % 2 ? 'x' : 'o';
+        var mover = moverAt(mistake.ply);
         var dot = svg('circle', { cx: pointX(mistake.ply), cy: pointY(found.evals[mistake.ply]), r: 4,
                                   class: 'mistake ' + mover, tabindex: 0, role: 'button' });
         var title = svg('title', {});
@@ -97,8 +108,7 @@
         button.className = 'mistake-step';
         button.dataset.ply = mistake.ply;
         button.innerHTML = '<span class="disc ' + mover + '"></span> ';
-        button.title = mistake.played + ' lost ' + (mistake.loss / 100).toFixed(2) + ' pieces; the engine preferred ' +
-          mistake.best;
+        button.title = mistake.played + ' ' + costOf(found, mistake) + '; the engine preferred ' + mistake.best;
         button.appendChild(document.createTextNode(mistake.ply + '. ' + mistake.played + ' → ' + mistake.best));
         button.onclick = function () { show(mistake.ply); };
         item.appendChild(button);
