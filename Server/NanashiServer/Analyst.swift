@@ -235,6 +235,6 @@ actor Analyst {
     ) -> GameAnalysis {
         GameAnalysis(
             game: gameID, depth: depth, positions: positions, moves: moves,
-            findings: results.map { $0.map { GameAnalysis.Finding(score: $0.score, best: $0.bestMove) } })
+            findings: results.map { $0.map { ($0.score, $0.bestMove) } })
     }
 }

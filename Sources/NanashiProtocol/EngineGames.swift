@@ -68,18 +68,14 @@ public struct GameAnalysis: Hashable, Sendable, Codable {
     /// The side that made the game's first move (x, but in a game from a FEN with o to move):
     /// whose move each change of evaluation is. Not on the wire: the server works out `accuracy`
     /// with it, and a client that reads an analysis sets it from the game's start.
-    public var firstMover: Side
+    public var firstMover = Side.x
 
-    public init(
-        game: Int64, depth: Int, evals: [Int], mistakes: [Mistake], unit: String = Self.unit,
-        firstMover: Side = .x
-    ) {
+    public init(game: Int64, depth: Int, evals: [Int], mistakes: [Mistake], unit: String = Self.unit) {
         self.game = game
         self.unit = unit
         self.depth = depth
         self.evals = evals
         self.mistakes = mistakes
-        self.firstMover = firstMover
     }
 
     /// The side that made the move of `ply` (1 for the first move).
@@ -105,7 +101,6 @@ public struct GameAnalysis: Hashable, Sendable, Codable {
         depth = try container.decode(Int.self, forKey: .depth)
         evals = try container.decode([Int].self, forKey: .evals)
         mistakes = try container.decode([Mistake].self, forKey: .mistakes)
-        firstMover = .x
     }
 
     /// The stored fields, and `"accuracy":{"x":{..},"o":{..}}`, each side's `moves`,

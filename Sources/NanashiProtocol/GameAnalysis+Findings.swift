@@ -3,15 +3,7 @@ import NanashiCore
 extension GameAnalysis {
     /// What the search of one position found: its score for the side to move, in `unit` (a win
     /// by force scores `won` or more), and the move it preferred.
-    public struct Finding: Hashable, Sendable {
-        public var score: Int
-        public var best: Move
-
-        public init(score: Int, best: Move) {
-            self.score = score
-            self.best = best
-        }
-    }
+    public typealias Finding = (score: Int, best: Move)
 
     /// The analysis of a game read off the search of each of its `positions` (the start, then
     /// the one after each of `moves`; `nil` where the game is over): every evaluation from x's
@@ -32,8 +24,8 @@ extension GameAnalysis {
             }
             mistakes.append(Mistake(ply: index + 1, played: move, best: best, loss: loss))
         }
-        self.init(
-            game: game, depth: depth, evals: evals, mistakes: mistakes, firstMover: positions[0].sideToMove)
+        self.init(game: game, depth: depth, evals: evals, mistakes: mistakes)
+        firstMover = positions[0].sideToMove
     }
 
     /// A position's evaluation from x's point of view, clamped: a game over is scored by its

@@ -9,7 +9,7 @@ extension Replay {
         let findings = positions.map { position -> GameAnalysis.Finding? in
             if position.isGameOver { return nil }
             let result = engine.analysisSearch(of: position, depth: depth)
-            return GameAnalysis.Finding(score: result.score, best: result.bestMove)
+            return (result.score, result.bestMove)
         }
         return GameAnalysis(
             game: 0, depth: depth, positions: positions, moves: record.moves, findings: findings)

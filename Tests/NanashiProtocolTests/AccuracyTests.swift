@@ -65,8 +65,8 @@ import Testing
     let analysis = GameAnalysis(
         game: 3, depth: 2, positions: positions, moves: moves,
         findings: [
-            GameAnalysis.Finding(score: 0, best: moves[0]), GameAnalysis.Finding(score: 200, best: moves[1]),
-            GameAnalysis.Finding(score: -190, best: moves[1]),
+            (0, moves[0]), (200, moves[1]),
+            (-190, moves[1]),
         ])
     #expect(analysis.firstMover == .o && analysis.evals == [0, 200, 190])
     #expect(analysis.mover(of: 1) == .o && analysis.mover(of: 2) == .x)

@@ -7,7 +7,7 @@ import Testing
     private static let moves = [Move.clone(to: Square("g2")!), .clone(to: Square("b2")!)]
 
     private static func finding(_ best: String, _ score: Int) throws -> GameAnalysis.Finding {
-        GameAnalysis.Finding(score: score, best: try Move(notation: best))
+        (score, try Move(notation: best))
     }
 
     /// Evaluations turn to x's side; a move that loses 3 pieces or more is a mistake, with the

@@ -145,26 +145,19 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
         ])
 }
 
-/// `nanashi replay FILE --analyse`: the analysis computed here. x's f7 leaves the jump b1d3,
-/// which takes all eight of o's pieces: a mistake, with the jump as the better move.
+/// `nanashi replay FILE --analyse`: the analysis computed here, in a game o starts. o's f7
+/// leaves the jump b1d3, which takes all eight of x's pieces: a mistake of o's, with the jump
+/// as the better move.
 @Test func aReplayIsAnalysedHere() throws {
-    let record = try GameRecord(
-        pgn: """
-            [White "ann"]
-            [Black "bob"]
-            [SetUp "1"]
-            [FEN "6x/7/7/2ooo2/2o1o2/2ooo2/1x5 x 0 1"]
-            [Result "*"]
-
-            1. f7 d3 *
-            """)
-    let replay = Replay(record)
+    let start = try Position(fen: "6o/7/7/2xxx2/2x1x2/2xxx2/1o5 o 0 1")
+    let replay = Replay(try GameRecord(start: start, moves: [Move(notation: "f7"), Move(notation: "d3")]))
     let analysis = replay.analysis(depth: 2, engine: Engine())
-    #expect(analysis.game == 0 && analysis.depth == 2 && analysis.evals.count == 3)
-    #expect(analysis.evals[0] > 500, "\(analysis.evals)")
+    #expect(analysis.game == 0 && analysis.depth == 2 && analysis.firstMover == .o)
+    #expect(analysis.evals.count == 3 && analysis.evals[0] < -500, "\(analysis.evals)")
     #expect(analysis.mistakes.map(\.ply) == [1], "\(analysis.mistakes)")
     #expect(analysis.mistakes.first?.best == (try Move(notation: "b1d3")))
     #expect(analysis.mistakes.first.map { $0.loss >= GameAnalysis.mistakeThreshold } == true)
+    #expect(analysis.accuracy(of: .o).moves == 1 && analysis.accuracy(of: .o).accurate == 0)
     // The same searches on an engine that searched before: each stands alone.
     let used = Engine()
     _ = used.search(.start, limits: .depth(5))
@@ -173,42 +166,32 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
 
 /// A server's analysis of a game from a FEN with o to move: the session takes the first mover
 /// from the game's start (the wire does not carry it), so each side's accuracy and each
-/// mistake's cost are the mover's own.
+/// mistake's cost are the mover's own; a win given up or a loss walked into is said so, not as
+/// a hundred pieces.
 @Test func anAnalysisOfAGameWhereOMovesFirstIsRead() throws {
-    let record = try GameRecord(
-        pgn: """
-            [White "ann"]
-            [Black "bob"]
-            [SetUp "1"]
-            [FEN "x5o/7/7/7/7/7/o5x o 0 1"]
-            [Result "*"]
-
-            1... b1 2. f2 *
-            """)
-    // o's b1: 0 → 10,000 (o threw a level game away); x's f2: 10,000 → 10,000 (x kept the win).
+    let start = try Position(fen: "x5o/7/7/7/7/7/o5x o 0 1")
+    let record = try GameRecord(start: start, moves: [Move(notation: "b1"), Move(notation: "f2")])
+    // o's b1: 0 → 10,000 (o walked into a loss); x's f2: 10,000 → -58 (x gave the win up).
     let analysis = GameAnalysis(
-        game: 4, depth: 6, evals: [0, 10_000, 10_000],
-        mistakes: [GameAnalysis.Mistake(ply: 1, played: "b1", best: "b2", loss: 10_000)])
+        game: 4, depth: 6, evals: [0, 10_000, -58],
+        mistakes: [
+            GameAnalysis.Mistake(ply: 1, played: "b1", best: "b2", loss: 10_000),
+            GameAnalysis.Mistake(ply: 2, played: "f2", best: "f1", loss: 10_058),
+        ])
     var session = ReplaySession(Replay(record), color: false, analysis: analysis)
     #expect(
         session.start()[2]
             == .say(
-                "accuracy (moves within 0.50 pieces of the engine's): x 100% (1 of 1, average loss 0.00), "
+                "accuracy (moves within 0.50 pieces of the engine's): x 0% (0 of 1, average loss 10.00), "
                     + "o 0% (0 of 1, average loss 10.00)"))
     #expect(
         session.typed("1").suffix(2) == [
             .say(" eval x wins by force"),
             .say(" b1 was a mistake (walked into a loss by force): the engine preferred b2"),
         ])
-}
-
-/// Giving up a win by force is said so, not as a hundred pieces lost.
-@Test func aWinGivenUpIsSaidSo() throws {
-    let analysis = GameAnalysis(
-        game: 1, depth: 6, evals: [10_000, -58, 0, 0],
-        mistakes: [GameAnalysis.Mistake(ply: 1, played: "b6", best: "b7", loss: 10_058)])
-    var session = ReplaySession(Replay(try GameRecord(pgn: pgn)), color: false, analysis: analysis)
     #expect(
-        session.typed("1").last == .say(" b6 was a mistake (gave up a win by force): the engine preferred b7")
-    )
+        session.typed("2").suffix(2) == [
+            .say(" eval -0.58 (o is ahead)"),
+            .say(" f2 was a mistake (gave up a win by force): the engine preferred f1"),
+        ])
 }
