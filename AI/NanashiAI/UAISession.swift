@@ -5,8 +5,10 @@ import Synchronization
 /// lines in through `receive(_:)`, lines out through the `output` closure.
 ///
 /// `go` searches on a background task, so `stop`, `isready` and `quit` are answered while it
-/// thinks; any other command while it thinks is refused (`info string error searching; send stop
-/// first`), never left waiting for a search that only `stop` can end. Bad input never changes the
+/// thinks. Any other command waits for a search that ends by itself (a depth, nodes, a movetime
+/// or a clock), so that a script of commands runs in order, as engines do; during an infinite
+/// one it is refused (`info string error searching until stop; send stop first`), never left
+/// waiting for a search that only `stop` can end. Bad input never changes the
 /// session's state: it is answered with one line `info string error ...`. Beyond the standard
 /// commands, `perft N` prints the move path count and `d` prints the board and a line `fen <FEN>`.
 public final class UAISession: @unchecked Sendable {
@@ -145,16 +147,17 @@ public final class UAISession: @unchecked Sendable {
         }
     }
 
-    /// `true` once no search is under way (collecting one that has printed its `bestmove`);
-    /// `false`, at once, while one still searches.
+    /// `true` once no search is under way, after waiting for one that ends by itself to print
+    /// its `bestmove`; `false`, at once, while an infinite one searches (only `stop` ends it, and
+    /// the session, waiting, would never read it).
     private func becomeIdle() async -> Bool {
-        guard !searching.load(ordering: .acquiring) else { return false }
+        guard !(searchIsInfinite && searching.load(ordering: .acquiring)) else { return false }
         await waitUntilIdle()
         return true
     }
 
     private func refuseWhileSearching() -> Bool {
-        error("searching; send stop first")
+        error("searching until stop; send stop first")
     }
 
     private func error(_ message: String) -> Bool {

@@ -172,9 +172,9 @@ private final class Transcript: Sendable {
         #expect(replies.last?.hasPrefix("bestmove ") == true)
     }
 
-    /// While a search runs, the only answers are to `isready`, `stop` and `quit`: anything else is
-    /// refused at once, not left waiting for a search that only `stop` can end (which the session,
-    /// waiting, would never read).
+    /// While an infinite search runs, the only answers are to `isready`, `stop` and `quit`:
+    /// anything else is refused at once, not left waiting for a search that only `stop` can end
+    /// (which the session, waiting, would never read).
     @Test(.timeLimit(.minutes(1)))
     func commandsDuringAnInfiniteSearchAreRefusedNotLeftHanging() async {
         let transcript = Transcript()
@@ -187,10 +187,33 @@ private final class Transcript: Sendable {
         let replies = await transcript.send("stop")
         #expect(
             replies.filter { $0.hasPrefix("info string error") }
-                == Array(repeating: "info string error searching; send stop first", count: 5))
+                == Array(repeating: "info string error searching until stop; send stop first", count: 5))
         #expect(replies.last?.hasPrefix("bestmove ") == true)
         // Nothing the refused commands asked for happened.
         #expect(await transcript.send("d").last == "fen x5o/7/7/7/7/7/o5x x 0 1")
+    }
+
+    /// Commands sent while a search that ends by itself runs wait for its `bestmove` and then
+    /// run in order, as a script piped to the engine expects: a new position, its board, a
+    /// second search.
+    @Test(.timeLimit(.minutes(1)))
+    func commandsDuringASearchThatEndsByItselfRunAfterIt() async {
+        let transcript = Transcript()
+        let replies = await transcript.send(
+            "go depth 6", "position startpos moves g2", "d", "go nodes 500",
+            "position fen 7/7/7/7/7/7/x5o o 0 1", "d")
+        let fens = replies.filter { $0.hasPrefix("fen ") }
+        #expect(fens == ["fen x5o/7/7/7/7/6x/o5x o 0 1", "fen 7/7/7/7/7/7/x5o o 0 1"])
+        #expect(replies.filter { $0.hasPrefix("bestmove ") }.count == 2)
+        #expect(!replies.contains { $0.hasPrefix("info string error") }, "\(replies)")
+        // The first search finished (depth 6) before the position changed; the second
+        // searched the new one (o to move) before the last board.
+        let firstBest = replies.firstIndex { $0.hasPrefix("bestmove ") }!
+        #expect(replies[..<firstBest].contains { $0.hasPrefix("info depth 6 ") })
+        #expect(firstBest < replies.firstIndex(of: fens[0])!)
+        let secondBest = replies.lastIndex { $0.hasPrefix("bestmove ") }!
+        #expect(
+            replies.firstIndex(of: fens[0])! < secondBest && secondBest < replies.firstIndex(of: fens[1])!)
     }
 
     /// A search that ended on its own leaves the session idle for the next `go`, with nothing
