@@ -55,8 +55,6 @@ package struct FinishedGame: Sendable {
         ]
         if x.engineLevel == nil { tags["WhiteElo"] = String(x.rating) }
         if o.engineLevel == nil { tags["BlackElo"] = String(o.rating) }
-        // PGN's way to say the game starts elsewhere than the standard start (`FEN` is always written).
-        if start != .start { tags["SetUp"] = "1" }
         return try GameRecord(start: start, moves: start.replaying(moves).moves, tags: tags, outcome: outcome)
             .pgn
     }

@@ -4,8 +4,8 @@
 /// and reading PGN refuses a game with an illegal move. The player of `x` is the `White` tag and
 /// the result `1-0` means x won, as python-ataxx writes them.
 public struct GameRecord: Hashable, Sendable {
-    /// The tag pairs, such as `Event` or `White`. `Result` and `FEN` are written from `result`
-    /// and `start`, whatever this holds for them.
+    /// The tag pairs, such as `Event` or `White`. `Result`, `FEN` and `SetUp` are written from
+    /// `result` and `start`, whatever this holds for them.
     public var tags: [String: String]
     /// The position before the first move.
     public let start: Position
@@ -84,6 +84,9 @@ extension GameRecord {
         var tags = self.tags
         tags["Result"] = result
         tags["FEN"] = start.fen
+        // PGN's way to say the game starts elsewhere than the standard start, which readers may
+        // need beside the FEN (always written).
+        tags["SetUp"] = start != .start ? "1" : nil
         for name in Self.roster where tags[name] == nil { tags[name] = name == "Result" ? result : "?" }
         let ordered = Self.roster + tags.keys.filter { !Self.roster.contains($0) }.sorted()
         let text = ordered.map { "[\($0) \"\(Self.escaped(tags[$0]!))\"]\n" }.joined() + "\n"

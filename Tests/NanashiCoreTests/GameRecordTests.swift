@@ -30,6 +30,17 @@ struct GameRecordTests {
         #expect(game.pgn.hasSuffix("\n\n7... b1 8. f2 *\n"))
     }
 
+    /// A game from anywhere but the standard start says so with `SetUp` beside its `FEN`, as
+    /// PGN asks; one from the start has no `SetUp`, whatever tag it was read with.
+    @Test func aGameFromElsewhereThanTheStartHasSetUp() throws {
+        let cross = try position("x5o/3-3/7/1-3-1/7/3-3/o5x x 0 1")
+        let elsewhere = try GameRecord(start: cross, moves: [move("f2")])
+        #expect(elsewhere.pgn.contains("[FEN \"x5o/3-3/7/1-3-1/7/3-3/o5x x 0 1\"]\n[SetUp \"1\"]\n"))
+        #expect(try GameRecord(pgn: elsewhere.pgn).pgn == elsewhere.pgn)
+        let fromStart = try GameRecord(pgn: "[SetUp \"1\"]\n[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]\n\n1. f2 *")
+        #expect(!fromStart.pgn.contains("SetUp"), "\(fromStart.pgn)")
+    }
+
     @Test func readsWhatItWritesIncludingLongGames() throws {
         var game = GameRecord(tags: ["Event": "Round \"trip\""])
         var position = Position.start
