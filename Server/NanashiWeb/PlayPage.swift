@@ -57,7 +57,7 @@ enum PlayPage {
             <select id="control">\(options.joined())</select>
             \(LayoutPicker.html)
             <div class="buttons"><button type="button" id="seek-button">Find an opponent</button> <button type="button" class="secondary" id="cancel-button" hidden>Cancel</button></div>
-            <h2>Play the computer</h2>
+            <h2 id="computer">Play the computer</h2>
             <p class="quiet">Unrated, at once, at the time control and start above.</p>
             <div class="pair">
             <div><label for="ai-level">Level</label>

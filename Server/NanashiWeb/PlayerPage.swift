@@ -16,6 +16,22 @@ struct PlayerPage {
     }
 
     private var summary: String {
+        if let level = GamePlayer.engineLevel(named: profile.name) {
+            // The engine's player: its level's strength (the server keeps it at an unrated 1500,
+            // with no rank and no rated games), and a game against it rather than a challenge.
+            let strength = strengthText(
+                GamePlayer(name: profile.name, rating: profile.rating), levels: levels)
+            return """
+                <section class="profile">
+                <h1>\(escaped(profile.name))</h1>
+                <dl>
+                <dt>strength</dt><dd>\(strength) <span class="quiet">(the server's engine at level \(level); its games are unrated)</span></dd>
+                </dl>
+                <p><a class="button" href="/play?level=\(level)#computer">Play \(escaped(profile.name))</a></p>
+                </section>
+
+                """
+        }
         let rank = profile.rank.map { "#\($0)" } ?? "not ranked yet"
         return """
             <section class="profile">

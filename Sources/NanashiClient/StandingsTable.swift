@@ -48,7 +48,21 @@ public enum StandingsTable {
     ///
     ///      game  side  opponent              result  reason    rating
     ///         1  x     bob                   win     resign      +162
+    ///
+    /// The built-in engine's player is shown at its level's strength, with its games (all
+    /// unrated): the server keeps it at an unrated 1500, with no rank and no rated games.
     public static func profile(_ profile: Profile) -> [String] {
+        if let level = Opponent.engineLevel(named: profile.name) {
+            let strength = Opponent(name: profile.name, rating: profile.rating).strength
+            var lines = [
+                profile.name,
+                "strength \(strength) (the server's engine at level \(level); its games are unrated)",
+            ]
+            if !profile.computer.isEmpty {
+                lines += ["", "games:"] + games(profile.computer, rated: false)
+            }
+            return lines
+        }
         let provisional = profile.rd >= provisionalDeviation
         var lines = [
             profile.name,

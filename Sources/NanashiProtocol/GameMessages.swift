@@ -16,10 +16,13 @@ public struct Opponent: Hashable, Sendable, Codable {
 
     /// The engine's level when this is the built-in engine's player (its rating is then the
     /// server's unrated 1500, not its strength); `nil` for a person.
-    public var engineLevel: Int? {
+    public var engineLevel: Int? { Self.engineLevel(named: name) }
+
+    /// The engine's level when `name` is the built-in engine's player's (`AI level 3`), else `nil`.
+    public static func engineLevel(named name: String) -> Int? {
         let prefix = "AI level "
         guard name.hasPrefix(prefix), let level = Int(name.dropFirst(prefix.count)), level > 0,
-            Self.engineName(level: level) == name
+            engineName(level: level) == name
         else { return nil }
         return level
     }

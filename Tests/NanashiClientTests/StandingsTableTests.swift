@@ -73,6 +73,27 @@ import Testing
         ])
 }
 
+/// The engine's player is shown at its level's strength with its games, not at the unrated
+/// 1500 the server keeps it at, with no rank and no rated record.
+@Test func theEnginesProfileShowsItsStrengthAndItsGames() {
+    let profile = Profile(
+        name: "AI level 3", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0,
+        recent: [],
+        computer: [
+            RecentGame(
+                game: 4, opponent: "ann", color: .o, outcome: Outcome(winner: .x, reason: .noPieces),
+                ratingChange: 0)
+        ])
+    #expect(
+        StandingsTable.profile(profile) == [
+            "AI level 3", "strength about 780 (the server's engine at level 3; its games are unrated)",
+            "",
+            "games:",
+            " game  side  opponent              result  reason",
+            "    4  o     ann                   loss    pieces",
+        ])
+}
+
 @Test func aNewPlayerHasNoRankAndNoGames() {
     let profile = Profile(
         name: "newbie", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0, recent: [])

@@ -93,9 +93,14 @@
       var checked = document.querySelector('input[name="layout"]:checked');
       return checked && checked.value !== 'standard' ? checked.value : null;
     }
-    // Come from a player's page ("Challenge NAME"): their name is filled in, to challenge them.
+    // Come from a player's page ("Challenge NAME"): their name is filled in, to challenge them;
+    // from the engine's ("Play AI level N"), its level is picked.
     var challenged = new URLSearchParams(location.search).get('challenge');
     if (challenged) { document.getElementById('friend-name').value = challenged; }
+    var wantedLevel = new URLSearchParams(location.search).get('level');
+    if (wantedLevel && document.querySelector('#ai-level option[value="' + parseInt(wantedLevel, 10) + '"]')) {
+      document.getElementById('ai-level').value = String(parseInt(wantedLevel, 10));
+    }
     document.getElementById('challenge-button').onclick = function () {
       var parts = document.getElementById('control').value.split('+');
       var name = document.getElementById('friend-name').value.trim();
