@@ -91,6 +91,10 @@ struct OnlineCommand: AsyncParsableCommand {
     func validate() throws {
         if let ai { try Level.range.check(ai, "--ai") }
         if ai != nil, challenge != nil { throw ValidationError("--ai and --challenge do not go together") }
+        if let challenge, let level = Opponent.engineLevel(named: challenge) {
+            throw ValidationError(
+                "'\(challenge)' is the server's engine: play it with --ai \(level) (unrated)")
+        }
         if casual, challenge == nil { throw ValidationError("--casual goes with --challenge") }
         if fen != nil, challenge == nil, ai == nil {
             throw ValidationError("--fen goes with --challenge or --ai")

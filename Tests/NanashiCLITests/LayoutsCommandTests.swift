@@ -38,6 +38,11 @@ import Testing
             "--reset-token and --register exclude each other"
         ),
         (["--casual"], "--casual goes with --challenge"),
+        // The engine's player is played with --ai, not challenged (the server refuses it).
+        (
+            ["--challenge", "AI level 4"],
+            "'AI level 4' is the server's engine: play it with --ai 4 (unrated)"
+        ),
         (["--ai", "3", "--fen", "x5o/7 x"], "--fen: bad FEN: the board must have 7 ranks"),
         (
             ["--ai", "3", "--layout", "cross", "--fen", "x5o/7/7/7/7/7/o5x x 0 1"],
