@@ -171,6 +171,10 @@ package final class InMemoryCluster: Cluster {
             return true
         }
         guard added else { throw ProtocolError(.alreadySeeking, "you are already seeking") }
+        if let gate = nodes.takeSeekGate() {
+            gate.held()
+            for await _ in gate.release { break }
+        }
     }
 
     @discardableResult

@@ -29,6 +29,24 @@ package final class InMemoryNodes: Sendable {
         var listeners: [Int64: AsyncStream<String>.Continuation] = [:]
         /// When a node last took the turn at background analysis, in milliseconds since 1970.
         var backgroundTurn: Int64?
+        /// For tests of what happens while a seek is being stored: the next seek added stays
+        /// in the pool (other nodes may pair it) but its `addSeek` returns only once this is
+        /// resumed; `seekHeld` is told when it is in the pool.
+        var seekGate: (held: @Sendable () -> Void, release: AsyncStream<Void>)?
+    }
+
+    /// Holds the next seek added as it is being stored (see `State.seekGate`): `held` is called
+    /// once it is in the pool; its `addSeek` returns after `release` yields or finishes.
+    package func holdNextSeek(held: @escaping @Sendable () -> Void, release: AsyncStream<Void>) {
+        state.withLock { $0.seekGate = (held, release) }
+    }
+
+    /// The hold `holdNextSeek` asked for, taken by the seek being added.
+    func takeSeekGate() -> (held: @Sendable () -> Void, release: AsyncStream<Void>)? {
+        state.withLock { state in
+            defer { state.seekGate = nil }
+            return state.seekGate
+        }
     }
 
     /// A new node, alive at `now`, on `storage` (a connection of its own to the database the

@@ -36,6 +36,10 @@ struct CrossNodeGames {
     var relaysPlayed: [Int64: [Side: (node: Int64, relay: Int64)]] = [:]
     /// The number this node gave the last move or resignation it relayed to a host.
     var lastRelay: Int64 = 0
+    /// Players here whose seek is being stored: its `seeking`, sent once it is, goes out at once
+    /// if their game starts first (another node may pair the seek meanwhile), so that it is
+    /// always ahead of the `start`, as on one node.
+    var seekReplies: [Int64: (outbox: Outbox, requestID: RequestID?)] = [:]
     /// The pairing passes over the shared pool running, and whether another was asked for
     /// while as many ran as may.
     var pairingPasses = 0
@@ -137,21 +141,32 @@ extension Lobby {
             playerID: id, node: cluster.node, rating: seeker.player.rating,
             colourBalance: seeker.colourBalance,
             control: control, since: settings.clock.date, layout: layout)
+        crossing.seekReplies[id] = (outbox, requestID)
         do {
             try await cluster.addSeek(seek)
         } catch let error as ProtocolError {
+            crossing.seekReplies[id] = nil
             throw error
         } catch {
+            crossing.seekReplies[id] = nil
             logger.error("storing a seek failed: \(error)")
             throw ProtocolError(.internalError, "the seek could not be stored; nothing changed")
         }
         guard connections[id]?.outbox == outbox else {
             // Left while the seek was stored: it goes with them.
+            crossing.seekReplies[id] = nil
             _ = try? await cluster.removeSeek(playerID: id)
             return
         }
-        outbox.send(.seeking, id: requestID)
+        sendSeeking(to: id)
         requestPairing()
+    }
+
+    /// Sends the `seeking` of the player's seek being stored, if it has not gone yet: before
+    /// anything of a game that seek may already have started.
+    func sendSeeking(to playerID: Int64) {
+        guard let reply = crossing.seekReplies.removeValue(forKey: playerID) else { return }
+        reply.outbox.send(.seeking, id: reply.requestID)
     }
 
     /// Pairing passes over the shared pool, at most `sharedPairingPasses` at a time, each on a
@@ -247,6 +262,7 @@ extension Lobby {
             guard let playerID = player.id, let node = pairing.nodes[side] else { continue }
             if node == cluster.node {
                 moveOn(playerID)
+                sendSeeking(to: playerID)
                 if let outbox = connections[playerID]?.outbox { outboxes[side] = outbox }
             } else {
                 let outbox = remoteOutbox(to: node, for: .player(playerID), cluster: cluster)

@@ -16,6 +16,7 @@ extension Lobby {
         case .started(let game, let player, let side, let host):
             crossing.seats[player] = RelayedSeat(game: game, side: side, host: host, cluster: cluster)
             moveOn(player)
+            sendSeeking(to: player)
             if connections[player] == nil {
                 cluster.send(.absent(game: game, side: side, node: cluster.node), to: host)
             }
