@@ -23,7 +23,14 @@ extension ReplaySession {
             session = ReplaySession(Replay(record), color: console.color, analysis: analysis)
         } else {
             let replay = try Replay(file: file)
-            let analysis = analyse ? replay.analysis(depth: depth, engine: engine) : nil
+            // At a real terminal a status line counts the positions, which a deep analysis of a
+            // long game may take a while over.
+            let analysis =
+                analyse
+                ? replay.analysis(depth: depth, engine: engine) { done, count in
+                    console.status("analysing at depth \(depth): \(done) of \(count) positions")
+                } : nil
+            console.clearStatus()
             session = ReplaySession(replay, color: console.color, analysis: analysis)
         }
         let search = ReplaySession.search(engine, depth: depth)

@@ -158,10 +158,13 @@ func quittingOrTheEndOfInputLeaves(line: String?) throws {
     #expect(analysis.mistakes.first?.best == (try Move(notation: "b1d3")))
     #expect(analysis.mistakes.first.map { $0.loss >= GameAnalysis.mistakeThreshold } == true)
     #expect(analysis.accuracy(of: .o).moves == 1 && analysis.accuracy(of: .o).accurate == 0)
-    // The same searches on an engine that searched before: each stands alone.
+    // The same searches on an engine that searched before: each stands alone; the progress
+    // counts every position.
     let used = Engine()
     _ = used.search(.start, limits: .depth(5))
-    #expect(replay.analysis(depth: 2, engine: used) == analysis)
+    var told: [String] = []
+    #expect(replay.analysis(depth: 2, engine: used) { told.append("\($0)/\($1)") } == analysis)
+    #expect(told == ["1/3", "2/3", "3/3"])
 }
 
 /// A server's analysis of a game from a FEN with o to move: the session takes the first mover
