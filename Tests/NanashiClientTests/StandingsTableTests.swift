@@ -54,14 +54,20 @@ import Testing
         ])
 }
 
-@Test func gamesAgainstTheComputerAreListedApartWithoutRatings() {
-    let profile = Profile(
-        name: "ann", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0, recent: [],
+/// A new player's profile with one game against the computer, which x won by pieces: as the
+/// server sends it for the person (`name` ann) or for the engine's player (`name` AI level 3).
+private func oneGameAgainstTheComputer(name: String, opponent: String, color: Side) -> Profile {
+    Profile(
+        name: name, rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0, recent: [],
         computer: [
             RecentGame(
-                game: 4, opponent: "AI level 3", color: .x, outcome: Outcome(winner: .x, reason: .noPieces),
+                game: 4, opponent: opponent, color: color, outcome: Outcome(winner: .x, reason: .noPieces),
                 ratingChange: 0)
         ])
+}
+
+@Test func gamesAgainstTheComputerAreListedApartWithoutRatings() {
+    let profile = oneGameAgainstTheComputer(name: "ann", opponent: "AI level 3", color: .x)
     #expect(
         StandingsTable.profile(profile) == [
             "ann", "rating  1500 ± 350 ? (provisional)", "rank    none yet (no rated games)",
@@ -76,14 +82,7 @@ import Testing
 /// The engine's player is shown at its level's strength with its games, not at the unrated
 /// 1500 the server keeps it at, with no rank and no rated record.
 @Test func theEnginesProfileShowsItsStrengthAndItsGames() {
-    let profile = Profile(
-        name: "AI level 3", rating: 1500, rd: 350, rank: nil, games: 0, wins: 0, losses: 0, draws: 0,
-        recent: [],
-        computer: [
-            RecentGame(
-                game: 4, opponent: "ann", color: .o, outcome: Outcome(winner: .x, reason: .noPieces),
-                ratingChange: 0)
-        ])
+    let profile = oneGameAgainstTheComputer(name: "AI level 3", opponent: "ann", color: .o)
     #expect(
         StandingsTable.profile(profile) == [
             "AI level 3", "strength about 780 (the server's engine at level 3; its games are unrated)",

@@ -194,23 +194,20 @@ struct FakeSource: WebSource {
         let nobody = await get("/player/%3Cscript%3E")
         #expect(nobody.status == 404)
         #expect(nobody.text.contains("No player is called “&lt;script&gt;”."))
-    }
-
-    /// The engine's player has its level's strength on its page, not the unrated 1500 the server
-    /// keeps it at, and no rank or rated record; its button starts a game against that level
-    /// (the play page picks the level from the link).
-    @Test func theEnginesPageShowsItsStrengthAndPlaysIt() async {
-        let response = await get("/player/AI%20level%203")
-        #expect(response.status == 200)
-        let html = response.text
+        // The engine's player: its level's strength, not the unrated 1500 the server keeps it
+        // at, no rank or rated record, and a game against that level rather than a challenge
+        // (the play page picks the level from the link).
+        let engine = await get("/player/AI%20level%203").text
         #expect(
-            html.contains(
+            engine.contains(
                 #"<dt>strength</dt><dd>about 780 <span class="quiet">(the server's engine at level 3; its games are unrated)</span></dd>"#
             ))
         #expect(
-            !html.contains("1500 ± 350") && !html.contains("<dt>rank</dt>") && !html.contains("Challenge"))
-        #expect(html.contains(#"<p><a class="button" href="/play?level=3#computer">Play AI level 3</a></p>"#))
-        #expect(html.contains(#"<td><a href="/game/45">#45</a></td>"#))
+            !engine.contains("1500 ± 350") && !engine.contains("<dt>rank</dt>")
+                && !engine.contains("Challenge"))
+        #expect(
+            engine.contains(#"<p><a class="button" href="/play?level=3#computer">Play AI level 3</a></p>"#))
+        #expect(engine.contains(#"<td><a href="/game/45">#45</a></td>"#))
         #expect(await get("/play").text.contains(#"<h2 id="computer">Play the computer</h2>"#))
     }
 
