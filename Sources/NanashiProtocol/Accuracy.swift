@@ -46,8 +46,7 @@ public struct Accuracy: Hashable, Sendable {
     /// before and after it, each taken within `-GameAnalysis.won...GameAnalysis.won` (any
     /// integer a server sends will do).
     public static func loss(of mover: Side, before: Int, after: Int) -> Int {
-        let range = -GameAnalysis.won...GameAnalysis.won
-        let (before, after) = (before.clamped(to: range), after.clamped(to: range))
+        let (before, after) = (GameAnalysis.withinAWin(before), GameAnalysis.withinAWin(after))
         let fall = mover == .x ? before - after : after - before
         return min(max(fall, 0), lossCap)
     }
@@ -70,8 +69,8 @@ extension GameAnalysis {
     }
 }
 
-extension Int {
-    fileprivate func clamped(to range: ClosedRange<Int>) -> Int {
-        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
-    }
+extension GameAnalysis {
+    /// An evaluation taken within `-won...won`: what a search or a server may send beyond it
+    /// counts as a win, and no arithmetic on it overflows.
+    public static func withinAWin(_ eval: Int) -> Int { min(max(eval, -won), won) }
 }

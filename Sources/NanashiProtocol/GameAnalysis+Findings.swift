@@ -35,7 +35,7 @@ extension GameAnalysis {
             guard let winner = position.outcome?.winner else { return 0 }
             return winner == .x ? won : -won
         }
-        let clamped = min(max(finding.score, -won), won)
+        let clamped = withinAWin(finding.score)
         return position.sideToMove == .x ? clamped : -clamped
     }
 }

@@ -41,13 +41,11 @@ extension GameAnalysis {
     func cost(of mistake: Mistake) -> String {
         let sign = mover(of: mistake.ply) == .x ? 1 : -1
         // Taken as at most a win each way, so that no number a server sends overflows.
-        let (before, after) = (clamped(evals[mistake.ply - 1]), clamped(evals[mistake.ply]))
+        let (before, after) = (Self.withinAWin(evals[mistake.ply - 1]), Self.withinAWin(evals[mistake.ply]))
         if sign * before >= Self.won { return "gave up a win by force" }
         if sign * after <= -Self.won { return "walked into a loss by force" }
         return "lost \(Self.pieces(mistake.loss)) pieces"
     }
-
-    private func clamped(_ eval: Int) -> Int { min(max(eval, -Self.won), Self.won) }
 
     /// `+1.25 (x is ahead)`, `x wins by force`, `0.00 (level)`.
     static func text(_ eval: Int) -> String {
