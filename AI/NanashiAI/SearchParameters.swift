@@ -18,7 +18,7 @@ public struct SearchParameters: Hashable, Sendable {
     public var singularMarginPerPly = 2
     /// Late move reductions: `base + ln(depth) × ln(move number) / divisor`, in hundredths. Ataxx
     /// has many moves a node and few good ones: a divisor of 1.3 against 2.4 gained 112 Elo at
-    /// 200,000 nodes a move (1.1 and 1.6 did worse).
+    /// 200,000 nodes a move (1.1 and 1.6 did worse); SPSA then moved it to 1.21.
     public var reductionBase = 75
     public var reductionDivisor = 121
     /// A history score worth one ply less (or more) of reduction.
