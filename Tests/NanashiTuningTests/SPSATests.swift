@@ -10,6 +10,13 @@ import Testing
 @Suite struct SPSATests {
     static let aspiration = SearchParameters.tunables.firstIndex { $0.name == "AspirationWindow" }!
     static let divisor = SearchParameters.tunables.firstIndex { $0.name == "ReductionDivisor" }!
+    /// A start whose two watched values are round, whatever the standard values are.
+    static let start: SearchParameters = {
+        var start = SearchParameters.standard
+        start.aspirationWindow = 40
+        start.reductionDivisor = 130
+        return start
+    }()
 
     @Test func theLastIterationNudgesByTheStepAndLearnsAtTheRate() {
         let run = SPSA(start: .standard, iterations: 500, rate: 0.004)
@@ -27,7 +34,7 @@ import Testing
 
     @Test func aResultMovesEachParameterByItsSignAndClampsToItsRange() {
         // One iteration is the last: the move is rate × step × result × sign.
-        var run = SPSA(start: .standard, iterations: 1, rate: 0.01)
+        var run = SPSA(start: Self.start, iterations: 1, rate: 0.01)
         var signs = Array(repeating: 1.0, count: run.parameters.count)
         signs[Self.divisor] = -1
         run.record(iteration: 0, signs: signs, result: 2)
@@ -46,7 +53,7 @@ import Testing
     }
 
     @Test func theSidesAreNudgedApartAndRoundedWithoutBias() {
-        let run = SPSA(start: .standard, iterations: 10)
+        let run = SPSA(start: Self.start, iterations: 10)
         let signs = run.signs(from: RandomSource(seed: 1))
         let (up, down) = run.sides(iteration: 9, signs: signs, random: RandomSource(seed: 2))
         // A whole value nudged by a whole step needs no rounding.
