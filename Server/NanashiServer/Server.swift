@@ -64,12 +64,12 @@ public final class Server: Sendable {
         self.logger = logger
     }
 
-    /// Makes Swift concurrency run its tasks on the event loop threads that serve the sockets,
-    /// so a request does not hop between those threads and the concurrency pool on its way
-    /// in and out. Call once, from the main thread, before the server starts; a process that
+    /// Makes Swift concurrency run its tasks on the `count` event loop threads that serve the
+    /// sockets, so a request does not hop between those threads and the concurrency pool on its
+    /// way in and out. Call once, from the main thread, before the server starts; a process that
     /// reads its terminal with blocking calls (the clients) must not.
-    public static func runConcurrencyOnEventLoops() {
-        EventLoops.runConcurrencyOnThem()
+    public static func runConcurrencyOnEventLoops(count: Int) {
+        EventLoops.runConcurrencyOnThem(count: count)
     }
 
     /// Opens the database (resuming unfinished games), binds the port and starts serving.

@@ -107,6 +107,25 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(
+        help: ArgumentHelp(
+            "Event loop threads that serve the sockets and run the server's tasks.",
+            discussion:
+                "Default: one a core but one, at least one, so that the storage and engine threads keep a core (NIO_SINGLETON_GROUP_LOOP_COUNT instead, if set)."
+        ))
+    var eventLoops: Int?
+
+    /// The event loop threads `nanashi serve` runs: `--event-loops`, else the default.
+    public var eventLoopCount: Int { eventLoops ?? EventLoops.defaultCount() }
+
+    /// Checks what the settings do not hold: the event loops, set for the whole process before
+    /// the settings are made.
+    public func validate() throws {
+        if let eventLoops, !(1...256).contains(eventLoops) {
+            throw ValidationError("bad event loops \(eventLoops): use 1 to 256")
+        }
+    }
+
     /// The settings these options make, the defaults for the rest, checked.
     ///
     /// - Throws: `ServerSettings.Problem` named by the options, or a database source's problem.

@@ -39,7 +39,9 @@ struct Nanashi: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            if command is ServeCommand { Server.runConcurrencyOnEventLoops() }
+            if let serve = command as? ServeCommand {
+                Server.runConcurrencyOnEventLoops(count: serve.options.eventLoopCount)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -67,6 +67,24 @@ private func problem(_ arguments: [String]) -> String? {
     #expect(problem(["--commit-delay=-1"]) == "bad commit delay -1: use 0 to 100 milliseconds")
 }
 
+@Test func theEventLoopsAreOneACoreButOneUnlessTold() throws {
+    #expect(EventLoops.defaultCount(environment: [:], cores: 2) == 1)
+    #expect(EventLoops.defaultCount(environment: [:], cores: 8) == 7)
+    #expect(EventLoops.defaultCount(environment: [:], cores: 1) == 1)
+    #expect(EventLoops.defaultCount(environment: ["NIO_SINGLETON_GROUP_LOOP_COUNT": "3"], cores: 2) == 3)
+    #expect(EventLoops.defaultCount(environment: ["NIO_SINGLETON_GROUP_LOOP_COUNT": "0"], cores: 2) == 1)
+    #expect(EventLoops.defaultCount(environment: ["NIO_SINGLETON_GROUP_LOOP_COUNT": "two"], cores: 4) == 3)
+    #expect(try ServeOptions.parse(["--event-loops", "3"]).eventLoopCount == 3)
+    for bad in ["0", "257"] {
+        do {
+            _ = try ServeOptions.parse(["--event-loops", bad])
+            Issue.record("--event-loops \(bad) was taken")
+        } catch {
+            #expect(ServeOptions.message(for: error) == "bad event loops \(bad): use 1 to 256")
+        }
+    }
+}
+
 @Test func theLogLevelIsOneOfSwiftLogsNames() throws {
     #expect(try ServeOptions.parse(["--log-level", "warning"]).level() == .warning)
     #expect(throws: ServerSettings.Problem.self) { try ServeOptions.parse(["--log-level", "loud"]).level() }
