@@ -27,8 +27,9 @@ final class Network: @unchecked Sendable {
     /// One row of `lanes` per input: window times 256, plus the window's state.
     private let rows: UnsafeMutablePointer<Lanes>
     private let biases: UnsafeMutablePointer<Lanes>
-    /// The side to move's output weights, then the other side's.
+    /// Each bucket's output weights: the side to move's, then the other side's.
     private let outputs: UnsafeMutablePointer<Lanes>
+    private let outputBiases: UnsafeMutablePointer<Int>
     /// For each square, the windows that hold it (`Tuples.windowsOfSquare`).
     private let windowsOfSquare: UnsafeMutablePointer<UInt64>
     /// The update and the score over this network's buffers, for the search's hot path.
@@ -57,13 +58,15 @@ final class Network: @unchecked Sendable {
         rows = memory.bindMemory(to: Lanes.self, capacity: weights.hiddenWeights.count / Lanes.scalarCount)
         biases = buffer(weights.hiddenBiases)
         outputs = buffer(weights.outputWeights)
+        outputBiases = .allocate(capacity: weights.buckets)
+        outputBiases.initialize(from: weights.outputBiases.map(Int.init), count: weights.buckets)
         windowsOfSquare = .allocate(capacity: 49)
         windowsOfSquare.initialize(from: Tuples.windowsOfSquare, count: 49)
         kernels = Kernels(
             rows: UnsafeRawPointer(rows).assumingMemoryBound(to: Int16.self),
             windowsOfSquare: windowsOfSquare,
             outputs: UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self),
-            outputBias: Int(weights.outputBias), activationOne: Int16(weights.activationOne),
+            outputBiases: outputBiases, buckets: weights.buckets, activationOne: Int16(weights.activationOne),
             scale: weights.scale,
             divisor: weights.activationOne * weights.outputOne)
     }
@@ -71,6 +74,7 @@ final class Network: @unchecked Sendable {
     deinit {
         nanashi_free_table(rows)
         for buffer in [biases, outputs] { buffer.deallocate() }
+        outputBiases.deallocate()
         windowsOfSquare.deallocate()
     }
 
@@ -103,10 +107,11 @@ final class Network: @unchecked Sendable {
             blockers: blockers)
     }
 
-    /// The network's score for `side` to move, in centi-pieces, from the accumulator's board.
+    /// The network's score for `side` to move, in centi-pieces, from the accumulator's board,
+    /// which has `pieces` pieces (both sides').
     @inline(__always)
-    func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
-        kernels.score(accumulator, side: side)
+    func score(_ accumulator: UnsafePointer<Lanes>, side: Side, pieces: Int) -> Int {
+        kernels.score(accumulator, side: side, pieces: pieces)
     }
 
     /// The network's score of `position` for its side to move, refreshed from nothing (outside
@@ -117,7 +122,8 @@ final class Network: @unchecked Sendable {
         refresh(
             accumulator, x: position.pieces(of: .x).rawValue, o: position.pieces(of: .o).rawValue,
             blockers: position.blockers.rawValue)
-        return score(accumulator, side: position.sideToMove)
+        let pieces = position.pieces(of: .x).count + position.pieces(of: .o).count
+        return score(accumulator, side: position.sideToMove, pieces: pieces)
     }
 }
 
@@ -129,7 +135,8 @@ extension Network {
         let rows: UnsafePointer<Int16>
         let windowsOfSquare: UnsafePointer<UInt64>
         let outputs: UnsafePointer<Int16>
-        let outputBias: Int
+        let outputBiases: UnsafePointer<Int>
+        let buckets: Int
         let activationOne: Int16
         let scale: Int
         let divisor: Int
@@ -146,14 +153,16 @@ extension Network {
                 oBefore, xAfter, oAfter, blockers)
         }
 
-        /// As `Network.score(_:side:)`.
+        /// As `Network.score(_:side:pieces:)`.
         @inline(__always)
-        func score(_ accumulator: UnsafePointer<Lanes>, side: Side) -> Int {
+        func score(_ accumulator: UnsafePointer<Lanes>, side: Side, pieces: Int) -> Int {
             let values = UnsafeRawPointer(accumulator).assumingMemoryBound(to: Int16.self)
             let own = values + (side == .x ? 0 : Network.hidden)
             let other = values + (side == .x ? Network.hidden : 0)
-            let total = nanashi_screlu_output(own, other, outputs, activationOne, Int32(Network.hidden))
-            return (Int(total) / Int(activationOne) + outputBias) * scale / divisor
+            let bucket = NetworkWeights.bucket(pieces: pieces, of: buckets)
+            let weights = outputs + bucket &* 2 &* Network.hidden
+            let total = nanashi_screlu_output(own, other, weights, activationOne, Int32(Network.hidden))
+            return (Int(total) / Int(activationOne) + outputBiases[bucket]) * scale / divisor
         }
     }
 }

@@ -1,15 +1,20 @@
 import CNetwork
 
 /// The evaluation network's quantised weights, as `tools/nnue/train.py` writes them: a header
-/// (`NNUE`, format version, hidden size, the two quantisation factors, the logistic scale), then
-/// little-endian 16-bit hidden weights (one row of `hidden` per input), hidden biases, output
-/// weights (the side to move's half, then the other side's) and a 32-bit output bias.
+/// (`NNUE`, format version, hidden size, the two quantisation factors, the logistic scale, and in
+/// version 3 the number of output buckets and a reserved 16 bits), then little-endian 16-bit hidden
+/// weights (one row of `hidden` per input), hidden biases, each bucket's output weights (the side
+/// to move's half, then the other side's) and each bucket's 32-bit output bias. Version 2 has one
+/// bucket.
 ///
 /// The inputs of one perspective are the 36 windows of 2x2 squares, 256 states each, numbered
 /// window times 256 plus state (`Tuples`).
 struct NetworkWeights: Sendable {
     static let inputs = Tuples.windows * Tuples.states
+    /// The format of one output.
     static let formatVersion = 2
+    /// The format of outputs chosen by the number of pieces on the board.
+    static let bucketedFormatVersion = 3
 
     let hidden: Int
     /// 1.0 of a hidden activation.
@@ -21,31 +26,56 @@ struct NetworkWeights: Sendable {
     /// `inputs` rows of `hidden` weights.
     let hiddenWeights: [Int16]
     let hiddenBiases: [Int16]
-    /// `2 * hidden` weights: the side to move's activations first.
+    /// How many outputs there are, one of which scores a board by its number of pieces (`bucket`).
+    let buckets: Int
+    /// `2 * hidden` weights a bucket: the side to move's activations first.
     let outputWeights: [Int16]
-    let outputBias: Int32
+    /// One a bucket.
+    let outputBiases: [Int32]
 
     /// Reads the format above, or names what is wrong with `bytes`.
     init(bytes: [UInt8]) throws(NetworkFormatError) {
         var reader = ByteReader(bytes: bytes)
         guard reader.take(4) == Array("NNUE".utf8) else { throw NetworkFormatError("no NNUE header") }
         let version = try reader.uint16()
-        guard version == Self.formatVersion else {
-            throw NetworkFormatError("format version \(version), expected \(Self.formatVersion)")
+        guard version == Self.formatVersion || version == Self.bucketedFormatVersion else {
+            throw NetworkFormatError(
+                "format version \(version), expected \(Self.formatVersion) or \(Self.bucketedFormatVersion)")
         }
         hidden = Int(try reader.uint16())
         activationOne = Int(try reader.uint16())
         outputOne = Int(try reader.uint16())
         scale = Int(try reader.uint32())
+        if version == Self.bucketedFormatVersion {
+            buckets = Int(try reader.uint16())
+            _ = try reader.uint16()  // reserved
+        } else {
+            buckets = 1
+        }
         guard hidden > 0, hidden % 16 == 0, activationOne > 0, outputOne > 0, scale > 0 else {
             throw NetworkFormatError(
                 "bad header: hidden \(hidden), factors \(activationOne) and \(outputOne)")
         }
+        guard (1...Self.mostBuckets).contains(buckets) else {
+            throw NetworkFormatError("bad header: \(buckets) output buckets, expected 1 to \(Self.mostBuckets)")
+        }
         hiddenWeights = try reader.int16s(Self.inputs * hidden)
         hiddenBiases = try reader.int16s(hidden)
-        outputWeights = try reader.int16s(2 * hidden)
-        outputBias = Int32(bitPattern: try reader.uint32())
+        outputWeights = try reader.int16s(buckets * 2 * hidden)
+        outputBiases = try (0..<buckets).map { _ throws(NetworkFormatError) in
+            Int32(bitPattern: try reader.uint32())
+        }
         guard reader.isAtEnd else { throw NetworkFormatError("\(reader.remaining) bytes after the weights") }
+    }
+
+    /// As many buckets as a board can have numbers of pieces (0 to 49).
+    static let mostBuckets = 50
+
+    /// The output bucket that scores a board with `pieces` pieces (both sides', 0 to 49), of
+    /// `buckets`: the range cut into parts of near equal width, as the trainer's `bucket_of`.
+    @inline(__always)
+    static func bucket(pieces: Int, of buckets: Int) -> Int {
+        pieces &* buckets / mostBuckets
     }
 
     /// The network compiled into the engine: `AI/CNetwork/Resources/network-<hash>.nnue`, which

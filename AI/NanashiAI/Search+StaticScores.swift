@@ -16,7 +16,8 @@ extension Search {
     ) -> Int {
         if usesNetwork {
             if !accumulatorIsCurrent[ply] { bringAccumulatorUpToDate(ply: ply) }
-            return network.score(accumulator(ply: ply), side: side)
+            return network.score(
+                accumulator(ply: ply), side: side, pieces: (own | other).nonzeroBitCount)
         }
         return Evaluation.score(
             own: own, other: other, open: open, ownReach: ownReach, otherReach: otherReach, weights: weights)

@@ -30,7 +30,8 @@ import Testing
         let weights = NetworkWeights.trained
         #expect(weights.hidden == Network.hidden)
         #expect(weights.hiddenWeights.count == NetworkWeights.inputs * Network.hidden)
-        #expect(weights.outputWeights.count == 2 * Network.hidden)
+        #expect(weights.outputWeights.count == weights.buckets * 2 * Network.hidden)
+        #expect(weights.outputBiases.count == weights.buckets)
         #expect(weights.activationOne == 255 && weights.outputOne == 64)
     }
 
@@ -65,7 +66,8 @@ import Testing
                     #expect(Self.refreshed(next) == Self.lanes(parent))
                 }
                 #expect(Self.lanes(child) == Self.refreshed(next), "after \(move) from \(position.fen)")
-                #expect(network.score(child, side: next.sideToMove) == network.score(of: next))
+                let pieces = next.pieces(of: .x).count + next.pieces(of: .o).count
+                #expect(network.score(child, side: next.sideToMove, pieces: pieces) == network.score(of: next))
                 parent.update(from: child, count: Network.accumulatorLanes)
                 position = next
                 moves += 1
@@ -105,7 +107,9 @@ import Testing
         arguments: [
             ([], "no NNUE header"),
             ([78, 78, 85, 88, 1, 0], "no NNUE header"),
-            (magic + [1, 0], "format version 1, expected 2"),
+            (magic + [1, 0], "format version 1, expected 2 or 3"),
+            (magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 0, 0, 0, 0], "bad header: 0 output buckets, expected 1 to 50"),
+            (magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 51, 0, 0, 0], "bad header: 51 output buckets, expected 1 to 50"),
             (magic + [2, 0, 8, 0, 255, 0, 64, 0, 100, 0, 0, 0], "bad header: hidden 8, factors 255 and 64"),
             (magic + [2, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 1, 2], "the weights end early"),
         ] as [([UInt8], String)])
@@ -127,11 +131,82 @@ import Testing
         #expect(weights.scale == 456)
         #expect(weights.hiddenWeights[0] == -50 && weights.hiddenWeights[149] == -1)
         #expect(weights.hiddenBiases[15] == -15)
+        #expect(weights.buckets == 1)
         #expect(weights.outputWeights[31] == 31)
-        #expect(weights.outputBias == 10_000)
+        #expect(weights.outputBiases == [10_000])
         #expect(throws: NetworkFormatError("2 bytes after the weights")) {
             try NetworkWeights(bytes: bytes + [0, 0])
         }
+    }
+
+    @Test func bucketedWeightsReadInTheirOrder() throws {
+        let hidden = 16
+        // Version 3, three buckets, then the reserved 16 bits.
+        var bytes = Array("NNUE".utf8) + [3, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0, 3, 0, 0, 0]
+        func int16(_ value: Int16) -> [UInt8] {
+            [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        bytes += (0..<(NetworkWeights.inputs * hidden)).flatMap { int16(Int16($0 % 100 - 50)) }
+        bytes += (0..<hidden).flatMap { int16(Int16(-$0)) }
+        bytes += (0..<(3 * 2 * hidden)).flatMap { int16(Int16($0)) }
+        bytes += [0x10, 0x27, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0]
+        let weights = try NetworkWeights(bytes: bytes)
+        #expect(weights.buckets == 3)
+        #expect(weights.outputWeights.count == 96 && weights.outputWeights[95] == 95)
+        #expect(weights.outputBiases == [10_000, -1, 2])
+        #expect(throws: NetworkFormatError("the weights end early")) {
+            try NetworkWeights(bytes: Array(bytes.dropLast(4)))
+        }
+    }
+
+    @Test func piecesPickTheBucketAsTheTrainerDoes() {
+        // tools/nnue/train.py's bucket_of: pieces * buckets // 50.
+        #expect((0..<50).map { NetworkWeights.bucket(pieces: $0, of: 1) } == Array(repeating: 0, count: 50))
+        let eight = (0..<50).map { NetworkWeights.bucket(pieces: $0, of: 8) }
+        #expect(eight.first == 0 && eight.last == 7)
+        #expect(eight.firstIndex(of: 1) == 7 && eight.firstIndex(of: 2) == 13 && eight.firstIndex(of: 7) == 44)
+        #expect((0..<50).map { NetworkWeights.bucket(pieces: $0, of: 50) } == Array(0..<50))
+    }
+
+    /// The bytes of a network with `weights`' hidden layer and these outputs, in the format of
+    /// one output (`formatVersion`) when there is one, else in the bucketed one.
+    static func bytes(of weights: NetworkWeights, outputs: [[Int16]], biases: [Int32]) -> [UInt8] {
+        func little<Value: FixedWidthInteger>(_ value: Value) -> [UInt8] {
+            (0..<Value.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        let version = outputs.count == 1 ? NetworkWeights.formatVersion : NetworkWeights.bucketedFormatVersion
+        var bytes = Array("NNUE".utf8) + little(UInt16(version)) + little(UInt16(weights.hidden))
+        bytes += little(UInt16(weights.activationOne)) + little(UInt16(weights.outputOne))
+        bytes += little(UInt32(weights.scale))
+        if outputs.count > 1 { bytes += little(UInt16(outputs.count)) + [0, 0] }
+        for value in weights.hiddenWeights + weights.hiddenBiases + outputs.joined() { bytes += little(value) }
+        for bias in biases { bytes += little(bias) }
+        return bytes
+    }
+
+    @Test func aBoardIsScoredByItsPiecesBucket() throws {
+        // Eight buckets: bucket 1 (boards of 7 to 12 pieces) the embedded network's first output,
+        // bucket 0 no weights and a bias of 1.0, the others nothing at all.
+        let weights = NetworkWeights.trained
+        let output = Array(weights.outputWeights.prefix(2 * Network.hidden))
+        let none = [Int16](repeating: 0, count: output.count)
+        let one = Int32(weights.activationOne * weights.outputOne)
+        let plain = Network(
+            try NetworkWeights(bytes: Self.bytes(of: weights, outputs: [output], biases: [weights.outputBiases[0]])))
+        let bucketed = Network(
+            try NetworkWeights(
+                bytes: Self.bytes(
+                    of: weights, outputs: [none, output] + Array(repeating: none, count: 6),
+                    biases: [one, weights.outputBiases[0]] + Array(repeating: 0, count: 6))))
+        let six = try Position(fen: "xxx4/x6/7/7/7/7/o5o x 0 1")
+        let seven = try Position(fen: "xxx4/xx5/7/7/7/7/o5o x 0 1")
+        let twelve = try Position(fen: "xxxxxxx/xxx4/7/7/7/7/o5o o 0 1")
+        let thirteen = try Position(fen: "xxxxxxx/xxxx3/7/7/7/7/o5o o 0 1")
+        #expect(bucketed.score(of: six) == weights.scale)
+        #expect(bucketed.score(of: seven) == plain.score(of: seven))
+        #expect(bucketed.score(of: twelve) == plain.score(of: twelve))
+        #expect(bucketed.score(of: thirteen) == 0)
+        #expect(plain.score(of: seven) != weights.scale && plain.score(of: thirteen) != 0)
     }
 
     @Test func windowStatesAreNumberedAsTheTrainerNumbersThem() throws {
@@ -164,6 +239,11 @@ import Testing
         let values = Self.refreshed(position).flatMap { lanes in
             (0..<Lanes.scalarCount).map { Int(lanes[$0]) }
         }
+        let pieces = position.pieces(of: .x).count + position.pieces(of: .o).count
+        let bucket = NetworkWeights.bucket(pieces: pieces, of: weights.buckets)
+        let output = weights.outputWeights[(bucket * 2 * Network.hidden)...].prefix(2 * Network.hidden)
+        let ownWeights = Array(output.prefix(Network.hidden))
+        let otherWeights = Array(output.suffix(Network.hidden))
         let own = position.sideToMove == .x ? 0 : Network.hidden
         let other = Network.hidden - own
         let one = weights.activationOne
@@ -171,11 +251,10 @@ import Testing
         for index in 0..<Network.hidden {
             let a = min(max(values[own + index], 0), one)
             let b = min(max(values[other + index], 0), one)
-            total +=
-                a * a * Int(weights.outputWeights[index]) + b * b
-                * Int(weights.outputWeights[Network.hidden + index])
+            total += a * a * Int(ownWeights[index]) + b * b * Int(otherWeights[index])
         }
-        let expected = (total / one + Int(weights.outputBias)) * weights.scale / (one * weights.outputOne)
+        let expected =
+            (total / one + Int(weights.outputBiases[bucket])) * weights.scale / (one * weights.outputOne)
         #expect(Self.network.score(of: position) == expected)
         #expect(total != 0)
     }

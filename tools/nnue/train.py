@@ -9,7 +9,8 @@ The network reads the board as tuples: every 2x2 window of the 7x7 board (36 win
 one of 4^4 states (its four squares each empty, the perspective's own piece, the other side's
 piece or a blocker), so 9,216 inputs per perspective of which exactly 36 are lit. Both
 perspectives share one hidden layer; each side's half is squared after clipping to [0, 1]
-(SCReLU), and one output reads the side to move's half then the other side's. The output is in
+(SCReLU), and one output reads the side to move's half then the other side's: with `--buckets N`,
+one output of N, chosen by the number of pieces on the board (`bucket_of`). The output is in
 units of the logistic scale K, fitted to the data: win chance = sigmoid(output), centi-pieces =
 output * K. The target mixes the search's score and the game's result. Each position is seen
 under a random one of the board's 8 symmetries.
@@ -45,7 +46,8 @@ QA = 255  # hidden activations: 1.0 is QA
 QB = 64  # output weights: 1.0 is QB
 WEIGHT_LIMIT = 127 / QB  # keeps every accumulator and product inside 16 bits
 MAGIC = b"NNUE"
-VERSION = 2
+VERSION = 2  # one output
+BUCKETED_VERSION = 3  # outputs chosen by the number of pieces: the header says how many
 # The repository, which the notes' paths are relative to, and where its networks are.
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NETWORKS = os.path.join(REPOSITORY, "AI", "CNetwork", "Resources")
@@ -169,26 +171,34 @@ def features(codes, sides):
     return first, second, own + SQUARE_OFFSETS, other + SQUARE_OFFSETS
 
 
+def bucket_of(pieces, buckets):
+    """The output a board with this many pieces (both sides', 0 to 49) is scored by: the range
+    0...49 cut into `buckets` parts of near equal width (the engine's `NetworkWeights.bucket`)."""
+    return pieces * buckets // 50
+
+
 class Network(torch.nn.Module):
     """The tuple network, trained with a factor: one weight row per square and code, shared by
     every window state that has that code on that square, so that what is learnt of a square
     in one window state serves all the others (rare states learn from common ones). The factor
     is folded into the window rows when the network is written, so the engine never sees it."""
 
-    def __init__(self, hidden):
+    def __init__(self, hidden, buckets=1):
         super().__init__()
+        self.buckets = buckets
         self.inputs = torch.nn.EmbeddingBag(INPUTS, hidden, mode="sum")
         self.squares = torch.nn.EmbeddingBag(SQUARES * 4, hidden, mode="sum")
         self.bias = torch.nn.Parameter(torch.zeros(hidden))
-        self.output = torch.nn.Linear(2 * hidden, 1)
+        self.output = torch.nn.Linear(2 * hidden, buckets)
         with torch.no_grad():
             self.inputs.weight.uniform_(-0.02, 0.02)
             self.squares.weight.uniform_(-0.1, 0.1)
 
-    def forward(self, own, other, own_squares, other_squares):
+    def forward(self, own, other, own_squares, other_squares, bucket):
         a = torch.clamp(self.inputs(own) + self.squares(own_squares) + self.bias, 0, 1) ** 2
         b = torch.clamp(self.inputs(other) + self.squares(other_squares) + self.bias, 0, 1) ** 2
-        return self.output(torch.cat([a, b], dim=1)).squeeze(1)
+        outputs = self.output(torch.cat([a, b], dim=1))
+        return torch.gather(outputs, 1, bucket[:, None]).squeeze(1)
 
     def folded_inputs(self):
         """The window rows with the square factor shared out among the windows of each square."""
@@ -214,17 +224,15 @@ def quantise(network, scale):
     hidden = network.bias.shape[0]
     w1 = network.folded_inputs().numpy()  # INPUTS x hidden, one row per input
     b1 = network.bias.detach().numpy()
-    w2 = network.output.weight.detach().numpy()[0]
-    b2 = float(network.output.bias.detach().numpy()[0])
+    w2 = network.output.weight.detach().numpy()  # buckets x 2 hidden
+    b2 = network.output.bias.detach().numpy()
     q = lambda array, factor: np.clip(np.round(array * factor), -32767, 32767).astype("<i2")
     header = MAGIC + struct.pack("<HHHHI", VERSION, hidden, QA, QB, int(round(scale)))
-    body = (
-        q(w1, QA).tobytes()
-        + q(b1, QA).tobytes()
-        + q(w2, QB).tobytes()
-        + struct.pack("<i", int(round(b2 * QA * QB)))
-    )
-    return header + body
+    if network.buckets > 1:
+        header = MAGIC + struct.pack("<HHHHIHH", BUCKETED_VERSION, hidden, QA, QB, int(round(scale)), network.buckets, 0)
+    body = q(w1, QA).tobytes() + q(b1, QA).tobytes() + q(w2, QB).tobytes()
+    biases = np.round(b2.astype(np.float64) * QA * QB).astype("<i4")
+    return header + body + biases.tobytes()
 
 
 def read_blob(path):
@@ -242,26 +250,38 @@ def read_blob(path):
 
 def dequantise(blob, network):
     """Loads a quantised network into `network` (the square factor left at zero: the window rows
-    hold it folded) and returns its logistic scale K. Quantising the result gives `blob` back."""
+    hold it folded) and returns its logistic scale K. Quantising the result gives `blob` back.
+    A network of one output loaded into one of several buckets gives each bucket that output (a
+    warm start of buckets that begin by scoring as their parent did)."""
     if blob[:4] != MAGIC:
         sys.exit("not a network: the file does not start with NNUE")
     version, hidden, qa, qb, scale = struct.unpack_from("<HHHHI", blob, 4)
-    if version != VERSION or hidden != network.bias.shape[0] or (qa, qb) != (QA, QB):
-        sys.exit(f"network version {version}, hidden {hidden}, QA {qa}, QB {qb}: this trainer writes {VERSION}, QA {QA}, QB {QB}")
-    offset = 16
+    offset, buckets = 16, 1
+    if version == BUCKETED_VERSION:
+        (buckets,) = struct.unpack_from("<H", blob, offset)
+        offset += 4
+    if version not in (VERSION, BUCKETED_VERSION) or hidden != network.bias.shape[0] or (qa, qb) != (QA, QB):
+        sys.exit(
+            f"network version {version}, hidden {hidden}, QA {qa}, QB {qb}: this trainer reads {VERSION} and "
+            f"{BUCKETED_VERSION}, QA {QA}, QB {QB}"
+        )
+    if buckets not in (1, network.buckets):
+        sys.exit(f"a network of {buckets} output buckets cannot start one of {network.buckets}")
     arrays = []
-    for count in (INPUTS * hidden, hidden, 2 * hidden):
+    for count in (INPUTS * hidden, hidden, buckets * 2 * hidden):
         arrays.append(np.frombuffer(blob, dtype="<i2", count=count, offset=offset).astype(np.float32))
         offset += 2 * count
-    (b2,) = struct.unpack_from("<i", blob, offset)
-    if offset + 4 != len(blob):
-        sys.exit(f"network of {len(blob)} bytes: {offset + 4} expected")
+    b2 = np.frombuffer(blob, dtype="<i4", count=buckets, offset=offset).astype(np.float64)
+    if offset + 4 * buckets != len(blob):
+        sys.exit(f"network of {len(blob)} bytes: {offset + 4 * buckets} expected")
+    copies = network.buckets // buckets
     with torch.no_grad():
         network.inputs.weight.copy_(torch.from_numpy(arrays[0].reshape(INPUTS, hidden) / QA))
         network.squares.weight.zero_()
         network.bias.copy_(torch.from_numpy(arrays[1] / QA))
-        network.output.weight.copy_(torch.from_numpy(arrays[2].reshape(1, 2 * hidden) / QB))
-        network.output.bias.fill_(b2 / (QA * QB))
+        w2 = np.tile(arrays[2].reshape(buckets, 2 * hidden), (copies, 1))
+        network.output.weight.copy_(torch.from_numpy(w2 / QB))
+        network.output.bias.copy_(torch.from_numpy(np.tile(b2, copies) / (QA * QB)))
     return float(scale)
 
 
@@ -355,6 +375,9 @@ def main():
     )
     parser.add_argument("data", nargs="*", help="positions written by `nanashi datagen` (.bin records or .txt lines)")
     parser.add_argument("--hidden", type=int, default=256, help="hidden layer size per side")
+    parser.add_argument(
+        "--buckets", type=int, default=1, help="outputs chosen by the number of pieces on the board (1 to 50)"
+    )
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=16384)
     parser.add_argument("--lr", type=float, default=0.001)
@@ -392,7 +415,9 @@ def main():
     generator = np.random.default_rng(args.seed)
     started = time.time()
 
-    network = Network(args.hidden)
+    if not 1 <= args.buckets <= 50:
+        parser.error("--buckets takes 1 to 50")
+    network = Network(args.hidden, args.buckets)
     initial = None
     parent = f"none (random weights, --seed {args.seed})"
     if args.init and args.init.endswith((".swift", ".nnue")):
@@ -435,6 +460,8 @@ def main():
     valid, train = np.arange(len(codes) - held, len(codes)), np.arange(len(codes) - held)
     codes_t = torch.from_numpy(codes.astype(np.int64))
     sides_t = torch.from_numpy(sides.astype(np.int64))
+    pieces = ((codes == X) | (codes == O)).sum(axis=1)
+    buckets_t = torch.from_numpy(bucket_of(pieces, args.buckets).astype(np.int64))
     target_t = torch.from_numpy(target.astype(np.float32))
     perms = symmetries()
 
@@ -465,7 +492,7 @@ def main():
         if symmetry is None:
             symmetry = torch.from_numpy(generator.integers(0, 8, len(indices)))
         board = torch.gather(board, 1, perms[symmetry])
-        prediction = torch.sigmoid(network(*features(board, sides_t[index])))
+        prediction = torch.sigmoid(network(*features(board, sides_t[index]), buckets_t[index]))
         return torch.mean((prediction - target_t[index]) ** 2)
 
     def held_out_loss():
