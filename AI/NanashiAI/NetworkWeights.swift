@@ -57,7 +57,8 @@ struct NetworkWeights: Sendable {
                 "bad header: hidden \(hidden), factors \(activationOne) and \(outputOne)")
         }
         guard (1...Self.mostBuckets).contains(buckets) else {
-            throw NetworkFormatError("bad header: \(buckets) output buckets, expected 1 to \(Self.mostBuckets)")
+            throw NetworkFormatError(
+                "bad header: \(buckets) output buckets, expected 1 to \(Self.mostBuckets)")
         }
         hiddenWeights = try reader.int16s(Self.inputs * hidden)
         hiddenBiases = try reader.int16s(hidden)

@@ -67,7 +67,8 @@ import Testing
                 }
                 #expect(Self.lanes(child) == Self.refreshed(next), "after \(move) from \(position.fen)")
                 let pieces = next.pieces(of: .x).count + next.pieces(of: .o).count
-                #expect(network.score(child, side: next.sideToMove, pieces: pieces) == network.score(of: next))
+                #expect(
+                    network.score(child, side: next.sideToMove, pieces: pieces) == network.score(of: next))
                 parent.update(from: child, count: Network.accumulatorLanes)
                 position = next
                 moves += 1
@@ -108,8 +109,14 @@ import Testing
             ([], "no NNUE header"),
             ([78, 78, 85, 88, 1, 0], "no NNUE header"),
             (magic + [1, 0], "format version 1, expected 2 or 3"),
-            (magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 0, 0, 0, 0], "bad header: 0 output buckets, expected 1 to 50"),
-            (magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 51, 0, 0, 0], "bad header: 51 output buckets, expected 1 to 50"),
+            (
+                magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 0, 0, 0, 0],
+                "bad header: 0 output buckets, expected 1 to 50"
+            ),
+            (
+                magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 51, 0, 0, 0],
+                "bad header: 51 output buckets, expected 1 to 50"
+            ),
             (magic + [2, 0, 8, 0, 255, 0, 64, 0, 100, 0, 0, 0], "bad header: hidden 8, factors 255 and 64"),
             (magic + [2, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 1, 2], "the weights end early"),
         ] as [([UInt8], String)])
@@ -164,7 +171,8 @@ import Testing
         #expect((0..<50).map { NetworkWeights.bucket(pieces: $0, of: 1) } == Array(repeating: 0, count: 50))
         let eight = (0..<50).map { NetworkWeights.bucket(pieces: $0, of: 8) }
         #expect(eight.first == 0 && eight.last == 7)
-        #expect(eight.firstIndex(of: 1) == 7 && eight.firstIndex(of: 2) == 13 && eight.firstIndex(of: 7) == 44)
+        #expect(
+            eight.firstIndex(of: 1) == 7 && eight.firstIndex(of: 2) == 13 && eight.firstIndex(of: 7) == 44)
         #expect((0..<50).map { NetworkWeights.bucket(pieces: $0, of: 50) } == Array(0..<50))
     }
 
@@ -179,7 +187,9 @@ import Testing
         bytes += little(UInt16(weights.activationOne)) + little(UInt16(weights.outputOne))
         bytes += little(UInt32(weights.scale))
         if outputs.count > 1 { bytes += little(UInt16(outputs.count)) + [0, 0] }
-        for value in weights.hiddenWeights + weights.hiddenBiases + outputs.joined() { bytes += little(value) }
+        for value in weights.hiddenWeights + weights.hiddenBiases + outputs.joined() {
+            bytes += little(value)
+        }
         for bias in biases { bytes += little(bias) }
         return bytes
     }
@@ -192,7 +202,8 @@ import Testing
         let none = [Int16](repeating: 0, count: output.count)
         let one = Int32(weights.activationOne * weights.outputOne)
         let plain = Network(
-            try NetworkWeights(bytes: Self.bytes(of: weights, outputs: [output], biases: [weights.outputBiases[0]])))
+            try NetworkWeights(
+                bytes: Self.bytes(of: weights, outputs: [output], biases: [weights.outputBiases[0]])))
         let bucketed = Network(
             try NetworkWeights(
                 bytes: Self.bytes(
