@@ -227,8 +227,9 @@ def quantise(network, scale):
     w2 = network.output.weight.detach().numpy()  # buckets x 2 hidden
     b2 = network.output.bias.detach().numpy()
     q = lambda array, factor: np.clip(np.round(array * factor), -32767, 32767).astype("<i2")
-    header = MAGIC + struct.pack("<HHHHI", VERSION, hidden, QA, QB, int(round(scale)))
-    if network.buckets > 1:
+    if network.buckets == 1:
+        header = MAGIC + struct.pack("<HHHHI", VERSION, hidden, QA, QB, int(round(scale)))
+    else:
         header = MAGIC + struct.pack("<HHHHIHH", BUCKETED_VERSION, hidden, QA, QB, int(round(scale)), network.buckets, 0)
     body = q(w1, QA).tobytes() + q(b1, QA).tobytes() + q(w2, QB).tobytes()
     biases = np.round(b2.astype(np.float64) * QA * QB).astype("<i4")
