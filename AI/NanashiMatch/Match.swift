@@ -52,6 +52,9 @@ public struct Match: Sendable {
         public var oName: String
         /// The score so far, this game included.
         public var tally: Tally
+
+        /// The game's result from the first engine's point of view.
+        public var result: Tally.Result { Tally.Result(played.outcome, firstPlaysX: game.firstPlaysX) }
     }
 
     /// The games in the order they start: game 2k gives the first engine x, game 2k+1 replays the
@@ -64,15 +67,23 @@ public struct Match: Sendable {
         }
     }
 
-    /// Plays the match, calling `onGame` (one call at a time) after each game; returns the final
-    /// score. Throws the first engine failure, after the games under way have ended.
-    public func run(onGame: @escaping @Sendable (Report) -> Void) throws -> Tally {
-        let schedule = schedule
-        let state = SharedState(schedule: schedule, sprt: sprt)
+    /// Plays the match, but for the games `journal` holds (which count as played), calling
+    /// `onGame` (one call at a time) after each game; returns the final score. Throws the first
+    /// engine failure, after the games under way have ended.
+    public func run(
+        after journal: MatchJournal = MatchJournal(), onGame: @escaping @Sendable (Report) -> Void
+    )
+        throws -> Tally
+    {
+        let schedule = schedule.filter { journal.results[$0.round] == nil }
+        let state = SharedState(schedule: schedule, sprt: sprt, tally: journal.tally)
         let seeds = RandomSource(seed: seed)
         let workerSeeds = (0..<max(1, concurrency)).map { _ in seeds.next() }
         let (first, second, limits, timeControl, maxPlies) = (first, second, limits, timeControl, maxPlies)
-        DispatchQueue.concurrentPerform(iterations: min(max(1, concurrency), schedule.count)) { worker in
+        // No engine is started for a match its journal has already decided.
+        let decided = sprt.map { $0.decision(journal.tally) != .undecided } ?? false
+        let workers = decided ? 0 : min(max(1, concurrency), schedule.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
             do {
                 let random = RandomSource(seed: workerSeeds[worker])
                 let players = (try first.makePlayer(random: random), try second.makePlayer(random: random))
@@ -105,11 +116,12 @@ private final class SharedState: @unchecked Sendable {
     private let sprt: SPRT?
     private var next = 0
     private(set) var failure: Error?
-    private(set) var tally = Tally()
+    private(set) var tally: Tally
 
-    init(schedule: [Match.ScheduledGame], sprt: SPRT?) {
+    init(schedule: [Match.ScheduledGame], sprt: SPRT?, tally: Tally) {
         self.schedule = schedule
         self.sprt = sprt
+        self.tally = tally
     }
 
     /// The next game to play, or `nil` when all are taken, a worker failed or the SPRT decided.

@@ -7,14 +7,19 @@ import NanashiCore
 extension Match {
     /// `match: A vs B, N games, depth D, max P plies`: what is about to be played.
     public var header: String {
+        "match: \(first) vs \(second), \(schedule.count) games, \(limitsText), max \(maxPlies) plies"
+    }
+
+    /// How each move is played: `depth D`, `nodes N`, `movetime M ms`, `tc T`, or the engines' own
+    /// limits.
+    var limitsText: String {
         var parts: [String] = []
         if let depth = limits.depth { parts.append("depth \(depth)") }
         if let nodes = limits.nodes { parts.append("nodes \(nodes)") }
         if let movetime = limits.movetime { parts.append("movetime \(movetime.wholeMilliseconds) ms") }
         if let timeControl { parts.append("tc \(timeControl.secondsNotation)") }
         if parts.isEmpty { parts.append("each engine's own limits") }
-        return "match: \(first) vs \(second), \(schedule.count) games, "
-            + parts.joined(separator: ", ") + ", max \(maxPlies) plies"
+        return parts.joined(separator: ", ")
     }
 
     /// The closing lines: the score, the Elo difference, and the SPRT's verdict when there is one.
@@ -27,16 +32,32 @@ extension Match {
 
 extension Match {
     /// What `nanashi match` does: prints the header, a line per game as it ends (appending the
-    /// game to the PGN file at `pgnPath`, if any), then the closing lines.
+    /// game to the PGN file at `pgnPath` and its result to the journal at `journalPath`, if
+    /// any), then the closing lines. With a journal that holds games already, it says so after
+    /// the header, counts them and plays only the others.
     ///
-    /// - Throws: `AppendingFile.Problem` when the PGN file cannot be written, or the match's
+    /// - Throws: `AppendingFile.Problem` when the PGN file or the journal cannot be written,
+    ///   `MatchError` for a journal that cannot be read or is another match's, or the match's
     ///   errors.
-    public func play(appendingPGNTo pgnPath: String?, line: @escaping @Sendable (String) -> Void) throws {
+    public func play(
+        appendingPGNTo pgnPath: String?, journal journalPath: String? = nil,
+        line: @escaping @Sendable (String) -> Void
+    ) throws {
         let pgnFile = try pgnPath.map { path throws(AppendingFile.Problem) in try AppendingFile(path: path) }
         defer { pgnFile?.close() }
+        let opened = try journalPath.map { path in try MatchJournal.open(path, for: self) }
+        let journal = opened?.0 ?? MatchJournal()
+        let journalFile = opened?.1
+        defer { journalFile?.close() }
         line(header)
-        let tally = try run { report in
+        if let journalPath, !journal.results.isEmpty {
+            line(
+                "journal \(journalPath): \(journal.results.count) games already played, \(journal.tally.summary)"
+            )
+        }
+        let tally = try run(after: journal) { report in
             line(report.line(of: self))
+            journalFile?.append(MatchJournal.line(round: report.game.round, result: report.result))
             pgnFile?.append(
                 report.played.pgn(
                     event: "nanashi match", round: report.game.round, xName: report.xName, oName: report.oName

@@ -16,12 +16,33 @@ public struct Tally: Hashable, Sendable {
 
     public var games: Int { wins + draws + losses }
 
+    /// A game's result from the first engine's point of view, as a match's journal writes it.
+    public enum Result: String, Hashable, Sendable {
+        case win = "W"
+        case draw = "D"
+        case loss = "L"
+
+        /// The result of a game that ended with `outcome`, the first engine playing x or not.
+        public init(_ outcome: Outcome, firstPlaysX: Bool) {
+            switch outcome.winner {
+            case nil: self = .draw
+            case .x: self = firstPlaysX ? .win : .loss
+            case .o: self = firstPlaysX ? .loss : .win
+            }
+        }
+    }
+
     /// Counts a game that ended with `outcome`.
     public mutating func add(_ outcome: Outcome, firstPlaysX: Bool) {
-        switch outcome.winner {
-        case nil: draws += 1
-        case .x: if firstPlaysX { wins += 1 } else { losses += 1 }
-        case .o: if firstPlaysX { losses += 1 } else { wins += 1 }
+        add(Result(outcome, firstPlaysX: firstPlaysX))
+    }
+
+    /// Counts a game of `result`.
+    public mutating func add(_ result: Result) {
+        switch result {
+        case .win: wins += 1
+        case .draw: draws += 1
+        case .loss: losses += 1
         }
     }
 

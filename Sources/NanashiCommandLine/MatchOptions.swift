@@ -35,6 +35,14 @@ public struct MatchOptions: ParsableArguments {
     @Option(help: "Seed of the built-in levels' randomness (default: random).")
     var seed: UInt64?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep each game's result in this file as it ends.",
+            discussion:
+                "The same command with the same journal goes on where the match stopped: it counts the games the journal holds and plays the others (--games may grow)."
+        ))
+    var journal: String?
+
     /// Plays the match, a line a game and the totals to standard output.
     public func run() throws {
         let match = try NanashiMatch.Match.parsing(
@@ -43,6 +51,6 @@ public struct MatchOptions: ParsableArguments {
             tc: play.tc, maxPlies: maxPlies, concurrency: play.concurrency, sprt: sprt,
             openings: play.openings,
             seed: seed)
-        try match.play(appendingPGNTo: pgn, line: StandardOutput.line)
+        try match.play(appendingPGNTo: pgn, journal: journal, line: StandardOutput.line)
     }
 }

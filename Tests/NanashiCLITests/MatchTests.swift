@@ -58,6 +58,47 @@ import Testing
         #expect(lines[2].contains("Nanashi (x) vs level:1 (o)"))
     }
 
+    @Test func aMatchGoesOnFromItsJournalAndRefusesAnotherMatchs() throws {
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nanashi-journal-\(UUID()).txt")
+        defer { try? FileManager.default.removeItem(at: journal) }
+        let first = try NanashiProcess.run([
+            "match", "level:2", "level:1", "--games", "2", "--depth", "1", "--journal", journal.path,
+        ])
+        #expect(first.status == 0)
+        let rounds = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").map(String.init)
+        try #require(rounds.count == 3)
+        #expect(
+            rounds[0].hasPrefix(
+                "# nanashi match journal: level:2 vs level:1, depth 1, max 400 plies, 166 openings "))
+        #expect(rounds[1...].map { $0.prefix(2) } == ["1 ", "2 "])
+
+        let more = try NanashiProcess.run([
+            "match", "level:2", "level:1", "--games", "4", "--depth", "1", "--journal", journal.path,
+        ])
+        #expect(more.status == 0)
+        let lines = more.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 6)
+        #expect(lines[0] == "match: level:2 vs level:1, 4 games, depth 1, max 400 plies")
+        #expect(lines[1].hasPrefix("journal \(journal.path): 2 games already played, +"))
+        #expect(lines[2].hasPrefix("game 3/4: level:2 (x) vs level:1 (o) "))
+        #expect(lines[3].hasPrefix("game 4/4: level:1 (x) vs level:2 (o) "))
+        #expect(lines[4].hasPrefix("level:2 vs level:1: ") && lines[4].contains("/4 ("))
+        let kept = try String(contentsOf: journal, encoding: .utf8)
+        #expect(kept.split(separator: "\n").count == 5)
+
+        let other = try NanashiProcess.run([
+            "match", "level:3", "level:1", "--games", "4", "--depth", "1", "--journal", journal.path,
+        ])
+        #expect(other.status == 2)
+        #expect(other.stdout == "")
+        #expect(
+            other.stderr.hasPrefix(
+                "nanashi: the journal is of another match: its first line is '# nanashi match journal: level:2 vs level:1"
+            ))
+        #expect(try String(contentsOf: journal, encoding: .utf8) == kept)
+    }
+
     @Test(arguments: [
         (["match", "level:25", "level:1"], "nanashi: bad engine 'level:25': levels are level:1 to level:24"),
         (
