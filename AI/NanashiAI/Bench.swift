@@ -16,12 +16,14 @@ public enum Bench {
         "x-o4/---4/---4/7/7/7/7 x 0 1",
     ]
 
-    /// Searches each position to `depth` on a fresh engine, calling `line` with its result
-    /// (`FEN: bestmove M score S nodes N`), then with the total: `nodes N time T ms nps R`.
+    /// Searches each position to `depth` on a fresh engine (scoring with `network` when
+    /// `evaluation` is the network's), calling `line` with its result (`FEN: bestmove M score S
+    /// nodes N`), then with the total: `nodes N time T ms nps R`.
     ///
     /// - Throws: `RangeError` for a `depth` not 1 to 20 or a table not 1 to 4096 MB, before any search.
     public static func run(
-        depth: Int, hashMegabytes: Int, evaluation: EvaluationKind, line: (String) -> Void
+        depth: Int, hashMegabytes: Int, evaluation: EvaluationKind, network: Network = .trained,
+        line: (String) -> Void
     ) throws(RangeError) {
         try (1...20).check(depth, "depth")
         try (1...4096).check(hashMegabytes, "hash", unit: "MB")
@@ -30,7 +32,7 @@ public enum Bench {
         for fen in Self.positions {
             // The positions are written above, each a valid FEN.
             let position = try! Position(fen: fen)
-            let engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation)
+            let engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation, network: network)
             let start = ContinuousClock.now
             let result = engine.search(position, limits: .depth(depth))
             elapsed += ContinuousClock.now - start

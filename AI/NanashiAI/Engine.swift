@@ -47,14 +47,18 @@ public final class Engine: @unchecked Sendable {
     /// How the engine scores the positions its search stops at.
     public let evaluation: EvaluationKind
 
+    /// The network that scores positions when `evaluation` is `.network`.
+    public let network: Network
+
     /// An engine with a transposition table of `hashMegabytes` MB (1 or more) that scores
-    /// positions with `evaluation`.
-    public init(hashMegabytes: Int = 16, evaluation: EvaluationKind = .network) {
+    /// positions with `evaluation`: by `network` (the compiled-in one unless given) or the
+    /// classic evaluation.
+    public init(hashMegabytes: Int = 16, evaluation: EvaluationKind = .network, network: Network? = nil) {
         table = TranspositionTable(megabytes: hashMegabytes)
         self.evaluation = evaluation
-        // Loading the network (decoding its 4.7 MB of embedded weights, about 30 ms) belongs to
-        // making the engine, not to its first search's clock.
-        if evaluation == .network { _ = Network.trained }
+        // Loading the compiled-in network (decoding its 4.7 MB of embedded weights, about 30 ms)
+        // belongs to making the engine, not to its first search's clock.
+        self.network = network ?? Network.trained
     }
 
     /// Searches `position` within `limits`, calling `onInfo` after each completed iteration.

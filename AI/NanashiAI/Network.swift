@@ -1,5 +1,6 @@
 import CNetwork
 import CSearchMemory
+import Foundation
 import NanashiCore
 
 /// The evaluation network laid out for the search (NNUE): the board read as tuples, every 2x2
@@ -10,7 +11,11 @@ import NanashiCore
 /// are "own"), then o's, each `Network.lanes` vectors. A move changes only the windows around
 /// the squares it changed, so it updates the accumulator with a few vector additions per window
 /// instead of summing all 36 windows again. A pass changes nothing.
-final class Network: @unchecked Sendable {
+///
+/// The engine plays with the network compiled into the program (`trained`) unless it is given
+/// another the trainer wrote (`init(file:)`): UAI's `EvalFile`, `--network` of `uai`, `bench` and
+/// `datagen`.
+public final class Network: @unchecked Sendable {
     typealias Lanes = SIMD16<Int16>
 
     /// The hidden layer's size for each perspective: the compiled search's shape (and the C
@@ -22,7 +27,10 @@ final class Network: @unchecked Sendable {
     static let accumulatorLanes = 2 * lanes
 
     /// The compiled-in network.
-    static let trained = Network(NetworkWeights.trained)
+    public static let trained = Network(NetworkWeights.trained, name: NetworkWeights.trainedFileName)
+
+    /// The network's file name: `network-<hash>.nnue` for the compiled-in one.
+    public let name: String
 
     /// One row of `lanes` per input: window times 256, plus the window's state.
     private let rows: UnsafeMutablePointer<Lanes>
@@ -35,7 +43,30 @@ final class Network: @unchecked Sendable {
     /// The update and the score over this network's buffers, for the search's hot path.
     let kernels: Kernels
 
-    init(_ weights: NetworkWeights) {
+    /// A network the trainer wrote (`tools/nnue/train.py`), read from the file at `path`.
+    ///
+    /// - Throws: `NetworkFormatError` for a file that cannot be read, is not a network, or has
+    ///   another hidden size than the search is built for.
+    public convenience init(file path: String) throws(NetworkFormatError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw NetworkFormatError("cannot read network file '\(path)'")
+        }
+        let weights: NetworkWeights
+        do {
+            weights = try NetworkWeights(bytes: Array(data))
+        } catch {
+            throw NetworkFormatError("network file '\(path)': \(error)")
+        }
+        guard weights.hidden == Self.hidden else {
+            throw NetworkFormatError(
+                "network file '\(path)': \(weights.hidden) hidden, and this engine is built for \(Self.hidden)"
+            )
+        }
+        self.init(weights, name: String(path.split(separator: "/").last ?? Substring(path)))
+    }
+
+    init(_ weights: NetworkWeights, name: String = "") {
+        self.name = name
         precondition(
             weights.hidden == Self.hidden,
             "a network of \(weights.hidden) hidden; the search is built for \(Self.hidden)")

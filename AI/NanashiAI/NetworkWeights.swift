@@ -97,11 +97,14 @@ struct NetworkWeights: Sendable {
     /// The embedded network's file, relative to `AI/CNetwork`: `Resources/network-<hash>.nnue`,
     /// the hash being the first 12 hex digits of the file's SHA-256.
     static var trainedFile: String { String(cString: nanashi_network_file()) }
+
+    /// The embedded network's file name alone: `network-<hash>.nnue`.
+    static var trainedFileName: String { String(trainedFile.split(separator: "/").last ?? "") }
 }
 
-/// Why a network's bytes were refused.
-struct NetworkFormatError: Error, Equatable, CustomStringConvertible {
-    let description: String
+/// Why a network's bytes or file were refused: one line for people.
+public struct NetworkFormatError: Error, Equatable, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }
 

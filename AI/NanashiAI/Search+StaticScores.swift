@@ -29,7 +29,7 @@ extension Search {
         blockers = position.blockers.rawValue
         pieces[2 * ply] = position.pieces(of: .x).rawValue
         pieces[2 * ply + 1] = position.pieces(of: .o).rawValue
-        Network.trained.refresh(
+        engine.network.refresh(
             accumulator(ply: ply), x: pieces[2 * ply], o: pieces[2 * ply + 1], blockers: blockers)
         accumulatorIsCurrent[ply] = true
     }

@@ -75,7 +75,7 @@ struct Search {
         weights = UnsafePointer(scratch.weights)
         parameters = engine.parameters
         usesNetwork = engine.evaluation == .network
-        network = Network.trained.kernels
+        network = engine.network.kernels
         accumulators = scratch.accumulators
         pieces = scratch.pieces
         accumulatorIsCurrent = scratch.accumulatorIsCurrent

@@ -6,16 +6,17 @@
 
 extension UAISession {
     /// Speaks UAI on standard input and output until `quit` or the end of input, starting with
-    /// `evaluation` and `threads` (the options Eval and Threads) and the search's `parameters`,
-    /// as `nanashi uai` does.
+    /// `evaluation`, `network` and `threads` (the options Eval, EvalFile and Threads) and the
+    /// search's `parameters`, as `nanashi uai` does.
     public static func serveStandardStreams(
-        evaluation: EvaluationKind, threads: Int = 1, parameters: SearchParameters = .standard
+        evaluation: EvaluationKind, network: Network = .trained, threads: Int = 1,
+        parameters: SearchParameters = .standard
     ) async {
         // Each line goes out in unbuffered writes of its own. Not print with fflush(nil):
         // flushing every stream takes the lock of standard input, which readLine holds while it
         // waits, so the search task would block until the next line came in.
         let session = UAISession(
-            evaluation: evaluation, threads: threads, parameters: parameters,
+            evaluation: evaluation, network: network, threads: threads, parameters: parameters,
             output: { line in writeLine(line) })
         await session.serve { readLine() }
     }

@@ -20,6 +20,7 @@ public final class UAISession: @unchecked Sendable {
     private var hashMegabytes = 16
     private var threads = 1
     private var evaluation: EvaluationKind
+    private var network: Network
     private let parameters: SearchParameters
     private var level = Level.strongest
     private var position = Position.start
@@ -32,29 +33,39 @@ public final class UAISession: @unchecked Sendable {
     static let hashRange = 1...1024
 
     /// A session writing each reply line (without its line break) to `output`, which may be called
-    /// from a background task; `evaluation` and `threads` are the `Eval` and `Threads` options'
-    /// starting values (`threads` clamped to `Engine.threadRange`), `parameters` the search's
-    /// constants for the whole session.
+    /// from a background task; `evaluation`, `network` and `threads` are the `Eval`, `EvalFile` and
+    /// `Threads` options' starting values (`threads` clamped to `Engine.threadRange`),
+    /// `parameters` the search's constants for the whole session.
     public init(
-        evaluation: EvaluationKind = .network, threads: Int = 1, parameters: SearchParameters = .standard,
-        output: @escaping @Sendable (String) -> Void
+        evaluation: EvaluationKind = .network, network: Network = .trained, threads: Int = 1,
+        parameters: SearchParameters = .standard, output: @escaping @Sendable (String) -> Void
     ) {
         self.output = output
         self.evaluation = evaluation
+        self.network = network
         self.parameters = parameters
         engine = Self.makeEngine(
-            hashMegabytes: hashMegabytes, evaluation: evaluation, threads: threads, parameters: parameters)
+            hashMegabytes: hashMegabytes, evaluation: evaluation, network: network, threads: threads,
+            parameters: parameters)
         self.threads = engine.threads
     }
 
     /// A fresh engine with the session's options.
     private static func makeEngine(
-        hashMegabytes: Int, evaluation: EvaluationKind, threads: Int, parameters: SearchParameters
+        hashMegabytes: Int, evaluation: EvaluationKind, network: Network, threads: Int,
+        parameters: SearchParameters
     ) -> Engine {
-        let engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation)
+        let engine = Engine(hashMegabytes: hashMegabytes, evaluation: evaluation, network: network)
         engine.threads = threads
         engine.parameters = parameters
         return engine
+    }
+
+    /// A fresh engine with the session's options as they are now (a new table).
+    private func remakeEngine() {
+        engine = Self.makeEngine(
+            hashMegabytes: hashMegabytes, evaluation: evaluation, network: network, threads: threads,
+            parameters: parameters)
     }
 
     /// Handles one line of input; returns `false` once the line was `quit`.
@@ -75,6 +86,7 @@ public final class UAISession: @unchecked Sendable {
                 "option name Level type spin default \(Level.range.upperBound) min \(Level.range.lowerBound) max \(Level.range.upperBound)"
             )
             output("option name Eval type combo default \(evaluation) var nnue var classic")
+            output("option name EvalFile type string default \(Network.trained.name)")
             output(
                 "option name Threads type spin default \(threads) min \(Engine.threadRange.lowerBound) max \(Engine.threadRange.upperBound)"
             )
@@ -183,8 +195,7 @@ public final class UAISession: @unchecked Sendable {
                 return
             }
             hashMegabytes = megabytes
-            engine = Self.makeEngine(
-                hashMegabytes: megabytes, evaluation: evaluation, threads: threads, parameters: parameters)
+            remakeEngine()
         case "eval":
             guard let kind = EvaluationKind(rawValue: value.lowercased()) else {
                 _ = error("Eval must be nnue or classic, not '\(value)'")
@@ -192,8 +203,24 @@ public final class UAISession: @unchecked Sendable {
             }
             if kind != evaluation {
                 evaluation = kind
-                engine = Self.makeEngine(
-                    hashMegabytes: hashMegabytes, evaluation: kind, threads: threads, parameters: parameters)
+                remakeEngine()
+            }
+        case "evalfile":
+            // The compiled-in network by its name, or a file the trainer wrote.
+            let chosen: Network
+            if value == Network.trained.name {
+                chosen = .trained
+            } else {
+                do throws(NetworkFormatError) {
+                    chosen = try Network(file: value)
+                } catch {
+                    _ = self.error(error.description)
+                    return
+                }
+            }
+            if chosen !== network {
+                network = chosen
+                remakeEngine()
             }
         case "threads":
             guard let count = Int(value), Engine.threadRange.contains(count) else {

@@ -31,6 +31,8 @@ public struct SelfPlay: Sendable {
     /// The evaluation both sides search with: the classic one by default, so that the network's
     /// training data does not depend on an earlier network.
     public var evaluation = EvaluationKind.classic
+    /// The network both sides score with when `evaluation` is the network's.
+    public var network = Network.trained
 
     /// A game is won for a side once the search finds a forced win for it, or once its score
     /// stays at `score` or more for `plies` plies in a row (each side's search agreeing).
@@ -109,7 +111,7 @@ public struct SelfPlay: Sendable {
     /// Plays game number `index` of the run seeded with `seed`.
     public func play(seed: UInt64, index: Int) -> Game {
         let random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        let engine = Engine(hashMegabytes: 4, evaluation: evaluation)
+        let engine = Engine(hashMegabytes: 4, evaluation: evaluation, network: network)
         let limits = SearchLimits.nodes(soft: nodes, hard: hardNodes)
         var (position, plies) = opening(random: random, engine: engine, limits: limits)
         engine.newGame()

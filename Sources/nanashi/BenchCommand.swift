@@ -22,7 +22,12 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The evaluation: nnue (the trained network) or classic.")
     var eval: EvaluationKind = .network
 
+    @Option(help: "Score with the network in this file (as the trainer writes it), not the built-in one.")
+    var network: String?
+
     func run() throws {
-        try Bench.run(depth: depth, hashMegabytes: hash, evaluation: eval, line: StandardOutput.line)
+        let network = try network.map(Network.init(file:)) ?? .trained
+        try Bench.run(
+            depth: depth, hashMegabytes: hash, evaluation: eval, network: network, line: StandardOutput.line)
     }
 }

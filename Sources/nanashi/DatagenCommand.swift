@@ -48,9 +48,14 @@ struct DatagenCommand: ParsableCommand {
     @Option(help: "The evaluation both sides play with: classic (needs no network) or nnue.")
     var eval: EvaluationKind = .classic
 
+    @Option(
+        help: "With --eval nnue: the network in this file (as the trainer writes it), not the built-in one.")
+    var network: String?
+
     func run() throws {
-        let selfPlay = try SelfPlay(
+        var selfPlay = try SelfPlay(
             checkingNodes: nodes, hardNodes: hardNodes, everyPosition: everyPosition, evaluation: eval)
+        selfPlay.network = try network.map(Network.init(file:)) ?? .trained
         try Datagen.run(
             selfPlay, games: games, seed: seed, concurrency: concurrency, out: out, format: format,
             report: StandardOutput.progress)

@@ -14,6 +14,12 @@ struct UAICommand: AsyncParsableCommand {
     @Option(help: "The evaluation to start with: nnue (the trained network) or classic; UAI option Eval.")
     var eval: EvaluationKind = .network
 
+    @Option(
+        help:
+            "Start with the network in this file (as the trainer writes it), not the built-in one; UAI option EvalFile."
+    )
+    var network: String?
+
     @Option(help: "The threads each search runs on, 1 to 64; UAI option Threads.")
     var threads = 1
 
@@ -31,6 +37,8 @@ struct UAICommand: AsyncParsableCommand {
 
     func run() async throws {
         let parameters = try parameters.map(SearchParameters.init(file:)) ?? .standard
-        await UAISession.serveStandardStreams(evaluation: eval, threads: threads, parameters: parameters)
+        let network = try network.map(Network.init(file:)) ?? .trained
+        await UAISession.serveStandardStreams(
+            evaluation: eval, network: network, threads: threads, parameters: parameters)
     }
 }

@@ -39,8 +39,35 @@ private final class Transcript: Sendable {
                 "option name Hash type spin default 16 min 1 max 1024",
                 "option name Level type spin default 24 min 1 max 24",
                 "option name Eval type combo default nnue var nnue var classic",
+                "option name EvalFile type string default \(Network.trained.name)",
                 "option name Threads type spin default 1 min 1 max 64", "uaiok", "readyok",
             ])
+    }
+
+    /// EvalFile loads a network the trainer wrote; a file that does not load is reported and
+    /// changes nothing; the compiled-in network's name brings it back.
+    @Test func theEvalFileOptionChoosesTheNetwork() async throws {
+        func score(_ replies: [String]) throws -> String {
+            let info = try #require(replies.first(where: { $0.hasPrefix("info depth 1 ") }), "\(replies)")
+            let words = info.split(separator: " ")
+            return try #require(words.firstIndex(of: "cp").map { String(words[$0 + 1]) })
+        }
+        let transcript = Transcript()
+        _ = await transcript.send("position startpos")
+        let builtIn = try score(await transcript.send("go depth 1"))
+        let flat = try NetworkFileTests.file(NetworkFileTests.flatBytes)
+        let missing = flat + ".missing"
+        #expect(
+            await transcript.send("setoption name EvalFile value \(missing)") == [
+                "info string error cannot read network file '\(missing)'"
+            ])
+        #expect(try score(await transcript.send("go depth 1")) == builtIn)
+        // Every reply leaves the other side K up.
+        _ = await transcript.send("setoption name EvalFile value \(flat)")
+        #expect(try score(await transcript.send("go depth 1")) == "-\(NetworkWeights.trained.scale)")
+        _ = await transcript.send("setoption name EvalFile value \(Network.trained.name)")
+        #expect(try score(await transcript.send("go depth 1")) == builtIn)
+        #expect(builtIn != "-\(NetworkWeights.trained.scale)")
     }
 
     /// With the Threads option, helper threads search beside the engine's own (Lazy SMP): a

@@ -4,6 +4,32 @@ import Testing
 
 /// The UAI dialogue through the real executable: lines in on standard input, replies out.
 @Suite(.blocking) struct UAITests {
+    /// The name of the network file in the repository, which the executable compiles in.
+    static func committedNetwork() throws -> String {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let resources = root.appendingPathComponent("AI/CNetwork/Resources")
+        let names = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter {
+            $0.hasSuffix(".nnue")
+        }
+        try #require(names.count == 1, "\(names)")
+        return names[0]
+    }
+
+    @Test func aNetworkFileThatDoesNotLoadIsRefusedBeforeAnyLine() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("nanashi-\(UUID()).nnue")
+            .path
+        for command in [
+            ["uai"], ["bench"], ["datagen", "--games", "1", "--out", missing + ".bin", "--eval", "nnue"],
+        ] {
+            let result = try NanashiProcess.run(command + ["--network", missing], input: "uai\nquit\n")
+            #expect(result.status == 2)
+            #expect(result.stdout == "")
+            #expect(result.stderr == "nanashi: cannot read network file '\(missing)'\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing + ".bin"))
+    }
+
     @Test func answersTheHandshakeAndShowsPositions() throws {
         let result = try NanashiProcess.run(
             ["uai"], input: "uai\nisready\nposition startpos moves g2 a1c3\nd\nperft 1\nquit\n")
@@ -16,6 +42,7 @@ import Testing
                 option name Hash type spin default 16 min 1 max 1024
                 option name Level type spin default 24 min 1 max 24
                 option name Eval type combo default nnue var nnue var classic
+                option name EvalFile type string default \(try Self.committedNetwork())
                 option name Threads type spin default 1 min 1 max 64
                 uaiok
                 readyok
