@@ -57,6 +57,9 @@ public struct Match: Sendable {
         public var result: Tally.Result { Tally.Result(played.outcome, firstPlaysX: game.firstPlaysX) }
     }
 
+    /// The round that plays the same opening as `round` with the colours swapped.
+    static func partner(of round: Int) -> Int { round % 2 == 1 ? round + 1 : round - 1 }
+
     /// The games in the order they start: game 2k gives the first engine x, game 2k+1 replays the
     /// same opening with the colours swapped.
     public var schedule: [ScheduledGame] {
@@ -76,7 +79,7 @@ public struct Match: Sendable {
         throws -> Tally
     {
         let schedule = schedule.filter { journal.results[$0.round] == nil }
-        let state = SharedState(schedule: schedule, sprt: sprt, tally: journal.tally)
+        let state = SharedState(schedule: schedule, sprt: sprt, journal: journal)
         let seeds = RandomSource(seed: seed)
         let workerSeeds = (0..<max(1, concurrency)).map { _ in seeds.next() }
         let (first, second, limits, timeControl, maxPlies) = (first, second, limits, timeControl, maxPlies)
@@ -117,11 +120,14 @@ private final class SharedState: @unchecked Sendable {
     private var next = 0
     private(set) var failure: Error?
     private(set) var tally: Tally
+    /// The results of games whose pair's other game has not ended, by round.
+    private var unpaired: [Int: Tally.Result]
 
-    init(schedule: [Match.ScheduledGame], sprt: SPRT?, tally: Tally) {
+    init(schedule: [Match.ScheduledGame], sprt: SPRT?, journal: MatchJournal) {
         self.schedule = schedule
         self.sprt = sprt
-        self.tally = tally
+        tally = journal.tally
+        unpaired = journal.results.filter { journal.results[Match.partner(of: $0.key)] == nil }
     }
 
     /// The next game to play, or `nil` when all are taken, a worker failed or the SPRT decided.
@@ -136,7 +142,13 @@ private final class SharedState: @unchecked Sendable {
 
     func finish(_ game: Match.ScheduledGame, played: PlayedGame, report: (Tally) -> Void) {
         lock.withLock {
-            tally.add(played.outcome, firstPlaysX: game.firstPlaysX)
+            let result = Tally.Result(played.outcome, firstPlaysX: game.firstPlaysX)
+            tally.add(result)
+            if let other = unpaired.removeValue(forKey: Match.partner(of: game.round)) {
+                tally.addPair(result, other)
+            } else {
+                unpaired[game.round] = result
+            }
             report(tally)
         }
     }

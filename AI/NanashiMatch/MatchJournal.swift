@@ -14,8 +14,17 @@ public struct MatchJournal: Sendable {
     /// The rounds the journal holds, and their results.
     public private(set) var results: [Int: Tally.Result] = [:]
 
-    /// The score of the games the journal holds.
-    public var tally: Tally { results.values.reduce(into: Tally()) { $0.add($1) } }
+    /// The score of the games the journal holds, and of the pairs among them.
+    public var tally: Tally {
+        var tally = Tally()
+        for (round, result) in results {
+            tally.add(result)
+            if round % 2 == 1, let second = results[Match.partner(of: round)] {
+                tally.addPair(result, second)
+            }
+        }
+        return tally
+    }
 
     /// A journal of no games.
     public init() {}

@@ -22,9 +22,11 @@ extension Match {
         return parts.joined(separator: ", ")
     }
 
-    /// The closing lines: the score, the Elo difference, and the SPRT's verdict when there is one.
+    /// The closing lines: the score, the Elo difference by games and by pairs, and the SPRT's
+    /// verdict when there is one.
     public func closingLines(_ tally: Tally) -> [String] {
         var lines = ["\(first) vs \(second): \(tally.summary)", tally.eloLine]
+        if let pairsLine = tally.pairsLine { lines.append(pairsLine) }
         if let sprt { lines.append("sprt: \(sprt.verdict(tally));" + sprt.progress(tally)) }
         return lines
     }

@@ -4,9 +4,11 @@ import Foundation
 /// it stops a match as soon as the games so far are far likelier under one hypothesis than the
 /// other.
 ///
-/// The log-likelihood ratio uses the normal approximation of the mean game score (wins, draws and
-/// losses, with their observed variance); the bounds come from the error rates `alpha` (accepting
-/// `elo1` when `elo0` holds) and `beta` (the reverse).
+/// The log-likelihood ratio uses the normal approximation of the mean score with its observed
+/// variance: of the finished pairs of games when there are any (each opening played with both
+/// colours, pentanomial, as engine testers count since it leaves out what the opening gives
+/// either colour), otherwise of the games (wins, draws and losses). The bounds come from the
+/// error rates `alpha` (accepting `elo1` when `elo0` holds) and `beta` (the reverse).
 public struct SPRT: Hashable, Sendable {
     public var elo0: Double
     public var elo1: Double
@@ -28,16 +30,26 @@ public struct SPRT: Hashable, Sendable {
     /// Above this the test accepts `elo1`.
     public var upperBound: Double { log((1 - beta) / alpha) }
 
-    /// The log-likelihood ratio of `elo1` against `elo0` after the games of `tally`.
+    /// The log-likelihood ratio of `elo1` against `elo0` after the pairs of `tally`, or its games
+    /// before the first pair.
     public func logLikelihoodRatio(_ tally: Tally) -> Double {
-        // Until both sides have won a game the spread of the results is unknown (a first few wins
-        // in a row would look like certainty), so the test waits.
+        if let (mean, variance) = tally.pairStatistics {
+            // Until a pair has gone each way the spread is unknown (a few pairs alike would look
+            // like certainty), so the test waits.
+            guard tally.pairs[0] + tally.pairs[1] > 0 && tally.pairs[3] + tally.pairs[4] > 0 else { return 0 }
+            return ratio(mean: mean, variance: variance, count: tally.pairCount)
+        }
+        // Likewise until both sides have won a game.
         guard tally.wins > 0 && tally.losses > 0 else { return 0 }
+        return ratio(mean: tally.score, variance: tally.variance, count: tally.games)
+    }
+
+    /// The ratio for `count` observations of `mean` score and `variance`.
+    private func ratio(mean: Double, variance: Double, count: Int) -> Double {
         let score0 = Tally.expectedScore(elo: elo0)
         let score1 = Tally.expectedScore(elo: elo1)
-        let variance = tally.variance
-        let total = tally.score * Double(tally.games)
-        return (score1 - score0) * (2 * total - Double(tally.games) * (score0 + score1)) / (2 * variance)
+        let total = mean * Double(count)
+        return (score1 - score0) * (2 * total - Double(count) * (score0 + score1)) / (2 * variance)
     }
 
     public func decision(_ tally: Tally) -> Decision {

@@ -2,16 +2,22 @@ import Foundation
 import NanashiCore
 
 /// Wins, draws and losses from the first engine's point of view, with the Elo difference they
-/// point to.
+/// point to; and the same by pairs of games (one opening played with each colour), whose
+/// spread leaves out what the opening gives either colour.
 public struct Tally: Hashable, Sendable {
     public var wins = 0
     public var draws = 0
     public var losses = 0
+    /// Finished pairs by the first engine's points in them, in half points: `pairs[0]` lost
+    /// both, `pairs[1]` lost one and drew one, `pairs[2]` won one and lost one or drew both,
+    /// `pairs[3]` won one and drew one, `pairs[4]` won both.
+    public var pairs = [0, 0, 0, 0, 0]
 
-    public init(wins: Int = 0, draws: Int = 0, losses: Int = 0) {
+    public init(wins: Int = 0, draws: Int = 0, losses: Int = 0, pairs: [Int] = [0, 0, 0, 0, 0]) {
         self.wins = wins
         self.draws = draws
         self.losses = losses
+        self.pairs = pairs
     }
 
     public var games: Int { wins + draws + losses }
@@ -44,6 +50,35 @@ public struct Tally: Hashable, Sendable {
         case .draw: draws += 1
         case .loss: losses += 1
         }
+    }
+
+    /// Counts a finished pair of games whose results are `first` and `second` (each counted as
+    /// a game by `add(_:)` too).
+    public mutating func addPair(_ first: Result, _ second: Result) {
+        func halfPoints(_ result: Result) -> Int { result == .win ? 2 : result == .draw ? 1 : 0 }
+        pairs[halfPoints(first) + halfPoints(second)] += 1
+    }
+
+    /// Finished pairs.
+    public var pairCount: Int { pairs.reduce(0, +) }
+
+    /// The mean score of a game over the finished pairs, and the variance of a pair's mean
+    /// around it; `nil` before the first pair.
+    var pairStatistics: (mean: Double, variance: Double)? {
+        let count = Double(pairCount)
+        guard count > 0 else { return nil }
+        let scores = [0, 0.25, 0.5, 0.75, 1]
+        let mean = zip(pairs, scores).map { Double($0) * $1 }.reduce(0, +) / count
+        let variance = zip(pairs, scores).map { Double($0) * ($1 - mean) * ($1 - mean) }.reduce(0, +) / count
+        return (mean, variance)
+    }
+
+    /// The Elo difference and its 95% interval from the finished pairs (the normal approximation
+    /// of a pair's mean score); `nil` before the first pair.
+    public var eloByPairs: (estimate: Double, low: Double, high: Double)? {
+        guard let (mean, variance) = pairStatistics else { return nil }
+        let margin = 1.96 * (variance / Double(pairCount)).squareRoot()
+        return (Self.elo(score: mean), Self.elo(score: mean - margin), Self.elo(score: mean + margin))
     }
 
     /// The mean score of a game, from 0 (all lost) to 1 (all won); 0.5 before any game.
@@ -89,6 +124,15 @@ public struct Tally: Hashable, Sendable {
     public var eloLine: String {
         let (estimate, low, high) = elo
         return "elo \(Self.signed(estimate)) (95% interval \(Self.signed(low)) to \(Self.signed(high)))"
+    }
+
+    /// `pairs N (LL A, LD B, WL or DD C, WD D, WW E): elo +E (95% interval L to H)`; `nil` before
+    /// the first pair.
+    public var pairsLine: String? {
+        guard let (estimate, low, high) = eloByPairs else { return nil }
+        return
+            "pairs \(pairCount) (LL \(pairs[0]), LD \(pairs[1]), WL or DD \(pairs[2]), WD \(pairs[3]), WW \(pairs[4])):"
+            + " elo \(Self.signed(estimate)) (95% interval \(Self.signed(low)) to \(Self.signed(high)))"
     }
 
     static func signed(_ elo: Double) -> String {

@@ -13,7 +13,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 7)
+        try #require(lines.count == 8)
         #expect(lines[0] == "match: level:3 vs level:1, 4 games, depth 2, max 400 plies")
         for (index, line) in lines[1...4].enumerated() {
             #expect(line.hasPrefix("game \(index + 1)/4: "))
@@ -28,6 +28,8 @@ import Testing
         #expect(Double(summary.4)! == Double(wins) + Double(draws) / 2)
         #expect(lines[6].hasPrefix("elo "))
         #expect(lines[6].contains("(95% interval "))
+        #expect(lines[7].hasPrefix("pairs 2 (LL "))
+        #expect(lines[7].contains("): elo ") && lines[7].contains("(95% interval "))
 
         let games = try String(contentsOf: pgn, encoding: .utf8)
         #expect(games.components(separatedBy: "[Event \"nanashi match\"]").count == 5)
@@ -53,7 +55,7 @@ import Testing
         let result = try NanashiProcess.run(["match", "level:1", command, "--games", "2", "--depth", "1"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 5)
+        #expect(lines.count == 6)
         #expect(lines[1].contains("level:1 (x) vs Nanashi (o)"))
         #expect(lines[2].contains("Nanashi (x) vs level:1 (o)"))
     }
@@ -78,7 +80,7 @@ import Testing
         ])
         #expect(more.status == 0)
         let lines = more.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 6)
+        try #require(lines.count == 7)
         #expect(lines[0] == "match: level:2 vs level:1, 4 games, depth 1, max 400 plies")
         #expect(lines[1].hasPrefix("journal \(journal.path): 2 games already played, +"))
         #expect(lines[2].hasPrefix("game 3/4: level:2 (x) vs level:1 (o) "))

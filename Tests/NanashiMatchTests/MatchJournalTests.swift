@@ -33,7 +33,8 @@ struct MatchJournalTests {
         let text = MatchJournal.identity(of: match) + "\n3 W\n1 D\n\n6 L\n4 W\n"
         let journal = try MatchJournal(parsing: text, for: match)
         #expect(journal.results == [3: .win, 1: .draw, 6: .loss, 4: .win])
-        #expect(journal.tally == Tally(wins: 2, draws: 1, losses: 1))
+        // Rounds 3 and 4 are one opening's pair; 1 and 6 wait for theirs.
+        #expect(journal.tally == Tally(wins: 2, draws: 1, losses: 1, pairs: [0, 0, 0, 0, 1]))
         #expect(try MatchJournal(parsing: "", for: match).results.isEmpty)
     }
 
@@ -67,6 +68,11 @@ struct MatchJournalTests {
         #expect(played.map(\.tally.games) == [4, 5, 6])
         var expected = Tally(wins: 2, draws: 1)
         for report in played { expected.add(report.result) }
+        // Rounds 1 and 2 were a pair already; 3 and 4 make one, and 6 with the journal's 5.
+        let result = Dictionary(uniqueKeysWithValues: played.map { ($0.game.round, $0.result) })
+        expected.addPair(.win, .win)
+        expected.addPair(result[3]!, result[4]!)
+        expected.addPair(.draw, result[6]!)
         #expect(tally == expected)
         #expect(played.last?.tally == expected)
     }
@@ -79,7 +85,7 @@ struct MatchJournalTests {
         let journal = try MatchJournal(
             parsing: ([MatchJournal.identity(of: match)] + lines).joined(separator: "\n"), for: match)
         let tally = try match.run(after: journal) { _ in Issue.record("a game was played") }
-        #expect(tally == Tally(wins: 600, draws: 200, losses: 200))
+        #expect(tally == Tally(wins: 600, draws: 200, losses: 200, pairs: [100, 0, 100, 0, 300]))
     }
 
     @Test func openingAJournalWritesItsFirstLineOnceAndEndsAHandWrittenLastLine() throws {

@@ -36,6 +36,19 @@ struct SPRTTests {
         #expect(sprt.logLikelihoodRatio(Tally(wins: 12, draws: 3, losses: 1)) > 0)
     }
 
+    /// With finished pairs the test reads them (pentanomial): the same games give another ratio.
+    @Test func pairsAreTestedByTheirOwnSpread() {
+        let sprt = SPRT(elo0: 0, elo1: 10)
+        var tally = Tally(wins: 10, draws: 10, losses: 4)
+        // Worked out apart from the code: games alone 0.312404, their twelve pairs 0.355005.
+        #expect(abs(sprt.logLikelihoodRatio(tally) - 0.312404) < 0.000001)
+        tally.pairs = [0, 2, 4, 4, 2]
+        #expect(abs(sprt.logLikelihoodRatio(tally) - 0.355005) < 0.000001)
+        // Until a pair has gone each way, the test waits.
+        tally.pairs = [0, 0, 3, 2, 1]
+        #expect(sprt.logLikelihoodRatio(tally) == 0)
+    }
+
     /// Games drawn at random with a known Elo difference: a test between bounds clear of the truth
     /// decides for the right side every time, and long before the games run out.
     @Test(arguments: [(60.0, SPRT.Decision.acceptElo1), (-40.0, .acceptElo0), (40.0, .acceptElo1)])

@@ -36,4 +36,31 @@ struct TallyTests {
         tally.add(Outcome(winner: nil, reason: .adjudication), firstPlaysX: true)
         #expect(tally == Tally(wins: 2, draws: 1, losses: 1))
     }
+
+    @Test func pairsAreCountedByTheFirstEnginesPointsInThem() {
+        var tally = Tally()
+        #expect(tally.pairsLine == nil && tally.eloByPairs == nil)
+        let pairs: [(Tally.Result, Tally.Result)] =
+            [(.loss, .draw), (.draw, .loss)] + [(.win, .loss), (.loss, .win), (.draw, .draw), (.draw, .draw)]
+            + [(.win, .draw), (.draw, .win), (.win, .draw), (.win, .draw)] + [(.win, .win), (.win, .win)]
+        for (first, second) in pairs {
+            tally.add(first)
+            tally.add(second)
+            tally.addPair(first, second)
+        }
+        #expect(tally.pairs == [0, 2, 4, 4, 2])
+        #expect(tally.pairCount == 12)
+        #expect(tally.wins == 10 && tally.draws == 10 && tally.losses == 4)
+        // Pair means 0.25 (2), 0.5 (4), 0.75 (4), 1 (2): mean 0.625, variance 0.0572917, worked
+        // out apart from the code.
+        let (estimate, low, high) = try! #require(tally.eloByPairs)
+        #expect(abs(estimate - 88.7395) < 0.001)
+        #expect(abs(low - -7.2478) < 0.001)
+        #expect(abs(high - 200.6496) < 0.001)
+        #expect(
+            tally.pairsLine
+                == "pairs 12 (LL 0, LD 2, WL or DD 4, WD 4, WW 2): elo +89 (95% interval -7 to +201)")
+        // The same games by themselves spread wider: the pairs leave out what the opening gives.
+        #expect(tally.eloLine == "elo +89 (95% interval -13 to +209)")
+    }
 }
