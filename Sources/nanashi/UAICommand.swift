@@ -14,14 +14,11 @@ struct UAICommand: AsyncParsableCommand {
     @Option(help: "The evaluation to start with: nnue (the trained network) or classic; UAI option Eval.")
     var eval: EvaluationKind = .network
 
-    @Option(
-        help:
-            "Start with the network in this file (as the trainer writes it), not the built-in one; UAI option EvalFile."
-    )
-    var network: String?
-
     @Option(help: "The threads each search runs on, 1 to 64; UAI option Threads.")
     var threads = 1
+
+    @Option(help: "A network file the trainer wrote, to play instead of the built-in; UAI EvalFile.")
+    var network: String?
 
     @Option(
         help: ArgumentHelp(
