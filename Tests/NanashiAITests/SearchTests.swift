@@ -138,7 +138,14 @@ private func bothColours(_ cases: [(String, String)]) -> [(String, String)] {
         let engine = Engine(hashMegabytes: 1)
         engine.threads = 3
         let prepared = Mutex<[pthread_t]>([])
-        engine.prepareHelperThread = { prepared.withLock { $0.append(pthread_self()) } }
+        engine.prepareHelperThread = {
+            prepared.withLock { $0.append(pthread_self()) }
+            // Each waits for the other to start: a helper that had already ended could leave its
+            // thread's identifier to the next one (the system reuses them), as a loaded machine
+            // showed. Helpers on one thread would wait out the 10 s and fail below.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while prepared.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline { usleep(1_000) }
+        }
         let result = engine.search(.start, limits: .depth(6))
         #expect(Position.start.isLegal(result.bestMove))
         let threads = prepared.withLock { $0 }
