@@ -53,12 +53,12 @@ public final class Engine: @unchecked Sendable {
     /// An engine with a transposition table of `hashMegabytes` MB (1 or more) that scores
     /// positions with `evaluation`: by `network` (the compiled-in one unless given) or the
     /// classic evaluation.
-    public init(hashMegabytes: Int = 16, evaluation: EvaluationKind = .network, network: Network? = nil) {
+    public init(hashMegabytes: Int = 16, evaluation: EvaluationKind = .network, network: Network = .trained) {
         table = TranspositionTable(megabytes: hashMegabytes)
         self.evaluation = evaluation
         // Loading the compiled-in network (decoding its 4.7 MB of embedded weights, about 30 ms)
         // belongs to making the engine, not to its first search's clock.
-        self.network = network ?? Network.trained
+        self.network = network
     }
 
     /// Searches `position` within `limits`, calling `onInfo` after each completed iteration.
