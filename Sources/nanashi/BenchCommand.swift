@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiCommandLine
 import NanashiCore
 import NanashiTerminal
 
@@ -22,11 +23,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The evaluation: nnue (the trained network) or classic.")
     var eval: EvaluationKind = .network
 
-    @Option(help: "Score with the network in this file (as the trainer writes it), not the built-in one.")
-    var network: String?
+    @OptionGroup var network: NetworkOption
 
     func run() throws {
-        let network = try network.map(Network.init(file:)) ?? .trained
+        let network = try network.load()
         try Bench.run(
             depth: depth, hashMegabytes: hash, evaluation: eval, network: network, line: StandardOutput.line)
     }

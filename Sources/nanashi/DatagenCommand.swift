@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiCommandLine
 import NanashiTerminal
 import NanashiTuning
 
@@ -48,14 +49,13 @@ struct DatagenCommand: ParsableCommand {
     @Option(help: "The evaluation both sides play with: classic (needs no network) or nnue.")
     var eval: EvaluationKind = .classic
 
-    @Option(
-        help: "With --eval nnue: the network in this file (as the trainer writes it), not the built-in one.")
-    var network: String?
+    /// With --eval nnue.
+    @OptionGroup var network: NetworkOption
 
     func run() throws {
         var selfPlay = try SelfPlay(
             checkingNodes: nodes, hardNodes: hardNodes, everyPosition: everyPosition, evaluation: eval)
-        selfPlay.network = try network.map(Network.init(file:)) ?? .trained
+        selfPlay.network = try network.load()
         try Datagen.run(
             selfPlay, games: games, seed: seed, concurrency: concurrency, out: out, format: format,
             report: StandardOutput.progress)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NanashiAI
+import NanashiCommandLine
 import NanashiTuning
 
 /// `nanashi uai`: the engine speaking the Universal Ataxx Interface on standard input and output,
@@ -17,8 +18,8 @@ struct UAICommand: AsyncParsableCommand {
     @Option(help: "The threads each search runs on, 1 to 64; UAI option Threads.")
     var threads = 1
 
-    @Option(help: "A network file the trainer wrote, to play instead of the built-in; UAI EvalFile.")
-    var network: String?
+    /// UAI option EvalFile.
+    @OptionGroup var network: NetworkOption
 
     @Option(
         help: ArgumentHelp(
@@ -34,7 +35,7 @@ struct UAICommand: AsyncParsableCommand {
 
     func run() async throws {
         let parameters = try parameters.map(SearchParameters.init(file:)) ?? .standard
-        let network = try network.map(Network.init(file:)) ?? .trained
+        let network = try network.load()
         await UAISession.serveStandardStreams(
             evaluation: eval, network: network, threads: threads, parameters: parameters)
     }
