@@ -49,10 +49,10 @@ private func analyse(
     /// depth 1 the engine sees no reply: with the network of 2026-12-05 its game against itself
     /// from the start ends in 13 plies, too few moves to measure.
     static let (plies, playingDepth, analysisDepth) = (24, 2, 2)
-    /// The plies of each game among the players `suspects` ranks. A random player's share of
-    /// accurate moves varies by about 7 points over 12 moves a game, more than the smallest
-    /// spread the others are measured by: at 24 plies one of them stood out by chance (network
-    /// cec6fbcb0223, z 3.5; one seed of ten), at 40 none did in ten seeds.
+    /// The plies of each game among the players `suspects` ranks. Over two games of 24 plies (24
+    /// moves of one's own) a random player's share of accurate moves varies by about 7 points,
+    /// more than the smallest spread the others are measured by: one of them stood out by chance
+    /// (network cec6fbcb0223, z 3.54; one seed of ten). At 40 plies none did in ten seeds.
     static let rankedPlies = 40
 
     /// Games the engine plays against itself are far more accurate than random play; engine
