@@ -30,29 +30,30 @@ static inline __attribute__((always_inline)) int window_state(
 }
 
 /// `out = base + adds - subtracts` over one perspective's `hidden` values, all of them held in
-/// registers (16 AVX2 or 8 AVX-512 ones) while the rows stream through once each.
+/// registers (16 AVX2 or 8 AVX-512 ones) while the rows stream through once each, each 8-bit
+/// weight widened to 16 bits as it is loaded.
 static inline __attribute__((always_inline)) void accumulate_half(
-    int16_t *out, const int16_t *base, const int16_t *const *adds, const int16_t *const *subtracts,
+    int16_t *out, const int16_t *base, const int8_t *const *adds, const int8_t *const *subtracts,
     int count) {
     int16_t sum[hidden];
     for (int i = 0; i < hidden; i++) sum[i] = base[i];
     for (int row = 0; row < count; row++) {
-        const int16_t *add = adds[row];
-        const int16_t *subtract = subtracts[row];
+        const int8_t *add = adds[row];
+        const int8_t *subtract = subtracts[row];
         for (int i = 0; i < hidden; i++) sum[i] = (int16_t)(sum[i] + add[i] - subtract[i]);
     }
     for (int i = 0; i < hidden; i++) out[i] = sum[i];
 }
 
-/// Asks for a row's cache lines (64 bytes each) before it is read: the rows of one update lie
+/// Asks for a row's four cache lines (64 bytes each) before it is read: the rows of one update lie
 /// far apart in the table, and each would otherwise wait for memory when its turn comes.
-static inline __attribute__((always_inline)) void prefetch_row(const int16_t *row) {
-    for (int line = 0; line < hidden; line += 32) __builtin_prefetch(row + line);
+static inline __attribute__((always_inline)) void prefetch_row(const int8_t *row) {
+    for (int line = 0; line < hidden; line += 64) __builtin_prefetch(row + line);
 }
 
 /// The parameters of an update's versions, and their names as arguments.
 #define UPDATE_PARAMETERS                                                                        \
-    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare, \
+    int16_t *child, const int16_t *parent, const int8_t *rows, const uint64_t *windowsOfSquare, \
         uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers
 #define UPDATE_ARGUMENTS                                                                         \
     child, parent, rows, windowsOfSquare, xBefore, oBefore, xAfter, oAfter, blockers
@@ -64,7 +65,7 @@ typedef int (*WindowState)(uint64_t own, uint64_t other, uint64_t blockers, int 
 /// states (by `state`) from both perspectives, then both halves summed. Inlined into each version
 /// below with its `state`, so that the sums are compiled for that version's vectors.
 static inline __attribute__((always_inline)) void update_body(
-    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    int16_t *child, const int16_t *parent, const int8_t *rows, const uint64_t *windowsOfSquare,
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers,
     WindowState state) {
     uint64_t changed = (xBefore ^ xAfter) | (oBefore ^ oAfter);
@@ -72,12 +73,12 @@ static inline __attribute__((always_inline)) void update_body(
     for (; changed != 0; changed &= changed - 1) {
         windows |= windowsOfSquare[__builtin_ctzll(changed)];
     }
-    const int16_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];
+    const int8_t *xAdds[36], *xSubtracts[36], *oAdds[36], *oSubtracts[36];
     int count = 0;
     for (; windows != 0; windows &= windows - 1, count++) {
         int window = __builtin_ctzll(windows);
         int corner = window / 6 * 7 + window % 6;
-        const int16_t *windowRows = rows + (long)window * windowStates * hidden;
+        const int8_t *windowRows = rows + (long)window * windowStates * hidden;
         xAdds[count] = windowRows + (long)state(xAfter, oAfter, blockers, corner) * hidden;
         xSubtracts[count] =
             windowRows + (long)state(xBefore, oBefore, blockers, corner) * hidden;
@@ -140,7 +141,7 @@ static int bit_gather_is_slow(void) {
 }
 
 typedef void (*Update)(
-    int16_t *, const int16_t *, const int16_t *, const uint64_t *, uint64_t, uint64_t, uint64_t,
+    int16_t *, const int16_t *, const int8_t *, const uint64_t *, uint64_t, uint64_t, uint64_t,
     uint64_t, uint64_t);
 
 /// Chooses the processor's own version when the program is loaded.

@@ -32,8 +32,9 @@ public final class Network: @unchecked Sendable {
     /// The network's file name: `network-<hash>.nnue` for the compiled-in one.
     public let name: String
 
-    /// One row of `lanes` per input: window times 256, plus the window's state.
-    private let rows: UnsafeMutablePointer<Lanes>
+    /// One row of `hidden` 8-bit weights per input: window times 256, plus the window's state.
+    /// Half the bytes of 16-bit rows, which the updates read at almost every node.
+    private let rows: UnsafeMutablePointer<Int8>
     private let biases: UnsafeMutablePointer<Lanes>
     /// Each bucket's output weights: the side to move's, then the other side's.
     private let outputs: UnsafeMutablePointer<Lanes>
@@ -77,16 +78,13 @@ public final class Network: @unchecked Sendable {
             }
             return buffer
         }
-        // The rows (4.7 MB) on huge pages: each update reads rows far apart, which would otherwise
+        // The rows (2.4 MB) on huge pages: each update reads rows far apart, which would otherwise
         // miss the address-translation cache.
-        guard let memory = nanashi_allocate_table(weights.hiddenWeights.count * MemoryLayout<Int16>.stride)
-        else {
+        guard let memory = nanashi_allocate_table(weights.hiddenWeights.count) else {
             fatalError("no memory for the network's rows")
         }
-        weights.hiddenWeights.withUnsafeBytes {
-            memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-        }
-        rows = memory.bindMemory(to: Lanes.self, capacity: weights.hiddenWeights.count / Lanes.scalarCount)
+        rows = memory.bindMemory(to: Int8.self, capacity: weights.hiddenWeights.count)
+        rows.update(from: weights.hiddenWeights, count: weights.hiddenWeights.count)
         biases = buffer(weights.hiddenBiases)
         outputs = buffer(weights.outputWeights)
         outputBiases = .allocate(capacity: weights.buckets)
@@ -94,7 +92,7 @@ public final class Network: @unchecked Sendable {
         windowsOfSquare = .allocate(capacity: 49)
         windowsOfSquare.initialize(from: Tuples.windowsOfSquare, count: 49)
         kernels = Kernels(
-            rows: UnsafeRawPointer(rows).assumingMemoryBound(to: Int16.self),
+            rows: UnsafePointer(rows),
             windowsOfSquare: windowsOfSquare,
             outputs: UnsafeRawPointer(outputs).assumingMemoryBound(to: Int16.self),
             outputBiases: outputBiases, buckets: weights.buckets, activationOne: Int16(weights.activationOne),
@@ -117,11 +115,14 @@ public final class Network: @unchecked Sendable {
         oHalf.update(from: biases, count: Self.lanes)
         for window in 0..<Tuples.windows {
             let (xState, oState) = Tuples.states(window: window, x: x, o: o, blockers: blockers)
-            let xRow = rows + (window &* Tuples.states &+ xState) &* Self.lanes
-            let oRow = rows + (window &* Tuples.states &+ oState) &* Self.lanes
+            let xRow = UnsafeRawPointer(rows + (window &* Tuples.states &+ xState) &* Self.hidden)
+            let oRow = UnsafeRawPointer(rows + (window &* Tuples.states &+ oState) &* Self.hidden)
             for lane in 0..<Self.lanes {
-                xHalf[lane] &+= xRow[lane]
-                oHalf[lane] &+= oRow[lane]
+                let offset = lane &* Lanes.scalarCount
+                xHalf[lane] &+= Lanes(
+                    truncatingIfNeeded: xRow.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self))
+                oHalf[lane] &+= Lanes(
+                    truncatingIfNeeded: oRow.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self))
             }
         }
     }
@@ -163,7 +164,7 @@ extension Network {
     /// search, which calls them at almost every node, pays no reference counting. Valid while its
     /// network lives (the trained one lives as long as the program).
     struct Kernels {
-        let rows: UnsafePointer<Int16>
+        let rows: UnsafePointer<Int8>
         let windowsOfSquare: UnsafePointer<UInt64>
         let outputs: UnsafePointer<Int16>
         let outputBiases: UnsafePointer<Int>

@@ -1,11 +1,12 @@
 import CNetwork
 
 /// The evaluation network's quantised weights, as `tools/nnue/train.py` writes them: a header
-/// (`NNUE`, format version, hidden size, the two quantisation factors, the logistic scale, and in
-/// version 3 the number of output buckets and a reserved 16 bits), then little-endian 16-bit hidden
-/// weights (one row of `hidden` per input), hidden biases, each bucket's output weights (the side
-/// to move's half, then the other side's) and each bucket's 32-bit output bias. Version 2 has one
-/// bucket.
+/// (`NNUE`, format version, hidden size, the two quantisation factors, the logistic scale, and
+/// from version 3 the number of output buckets and a reserved 16 bits), then the hidden weights
+/// (one row of `hidden` per input: 8-bit in version 4, little-endian 16-bit before), the 16-bit
+/// hidden biases, each bucket's 16-bit output weights (the side to move's half, then the other
+/// side's) and each bucket's 32-bit output bias. Version 2 has one bucket. The search keeps the
+/// rows in 8 bits, so a file of version 2 or 3 loads only when every hidden weight fits in 8 bits.
 ///
 /// The inputs of one perspective are the 36 windows of 2x2 squares, 256 states each, numbered
 /// window times 256 plus state (`Tuples`).
@@ -15,6 +16,8 @@ struct NetworkWeights: Sendable {
     static let formatVersion = 2
     /// The format of outputs chosen by the number of pieces on the board.
     static let bucketedFormatVersion = 3
+    /// Version 3's layout with the hidden weights in 8 bits: the format the trainer writes.
+    static let narrowRowsFormatVersion = 4
 
     let hidden: Int
     /// 1.0 of a hidden activation.
@@ -24,7 +27,7 @@ struct NetworkWeights: Sendable {
     /// Centi-pieces per unit of the network's output (the logistic scale of the training data).
     let scale: Int
     /// `inputs` rows of `hidden` weights.
-    let hiddenWeights: [Int16]
+    let hiddenWeights: [Int8]
     let hiddenBiases: [Int16]
     /// How many outputs there are, one of which scores a board by its number of pieces (`bucket`).
     let buckets: Int
@@ -38,15 +41,16 @@ struct NetworkWeights: Sendable {
         var reader = ByteReader(bytes: bytes)
         guard reader.take(4) == Array("NNUE".utf8) else { throw NetworkFormatError("no NNUE header") }
         let version = try reader.uint16()
-        guard version == Self.formatVersion || version == Self.bucketedFormatVersion else {
+        guard (Self.formatVersion...Self.narrowRowsFormatVersion).contains(Int(version)) else {
             throw NetworkFormatError(
-                "format version \(version), expected \(Self.formatVersion) or \(Self.bucketedFormatVersion)")
+                "format version \(version), expected \(Self.formatVersion) to \(Self.narrowRowsFormatVersion)"
+            )
         }
         hidden = Int(try reader.uint16())
         activationOne = Int(try reader.uint16())
         outputOne = Int(try reader.uint16())
         scale = Int(try reader.uint32())
-        if version == Self.bucketedFormatVersion {
+        if version >= Self.bucketedFormatVersion {
             buckets = Int(try reader.uint16())
             _ = try reader.uint16()  // reserved
         } else {
@@ -60,7 +64,16 @@ struct NetworkWeights: Sendable {
             throw NetworkFormatError(
                 "bad header: \(buckets) output buckets, expected 1 to \(Self.mostBuckets)")
         }
-        hiddenWeights = try reader.int16s(Self.inputs * hidden)
+        if version == Self.narrowRowsFormatVersion {
+            hiddenWeights = try reader.int8s(Self.inputs * hidden)
+        } else {
+            let wide = try reader.int16s(Self.inputs * hidden)
+            if let outside = wide.first(where: { Int8(exactly: $0) == nil }) {
+                throw NetworkFormatError(
+                    "a hidden weight of \(outside): the search keeps them in 8 bits, -128 to 127")
+            }
+            hiddenWeights = wide.map { Int8(truncatingIfNeeded: $0) }
+        }
         hiddenBiases = try reader.int16s(hidden)
         outputWeights = try reader.int16s(buckets * 2 * hidden)
         outputBiases = try (0..<buckets).map { _ throws(NetworkFormatError) in
@@ -129,6 +142,11 @@ private struct ByteReader {
 
     mutating func uint32() throws(NetworkFormatError) -> UInt32 {
         UInt32(try uint16()) | UInt32(try uint16()) << 16
+    }
+
+    mutating func int8s(_ count: Int) throws(NetworkFormatError) -> [Int8] {
+        guard let bytes = take(count) else { throw NetworkFormatError("the weights end early") }
+        return bytes.map { Int8(bitPattern: $0) }
     }
 
     mutating func int16s(_ count: Int) throws(NetworkFormatError) -> [Int16] {

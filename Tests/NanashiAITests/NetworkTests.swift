@@ -108,7 +108,8 @@ import Testing
         arguments: [
             ([], "no NNUE header"),
             ([78, 78, 85, 88, 1, 0], "no NNUE header"),
-            (magic + [1, 0], "format version 1, expected 2 or 3"),
+            (magic + [1, 0], "format version 1, expected 2 to 4"),
+            (magic + [5, 0], "format version 5, expected 2 to 4"),
             (
                 magic + [3, 0, 16, 0, 255, 0, 64, 0, 100, 0, 0, 0, 0, 0, 0, 0],
                 "bad header: 0 output buckets, expected 1 to 50"
@@ -166,6 +167,47 @@ import Testing
         }
     }
 
+    @Test func narrowRowsReadInTheirOrder() throws {
+        let hidden = 16
+        // Version 4, one bucket, the reserved 16 bits, then rows of one byte a weight.
+        var bytes = Array("NNUE".utf8) + [4, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0, 1, 0, 0, 0]
+        func int16(_ value: Int16) -> [UInt8] {
+            [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        bytes += (0..<(NetworkWeights.inputs * hidden)).map { UInt8(bitPattern: Int8($0 % 255 - 127)) }
+        bytes += (0..<hidden).flatMap { int16(Int16(-$0)) }
+        bytes += (0..<(2 * hidden)).flatMap { int16(Int16($0 * 100)) }
+        bytes += [0x10, 0x27, 0, 0]
+        let weights = try NetworkWeights(bytes: bytes)
+        #expect(weights.hiddenWeights.count == NetworkWeights.inputs * hidden)
+        #expect(weights.hiddenWeights[0] == -127 && weights.hiddenWeights[254] == 127)
+        #expect(weights.hiddenWeights[255] == -127 && weights.hiddenWeights[300] == -82)
+        #expect(weights.hiddenBiases[15] == -15)
+        #expect(weights.outputWeights[31] == 3_100)
+        #expect(weights.outputBiases == [10_000])
+        #expect(throws: NetworkFormatError("the weights end early")) {
+            try NetworkWeights(bytes: Array(bytes.dropLast(4)))
+        }
+    }
+
+    @Test func aWideRowWeightBeyondEightBitsIsRefused() throws {
+        // Version 2 with one hidden weight of 128: the search keeps the rows in 8 bits.
+        let hidden = 16
+        var bytes = Array("NNUE".utf8) + [2, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0]
+        bytes += [UInt8](repeating: 0, count: 2 * (NetworkWeights.inputs * hidden + hidden + 2 * hidden) + 4)
+        bytes[16 + 2 * 77] = 128
+        #expect(
+            throws: NetworkFormatError("a hidden weight of 128: the search keeps them in 8 bits, -128 to 127")
+        ) {
+            try NetworkWeights(bytes: bytes)
+        }
+        bytes[16 + 2 * 77] = 127
+        #expect(try NetworkWeights(bytes: bytes).hiddenWeights[77] == 127)
+        bytes[16 + 2 * 77] = 0x80
+        bytes[16 + 2 * 77 + 1] = 0xFF
+        #expect(try NetworkWeights(bytes: bytes).hiddenWeights[77] == -128)
+    }
+
     @Test func piecesPickTheBucketAsTheTrainerDoes() {
         // tools/nnue/train.py's bucket_of: pieces * buckets // 50.
         #expect((0..<50).map { NetworkWeights.bucket(pieces: $0, of: 1) } == Array(repeating: 0, count: 50))
@@ -176,18 +218,18 @@ import Testing
         #expect((0..<50).map { NetworkWeights.bucket(pieces: $0, of: 50) } == Array(0..<50))
     }
 
-    /// The bytes of a network with `weights`' hidden layer and these outputs, in the format of
-    /// one output (`formatVersion`) when there is one, else in the bucketed one.
+    /// The bytes of a network with `weights`' hidden layer and these outputs, in the format the
+    /// trainer writes (`narrowRowsFormatVersion`).
     static func bytes(of weights: NetworkWeights, outputs: [[Int16]], biases: [Int32]) -> [UInt8] {
         func little<Value: FixedWidthInteger>(_ value: Value) -> [UInt8] {
             (0..<Value.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
         }
-        let version = outputs.count == 1 ? NetworkWeights.formatVersion : NetworkWeights.bucketedFormatVersion
+        let version = NetworkWeights.narrowRowsFormatVersion
         var bytes = Array("NNUE".utf8) + little(UInt16(version)) + little(UInt16(weights.hidden))
         bytes += little(UInt16(weights.activationOne)) + little(UInt16(weights.outputOne))
-        bytes += little(UInt32(weights.scale))
-        if outputs.count > 1 { bytes += little(UInt16(outputs.count)) + [0, 0] }
-        for value in weights.hiddenWeights + weights.hiddenBiases + outputs.joined() {
+        bytes += little(UInt32(weights.scale)) + little(UInt16(outputs.count)) + [0, 0]
+        bytes += weights.hiddenWeights.map { UInt8(bitPattern: $0) }
+        for value in weights.hiddenBiases + outputs.joined() {
             bytes += little(value)
         }
         for bias in biases { bytes += little(bias) }

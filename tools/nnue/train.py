@@ -45,9 +45,11 @@ INPUTS = len(WINDOWS) * STATES
 QA = 255  # hidden activations: 1.0 is QA
 QB = 64  # output weights: 1.0 is QB
 WEIGHT_LIMIT = 127 / QB  # keeps every accumulator and product inside 16 bits
+ROW_LIMIT = 127 / QA  # the window rows, which the engine keeps in 8 bits
 MAGIC = b"NNUE"
 VERSION = 2  # one output
 BUCKETED_VERSION = 3  # outputs chosen by the number of pieces: the header says how many
+NARROW_VERSION = 4  # version 3 with the window rows in 8 bits: what this trainer writes
 # The repository, which the notes' paths are relative to, and where its networks are.
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NETWORKS = os.path.join(REPOSITORY, "AI", "CNetwork", "Resources")
@@ -209,12 +211,12 @@ class Network(torch.nn.Module):
             for place, square in enumerate(squares):
                 code = (states // (4**place)) % 4
                 rows[window * STATES + states] += factor[square, code]
-        return rows.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT)
+        return rows.clamp(-ROW_LIMIT, ROW_LIMIT)
 
     def clip(self):
         with torch.no_grad():
-            self.inputs.weight.clamp_(-WEIGHT_LIMIT / 2, WEIGHT_LIMIT / 2)
-            self.squares.weight.clamp_(-WEIGHT_LIMIT / 2, WEIGHT_LIMIT / 2)
+            self.inputs.weight.clamp_(-ROW_LIMIT, ROW_LIMIT)
+            self.squares.weight.clamp_(-ROW_LIMIT / 2, ROW_LIMIT / 2)
             self.bias.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
             self.output.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
 
@@ -227,11 +229,9 @@ def quantise(network, scale):
     w2 = network.output.weight.detach().numpy()  # buckets x 2 hidden
     b2 = network.output.bias.detach().numpy()
     q = lambda array, factor: np.clip(np.round(array * factor), -32767, 32767).astype("<i2")
-    if network.buckets == 1:
-        header = MAGIC + struct.pack("<HHHHI", VERSION, hidden, QA, QB, int(round(scale)))
-    else:
-        header = MAGIC + struct.pack("<HHHHIHH", BUCKETED_VERSION, hidden, QA, QB, int(round(scale)), network.buckets, 0)
-    body = q(w1, QA).tobytes() + q(b1, QA).tobytes() + q(w2, QB).tobytes()
+    rows = np.clip(np.round(w1 * QA), -127, 127).astype("i1")
+    header = MAGIC + struct.pack("<HHHHIHH", NARROW_VERSION, hidden, QA, QB, int(round(scale)), network.buckets, 0)
+    body = rows.tobytes() + q(b1, QA).tobytes() + q(w2, QB).tobytes()
     biases = np.round(b2.astype(np.float64) * QA * QB).astype("<i4")
     return header + body + biases.tobytes()
 
@@ -251,27 +251,29 @@ def read_blob(path):
 
 def dequantise(blob, network):
     """Loads a quantised network into `network` (the square factor left at zero: the window rows
-    hold it folded) and returns its logistic scale K. Quantising the result gives `blob` back.
+    hold it folded) and returns its logistic scale K. Quantising the result gives `blob` back in
+    version 4, its rows clipped to 8 bits.
     A network of one output loaded into one of several buckets gives each bucket that output (a
     warm start of buckets that begin by scoring as their parent did)."""
     if blob[:4] != MAGIC:
         sys.exit("not a network: the file does not start with NNUE")
     version, hidden, qa, qb, scale = struct.unpack_from("<HHHHI", blob, 4)
     offset, buckets = 16, 1
-    if version == BUCKETED_VERSION:
+    if version in (BUCKETED_VERSION, NARROW_VERSION):
         (buckets,) = struct.unpack_from("<H", blob, offset)
         offset += 4
-    if version not in (VERSION, BUCKETED_VERSION) or hidden != network.bias.shape[0] or (qa, qb) != (QA, QB):
+    if version not in (VERSION, BUCKETED_VERSION, NARROW_VERSION) or hidden != network.bias.shape[0] or (qa, qb) != (QA, QB):
         sys.exit(
-            f"network version {version}, hidden {hidden}, QA {qa}, QB {qb}: this trainer reads {VERSION} and "
-            f"{BUCKETED_VERSION}, QA {QA}, QB {QB}"
+            f"network version {version}, hidden {hidden}, QA {qa}, QB {qb}: this trainer reads {VERSION} to "
+            f"{NARROW_VERSION}, QA {QA}, QB {QB}"
         )
     if buckets not in (1, network.buckets):
         sys.exit(f"a network of {buckets} output buckets cannot start one of {network.buckets}")
     arrays = []
-    for count in (INPUTS * hidden, hidden, buckets * 2 * hidden):
-        arrays.append(np.frombuffer(blob, dtype="<i2", count=count, offset=offset).astype(np.float32))
-        offset += 2 * count
+    row_type = "i1" if version == NARROW_VERSION else "<i2"
+    for count, dtype in ((INPUTS * hidden, row_type), (hidden, "<i2"), (buckets * 2 * hidden, "<i2")):
+        arrays.append(np.frombuffer(blob, dtype=dtype, count=count, offset=offset).astype(np.float32))
+        offset += np.dtype(dtype).itemsize * count
     b2 = np.frombuffer(blob, dtype="<i4", count=buckets, offset=offset).astype(np.float64)
     if offset + 4 * buckets != len(blob):
         sys.exit(f"network of {len(blob)} bytes: {offset + 4 * buckets} expected")
@@ -402,7 +404,7 @@ def main():
         "--check-init",
         action="store_true",
         help="with --init of a .nnue or .swift network: quantise it again, say whether the bytes are the same, "
-        "and stop",
+        "and stop (only a version 4 file can be: the trainer writes no other)",
     )
     parser.add_argument(
         "--resume", action="store_true", help="go on from --checkpoint (to --epochs, which may differ from the first run's)"

@@ -11,10 +11,10 @@
 /// Writes to `child` the accumulator (x's 256 hidden values, then o's) of the board after a move,
 /// from `parent`, the accumulator before it: for each 2x2 window holding a square the move changed
 /// (`windowsOfSquare`: one bit per window for each square), the row of the window's new state is
-/// added and the old one's subtracted (wrapping), from each perspective. `rows` holds 256 values
-/// for each input, window times 256 plus state, numbered as `Tuples.states` numbers them.
+/// added and the old one's subtracted (wrapping), from each perspective. `rows` holds 256 8-bit
+/// values for each input, window times 256 plus state, numbered as `Tuples.states` numbers them.
 void nanashi_update(
-    int16_t *child, const int16_t *parent, const int16_t *rows, const uint64_t *windowsOfSquare,
+    int16_t *child, const int16_t *parent, const int8_t *rows, const uint64_t *windowsOfSquare,
     uint64_t xBefore, uint64_t oBefore, uint64_t xAfter, uint64_t oAfter, uint64_t blockers);
 
 /// The output layer over squared clipped activations (SCReLU): the sum over `i` of
