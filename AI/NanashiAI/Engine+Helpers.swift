@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NanashiCore
 
@@ -36,29 +35,26 @@ extension Engine {
         while helperScratches.count < count { helperScratches.append(Scratch(parameters: parameters)) }
         helpersStop.store(false, ordering: .sequentiallyConsistent)
         helperNodes.store(0, ordering: .relaxed)
-        let group = DispatchGroup()
         let prepare = prepareHelperThread
-        for helper in 1...count {
-            // Each on a thread of its own, made for this search: outside Swift's cooperative
-            // pool, and whatever `prepare` sets on it ends with it.
-            group.enter()
-            let thread = Thread { [unowned self] in
-                prepare?()
-                var search = Search(
-                    engine: self, start: start,
-                    budget: TimeBudget(limits: .infinite, emptySquares: position.empty.count), nodeLimit: nil,
-                    helper: helper)
-                let result = search.iterate(position, maxDepth: maxDepth, onInfo: { _ in })
-                helperNodes.add(result.nodes, ordering: .relaxed)
-                group.leave()
+        var result: SearchResult?
+        // Each helper on a thread of its own, made for this search: outside Swift's cooperative
+        // pool, and whatever `prepare` sets on it ends with it.
+        Concurrently.perform(count + 1, named: "nanashi.helper") { worker in
+            guard worker > 0 else {
+                result = main()
+                helpersStop.store(true, ordering: .sequentiallyConsistent)
+                return
             }
-            thread.name = "nanashi.search.helper"
-            thread.start()
+            prepare?()
+            var search = Search(
+                engine: self, start: start,
+                budget: TimeBudget(limits: .infinite, emptySquares: position.empty.count), nodeLimit: nil,
+                helper: worker)
+            let helped = search.iterate(position, maxDepth: maxDepth, onInfo: { _ in })
+            helperNodes.add(helped.nodes, ordering: .relaxed)
         }
-        var result = main()
-        helpersStop.store(true, ordering: .sequentiallyConsistent)
-        group.wait()
-        result.nodes += helperNodes.load(ordering: .relaxed)
-        return result
+        var searched = result!
+        searched.nodes += helperNodes.load(ordering: .relaxed)
+        return searched
     }
 }

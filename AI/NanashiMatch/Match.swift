@@ -86,7 +86,7 @@ public struct Match: Sendable {
         // No engine is started for a match its journal has already decided.
         let decided = sprt.map { $0.decision(journal.tally) != .undecided } ?? false
         let workers = decided ? 0 : min(max(1, concurrency), schedule.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        Concurrently.perform(workers) { worker in
             do {
                 let random = RandomSource(seed: workerSeeds[worker])
                 let players = (try first.makePlayer(random: random), try second.makePlayer(random: random))

@@ -41,7 +41,7 @@ extension SPSA {
     ) throws -> SPSA {
         let shared = SharedRun(self)
         let workers = min(max(1, games.play.concurrency), max(1, iterations - completed))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        Concurrently.perform(workers) { _ in
             let up = FullStrengthPlayer(name: "up")
             let down = FullStrengthPlayer(name: "down")
             do {

@@ -178,14 +178,15 @@ public struct SelfPlay: Sendable {
 }
 
 extension SelfPlay {
-    /// Plays games `0..<games` but those in `skipping` on `concurrency` threads, calling `onGame`
-    /// (one call at a time) with each game's number as it ends, in the order they end.
+    /// Plays games `0..<games` but those in `skipping` on `concurrency` threads (at the caller's
+    /// niceness: `Concurrently`), calling `onGame` (one call at a time) with each game's number
+    /// as it ends, in the order they end.
     public func run(
         games: Int, skipping: Set<Int> = [], seed: UInt64, concurrency: Int,
         onGame: @escaping @Sendable (Int, Game) -> Void
     ) {
         let queue = GameQueue(indices: (0..<games).filter { !skipping.contains($0) })
-        DispatchQueue.concurrentPerform(iterations: max(1, min(concurrency, games))) { _ in
+        Concurrently.perform(max(1, min(concurrency, games))) { _ in
             while let index = queue.next() {
                 let game = play(seed: seed, index: index)
                 queue.report { onGame(index, game) }
