@@ -23,7 +23,6 @@ struct LevelRatingTests {
         .init(10, 9, Tally(wins: 77, draws: 4, losses: 19)),
         .init(11, 10, Tally(wins: 65, draws: 0, losses: 35)),
         .init(12, 11, Tally(wins: 65, draws: 3, losses: 32)),
-        .init(23, 22, Tally(wins: 75, draws: 15, losses: 10)),
         .init(24, 23, Tally(wins: 63, draws: 18, losses: 19)),
         // Wider pairs, 2026-12-02 (docs/notebook/2026-12-02-levels.md).
         .init(4, 1, Tally(wins: 93, draws: 0, losses: 7)),
@@ -38,30 +37,31 @@ struct LevelRatingTests {
         .init(7, 5, Tally(wins: 80, draws: 2, losses: 18)),
         .init(9, 7, Tally(wins: 80, draws: 1, losses: 19)),
         .init(11, 9, Tally(wins: 88, draws: 3, losses: 9)),
-        // Again, 2026-12-05 (docs/notebook/2026-12-engine.md, twentieth session): the pairs of
-        // levels up to 22 with one of 13 or more, which search to a node count with the search's
-        // constants as SPSA tuned them; 23 v 22 and 24 v 23 are as above.
-        .init(13, 12, Tally(wins: 78, draws: 1, losses: 21)),
-        .init(13, 11, Tally(wins: 89, draws: 0, losses: 11)),
-        .init(14, 12, Tally(wins: 87, draws: 4, losses: 9)),
-        .init(14, 13, Tally(wins: 63, draws: 10, losses: 27)),
-        .init(15, 13, Tally(wins: 80, draws: 6, losses: 14)),
-        .init(15, 14, Tally(wins: 69, draws: 6, losses: 25)),
-        .init(16, 12, Tally(wins: 99, draws: 0, losses: 1)),
-        .init(16, 14, Tally(wins: 92, draws: 1, losses: 7)),
-        .init(16, 15, Tally(wins: 78, draws: 6, losses: 16)),
-        .init(17, 15, Tally(wins: 93, draws: 4, losses: 3)),
-        .init(17, 16, Tally(wins: 66, draws: 9, losses: 25)),
-        .init(18, 16, Tally(wins: 78, draws: 6, losses: 16)),
-        .init(18, 17, Tally(wins: 65, draws: 13, losses: 22)),
-        .init(19, 17, Tally(wins: 77, draws: 7, losses: 16)),
-        .init(19, 18, Tally(wins: 69, draws: 12, losses: 19)),
-        .init(20, 16, Tally(wins: 94, draws: 3, losses: 3)),
-        .init(20, 18, Tally(wins: 77, draws: 7, losses: 16)),
-        .init(20, 19, Tally(wins: 61, draws: 8, losses: 31)),
-        .init(21, 20, Tally(wins: 62, draws: 8, losses: 30)),
-        .init(22, 20, Tally(wins: 79, draws: 11, losses: 10)),
-        .init(22, 21, Tally(wins: 71, draws: 12, losses: 17)),
+        // Again, 2026-12-05 (docs/notebook/2026-12-engine.md, twenty-fifth session): the pairs of
+        // levels up to 22 with one of 13 or more, which search to a node count, with the network
+        // 037985c81fce and its rows in 8 bits, and 23 v 22; 24 v 23 is as above.
+        .init(13, 12, Tally(wins: 70, draws: 5, losses: 25)),
+        .init(13, 11, Tally(wins: 88, draws: 3, losses: 9)),
+        .init(14, 12, Tally(wins: 89, draws: 3, losses: 8)),
+        .init(14, 13, Tally(wins: 63, draws: 9, losses: 28)),
+        .init(15, 13, Tally(wins: 87, draws: 3, losses: 10)),
+        .init(15, 14, Tally(wins: 77, draws: 3, losses: 20)),
+        .init(16, 12, Tally(wins: 99, draws: 1, losses: 0)),
+        .init(16, 14, Tally(wins: 91, draws: 4, losses: 5)),
+        .init(16, 15, Tally(wins: 74, draws: 4, losses: 22)),
+        .init(17, 15, Tally(wins: 90, draws: 3, losses: 7)),
+        .init(17, 16, Tally(wins: 72, draws: 6, losses: 22)),
+        .init(18, 16, Tally(wins: 84, draws: 7, losses: 9)),
+        .init(18, 17, Tally(wins: 73, draws: 7, losses: 20)),
+        .init(19, 17, Tally(wins: 77, draws: 6, losses: 17)),
+        .init(19, 18, Tally(wins: 59, draws: 17, losses: 24)),
+        .init(20, 16, Tally(wins: 95, draws: 3, losses: 2)),
+        .init(20, 18, Tally(wins: 77, draws: 5, losses: 18)),
+        .init(20, 19, Tally(wins: 73, draws: 11, losses: 16)),
+        .init(21, 20, Tally(wins: 59, draws: 8, losses: 33)),
+        .init(22, 20, Tally(wins: 83, draws: 8, losses: 9)),
+        .init(22, 21, Tally(wins: 74, draws: 9, losses: 17)),
+        .init(23, 22, Tally(wins: 70, draws: 14, losses: 16)),
     ]
 
     /// The convention that places the scale: level 1 at 500.
