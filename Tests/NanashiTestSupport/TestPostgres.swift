@@ -253,7 +253,11 @@ public enum TestPostgres {
                 folder: folder,
                 bin: bin, asPostgres: asPostgres, options: options)
         } catch {
-            throw TestPostgresError("the throwaway cluster in \(folder) did not start: \(error)")
+            // The server's own account of why (its log goes with the folder at exit).
+            let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+            let tail = log.split(separator: "\n").suffix(10).joined(separator: "\n")
+            throw TestPostgresError(
+                "the throwaway cluster in \(folder) did not start: \(error)\nthe end of its log:\n\(tail)")
         }
     }
 
@@ -276,23 +280,37 @@ public enum TestPostgres {
         try? FileManager.default.removeItem(atPath: cluster.folder)
     }
 
-    /// A port no one listens on now, from the system.
+    /// A port no one uses now, below the system's ephemeral range (from which `bind` to port 0
+    /// and every outgoing connection take theirs): a port from that range, free when asked, could
+    /// be taken as the local end of one of the suite's many connections to the shared cluster
+    /// before the new server binds it, and the server would then stop at once ("could not start
+    /// server").
     private static func freePort() throws -> Int {
+        let ephemeralStart =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { Int($0.split(whereSeparator: \.isWhitespace).first ?? "") } ?? 32768
+        let ports = 10_000..<max(ephemeralStart, 10_100)
+        for _ in 0..<100 {
+            let port = Int.random(in: ports)
+            if isFree(port) { return port }
+        }
+        throw TestPostgresError("no free port in \(ports)")
+    }
+
+    /// Whether a socket can bind 127.0.0.1:`port` now.
+    private static func isFree(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestPostgresError("no socket") }
+        guard socket >= 0 else { return false }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+                bind(socket, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard bound else { throw TestPostgresError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs a tool to its end; throws with its output if it fails.
