@@ -13,7 +13,7 @@ import Testing
             + #"{"elo":1650,"level":9},{"elo":1920,"level":10},{"elo":2050,"level":11},{"elo":2200,"level":12},"#
             + #"{"elo":2400,"level":13},{"elo":2550,"level":14},{"elo":2750,"level":15},{"elo":2950,"level":16},"#
             + #"{"elo":3150,"level":17},{"elo":3350,"level":18},{"elo":3400,"level":19},{"elo":3600,"level":20},"#
-            + #"{"elo":3700,"level":21},{"elo":3900,"level":22},{"elo":4150,"level":23},{"elo":4300,"level":24}],"#
+            + #"{"elo":3700,"level":21},{"elo":3900,"level":22},{"elo":4150,"level":23},{"elo":4350,"level":24}],"#
             + #""type":"levels"}"#
         #expect(try await client.exchange(#"{"type":"levels","id":1}"#) == #"{"id":1,"# + levels.dropFirst())
         _ = try await register(client, "ann")
