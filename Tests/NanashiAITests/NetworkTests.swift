@@ -191,7 +191,7 @@ import Testing
     }
 
     @Test func aWideRowWeightBeyondEightBitsIsRefused() throws {
-        // Version 2 with one hidden weight of 128: the search keeps the rows in 8 bits.
+        // Version 2 with one hidden weight of 128, then of -129: the search keeps the rows in 8 bits.
         let hidden = 16
         var bytes = Array("NNUE".utf8) + [2, 0, 16, 0, 255, 0, 64, 0, 0xC8, 1, 0, 0]
         bytes += [UInt8](repeating: 0, count: 2 * (NetworkWeights.inputs * hidden + hidden + 2 * hidden) + 4)
@@ -201,7 +201,16 @@ import Testing
         ) {
             try NetworkWeights(bytes: bytes)
         }
+        bytes[16 + 2 * 77] = 0x7F
+        bytes[16 + 2 * 77 + 1] = 0xFF
+        #expect(
+            throws: NetworkFormatError(
+                "a hidden weight of -129: the search keeps them in 8 bits, -128 to 127")
+        ) {
+            try NetworkWeights(bytes: bytes)
+        }
         bytes[16 + 2 * 77] = 127
+        bytes[16 + 2 * 77 + 1] = 0
         #expect(try NetworkWeights(bytes: bytes).hiddenWeights[77] == 127)
         bytes[16 + 2 * 77] = 0x80
         bytes[16 + 2 * 77 + 1] = 0xFF
