@@ -113,9 +113,23 @@ final class UAIPlayer: Player {
                 buffer.removeSubrange(buffer.startIndex...newline)
                 return line.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(chunk)
+            guard let count = Self.read(output.fileHandleForReading.fileDescriptor, into: &chunk), count > 0
+            else { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Room for what one read brings.
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
+
+    /// The bytes read into `bytes` (0 at the end), or `nil` on an error. A read interrupted by a
+    /// signal is tried again: Foundation's `availableData` stops the program instead ("Interrupted
+    /// system call"), as it did once in a test run that started many processes.
+    private static func read(_ descriptor: Int32, into bytes: inout [UInt8]) -> Int? {
+        while true {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count >= 0 { return count }
+            if errno != EINTR { return nil }
         }
     }
 }

@@ -190,7 +190,7 @@ import Testing
         process.standardOutput = output
         try process.run()
         input.fileHandleForWriting.write(Data("quit\n".utf8))
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.restUntilEnd(), as: UTF8.self)
         process.waitUntilExit()
         #expect(text.contains(" 2 pieces   "))
         #expect(text.contains("\u{1B}[1;31mx\u{1B}[0m") == colored)

@@ -35,10 +35,10 @@ struct NanashiProcess {
         let errorData = Collected()
         group.enter()
         Thread.detachNewThread {
-            errorData.data = stderr.fileHandleForReading.readDataToEndOfFile()
+            errorData.data = stderr.fileHandleForReading.restUntilEnd()
             group.leave()
         }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let outputData = stdout.fileHandleForReading.restUntilEnd()
         group.wait()
         let status = Spawn.wait(pid)
         return Result(

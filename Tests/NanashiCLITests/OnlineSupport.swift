@@ -73,7 +73,7 @@ final class OnlineClient: @unchecked Sendable {
         let reader = stdout.fileHandleForReading
         Thread.detachNewThread { [self] in
             while true {
-                let data = reader.availableData
+                let data = reader.nextChunk()
                 lock.withLock {
                     if data.isEmpty { ended = true } else { output += String(decoding: data, as: UTF8.self) }
                 }

@@ -23,7 +23,7 @@ final class Session {
     func readToPrompt() -> String? {
         var chunk = ""
         while !chunk.hasSuffix("> ") {
-            let data = output.fileHandleForReading.availableData
+            let data = output.fileHandleForReading.nextChunk()
             if data.isEmpty { return nil }
             let text = String(decoding: data, as: UTF8.self)
             chunk += text
@@ -40,7 +40,7 @@ final class Session {
     /// Closes input and waits for the exit status.
     func finish() -> Int32 {
         try? input.fileHandleForWriting.close()
-        transcript += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        transcript += String(decoding: output.fileHandleForReading.restUntilEnd(), as: UTF8.self)
         process.waitUntilExit()
         return process.terminationStatus
     }

@@ -102,7 +102,7 @@ private func handshakes(port: Int, _ version: String) throws -> Bool {
     client.standardOutput = output
     client.standardError = output
     try client.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let text = String(decoding: output.fileHandleForReading.restUntilEnd(), as: UTF8.self)
     client.waitUntilExit()
     return text.contains("CONNECTION ESTABLISHED")
 }

@@ -42,7 +42,7 @@ public final class ServeProcess {
         let lines = extra.contains("--http") ? 2 : 1
         var banner = Data()
         while banner.filter({ $0 == UInt8(ascii: "\n") }).count < lines {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.nextChunk()
             try #require(!chunk.isEmpty, "the server exited before listening")
             banner += chunk
         }
