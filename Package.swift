@@ -46,6 +46,13 @@ let package = Package(
             name: "NanashiCoreTests", dependencies: ["NanashiCore", "NanashiTestSupport"],
             path: "Tests/NanashiCoreTests"),
 
+        // MARK: Subprocess — programs started with posix_spawn and waited for with waitpid (engines
+        // in a match, the executable and its tools in tests), not Foundation's Process.
+        .target(name: "NanashiSubprocess", path: "Sources/NanashiSubprocess"),
+        .testTarget(
+            name: "NanashiSubprocessTests", dependencies: ["NanashiSubprocess"],
+            path: "Tests/NanashiSubprocessTests"),
+
         // MARK: AI — search, evaluation, UAI. Core only (and a little C: the table's memory, the move order).
         .target(
             name: "NanashiAI", dependencies: ["NanashiCore", "CSearchMemory", "CNetwork"],
@@ -66,7 +73,9 @@ let package = Package(
             path: "Tests/NanashiAITests"),
 
         // MARK: Match — engines against engines: UAI over pipes, a referee on the core's GameClock, Elo, SPRT.
-        .target(name: "NanashiMatch", dependencies: ["NanashiCore", "NanashiAI"], path: "AI/NanashiMatch"),
+        .target(
+            name: "NanashiMatch", dependencies: ["NanashiCore", "NanashiAI", "NanashiSubprocess"],
+            path: "AI/NanashiMatch"),
         .testTarget(
             name: "NanashiMatchTests", dependencies: ["NanashiMatch", "NanashiAI", "NanashiCore"],
             path: "Tests/NanashiMatchTests"),
@@ -195,7 +204,7 @@ let package = Package(
             dependencies: [
                 "NanashiLoad", "NanashiServer", "NanashiStorage", "NanashiProtocol", "NanashiCore",
                 "NanashiClient",
-                "NanashiServerTestSupport", "NanashiTestSupport",
+                "NanashiServerTestSupport", "NanashiTestSupport", "NanashiSubprocess",
             ],
             path: "Tests/NanashiLoadTests"
         ),
@@ -259,13 +268,15 @@ let package = Package(
         // as literals, the color swap, the trait for blocking tests; apart, so only tests that need
         // a server build one: the server launchers), then the end-to-end tests through the real
         // executable.
-        .target(name: "NanashiTestSupport", dependencies: ["NanashiCore"], path: "Tests/NanashiTestSupport"),
+        .target(
+            name: "NanashiTestSupport", dependencies: ["NanashiCore", "NanashiSubprocess"],
+            path: "Tests/NanashiTestSupport"),
         .target(
             name: "NanashiServerTestSupport",
             dependencies: [
                 "NanashiServer", "NanashiCluster", "NanashiRuntime", "NanashiStorage", "NanashiTransport",
                 "NanashiProtocol",
-                "NanashiTestSupport",
+                "NanashiTestSupport", "NanashiSubprocess",
                 logging,
             ],
             path: "Tests/NanashiServerTestSupport"
@@ -274,6 +285,7 @@ let package = Package(
             name: "NanashiCLITests",
             dependencies: [
                 "nanashi", "NanashiCore", "NanashiTestSupport", "NanashiServerTestSupport",
+                "NanashiSubprocess",
                 // To read the records `nanashi datagen` writes.
                 "NanashiTuning",
                 // To add players to a server's database before it starts.

@@ -1,33 +1,31 @@
 import Foundation
 import NanashiAI
 import NanashiCore
+import NanashiSubprocess
 
 /// An external engine speaking UAI through pipes, started with `/bin/sh -c COMMAND`.
 ///
 /// An engine that dies makes the match throw, never kill it: writing to its closed pipe fails
-/// instead of raising SIGPIPE (ignored for the whole process once the first engine starts).
+/// instead of raising SIGPIPE (which `Subprocess` has the whole process ignore).
 final class UAIPlayer: Player {
     private(set) var name: String
-    private let process = Process()
+    private let process: Subprocess
     private let input = Pipe()
     private let output = Pipe()
     private var buffer = Data()
 
-    /// Ignores SIGPIPE, once.
-    private static let brokenPipesFailWrites: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
     init(command: String) throws {
-        Self.brokenPipesFailWrites
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         do {
-            try process.run()
+            process = try Subprocess(
+                "/bin/sh", arguments: ["-c", command], environment: ProcessInfo.processInfo.environment,
+                stdin: input.fileHandleForReading.fileDescriptor,
+                stdout: output.fileHandleForWriting.fileDescriptor, stderr: Subprocess.nullDevice)
         } catch {
-            throw MatchError("cannot start engine '\(command)': \(error.localizedDescription)")
+            throw MatchError("cannot start engine '\(command)': \(error)")
         }
+        // The engine's ends: its output ends when it does.
+        try? input.fileHandleForReading.close()
+        try? output.fileHandleForWriting.close()
         name = command
         send("uai")
         while let line = readLine(), line != "uaiok" {
@@ -91,7 +89,7 @@ final class UAIPlayer: Player {
     func close() {
         send("quit")
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.wait()
     }
 
     private func send(_ line: String) {

@@ -3,6 +3,7 @@ import GRDB
 import NanashiCore
 import NanashiServerTestSupport
 import NanashiStorage
+import NanashiSubprocess
 import NanashiTestSupport
 import Testing
 
@@ -145,8 +146,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     _ = try play(3, ["g2", "a2", "f1", "b1"])
     let standings = try games[0].seats["x"]!.socket.exchange(#"{"type":"leaderboard"}"#)
     games[3].seats["x"]!.socket.send(#"{"type":"move","game":\#(games[3].id),"move":"b7"}"#)
-    let (reason, _) = server.stop(with: SIGKILL)
-    #expect(reason == .uncaughtSignal)
+    #expect(server.stop(with: SIGKILL) == .signalled(SIGKILL))
 
     let crashed = try Stored(file: database)
     #expect(crashed.integrity == "ok")
@@ -193,8 +193,7 @@ private func clock(_ message: [String: Any]) -> [Int64] {
     #expect(total.contains(#""total":8"#))
 
     // SIGTERM: every client hears `shutdown`, the connection closes, and the server exits 0.
-    let (ended, status) = server.stop(with: SIGTERM)
-    #expect(ended == .exit && status == 0)
+    #expect(server.stop(with: SIGTERM) == .exited(0))
     #expect(try lookout.nextLine() == #"{"type":"shutdown"}"#)
     #expect(try lookout.nextLine() == nil)
 

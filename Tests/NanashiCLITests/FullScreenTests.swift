@@ -1,4 +1,5 @@
 import Foundation
+import NanashiSubprocess
 import NanashiTestSupport
 import Testing
 
@@ -58,7 +59,7 @@ import Testing
         // ASCII lines without a UTF-8 locale; colors.
         #expect(terminal.output.contains("   +---------------------+"))
         #expect(terminal.output.contains("\u{1B}[1;31mx\u{1B}[0m"))
-        terminal.process.interrupt()
+        terminal.process.send(SIGINT)
         #expect(terminal.finish() == 130)
         #expect(terminal.output.hasSuffix(Self.leave))
         #expect(sameModes(terminal.modes, before))

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiSubprocess
 import NanashiTestSupport
 import Testing
 
@@ -178,20 +179,20 @@ import Testing
         ])
     func colorOnlyOnARealTerminal(flags: [String], environment: [String: String], colored: Bool) throws {
         let command = ([NanashiExecutable.url.path, "hotseat", "--line"] + flags).joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
         var inherited = ProcessInfo.processInfo.environment
         inherited["NO_COLOR"] = nil
-        process.environment = inherited.merging(environment) { $1 }
         let input = Pipe()
         let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let process = try Subprocess(
+            "/usr/bin/script", arguments: ["-qec", command, "/dev/null"],
+            environment: inherited.merging(environment) { $1 },
+            stdin: input.fileHandleForReading.fileDescriptor,
+            stdout: output.fileHandleForWriting.fileDescriptor, stderr: Subprocess.nullDevice)
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         input.fileHandleForWriting.write(Data("quit\n".utf8))
         let text = String(decoding: output.fileHandleForReading.restUntilEnd(), as: UTF8.self)
-        process.waitUntilExit()
+        process.wait()
         #expect(text.contains(" 2 pieces   "))
         #expect(text.contains("\u{1B}[1;31mx\u{1B}[0m") == colored)
         #expect(text.contains("\u{1B}[") == colored)

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiSubprocess
 import NanashiTestSupport
 
 /// Runs the built `nanashi` executable, as a user would from a shell.
@@ -17,7 +18,7 @@ struct NanashiProcess {
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
-        let pid = try Spawn.start(
+        let child = try Subprocess(
             NanashiExecutable.url.path, arguments: arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
             stdin: stdin.fileHandleForReading.fileDescriptor,
@@ -40,7 +41,7 @@ struct NanashiProcess {
         }
         let outputData = stdout.fileHandleForReading.restUntilEnd()
         group.wait()
-        let status = Spawn.wait(pid)
+        let status = child.wait().shellStatus
         return Result(
             stdout: String(decoding: outputData, as: UTF8.self),
             stderr: String(decoding: errorData.data, as: UTF8.self),

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiServerTestSupport
+import NanashiSubprocess
 import NanashiTestSupport
 import Testing
 
@@ -48,7 +49,7 @@ struct TestFailure: Error, CustomStringConvertible {
 /// A running `nanashi online` (or another subcommand, such as `watch`) whose input the test
 /// writes and whose output it watches.
 final class OnlineClient: @unchecked Sendable {
-    private let process = Process()
+    private let process: Subprocess
     private let input = Pipe()
     private let lock = NSLock()
     private var output = ""
@@ -58,18 +59,20 @@ final class OnlineClient: @unchecked Sendable {
         _ arguments: [String], command: String = "online", configHome: String,
         environment: [String: String] = [:]
     ) throws {
-        process.executableURL = NanashiExecutable.url
-        process.arguments = [command] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_CONFIG_HOME"] = configHome
         variables["NANASHI_NAME"] = nil
         variables["NANASHI_PASSWORD"] = nil
-        process.environment = variables.merging(environment) { $1 }
         let stdout = Pipe()
-        process.standardInput = input
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
+        process = try Subprocess(
+            NanashiExecutable.url.path, arguments: [command] + arguments,
+            environment: variables.merging(environment) { $1 },
+            stdin: input.fileHandleForReading.fileDescriptor,
+            stdout: stdout.fileHandleForWriting.fileDescriptor,
+            stderr: stdout.fileHandleForWriting.fileDescriptor)
+        // The child's ends: the output ends when the child does, and closing our input is its end.
+        try input.fileHandleForReading.close()
+        try stdout.fileHandleForWriting.close()
         let reader = stdout.fileHandleForReading
         Thread.detachNewThread { [self] in
             while true {
@@ -118,15 +121,13 @@ final class OnlineClient: @unchecked Sendable {
         // The output reader sees the end of the pipe after the exit.
         let drained = Date().addingTimeInterval(10)
         while !lock.withLock({ ended }) && Date() < drained { Thread.sleep(forTimeInterval: 0.02) }
-        return process.terminationStatus
+        return process.wait().shellStatus
     }
 
     /// Ends the process at once (its game, if any, goes on without it on the server).
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.send(SIGKILL)
+        process.wait()
     }
 
     /// The side this client plays, once its game has started.

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiSubprocess
 import NanashiTestSupport
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import NanashiTestSupport
 /// and error are the terminal's other end, of 80 x 24 cells. The test types through `type(_:)`
 /// and reads all the program wrote (escape sequences included).
 final class PseudoTerminal: @unchecked Sendable {
-    let process = Process()
+    let process: Subprocess
     private let controller: Int32
     private let device: Int32
     private let reader: Thread
@@ -29,18 +30,9 @@ final class PseudoTerminal: @unchecked Sendable {
         var initial = termios()
         tcgetattr(device, &initial)
         initialModes = initial
-        process.executableURL = NanashiExecutable.url
-        process.arguments = arguments
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["NO_COLOR"] = nil
-        process.environment = inherited.merging(environment) { $1 }
-        let handle = FileHandle(fileDescriptor: device, closeOnDealloc: false)
-        process.standardInput = handle
-        process.standardOutput = handle
-        process.standardError = handle
         let box = ReadBox()
         let source = controller
-        reader = Thread {
+        let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
@@ -49,8 +41,14 @@ final class PseudoTerminal: @unchecked Sendable {
             }
         }
         readBox = box
+        self.reader = reader
         reader.start()
-        try process.run()
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["NO_COLOR"] = nil
+        process = try Subprocess(
+            NanashiExecutable.url.path, arguments: arguments,
+            environment: inherited.merging(environment) { $1 },
+            stdin: device, stdout: device, stderr: device)
     }
 
     private var readBox: ReadBox!
@@ -89,17 +87,17 @@ final class PseudoTerminal: @unchecked Sendable {
         let end = Date().addingTimeInterval(20)
         while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+            process.send(SIGTERM)
+            process.wait()
             return -1
         }
         // Let the reader take the last bytes.
         Thread.sleep(forTimeInterval: 0.1)
-        return process.terminationStatus
+        return process.wait().shellStatus
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
         close(device)
         close(controller)
     }

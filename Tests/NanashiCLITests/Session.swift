@@ -1,21 +1,25 @@
 import Foundation
+import NanashiSubprocess
 import NanashiTestSupport
 
 /// A running `nanashi` driven a line at a time: read its output up to a prompt, then answer.
 final class Session {
-    private let process = Process()
+    private let process: Subprocess
     private let input = Pipe()
     private let output = Pipe()
     /// Everything printed so far.
     private(set) var transcript = ""
 
     init(_ arguments: [String]) throws {
-        process.executableURL = NanashiExecutable.url
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Subprocess(
+            NanashiExecutable.url.path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment,
+            stdin: input.fileHandleForReading.fileDescriptor,
+            stdout: output.fileHandleForWriting.fileDescriptor,
+            stderr: Subprocess.nullDevice)
+        // The child's ends: its output ends when it does.
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
     }
 
     /// Reads until the output ends with `>` and a space (a prompt); returns what was read, or `nil`
@@ -41,7 +45,6 @@ final class Session {
     func finish() -> Int32 {
         try? input.fileHandleForWriting.close()
         transcript += String(decoding: output.fileHandleForReading.restUntilEnd(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.wait().shellStatus
     }
 }

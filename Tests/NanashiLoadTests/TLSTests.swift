@@ -4,6 +4,7 @@ import NanashiProtocol
 import NanashiRuntime
 import NanashiServer
 import NanashiServerTestSupport
+import NanashiSubprocess
 import NanashiTestSupport
 import Testing
 
@@ -19,19 +20,19 @@ private struct TestCertificate {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "nanashi-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = [
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", directory.appendingPathComponent("key.pem").path,
-            "-out", directory.appendingPathComponent("cert.pem").path,
-            "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
+        let openssl = try Subprocess(
+            "/usr/bin/env",
+            arguments: [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                "-nodes",
+                "-keyout", directory.appendingPathComponent("key.pem").path,
+                "-out", directory.appendingPathComponent("cert.pem").path,
+                "-days", "2", "-subj", "/CN=localhost", "-addext",
+                "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ],
+            environment: ProcessInfo.processInfo.environment, stdin: Subprocess.nullDevice,
+            stdout: Subprocess.nullDevice, stderr: Subprocess.nullDevice)
+        try #require(openssl.wait() == .exited(0), "openssl could not make a certificate")
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -91,19 +92,19 @@ private func startTLSServer(_ certificate: TestCertificate) async throws -> Test
 /// What `openssl s_client` says of a handshake with the server at `port` that offers only
 /// `version` (`-tls1_1`, `-tls1_2`): whether it got a session.
 private func handshakes(port: Int, _ version: String) throws -> Bool {
-    let client = Process()
-    client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    client.arguments = [
-        "openssl", "s_client", "-connect", "127.0.0.1:\(port)", version, "-cipher", "DEFAULT@SECLEVEL=0",
-        "-brief",
-    ]
     let output = Pipe()
-    client.standardInput = FileHandle.nullDevice
-    client.standardOutput = output
-    client.standardError = output
-    try client.run()
+    let client = try Subprocess(
+        "/usr/bin/env",
+        arguments: [
+            "openssl", "s_client", "-connect", "127.0.0.1:\(port)", version, "-cipher", "DEFAULT@SECLEVEL=0",
+            "-brief",
+        ],
+        environment: ProcessInfo.processInfo.environment, stdin: Subprocess.nullDevice,
+        stdout: output.fileHandleForWriting.fileDescriptor, stderr: output.fileHandleForWriting.fileDescriptor
+    )
+    try output.fileHandleForWriting.close()
     let text = String(decoding: output.fileHandleForReading.restUntilEnd(), as: UTF8.self)
-    client.waitUntilExit()
+    client.wait()
     return text.contains("CONNECTION ESTABLISHED")
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NanashiStorage
+import NanashiSubprocess
 import NanashiTestSupport
 import Testing
 
@@ -11,7 +12,9 @@ import Testing
 
 /// A `nanashi serve` process on an OS-assigned port, killed when the test lets go of it.
 public final class ServeProcess {
-    private let process = Process()
+    private let process: Subprocess
+    /// The server's standard output, open while the test holds the server: it may write more.
+    private let output = Pipe()
     public let port: Int
     /// The web port, when the server was started with `--http`.
     public private(set) var httpPort: Int?
@@ -19,25 +22,25 @@ public final class ServeProcess {
     /// Starts a server on `database` (errors-only log) and waits for its `listening on` line;
     /// with `openFiles`, under that limit of open files (`ulimit -n`).
     public init(database: String, arguments extra: [String] = [], openFiles: Int? = nil) throws {
-        let arguments =
+        let options =
             [
                 "serve", "--port", "0", "--db", database, "--log-level", "error",
                 // Every test client comes from 127.0.0.1.
                 "--logins-per-minute", "1000", "--registrations-per-hour", "1000",
             ]
             + extra
-        if let openFiles {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments =
-                ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", NanashiExecutable.url.path] + arguments
-        } else {
-            process.executableURL = NanashiExecutable.url
-            process.arguments = arguments
-        }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let arguments =
+            if let openFiles {
+                ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", NanashiExecutable.url.path] + options
+            } else {
+                options
+            }
+        process = try Subprocess(
+            openFiles == nil ? NanashiExecutable.url.path : "/bin/sh", arguments: arguments,
+            environment: ProcessInfo.processInfo.environment, stdin: Subprocess.nullDevice,
+            stdout: output.fileHandleForWriting.fileDescriptor, stderr: Subprocess.nullDevice)
+        // The child's end: reading the banner ends if the server does.
+        try output.fileHandleForWriting.close()
         // `listening on HOST:PORT`, then with `--http` `web on http://HOST:PORT/`.
         let lines = extra.contains("--http") ? 2 : 1
         var banner = Data()
@@ -56,25 +59,18 @@ public final class ServeProcess {
         }
     }
 
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
 
     /// `127.0.0.1:PORT`, as `--server` takes it.
     public var address: String { "127.0.0.1:\(port)" }
 
-    /// Sends a signal and waits for the process to end: how it ended and its status.
+    /// Sends a signal and waits for the process to end: how it ended. (The process is killed
+    /// when the test lets go of this object, if it still runs.)
     @discardableResult
-    public func stop(with signal: Int32 = SIGTERM) -> (Process.TerminationReason, Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
-        return (process.terminationReason, process.terminationStatus)
+    public func stop(with signal: Int32 = SIGTERM) -> Subprocess.Ending {
+        process.send(signal)
+        return process.wait()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NanashiSubprocess
 
 #if canImport(Glibc)
     import Glibc
@@ -315,7 +316,7 @@ public enum TestPostgres {
 
     /// Runs a tool to its end; throws with its output if it fails.
     ///
-    /// Through `posix_spawn` and `waitpid`, not `Process`: tests wait here from many tasks at once
+    /// Through `Subprocess`, not `Process`: tests wait here from many tasks at once
     /// (the first starts the cluster, the others wait for it), and `Process` needs a free Dispatch
     /// thread to learn that its child ended. The output goes to a file, not a pipe, which the
     /// server that `pg_ctl start` leaves running would hold open; the child inherits no other
@@ -324,45 +325,25 @@ public enum TestPostgres {
     static func run(_ tool: String, _ arguments: [String]) throws(TestPostgresError) -> String {
         let output = "/tmp/nanashi-pg-\(UUID().uuidString).out"
         defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        closeOthers(&actions)
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
+        let file = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw TestPostgresError("cannot write \(output): error \(errno)") }
+        let ending: Subprocess.Ending
+        do {
+            defer { close(file) }
+            ending = try Subprocess(
+                tool, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                stdin: Subprocess.nullDevice, stdout: file, stderr: file
+            ).wait()
+        } catch {
+            throw TestPostgresError("\(tool) cannot run: \(error)")
         }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, tool, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw TestPostgresError("\(tool) cannot run: error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        // Exited (low 7 bits zero) with status 0.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        guard ending == .exited(0) else {
             throw TestPostgresError(
-                "\(tool) \(arguments.prefix(2).joined(separator: " ")) failed (\(status)): \(text.suffix(400))"
+                "\(tool) \(arguments.prefix(2).joined(separator: " ")) failed (\(ending)): \(text.suffix(400))"
             )
         }
         return text
-    }
-}
-
-/// Makes a child close every descriptor from 3 up: glibc's `posix_spawn_file_actions_addclosefrom_np`
-/// (which Swift's Glibc module does not show), or else each descriptor open now.
-private func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
-    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-        return
-    }
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-        if let descriptor = Int32(name), descriptor > 2 {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
     }
 }
 
