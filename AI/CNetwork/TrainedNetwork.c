@@ -4,7 +4,7 @@
 /// named by the first 12 hex digits of its SHA-256 (a test checks the name against the bytes).
 /// Beside it, `network-<hash>.txt` says how it was trained. A new network replaces both files and
 /// this name.
-#define NANASHI_NETWORK_FILE "Resources/network-037985c81fce.nnue"
+#define NANASHI_NETWORK_FILE "Resources/network-1bfae99fee02.nnue"
 
 // The bytes are compiled in: nothing is read at run time, and the compiler copies them rather
 // than parsing them as source (SwiftPM's `.embedInCode` makes a Swift array literal of a file,
