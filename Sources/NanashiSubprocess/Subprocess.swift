@@ -64,7 +64,7 @@ public final class Subprocess: @unchecked Sendable {
         }
         _ = closeFrom(&actions, 3)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv + envp { free(pointer) }
         }
@@ -99,13 +99,19 @@ public final class Subprocess: @unchecked Sendable {
     public static let nullDevice: Int32 = open("/dev/null", O_RDWR | O_CLOEXEC)
 
     /// Whether the child has not ended yet.
-    public var isRunning: Bool { reap(blocking: false) == nil }
+    public var isRunning: Bool { reap() == nil }
 
     /// Waits for the child to end, and says how it did.
     @discardableResult
     public func wait() -> Ending {
         while true {
-            if let ending = reap(blocking: true) { return ending }
+            // Waits for the end without reaping it (WNOWAIT), so that any number of threads may
+            // wait at once; the one reaping call below is made under the lock.
+            var info = siginfo_t()
+            let waited = waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT)
+            if waited == -1 && errno == EINTR { continue }
+            if let ending = reap() { return ending }
+            precondition(waited == 0, "child \(id) was reaped outside its Subprocess")
         }
     }
 
@@ -115,25 +121,16 @@ public final class Subprocess: @unchecked Sendable {
         if isRunning { kill(id, signal) }
     }
 
-    /// How the child ended, or `nil` while it runs (or when a wait was interrupted).
-    private func reap(blocking: Bool) -> Ending? {
-        if let ending = lock.withLock({ ending }) { return ending }
-        var status: Int32 = 0
-        let result = waitpid(id, &status, blocking ? 0 : WNOHANG)
-        if result == id {
+    /// How the child ended, or `nil` while it runs. Only here, under the lock, is it reaped.
+    private func reap() -> Ending? {
+        lock.withLock {
+            if let ending { return ending }
+            var status: Int32 = 0
+            guard waitpid(id, &status, WNOHANG) == id else { return nil }
             let low = status & 0x7f
-            let ended: Ending = low == 0 ? .exited((status >> 8) & 0xff) : .signalled(low)
-            lock.withLock { ending = ended }
-            return ended
+            ending = low == 0 ? .exited((status >> 8) & 0xff) : .signalled(low)
+            return ending
         }
-        if result == -1 && errno == ECHILD {
-            // Another thread reaped the child a moment ago and is about to record how it ended.
-            while true {
-                if let ending = lock.withLock({ ending }) { return ending }
-                usleep(1000)
-            }
-        }
-        return nil
     }
 
     /// Ignores SIGPIPE, once.

@@ -96,8 +96,8 @@ final class PseudoTerminal: @unchecked Sendable {
         return process.wait().shellStatus
     }
 
+    // The child, if it still runs, is killed as `process` goes.
     deinit {
-        process.send(SIGTERM)
         close(device)
         close(controller)
     }

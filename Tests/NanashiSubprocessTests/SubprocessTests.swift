@@ -37,9 +37,24 @@ import Testing
         #expect(child.wait() == .signalled(SIGTERM) && child.wait().shellStatus == 143)
         #expect(!child.isRunning)
         #expect(child.wait() == .signalled(SIGTERM))
-        // Once it has ended, a signal goes nowhere.
-        child.send(SIGKILL)
-        #expect(child.wait() == .signalled(SIGTERM))
+    }
+
+    /// Threads that wait at once all learn the same ending; the child is reaped once. (Threads
+    /// of their own: a blocked wait must not hold the concurrency pool's.)
+    @Test func manyWaitersAtOnceAllLearnTheEnding() throws {
+        let child = try Subprocess(
+            "/bin/sh", arguments: ["-c", "sleep 0.2; exit 7"], environment: [:], stdin: Subprocess.nullDevice,
+            stdout: Subprocess.nullDevice, stderr: Subprocess.nullDevice)
+        let endings = Endings()
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<4 {
+            Thread.detachNewThread {
+                endings.add(child.wait())
+                done.signal()
+            }
+        }
+        for _ in 0..<4 { done.wait() }
+        #expect(endings.all == Array(repeating: .exited(7), count: 4))
     }
 
     /// A descriptor the parent has open (without close-on-exec) is not the child's.
@@ -76,4 +91,13 @@ import Testing
         }
         #expect(error?.description == "cannot start /nonexistent/program: No such file or directory")
     }
+}
+
+/// Endings that threads record.
+private final class Endings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Subprocess.Ending] = []
+
+    func add(_ ending: Subprocess.Ending) { lock.withLock { list.append(ending) } }
+    var all: [Subprocess.Ending] { lock.withLock { list } }
 }
