@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NanashiCommandLine
 import NanashiServer
 
@@ -19,29 +18,6 @@ struct AdminCommand: AsyncParsableCommand {
             Close.self, Reopen.self, Rename.self, ResetPassword.self, Mark.self, Unmark.self, Log.self,
             Suspects.self,
         ])
-}
-
-/// What every action takes: the database, who acts, why, and the player.
-struct ModerationOptions: ParsableArguments {
-    @OptionGroup var database: DatabaseOptions
-
-    @Option(help: "Who acts, as the log names them (default: $USER).")
-    var moderator: String?
-
-    @Option(help: "Why (required): kept in the log.")
-    var reason: String
-
-    @Argument(help: "The player's name.")
-    var name: String
-
-    /// Opens the database, acts, prints the action's line.
-    func run(_ act: (Moderation, String, String) async throws -> String) async throws {
-        let moderator = moderator ?? ProcessInfo.processInfo.environment["USER"] ?? ""
-        print(
-            try await Moderation.run(on: database.address(default: "nanashi.sqlite"), as: moderator) {
-                try await act($0, name, reason)
-            })
-    }
 }
 
 extension AdminCommand {
