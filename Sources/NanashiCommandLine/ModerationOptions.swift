@@ -18,7 +18,7 @@ public struct ModerationOptions: ParsableArguments {
     var name: String
 
     /// The moderator the log names: `--moderator`, else `USER` of `environment`, else nobody.
-    public func moderatorName(environment: [String: String]) -> String {
+    package func moderatorName(environment: [String: String]) -> String {
         moderator ?? environment["USER"] ?? ""
     }
 
