@@ -130,10 +130,13 @@ extension GameMachine {
         ]
     }
 
-    /// How many of the moves from ply `ply` on `side` made (passes too).
+    /// How many of the moves from ply `ply` on `side` made (passes too); none from a ply past
+    /// the moves (a takeback has taken it back since).
     private func moves(of side: Side, since ply: Int) -> Int {
         let first = moves.count.isMultiple(of: 2) ? position.sideToMove : position.sideToMove.opponent
-        return (ply..<moves.count).count { ($0.isMultiple(of: 2) ? first : first.opponent) == side }
+        return (min(ply, moves.count)..<moves.count).count {
+            ($0.isMultiple(of: 2) ? first : first.opponent) == side
+        }
     }
 
     /// The opponent's offer that stands for `side`, told again to a player who is back.

@@ -747,6 +747,32 @@ extension GameMachineTests {
         #expect(machine.clock.reading(at: at(23)) == Clocks(x: 290_000, o: 292_000))
     }
 
+    /// Offers made before a takeback count from where it took the game back to: asking again at
+    /// once (a takeback, or a draw offered before it) is refused as too soon, and the game, which
+    /// had counted its moves from a ply no longer there, does not trap.
+    @Test func offersAfterATakebackCountFromTheMovesLeft() {
+        var machine = begun(played: 4, isRated: false)
+        _ = storing(&machine, "c6", by: .x, at: 10)
+        _ = machine.handle(.moveStored, at: at(10))
+        _ = storing(&machine, "e6", by: .o, at: 20)
+        _ = machine.handle(.moveStored, at: at(20))
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(21))
+        _ = machine.handle(.decline(.draw, by: .o, requestID: nil), at: at(21))
+        _ = machine.handle(.offer(.takeback, by: .x, requestID: nil), at: at(22))
+        _ = machine.handle(.offer(.takeback, by: .o, requestID: nil), at: at(22))
+        _ = machine.handle(.movesRemoved, at: at(23))
+        #expect(machine.moves.count == 4)
+        for offer in [Offer.takeback, .draw] {
+            #expect(
+                machine.handle(.offer(offer, by: .x, requestID: nil), at: at(24)) == [
+                    .reject(
+                        ProtocolError(
+                            .rateLimited,
+                            "you may offer a \(offer.rawValue) again after 10 more moves of yours"))
+                ])
+        }
+    }
+
     /// Never in a rated game; not before one's first move; refused storage leaves the game.
     @Test func takebacksAreRefusedWhereTheyDoNotBelong() {
         var rated = begun(played: 4)
