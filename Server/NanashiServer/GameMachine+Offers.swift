@@ -26,7 +26,9 @@ extension GameMachine {
             guard !isRated else {
                 return [.reject(ProtocolError(.badRequest, "takebacks are for casual games"))]
             }
-            guard moves(of: side, since: 0) > 0 || standingOffer?.by == side.opponent else {
+            // Without a move of one's own, only to accept the opponent's takeback.
+            let accepting = standingOffer.map { $0 == (.takeback, side.opponent) } ?? false
+            guard moves(of: side, since: 0) > 0 || accepting else {
                 return [.reject(ProtocolError(.badRequest, "you have no move to take back"))]
             }
         }

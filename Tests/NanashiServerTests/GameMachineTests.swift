@@ -773,6 +773,24 @@ extension GameMachineTests {
         }
     }
 
+    /// A side with no move of its own may accept a takeback, not ask for one because some other
+    /// offer of the opponent's stands: o asking while x's draw offer stands is refused, and x's
+    /// takeback then is x's own offer, not an agreement to take back two plies of the one played.
+    @Test func aStandingDrawOfferLetsNoOneAskForATakebackWithoutAMove() {
+        var machine = begun(played: 1, isRated: false)
+        _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(1))
+        #expect(
+            machine.handle(.offer(.takeback, by: .o, requestID: nil), at: at(2))
+                == [.reject(ProtocolError(.badRequest, "you have no move to take back"))])
+        #expect(
+            lines(machine.handle(.offer(.takeback, by: .x, requestID: nil), at: at(3))) == [
+                #"1 {"game":7,"type":"takeback_offered"}"#, #"2 {"game":7,"type":"takeback_offer"}"#,
+            ])
+        // Storage's answer to a takeback agreed before would have had it take two plies of one.
+        #expect(machine.handle(.movesRemoved, at: at(4)).isEmpty)
+        #expect(machine.moves.count == 1 && machine.phase == .playing)
+    }
+
     /// Never in a rated game; not before one's first move; refused storage leaves the game.
     @Test func takebacksAreRefusedWhereTheyDoNotBelong() {
         var rated = begun(played: 4)
