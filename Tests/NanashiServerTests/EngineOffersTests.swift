@@ -41,6 +41,12 @@ import Testing
         }
         #expect(
             back.moves.isEmpty && back.fen == Position.start.fen && back.legal == Position.start.legalMoves())
+        // A draw offered again at once is too soon: the moves since the last one are counted from
+        // the ply the takeback went back to (counted from the ply before it, the server trapped).
+        #expect(
+            try await ann.exchange(#"{"type":"draw","game":\#(game)}"#)
+                == #"{"code":"rate_limited","message":"you may offer a draw again after 10 more moves of yours","type":"error"}"#
+        )
         // The engine searches its turn again, from the position as it is now.
         let reply = try await play("b6")
         let position = try Position.start.play(try Move(notation: "b6"))
