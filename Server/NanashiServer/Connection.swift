@@ -131,7 +131,8 @@ final class Connection: ConnectionHandler {
     {
         let client = Accounts.Client(address: address, isOpen: outbox.isOpen)
         switch message {
-        case .leaderboard, .profile, .live, .games, .pgn, .auth, .watch, .analyse:
+        // `challenges` is a write that every node hears of: one address may not flood it either.
+        case .leaderboard, .profile, .live, .games, .pgn, .auth, .watch, .analyse, .challenges:
             guard reads.spend(address) else { throw reads.refusal }
         default:
             break

@@ -4,8 +4,8 @@ import NanashiRuntime
 /// The database reads one client address may ask for, over all its connections at once and one
 /// after another: a token bucket per address (`KeyedBuckets`), so that connecting again does not
 /// fill it again as it fills a connection's own message budget. Protocol queries (`leaderboard`,
-/// `profile`, `games`, `pgn`, `live`, `watch`, `analyse`), `auth` (a token looked up) and page
-/// requests spend it;
+/// `profile`, `games`, `pgn`, `live`, `watch`, `analyse`), `auth` (a token looked up),
+/// `challenges` (a setting stored and told to every node) and page requests spend it;
 /// moves and the rest of a game do not, so a neighbour behind the same address that floods
 /// queries cannot stop anyone's game.
 package final class AddressReads: Sendable {

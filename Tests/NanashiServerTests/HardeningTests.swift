@@ -200,6 +200,30 @@ import Testing
         await server.stop()
     }
 
+    /// Taking or refusing challenges is a write that every node hears of, so it spends the
+    /// address's budget as a query does: one address cannot make a flood of writes of it, and
+    /// the one refused changes nothing.
+    @Test func challengeSettingsSpendTheAddressBudget() async throws {
+        let server = try await TestServer { $0.readBurstPerAddress = 2 }
+        let eve = try server.client()
+        let token = try await register(eve, "eve")
+        for accept in [false, true] {
+            #expect(
+                try await eve.exchange(#"{"type":"challenges","accept":\#(accept)}"#)
+                    == #"{"accept":\#(accept),"type":"challenges"}"#)
+        }
+        #expect(
+            try await eve.exchange(#"{"type":"challenges","accept":false,"id":3}"#)
+                == #"{"code":"rate_limited","id":3,"message":"too many queries from your address; slow down (at most 20 a second)","type":"error"}"#
+        )
+        // Still taking challenges, as stored: a second later a new session is welcomed so.
+        server.clock.advance(by: .seconds(1))
+        #expect(
+            try await server.client().exchange(#"{"type":"auth","token":"\#(token)"}"#)
+                == #"{"games":0,"name":"eve","rating":1500,"rd":350,"token":"\#(token)","type":"welcome"}"#)
+        await server.stop()
+    }
+
     @Test func aClientThatSlowsDownIsServedAgain() async throws {
         let server = try await TestServer {
             $0.messageBurst = 2
