@@ -74,6 +74,16 @@ private func storing(
     machine.handle(.move(text, by: side, requestID: id, readAt: nil), at: at(time))
 }
 
+/// A casual game of four moves, begun at 0 s, in which x then played c6 at 10 s and o e6 at 20 s.
+private func casualAfterTwoMoreMoves() -> GameMachine {
+    var machine = begun(played: 4, isRated: false)
+    _ = storing(&machine, "c6", by: .x, at: 10)
+    _ = machine.handle(.moveStored, at: at(10))
+    _ = storing(&machine, "e6", by: .o, at: 20)
+    _ = machine.handle(.moveStored, at: at(20))
+    return machine
+}
+
 @Suite struct GameMachineTests {
     // MARK: Beginning
 
@@ -719,11 +729,7 @@ extension GameMachineTests {
     /// let the two plies go, both get the game from before x's move (the accepter's copy with
     /// its id), x to move, the clocks as they were.
     @Test func aTakebackAgreedTakesBackTheMoveAndTheReply() {
-        var machine = begun(played: 4, isRated: false)
-        _ = storing(&machine, "c6", by: .x, at: 10)
-        _ = machine.handle(.moveStored, at: at(10))
-        _ = storing(&machine, "e6", by: .o, at: 20)
-        _ = machine.handle(.moveStored, at: at(20))
+        var machine = casualAfterTwoMoreMoves()
         #expect(
             lines(machine.handle(.offer(.takeback, by: .x, requestID: .string("t")), at: at(21))) == [
                 #"1 {"game":7,"id":"t","type":"takeback_offered"}"#, #"2 {"game":7,"type":"takeback_offer"}"#,
@@ -751,11 +757,7 @@ extension GameMachineTests {
     /// once (a takeback, or a draw offered before it) is refused as too soon, and the game, which
     /// had counted its moves from a ply no longer there, does not trap.
     @Test func offersAfterATakebackCountFromTheMovesLeft() {
-        var machine = begun(played: 4, isRated: false)
-        _ = storing(&machine, "c6", by: .x, at: 10)
-        _ = machine.handle(.moveStored, at: at(10))
-        _ = storing(&machine, "e6", by: .o, at: 20)
-        _ = machine.handle(.moveStored, at: at(20))
+        var machine = casualAfterTwoMoreMoves()
         _ = machine.handle(.offer(.draw, by: .x, requestID: nil), at: at(21))
         _ = machine.handle(.decline(.draw, by: .o, requestID: nil), at: at(21))
         _ = machine.handle(.offer(.takeback, by: .x, requestID: nil), at: at(22))
