@@ -245,8 +245,9 @@ struct GameMachine {
             actions += settle(due, at: now)
             guard isLive else { return actions + [.reject(over)] }
         }
-        // Their clock stood still from the moment the move was read.
-        clock.stop(at: failed.stoppedAt)
+        // Their clock stood still from the moment the move was read (or, if it started only
+        // since, as both players came back after a restart, from then).
+        clock.stop(at: max(failed.stoppedAt, clock.since))
         if !isPaused {
             clock.start(failed.side, at: now)
             actions += armFlag()

@@ -361,6 +361,18 @@ private func casualAfterTwoMoreMoves() -> GameMachine {
         #expect(machine.phase == .playing && machine.clock.running == .o)
     }
 
+    /// After a restart x plays while o is away, o comes back while the move is stored (both
+    /// clocks start), and the store fails: x is charged nothing for it, and gains nothing either.
+    @Test func aMoveNotStoredAfterBothCameBackGainsNoTime() {
+        var machine = game(played: 2, outboxes: [.x: xBox])
+        _ = machine.handle(.resume, at: at(0))
+        _ = storing(&machine, "f2", by: .x, at: 5)
+        _ = machine.handle(.rejoin(.o, oBox), at: at(20))
+        #expect(machine.handle(.moveStoreFailed(refused: false), at: at(25)).last == .reject(playAgain))
+        #expect(machine.phase == .playing && machine.clock.running == .x)
+        #expect(machine.clock.reading(at: at(25)) == Clocks(x: 300_000, o: 300_000))
+    }
+
     @Test func aGameTheRulesEndedBeforeARestartEndsAsItResumes() {
         let won = try! Position(fen: "7/7/7/7/7/7/xxx4 o 0 1")
         var machine = GameMachine(
