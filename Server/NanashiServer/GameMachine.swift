@@ -305,6 +305,11 @@ struct GameMachine {
             case .storing(var storing):
                 storing.paused = false
                 phase = .storing(storing)
+            case .takingBack(var takingBack):
+                // Still waiting for storage: the clock starts once the moves are gone (or not).
+                takingBack.paused = false
+                phase = .takingBack(takingBack)
+                return actions + armAbort(from: now)
             default: phase = .playing
             }
             clock.start(position.sideToMove, at: now)

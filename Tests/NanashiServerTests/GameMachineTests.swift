@@ -826,4 +826,28 @@ extension GameMachineTests {
                         .internalError, "the takeback could not be stored; the game goes on as it was")))
         #expect(casual.moves.count == 4 && casual.phase == .playing)
     }
+
+    /// After a restart, x (back alone) asks for a takeback and goes; o comes back and accepts
+    /// while x is away; x comes back while the takeback is stored. The game still waits for
+    /// storage, no clock running, and takes the moves back once they are gone from it.
+    @Test func aPlayerBackWhileATakebackIsStoredLetsItFinish() {
+        var machine = game(played: 4, outboxes: [:], isRated: false)
+        _ = machine.handle(.resume, at: at(0))
+        _ = machine.handle(.rejoin(.x, xBox), at: at(1))
+        _ = machine.handle(.offer(.takeback, by: .x, requestID: nil), at: at(2))
+        _ = machine.handle(.left(.x, xBox), at: at(3))
+        _ = machine.handle(.rejoin(.o, oBox), at: at(4))
+        let agreed = machine.handle(.offer(.takeback, by: .o, requestID: nil), at: at(5))
+        #expect(agreed == [.removeMoves(after: 2)])
+        _ = machine.handle(.rejoin(.x, xAgain), at: at(6))
+        guard case .takingBack = machine.phase else {
+            Issue.record("not taking back: \(machine.phase)")
+            return
+        }
+        #expect(machine.clock.running == nil)
+        _ = machine.handle(.movesRemoved, at: at(7))
+        #expect(machine.moves == [move("b6"), move("f6")])
+        #expect(machine.phase == .playing && machine.clock.running == .x)
+        #expect(machine.armed[.flag] == at(307))
+    }
 }
