@@ -32,6 +32,8 @@ struct Challenges {
         var expires: ContinuousClock.Instant
         /// The node that made it (its challenger's), if another: that node starts its game.
         var node: Int64? = nil
+        /// Taken out by `accept` while open to all, by link: `to` is only whoever accepted it.
+        var acceptedByLink = false
 
         /// What the challenger is told (`challenge_sent`).
         var sent: ChallengeNotice {
@@ -113,6 +115,7 @@ struct Challenges {
             throw ProtocolError(.badRequest, "you cannot accept your own challenge")
         }
         // By link: whoever accepts first is the one challenged.
+        challenge.acceptedByLink = challenge.to == nil
         challenge.to = player
         standing[id] = nil
         return challenge
@@ -133,9 +136,14 @@ struct Challenges {
         declined[Pair(from: from, to: to)] = now + Self.afterDecline
     }
 
-    /// Puts back a challenge taken out by `accept` whose game could not start.
-    mutating func restore(_ challenge: Challenge) {
+    /// Puts back a challenge taken out by `accept` whose game could not start, as it stood: a
+    /// link open to all again. Returns it so.
+    @discardableResult
+    mutating func restore(_ challenge: Challenge) -> Challenge {
+        var challenge = challenge
+        if challenge.acceptedByLink { (challenge.to, challenge.acceptedByLink) = (nil, false) }
         standing[challenge.id] = challenge
+        return challenge
     }
 
     /// The challenge `id`, declined by `player`, the one it challenges: its challenger waits

@@ -67,8 +67,8 @@ extension Lobby {
                 try await start(challenge, acceptorNode: node, cluster: cluster)
                 return
             } catch {
-                challenges.restore(challenge)
-                cluster.send(.challenge(Self.record(challenge), node: cluster.node), to: node)
+                let restored = challenges.restore(challenge)
+                cluster.send(.challenge(Self.record(restored), node: cluster.node), to: node)
                 refusal = error
             }
         } catch {

@@ -210,6 +210,32 @@ func challenge(
         await server.stop()
     }
 
+    /// bob's challenge by link, accepted by carl while bob is playing (`in_game`), stands again
+    /// open to all: dan, accepting it too, hears `in_game`, not `no_such_challenge` (it was put
+    /// back as a challenge to carl alone).
+    @Test func aLinkAcceptedWhileItsChallengerPlaysStaysOpenToAll() async throws {
+        let server = try await TestServer()
+        let (ann, bob) = try await annAndBob(on: server)
+        let (carl, dan) = (try server.client(), try server.client())
+        _ = try await register(carl, "carl")
+        _ = try await register(dan, "dan")
+        let link = try await bob.exchange(#"{"type":"challenge","initial":60,"increment":0,"rated":false}"#)
+        guard case .challengeSent(let notice) = try Wire.reply(fromLine: Array(link.utf8)).message else {
+            throw TestClient.Failure(description: "expected challenge_sent, not \(link)")
+        }
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        for client in [ann, bob] { #expect(try await client.line().contains(#""type":"start""#)) }
+        let inGame =
+            #"{"code":"in_game","message":"bob is playing a game; accept again once it ends","type":"error"}"#
+        for client in [carl, dan] {
+            #expect(
+                try await client.exchange(#"{"type":"accept","challenge":"\#(notice.challenge)"}"#) == inGame)
+        }
+        await server.stop()
+    }
+
     /// A challenge to a player away waits for their login; it ends when its challenger leaves,
     /// or after 10 minutes unanswered.
     @Test func aChallengeWaitsForItsPlayerAndEnds() async throws {
