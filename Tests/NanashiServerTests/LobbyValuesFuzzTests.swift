@@ -159,10 +159,11 @@ private struct FuzzedChallenges {
         check()
     }
 
+    var context: String { "seed \(seed), last steps: \(trail.joined(separator: "; "))" }
+
     /// What must hold after every step.
     func check() {
         let standing = challenges.standing
-        let context = "seed \(seed), last steps: \(trail.joined(separator: "; "))"
         #expect(Set(standing.keys) == expected, "\(context): stands other than it was told")
         for (id, challenge) in standing {
             #expect(challenge.id == id, "\(context)")
@@ -200,6 +201,123 @@ private struct FuzzedChallenges {
     @Test func challengesToldRandomStepsKeepTheirRules() {
         for seed in UInt64(1)...80 {
             var run = FuzzedChallenges(seed: seed)
+            for _ in 0..<250 { run.step() }
+        }
+    }
+}
+
+/// One run of rematch bookkeeping: games end (with both players or one connected), players ask
+/// for rematches of games of theirs, others' and unknown ones, move on, and offers lapse, time
+/// only moving forward. The test keeps, from what the type reported, which games may still be
+/// rematched and who offered: the type must answer as that says.
+private struct FuzzedRematches {
+    let seed: UInt64
+    var random: SeededGenerator
+    var rematches = Rematches()
+    var now = origin
+    var nextGame: Int64 = 0
+    /// Each player's last game, as the lobby told it.
+    var last: [Int64: Rematches.Ended] = [:]
+    /// The games both players may still rematch: ended with both connected, and since then not
+    /// accepted, lapsed, nor moved on from.
+    var open: Set<Int64> = []
+    /// Who offered each open game's rematch, and when the first offer lapses.
+    var offers: [Int64: (by: Set<Int64>, expires: ContinuousClock.Instant)] = [:]
+    var trail: [String] = []
+
+    init(seed: UInt64) {
+        self.seed = seed
+        random = SeededGenerator(seed: seed)
+    }
+
+    var context: String { "seed \(seed), last steps: \(trail.joined(separator: "; "))" }
+
+    mutating func player() -> Int64 { fuzzPlayerIDs.randomElement(using: &random)! }
+
+    /// `player` moves on, as the lobby tells it; their game's offer, if one stood, lapses.
+    mutating func moveOn(_ player: Int64) {
+        let lapse = rematches.moveOn(player)
+        guard let game = last.removeValue(forKey: player) else {
+            #expect(lapse == nil, "\(context): a lapse for \(player), who had no game")
+            return
+        }
+        if last[game.opponent(of: player)] == game { last[game.opponent(of: player)] = nil }
+        open.remove(game.game)
+        let offer = offers.removeValue(forKey: game.game)
+        #expect(lapse?.offerers == offer?.by && lapse.map(\.game) ?? game.game == game.game, "\(context)")
+    }
+
+    mutating func step() {
+        now += .seconds(Int.random(in: 0...20, using: &random))
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0, 1:
+            // A game is played: starting it moved both players on; it ends with both connected,
+            // or only one.
+            var x = player()
+            var o = player()
+            while o == x { (x, o) = (player(), player()) }
+            nextGame += 1
+            trail.append("game \(nextGame) \(x)-\(o)")
+            moveOn(x)
+            moveOn(o)
+            let ended = Rematches.Ended(
+                game: nextGame, x: x, o: o, control: TimeControl(initial: 60, increment: 0))
+            let connected = Set([x, o].filter { _ in Int.random(in: 0..<4, using: &random) > 0 })
+            rematches.ended(ended, connected: connected)
+            for player in connected { last[player] = ended }
+            if connected.count == 2 { open.insert(nextGame) }
+        case 2, 3, 4, 5:
+            let by = player()
+            let game: Int64 =
+                Bool.random(using: &random)
+                ? last[by]?.game ?? 0 : Int64.random(in: -1...(nextGame + 1), using: &random)
+            let expires = now + .seconds(Int.random(in: 0...60, using: &random))
+            trail.append("rematch \(game) by \(by)")
+            let decision = rematches.offer(game, by: by, expires: expires)
+            guard open.contains(game), let ended = last[by], ended.game == game else {
+                #expect(decision == .noSuchGame, "\(context): \(decision)")
+                break
+            }
+            var offer = offers[game] ?? (by: [], expires: expires)
+            let first = offer.by.insert(by).inserted
+            if offer.by.count == 2 {
+                #expect(decision == .accepted(ended), "\(context): \(decision)")
+                offers[game] = nil
+                open.remove(game)
+                last[ended.x] = nil
+                last[ended.o] = nil
+            } else {
+                #expect(decision == .offered(opponent: ended.opponent(of: by), first: first), "\(context)")
+                offers[game] = offer
+            }
+        case 6, 7:
+            let who = player()
+            trail.append("moves on \(who)")
+            moveOn(who)
+        default:
+            trail.append("expire")
+            let lapses = rematches.expire(now: now)
+            let due = offers.filter { $0.value.expires <= now }
+            #expect(
+                Dictionary(uniqueKeysWithValues: lapses.map { ($0.game, $0.offerers) })
+                    == due.mapValues(\.by), "\(context): \(lapses)")
+            for (game, _) in due {
+                offers[game] = nil
+                open.remove(game)
+                for player in last.keys where last[player]?.game == game { last[player] = nil }
+            }
+        }
+        trail = trail.suffix(12)
+    }
+}
+
+extension LobbyValuesFuzzTests {
+    /// Many runs of random steps on `Rematches`: none traps; a rematch is offered or accepted
+    /// only for a player's last game ended with both connected and not since accepted, lapsed
+    /// or moved on from; it starts only once both asked; and every lapse names who offered.
+    @Test func rematchesToldRandomStepsKeepTheirRules() {
+        for seed in UInt64(1)...80 {
+            var run = FuzzedRematches(seed: seed)
             for _ in 0..<250 { run.step() }
         }
     }
