@@ -9,6 +9,11 @@ import NanashiProtocol
 /// sender has at most `mostOpenPerSender` challenges open, a player at most
 /// `mostWaitingPerPlayer` waiting for them, and a challenger whose challenge was declined waits
 /// `afterDecline` before challenging that player again.
+///
+/// An accepted challenge is *taken* while its game is being started (the lobby waits for
+/// storage then): it still counts against its sender's limit, and ends if its challenger leaves
+/// meanwhile, so that a game that then cannot start puts back only a challenge that would still
+/// stand.
 struct Challenges {
     static let lifetime = Duration.seconds(600)
     static let mostOpenPerSender = 3
@@ -49,6 +54,8 @@ struct Challenges {
     }
 
     private(set) var standing: [String: Challenge] = [:]
+    /// The challenges taken out by `accept` whose games are being started.
+    private(set) var taken: [String: Challenge] = [:]
     /// Until when each (challenger, challenged) pair may not meet again, after a decline.
     private var declined: [Pair: ContinuousClock.Instant] = [:]
     /// The players who refuse every challenge, for as long as they stay logged in.
@@ -68,11 +75,7 @@ struct Challenges {
         id: String, from: Player, to: Player?, terms: ChallengeTerms, at now: ContinuousClock.Instant
     ) throws(ProtocolError) -> Challenge {
         guard let to else {
-            guard sent(by: from.id).count < Self.mostOpenPerSender else {
-                throw ProtocolError(
-                    .rateLimited,
-                    "you have \(Self.mostOpenPerSender) challenges open; cancel one or wait for an answer")
-            }
+            try checkMayOpenAnother(from.id)
             let challenge = Challenge(id: id, from: from, to: nil, terms: terms, expires: now + Self.lifetime)
             standing[id] = challenge
             return challenge
@@ -87,11 +90,7 @@ struct Challenges {
                 .rateLimited,
                 "\(to.name) declined your challenge; you may challenge them again in \(seconds) s")
         }
-        guard sent(by: from.id).count < Self.mostOpenPerSender else {
-            throw ProtocolError(
-                .rateLimited,
-                "you have \(Self.mostOpenPerSender) challenges open; cancel one or wait for an answer")
-        }
+        try checkMayOpenAnother(from.id)
         guard waiting(for: to.id).count < Self.mostWaitingPerPlayer else {
             throw ProtocolError(.challengeRefused, "\(to.name) has too many challenges waiting")
         }
@@ -100,7 +99,8 @@ struct Challenges {
         return challenge
     }
 
-    /// The challenge `id`, taken out to be played by `player`, the one it challenges.
+    /// The challenge `id`, taken out to be played by `player`, the one it challenges, until
+    /// `started` or `restore` says how that went.
     ///
     /// - Throws: `ProtocolError`: `no_such_challenge` if none stands for them with that id,
     ///   `bad_request` for the challenger's own.
@@ -118,7 +118,14 @@ struct Challenges {
         challenge.acceptedByLink = challenge.to == nil
         challenge.to = player
         standing[id] = nil
+        taken[id] = challenge
         return challenge
+    }
+
+    /// The game of taken challenge `id` started (or another node starts it): it is no longer
+    /// taken.
+    mutating func started(_ id: String) {
+        taken[id] = nil
     }
 
     /// Adds a challenge another node made (and checked).
@@ -126,9 +133,10 @@ struct Challenges {
         standing[challenge.id] = challenge
     }
 
-    /// Takes out challenge `id`, if it stands.
+    /// Takes out challenge `id`, if it stands; one taken ends too, so it is not put back.
     mutating func remove(_ id: String) -> Challenge? {
-        standing.removeValue(forKey: id)
+        taken[id] = nil
+        return standing.removeValue(forKey: id)
     }
 
     /// `to` declined a challenge of `from` (on another node): `from` waits before the next.
@@ -137,9 +145,11 @@ struct Challenges {
     }
 
     /// Puts back a challenge taken out by `accept` whose game could not start, as it stood: a
-    /// link open to all again. Returns it so.
+    /// link open to all again. Returns it so, or `nil` if it ended while taken (its challenger
+    /// left, the player it named logged out, or its time is up at `now`).
     @discardableResult
-    mutating func restore(_ challenge: Challenge) -> Challenge {
+    mutating func restore(_ challenge: Challenge, at now: ContinuousClock.Instant) -> Challenge? {
+        guard taken.removeValue(forKey: challenge.id) != nil, now < challenge.expires else { return nil }
         var challenge = challenge
         if challenge.acceptedByLink { (challenge.to, challenge.acceptedByLink) = (nil, false) }
         standing[challenge.id] = challenge
@@ -179,18 +189,22 @@ struct Challenges {
         return expired.sorted { $0.expires < $1.expires }
     }
 
-    /// Takes out the challenges `player` made (they left).
+    /// Takes out the challenges `player` made (they left): those standing, returned, and those
+    /// taken, which will not be put back.
     mutating func removeSent(by player: Int64) -> [Challenge] {
         let sent = sent(by: player)
         for challenge in sent { standing[challenge.id] = nil }
+        taken = taken.filter { $0.value.from.id != player }
         refusing.remove(player)
         return sent
     }
 
-    /// Takes out the challenges waiting for `player` (they logged out).
+    /// Takes out the challenges waiting for `player` (they logged out): those standing, returned,
+    /// and those naming them that they had taken, which will not be put back.
     mutating func removeWaiting(for player: Int64) -> [Challenge] {
         let waiting = waiting(for: player)
         for challenge in waiting { standing[challenge.id] = nil }
+        taken = taken.filter { $0.value.to?.id != player || $0.value.acceptedByLink }
         return waiting
     }
 
@@ -207,6 +221,16 @@ struct Challenges {
     /// The challenges `player` made that stand, oldest first.
     func sent(by player: Int64) -> [Challenge] {
         standing.values.filter { $0.from.id == player }.sorted { $0.expires < $1.expires }
+    }
+
+    /// Refuses a sender who has `mostOpenPerSender` challenges standing or taken.
+    private func checkMayOpenAnother(_ player: Int64) throws(ProtocolError) {
+        let open = sent(by: player).count + taken.values.count { $0.from.id == player }
+        guard open < Self.mostOpenPerSender else {
+            throw ProtocolError(
+                .rateLimited,
+                "you have \(Self.mostOpenPerSender) challenges open; cancel one or wait for an answer")
+        }
     }
 
     /// The challenge `id`, if it concerns `player`; an unknown one and another's look the same.

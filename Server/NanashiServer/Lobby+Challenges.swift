@@ -60,18 +60,21 @@ extension Lobby {
 
     /// `player` (on `outbox`) accepts challenge `id`: the game starts at once, `start` to both.
     ///
-    /// - Throws: `no_such_challenge`, `in_game` (the acceptor, or the challenger, is playing or
-    ///   starting a game: the challenge stands), `internal_error` if the game cannot be stored.
+    /// - Throws: `no_such_challenge` (also when it ended while its game was being started),
+    ///   `in_game` (the acceptor, or the challenger, is playing or starting a game: the challenge
+    ///   stands), `internal_error` if the game cannot be stored.
     func accept(_ id: String, by acceptor: PlayerRow, outbox: Outbox) async throws(ProtocolError) {
         guard let player = acceptor.id else { return }
         try await checkMayStartAGame(player, outbox: outbox)
         let challenge = try challenges.accept(id, by: Self.challengePlayer(acceptor))
         if challenge.terms.rated, acceptor.engineHelpAt != nil {
-            challenges.restore(challenge)
+            challenges.restore(challenge, at: settings.clock.now)
             throw ProtocolError(.restricted, "you may play casual games only")
         }
         if let owner = challenge.node, let cluster {
-            // Made on another node, which starts the game: `start` comes from there.
+            // Made on another node, which starts the game: `start` comes from there; if it
+            // cannot, that node sends the challenge again.
+            challenges.started(id)
             await cancel(player)
             cluster.send(.acceptChallenge(id: id, player: player, node: cluster.node), to: owner)
             return
@@ -80,16 +83,14 @@ extension Lobby {
         do {
             try await checkChallengerMayPlay(challenge)
         } catch {
-            if error.code == .inGame { challenges.restore(challenge) }
-            throw error
+            throw putBack(challenge, error)
         }
         let side = challenge.terms.challengerSide ?? (Bool.random() ? .x : .o)
         let (xID, oID) = side == .x ? (challenger.id, player) : (player, challenger.id)
         do {
             try startingGame(of: [xID, oID])
         } catch {
-            challenges.restore(challenge)
-            throw error
+            throw putBack(challenge, error)
         }
         defer { startedGame(of: [xID, oID]) }
         for seeker in [xID, oID] {
@@ -100,9 +101,9 @@ extension Lobby {
         do {
             stored = try await storeGame(of: challenge, x: xID, o: oID)
         } catch {
-            challenges.restore(challenge)
-            throw error
+            throw putBack(challenge, error)
         }
+        challenges.started(id)
         shareEnd(of: challenge.id, "accepted")
         // Both may have left while it was stored: whoever is here gets `start`, the other the
         // game when they come back.
@@ -118,6 +119,21 @@ extension Lobby {
             "game \(stored.game) started from a challenge: \(stored.x.name) (x) v \(stored.o.name) (o), \(kind)"
         )
         await game.begin()
+    }
+
+    /// Puts back `challenge`, whose game could not start for `error`, and returns what its
+    /// acceptor hears: `error`, or `no_such_challenge` if it ended while it was taken (its
+    /// challenger left, its acceptor logged out, or its time ran out): then its players and
+    /// the other nodes hear that it ended.
+    func putBack(_ challenge: Challenges.Challenge, _ error: ProtocolError) -> ProtocolError {
+        let now = settings.clock.now
+        guard challenges.restore(challenge, at: now) != nil else {
+            let reason: ChallengeEnd = challenge.expires <= now ? .expired : .left
+            tellCancelled(challenge, reason)
+            shareEnd(of: challenge.id, reason.rawValue)
+            return ProtocolError(.noSuchChallenge, "no challenge \(challenge.id.prefix(40)) stands for you")
+        }
+        return error
     }
 
     /// Stores the game of accepted `challenge`, `xID` playing x and `oID` o, hosted here.
@@ -199,7 +215,8 @@ extension Lobby {
         for challenge in challenges.waiting(for: player) { outbox.send(.challenged(challenge.received)) }
     }
 
-    /// A player's connection closed: the challenges they made end.
+    /// A player's connection closed: the challenges they made end (those whose games are
+    /// being started, once it is known that they do not start).
     func withdrawChallenges(of player: Int64) {
         for challenge in challenges.removeSent(by: player) {
             tellCancelled(challenge, .left)
@@ -207,7 +224,8 @@ extension Lobby {
         }
     }
 
-    /// A player logged out: the challenges waiting for them end.
+    /// A player logged out: the challenges waiting for them end (those they took, once it is
+    /// known that their games do not start).
     func cancelChallenges(waitingFor player: Int64) {
         for challenge in challenges.removeWaiting(for: player) {
             tellCancelled(challenge, .left)

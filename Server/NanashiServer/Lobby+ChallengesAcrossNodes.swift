@@ -67,9 +67,11 @@ extension Lobby {
                 try await start(challenge, acceptorNode: node, cluster: cluster)
                 return
             } catch {
-                let restored = challenges.restore(challenge)
-                cluster.send(.challenge(Self.record(restored), node: cluster.node), to: node)
-                refusal = error
+                // Stands again, on their node too, unless it ended meanwhile.
+                refusal = putBack(challenge, error)
+                if let restored = challenges.standing[id] {
+                    cluster.send(.challenge(Self.record(restored), node: cluster.node), to: node)
+                }
             }
         } catch {
             refusal = error
@@ -90,6 +92,7 @@ extension Lobby {
         defer { startedGame(of: [xID, oID]) }
         await cancel(challenger.id)
         let stored = try await storeGame(of: challenge, x: xID, o: oID)
+        challenges.started(challenge.id)
         let pairing = SharedPairing(
             game: stored.game, control: challenge.terms.control, x: stored.x, o: stored.o,
             nodes: [side: cluster.node, side.opponent: acceptorNode], start: challenge.terms.start)

@@ -236,6 +236,57 @@ func challenge(
         await server.stop()
     }
 
+    /// While bob's acceptance of ann's challenge waits for storage (another process holds the
+    /// database's write lock), it still counts as one of ann's three: her third challenge
+    /// more is refused (she once had four standing when the game then could not start).
+    @Test func aChallengeBeingStartedCountsAgainstItsSender() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(60) }
+        let lobby = server.server!.lobby
+        let (ann, bob) = try await annAndBob(on: server)
+        let carl = try server.client()
+        _ = try await register(carl, "carl")
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        let lock = try WriteLockHolder(path: server.database.path)
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        while await lobby.challenges.standing[id] != nil { try await Task.sleep(for: .milliseconds(1)) }
+        for _ in 0..<2 {
+            #expect(try await challenge(ann, "carl").line.contains(#""type":"challenge_sent""#))
+        }
+        #expect(
+            try await challenge(ann, "carl").line
+                == #"{"code":"rate_limited","message":"you have 3 challenges open; cancel one or wait for an answer","type":"error"}"#
+        )
+        lock.release()
+        for client in [ann, bob] { #expect(try await client.line().contains(#""type":"start""#)) }
+        await server.stop()
+    }
+
+    /// ann leaves while bob's acceptance of her challenge waits for storage, which then fails:
+    /// the challenge is not put back (it once stood after she left, until it expired); bob
+    /// hears that it ended.
+    @Test func aChallengeWhoseChallengerLeftWhileItsGameFailedIsNotPutBack() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(2) }
+        let lobby = server.server!.lobby
+        let (ann, bob) = try await annAndBob(on: server)
+        let (_, id) = try await challenge(ann, "bob")
+        _ = try await bob.line()
+        let lock = try WriteLockHolder(path: server.database.path)
+        bob.send(#"{"type":"accept","challenge":"\#(id)"}"#)
+        while await lobby.challenges.standing[id] != nil { try await Task.sleep(for: .milliseconds(1)) }
+        ann.close()
+        while await lobby.connections.count > 1 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(
+            try await bob.line() == #"{"challenge":"\#(id)","reason":"left","type":"challenge_cancelled"}"#)
+        #expect(
+            try await bob.line()
+                == #"{"code":"no_such_challenge","message":"no challenge \#(id) stands for you","type":"error"}"#
+        )
+        lock.release()
+        #expect(await lobby.challenges.standing[id] == nil)
+        await server.stop()
+    }
+
     /// A challenge to a player away waits for their login; it ends when its challenger leaves,
     /// or after 10 minutes unanswered.
     @Test func aChallengeWaitsForItsPlayerAndEnds() async throws {

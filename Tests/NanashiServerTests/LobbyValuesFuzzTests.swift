@@ -6,8 +6,8 @@ import Testing
 @testable import NanashiServer
 
 // The challenges the lobby keeps, told long random sequences of everything clients can make it
-// do: challenges by name (to themselves too) and by link, accepts (some whose game then cannot
-// start, so the lobby puts the challenge back), declines, withdrawals, refusals, players leaving
+// do: challenges by name (to themselves too) and by link, accepts whose games are then started
+// or cannot start (so the lobby puts the challenge back), with any other step between, declines, withdrawals, refusals, players leaving
 // and logging out, challenges from other nodes, and expiry, by players known and unknown, with
 // ids standing, ended and never made. After each step nothing traps and what must always hold
 // holds. Seeded, with no real time: a failure names the seed that replays it.
@@ -34,6 +34,11 @@ private struct FuzzedChallenges {
     var made: [String] = []
     /// The ids of challenges made by link.
     var byLink: Set<String> = []
+    /// The challenges accepted whose games are being started, as `accept` returned them.
+    var inFlight: [Challenges.Challenge] = []
+    /// The ids of those that ended meanwhile (challenger left, acceptor logged out, ended
+    /// elsewhere): none may be put back.
+    var endedInFlight: Set<String> = []
     /// The last time expiry ran: nothing that expired by then may stand.
     var expiredAt: ContinuousClock.Instant?
     var nextID = 0
@@ -67,7 +72,7 @@ private struct FuzzedChallenges {
         now += .seconds(Int.random(in: 0...90, using: &random))
         let terms = ChallengeTerms(
             control: TimeControl(initial: 60, increment: 0), rated: Bool.random(using: &random))
-        switch Int.random(in: 0..<13, using: &random) {
+        switch Int.random(in: 0..<14, using: &random) {
         case 0, 1, 2:
             let (from, to, id) = (player(), player(), newID())
             trail.append("add \(id) \(from.id)->\(to.id)")
@@ -90,14 +95,27 @@ private struct FuzzedChallenges {
             if let taken = try? challenges.accept(id, by: by) {
                 #expect(taken.to == by && taken.from != by, "seed \(seed)")
                 expected.remove(id)
+                inFlight.append(taken)
             }
-        case 6:
-            // The lobby takes a challenge out to start its game; the game cannot start (the
-            // acceptor may play casual games only, the challenger is playing, storage failed):
-            // the challenge is put back.
-            let (id, by) = (someID(), player())
-            trail.append("accept \(id) by \(by.id), then restore")
-            if let taken = try? challenges.accept(id, by: by) { challenges.restore(taken) }
+        case 6, 13:
+            // A game being started starts, or cannot (the acceptor may play casual games only,
+            // the challenger is playing, storage failed): the challenge is put back unless it
+            // ended meanwhile.
+            guard !inFlight.isEmpty else { break }
+            let taken = inFlight.remove(at: Int.random(in: 0..<inFlight.count, using: &random))
+            if Bool.random(using: &random) {
+                trail.append("started \(taken.id)")
+                challenges.started(taken.id)
+            } else {
+                trail.append("restore \(taken.id)")
+                let restored = challenges.restore(taken, at: now)
+                #expect(
+                    (restored == nil) == (endedInFlight.contains(taken.id) || taken.expires <= now),
+                    "\(context): \(taken.id) put back \(restored != nil), ended \(endedInFlight.contains(taken.id))"
+                )
+                if restored != nil { expected.insert(taken.id) }
+            }
+            endedInFlight.remove(taken.id)
         case 7:
             let (id, by) = (someID(), player())
             trail.append("decline \(id) by \(by.id)")
@@ -132,12 +150,15 @@ private struct FuzzedChallenges {
                 #expect(removed.allSatisfy { $0.from.id == who.id }, "seed \(seed)")
                 expected.subtract(removed.map(\.id))
                 #expect(challenges.sent(by: who.id).isEmpty, "seed \(seed): \(who.id) left")
+                endedInFlight.formUnion(inFlight.filter { $0.from.id == who.id }.map(\.id))
             } else {
                 trail.append("logged out \(who.id)")
                 let removed = challenges.removeWaiting(for: who.id)
                 #expect(removed.allSatisfy { $0.to?.id == who.id }, "seed \(seed)")
                 expected.subtract(removed.map(\.id))
                 #expect(challenges.waiting(for: who.id).isEmpty, "seed \(seed): \(who.id) logged out")
+                endedInFlight.formUnion(
+                    inFlight.filter { $0.to?.id == who.id && !$0.acceptedByLink }.map(\.id))
             }
         case 11:
             let (who, accepting) = (player(), Bool.random(using: &random))
@@ -154,6 +175,7 @@ private struct FuzzedChallenges {
             let id = someID()
             trail.append("ended elsewhere \(id)")
             if challenges.remove(id) != nil { expected.remove(id) }
+            if inFlight.contains(where: { $0.id == id }) { endedInFlight.insert(id) }
         }
         trail = trail.suffix(12)
         check()
@@ -183,13 +205,17 @@ private struct FuzzedChallenges {
             let waiting = challenges.waiting(for: id)
             sentTotal += sent.count
             waitingTotal += waiting.count
-            #expect(sent.count <= Challenges.mostOpenPerSender, "\(context): \(id) has \(sent.count) open")
+            let open = sent.count + challenges.taken.values.count { $0.from.id == id }
+            #expect(open <= Challenges.mostOpenPerSender, "\(context): \(id) has \(open) open")
             #expect(
                 waiting.count <= Challenges.mostWaitingPerPlayer,
                 "\(context): \(waiting.count) wait for \(id)")
             #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.expires <= $1.expires }, "\(context)")
         }
         #expect(sentTotal == standing.count, "\(context): sent and standing disagree")
+        #expect(
+            Set(challenges.taken.keys) == Set(inFlight.map(\.id)).subtracting(endedInFlight),
+            "\(context): taken other than being started")
         #expect(waitingTotal == standing.values.filter { $0.to != nil }.count, "\(context)")
     }
 }
