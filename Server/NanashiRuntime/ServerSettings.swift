@@ -99,9 +99,10 @@ public struct ServerSettings: Sendable {
     public var connectionRatePerAddress = 16.0
     /// A connection that has not logged in this long after it opened is closed with `idle_timeout`.
     public var loginTimeout = Duration.seconds(30)
-    /// A request head on the HTTP port not complete this long after its connection opened (or
-    /// its last response ended) closes the connection; bytes dripping in do not put it off.
-    public var requestHeadTimeout = Duration.seconds(10)
+    /// A request on the HTTP port (its head and any body) not complete this long after its
+    /// connection opened (or its last response ended) closes the connection; bytes dripping in
+    /// do not put it off.
+    public var requestTimeout = Duration.seconds(10)
     /// A game in which a side has not made its first move this long after the start is aborted.
     public var firstMoveLimit = Duration.seconds(30)
     /// The longest line accepted, in bytes.

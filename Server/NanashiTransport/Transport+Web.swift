@@ -15,9 +15,9 @@ extension Transport {
     /// TLS when the settings have its files, as on the protocol's port.
     ///
     /// Each connection is counted against `caps` as it is accepted, before its first request: one
-    /// over them gets a 503 and is closed at once. A request head not complete within
-    /// `settings.requestHeadTimeout` of the connection opening (or of its last response) closes
-    /// the connection (`RequestHeadDeadline`), however slowly its bytes drip in; and one that
+    /// over them gets a 503 and is closed at once. A request (head and body) not complete within
+    /// `settings.requestTimeout` of the connection opening (or of its last response) closes the
+    /// connection (`RequestDeadline`), however slowly its bytes drip in; and one that
     /// sends nothing for the idle timeout (and 10 s) is closed, whatever it is.
     ///
     /// Without `webSockets` (the metrics port) no handshake is upgraded, nor is one with a request
@@ -31,7 +31,7 @@ extension Transport {
         // `idle_timeout` message; this one closes what the sweep does not see (pages, and
         // handshakes never finished).
         let idle = TimeAmount(settings.idleTimeout + .seconds(10))
-        let headLimit = TimeAmount(settings.requestHeadTimeout)
+        let requestLimit = TimeAmount(settings.requestTimeout)
         let (allowedOrigins, publicHosts) = (settings.allowedOrigins, settings.publicHosts)
         let tls = try settings.tls?.serverContext()
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -86,7 +86,7 @@ extension Transport {
                     let upgraded = try pipeline.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: upgrades))
                     let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                    try pipeline.addHandler(RequestHeadDeadline(limit: headLimit), position: .after(decoder))
+                    try pipeline.addHandler(RequestDeadline(limit: requestLimit), position: .after(decoder))
                     try pipeline.addHandler(UpgradeHeadKeeper(handshake), position: .after(decoder))
                     // An upgrade that fails half way (NIO may still answer 101 and install the
                     // WebSocket) leaves nothing open that no one serves.

@@ -113,12 +113,12 @@ import Testing
     }
 }
 
-/// The request head deadline on an `EmbeddedEventLoop`, whose clock the test moves.
-@Suite struct RequestHeadDeadlineTests {
+/// The request deadline on an `EmbeddedEventLoop`, whose clock the test moves.
+@Suite struct RequestDeadlineTests {
     private func connection() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
-        try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(limit: .seconds(10)))
+        try channel.pipeline.syncOperations.addHandler(RequestDeadline(limit: .seconds(10)))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
         return channel
     }
@@ -134,7 +134,33 @@ import Testing
         #expect(!channel.isActive)
     }
 
-    @Test func aWholeHeadStopsTheDeadlineAndItsResponseStartsTheNext() throws {
+    /// A whole head does not stop it while the body it announced drips in (such a connection
+    /// was once held open by a byte every idle timeout, for as long as the body lasted).
+    @Test func aBodyDrippingInIsCutAtTheDeadline() throws {
+        let channel = try connection()
+        try channel.writeInbound(
+            ByteBuffer(string: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"))
+        for _ in 0..<9 {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+            try channel.writeInbound(ByteBuffer(string: "a"))
+        }
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!channel.isActive)
+    }
+
+    /// A request whose body ends in time is served: the deadline stops at its end.
+    @Test func aBodyEndingInTimeStopsTheDeadline() throws {
+        let channel = try connection()
+        try channel.writeInbound(
+            ByteBuffer(string: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\na"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        try channel.writeInbound(ByteBuffer(string: "b"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(channel.isActive)
+    }
+
+    @Test func aWholeRequestStopsTheDeadlineAndItsResponseStartsTheNext() throws {
         let channel = try connection()
         channel.embeddedEventLoop.advanceTime(by: .seconds(9))
         try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))

@@ -417,7 +417,7 @@ func samples(_ text: String) -> [String: Double] {
             $0.maximumConnectionsPerAddress = 4
             // The held heads must outlive this test however slowly a loaded machine runs it: the
             // deadline (the event loop's real timer) is tested on its own elsewhere.
-            $0.requestHeadTimeout = .seconds(3600)
+            $0.requestTimeout = .seconds(3600)
         }
         let http = try #require(server.server?.httpPort)
         let half = Array("GET /healthz HTTP/1.1\r\nHo".utf8)

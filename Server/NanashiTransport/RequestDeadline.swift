@@ -1,16 +1,17 @@
 import NIOCore
 import NIOHTTP1
 
-/// Closes an HTTP connection whose request head is not complete `limit` after the connection
-/// opened or its last response ended: bytes dripping in do not put the deadline off, since only
-/// a whole head stops it. An idle kept-alive connection is closed the same way. Once the
-/// connection is upgraded to a WebSocket (a `101` response) the deadline is gone for good.
+/// Closes an HTTP connection whose request (its head and any body) is not complete `limit`
+/// after the connection opened or its last response ended: bytes dripping in do not put the
+/// deadline off, since only a request's end stops it. An idle kept-alive connection is closed
+/// the same way. Once the connection is upgraded to a WebSocket (a `101` response) the deadline
+/// is gone for good.
 ///
-/// Sits right after the HTTP request decoder, so whatever it reads is a decoded request part (a
-/// head first); it never unwraps what it reads, since after an upgrade raw bytes pass it. Its
-/// timer is the event loop's, so a test moves an `EmbeddedEventLoop` instead of waiting.
-package final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandler {
-    package typealias InboundIn = NIOAny
+/// Sits right after the HTTP request decoder, so that what it reads before an upgrade is a
+/// decoded request part; after one, raw bytes pass it unlooked at. Its timer is the event
+/// loop's, so a test moves an `EmbeddedEventLoop` instead of waiting.
+package final class RequestDeadline: StartsWhenActive, ChannelOutboundHandler {
+    package typealias InboundIn = HTTPServerRequestPart
     package typealias OutboundIn = HTTPServerResponsePart
     package typealias OutboundOut = HTTPServerResponsePart
 
@@ -33,8 +34,8 @@ package final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandle
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        // A request head is whole (or, upgraded, anything at all).
-        disarm()
+        // Before an upgrade, only the decoder's request parts come here.
+        if !upgraded, case .end = unwrapInboundIn(data) { disarm() }
         context.fireChannelRead(data)
     }
 
@@ -67,4 +68,4 @@ package final class RequestHeadDeadline: StartsWhenActive, ChannelOutboundHandle
 }
 
 @available(*, unavailable)
-extension RequestHeadDeadline: Sendable {}
+extension RequestDeadline: Sendable {}
