@@ -55,24 +55,54 @@ struct Matchmaker {
     /// waited longer: whoever waits long enough is paired with the next player who seeks.
     /// `allowed` may rule pairs out (a node pairs only pairs with a seeker of its own); a seek
     /// left unpaired by it stays.
+    ///
+    /// Seeks pair only within their time control and layout, so each such pool is paired on
+    /// its own: thousands of seeks at as many time controls, which never pair, cost a pass one
+    /// look each rather than one for every other seek.
     mutating func pairs(
         now: ContinuousClock.Instant, allowed: (Seek, Seek) -> Bool = { _, _ in true }
     ) -> [(Seek, Seek)] {
-        var paired: [(Seek, Seek)] = []
-        var remaining = seeks
-        // Each window once per pass: the pass compares every seek with every other.
-        var windows = remaining.map { window($0, now: now) }
+        var pools: [Pool: [Int]] = [:]
+        for (index, seek) in seeks.enumerated() {
+            pools[Pool(control: seek.control, layout: seek.layout), default: []].append(index)
+        }
+        var made: [(first: Int, second: Int)] = []
+        for members in pools.values where members.count > 1 {
+            made += pairs(among: members, now: now, allowed: allowed)
+        }
+        // In the order one pass over all the seeks would make them.
+        made.sort { $0.first < $1.first }
+        let paired = made.map { (seeks[$0.first], seeks[$0.second]) }
+        let taken = Set(made.flatMap { [$0.first, $0.second] })
+        seeks = seeks.indices.filter { !taken.contains($0) }.map { seeks[$0] }
+        return paired
+    }
+
+    /// The seeks that may pair with one another: one time control, one layout.
+    private struct Pool: Hashable {
+        var control: TimeControl
+        var layout: Layout
+    }
+
+    /// The pairs made among `members` (indices of `seeks` of one pool, in the order they came),
+    /// each seek in turn taking the closest it may meet.
+    private func pairs(
+        among members: [Int], now: ContinuousClock.Instant, allowed: (Seek, Seek) -> Bool
+    ) -> [(first: Int, second: Int)] {
+        var made: [(first: Int, second: Int)] = []
+        var remaining = members
+        // Each window once per pass: the pass compares every seek of the pool with every other.
+        var windows = remaining.map { window(seeks[$0], now: now) }
         var index = 0
         while index < remaining.count {
-            let seek = remaining[index]
+            let seek = seeks[remaining[index]]
             var best: Int?
             var bestGap = Double.infinity
             for other in remaining.indices where other != index {
-                let candidate = remaining[other]
+                let candidate = seeks[remaining[other]]
                 let gap = abs(candidate.rating - seek.rating)
                 // Strictly closer only: of equal gaps, the longest waiting wins.
                 guard gap < bestGap, gap <= max(windows[index], windows[other]),
-                    candidate.control == seek.control, candidate.layout == seek.layout,
                     candidate.playerID != seek.playerID,
                     allowed(seek, candidate)
                 else { continue }
@@ -80,7 +110,7 @@ struct Matchmaker {
                 bestGap = gap
             }
             if let best {
-                paired.append((seek, remaining[best]))
+                made.append((remaining[index], remaining[best]))
                 for taken in [max(index, best), min(index, best)] {
                     remaining.remove(at: taken)
                     windows.remove(at: taken)
@@ -89,7 +119,6 @@ struct Matchmaker {
                 index += 1
             }
         }
-        seeks = remaining
-        return paired
+        return made
     }
 }

@@ -59,3 +59,23 @@ private func seek(_ id: Int64, _ rating: Double, after seconds: Int = 0, _ contr
     #expect(pairs.map { [$0.0.playerID, $0.1.playerID] } == [[1, 3], [2, 4]])
     #expect(pool.seeks.map(\.playerID) == [5])
 }
+
+/// Each time control and layout is a pool of its own: of 600 seeks at 300 time controls, two at
+/// each, the two of each pair, in the order the first of them came, and nothing pairs across.
+@Test func seeksPairWithinTheirTimeControlInTheOrderTheyCame() throws {
+    var pool = Matchmaker(gap: 100, widening: 25)
+    let controls = (0..<300).map { TimeControl(initial: 60 + $0, increment: $0 % 7) }
+    // Each control's first seek comes in the first half, its second in the second, in the other
+    // order, with ratings a world apart from their neighbours'.
+    for (index, control) in controls.enumerated() {
+        try pool.add(seek(Int64(index), Double(index * 1_000), control))
+    }
+    for (index, control) in controls.enumerated().reversed() {
+        try pool.add(seek(Int64(1_000 + index), Double(index * 1_000 + 50), control))
+    }
+    try pool.add(seek(5_000, 0, TimeControl(initial: 59, increment: 0)))
+    let pairs = pool.pairs(now: start)
+    #expect(
+        pairs.map { [$0.0.playerID, $0.1.playerID] } == (0..<300).map { [Int64($0), Int64(1_000 + $0)] })
+    #expect(pool.seeks.map(\.playerID) == [5_000])
+}
