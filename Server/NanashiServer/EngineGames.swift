@@ -16,6 +16,9 @@ struct EngineGames {
     private var levels: [Int64: Level] = [:]
     /// The address of the player of each game in progress started here.
     private var addresses: [Int64: String] = [:]
+    /// The address of each player whose game is being started (stored): counted as a game
+    /// in progress, so that seeks arriving meanwhile cannot pass the limits together.
+    private var reserved: [Int64: String] = [:]
     /// Each connected player's last game against the engine.
     private var lastGames: [Int64: Rematches.Ended] = [:]
 
@@ -32,27 +35,40 @@ struct EngineGames {
         addresses.filter { $0.value == address }.map(\.key)
     }
 
-    /// Refuses a new game of `player` from `address` past the limits: the address's games in
-    /// progress (`busy`), the node's (`busy`), the player's games started lately
-    /// (`rate_limited`, which only a game allowed spends).
-    func checkMayStart(_ player: Int64, from address: String) throws(ProtocolError) {
-        let fromAddress = addresses.values.count { $0 == address }
+    /// Reserves a new game of `player` from `address` until `started` or `release`; refuses
+    /// one past the limits, counting the games being started: the address's games in progress
+    /// (`busy`), the node's (`busy`), the player's games started lately (`rate_limited`, which
+    /// only a game allowed spends).
+    mutating func reserve(_ player: Int64, from address: String) throws(ProtocolError) {
+        let fromAddress =
+            addresses.values.count { $0 == address }
+            + reserved.count { $0.key != player && $0.value == address }
         guard fromAddress < maximumPerAddress else {
             throw ProtocolError(
                 .busy,
                 "your address has \(fromAddress) games against the engine in progress; finish one first")
         }
-        guard addresses.count < maximumInAll else {
+        guard addresses.count + reserved.count { $0.key != player } < maximumInAll else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }
         guard seeks.take(player) else {
             throw ProtocolError(
                 .rateLimited, "too many games against the engine started; wait a minute before the next")
         }
+        reserved[player] = address
     }
 
-    /// A game against the engine's player `engine` at `level` started here from `address`.
-    mutating func started(_ game: Int64, engine: Int64, level: Level, from address: String) {
+    /// The game reserved for `player` will not start (or has): the reservation ends.
+    mutating func release(_ player: Int64) {
+        reserved[player] = nil
+    }
+
+    /// `player`'s game against the engine's player `engine` at `level` started here from
+    /// `address`, taking the place of their reservation.
+    mutating func started(
+        _ game: Int64, of player: Int64, engine: Int64, level: Level, from address: String
+    ) {
+        reserved[player] = nil
         levels[engine] = level
         addresses[game] = address
     }

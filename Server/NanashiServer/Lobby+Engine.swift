@@ -20,7 +20,8 @@ extension Lobby {
     ) async throws(ProtocolError) {
         guard let id = seeker.player.id else { return }
         try await checkMayStartAGame(id, outbox: outbox)
-        try await checkMayStartAnEngineGame(id, from: address)
+        try await reserveAnEngineGame(id, from: address)
+        defer { engineGames.release(id) }
         guard engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }
@@ -35,16 +36,17 @@ extension Lobby {
             address: address)
     }
 
-    /// Refuses a new game against the engine for `playerID` at `address` past the limits: the
-    /// player's games started lately, the node's engine games, the address's.
-    private func checkMayStartAnEngineGame(_ playerID: Int64, from address: String)
+    /// Reserves a new game against the engine for `playerID` at `address` (the caller releases
+    /// it once the game started or will not), or refuses it past the limits: the player's games
+    /// started lately, the node's engine games, the address's.
+    private func reserveAnEngineGame(_ playerID: Int64, from address: String)
         async throws(ProtocolError)
     {
         // The `end` of one may have reached its player before the game told the lobby it ended.
         for id in engineGames.games(from: address) {
             if let game = games[id], await game.hasEnded { ended(game) }
         }
-        try engineGames.checkMayStart(playerID, from: address)
+        try engineGames.reserve(playerID, from: address)
     }
 
     /// Stores and begins a game of `player`, on `side`, against the engine at `level`, from `start`.
@@ -74,7 +76,7 @@ extension Lobby {
             return
         }
         guard let engineID = stored.engine.id else { return }
-        engineGames.started(stored.game, engine: engineID, level: level, from: address)
+        engineGames.started(stored.game, of: id, engine: engineID, level: level, from: address)
         let seat = EngineSeat(
             level: level, side: side.opponent, game: stored.game, owner: address, pool: engines,
             clock: settings.clock,
@@ -132,7 +134,8 @@ extension Lobby {
         let (ended, level) = rematch
         let engine = ended.opponent(of: playerID)
         try await checkMayStartAGame(playerID, outbox: outbox)
-        try await checkMayStartAnEngineGame(playerID, from: address)
+        try await reserveAnEngineGame(playerID, from: address)
+        defer { engineGames.release(playerID) }
         guard engines.hasRoom else {
             throw ProtocolError(.busy, "the engine is busy with other games; try again in a minute")
         }

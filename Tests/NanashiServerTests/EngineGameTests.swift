@@ -165,6 +165,36 @@ private func expectBusy(
         await server.stop()
     }
 
+    /// Three accounts of one address seek the engine while storage is slow (another process
+    /// holds its write lock): the third is refused `busy` before either game is stored, as it is
+    /// once they are (seeks that arrived while the first games were stored all passed the limit).
+    @Test func seeksArrivingWhileEngineGamesAreStoredCountThem() async throws {
+        let server = try await TestServer { $0.databaseBusyTimeout = .seconds(60) }
+        var clients: [TestClient] = []
+        for name in ["ann", "bob", "cat"] {
+            let client = try server.client(from: "127.0.0.5")
+            _ = try await register(client, name)
+            clients.append(client)
+        }
+        let lock = try WriteLockHolder(path: server.database.path)
+        for client in clients[0...1] {
+            #expect(
+                try await client.exchange(#"{"type":"seek","ai":1,"color":"x"}"#) == #"{"type":"seeking"}"#)
+        }
+        #expect(
+            try await clients[2].exchange(#"{"type":"seek","ai":1,"id":1}"#)
+                == #"{"code":"busy","id":1,"message":"your address has 2 games against the engine in progress; finish one first","type":"error"}"#
+        )
+        lock.release()
+        for client in clients[0...1] {
+            guard case .start = try await client.reply().message else {
+                throw TestClient.Failure(description: "expected start")
+            }
+        }
+        #expect(try storedGames(server) == 2)
+        await server.stop()
+    }
+
     /// One address may have two games against the engine in progress, over all its accounts: a
     /// third is refused with `busy` (nothing stored) while another address is served, and once
     /// one of the two ends, the address may start another.

@@ -29,33 +29,58 @@ import Testing
     @Test func anAddressHasTwoGamesAndTheNodeThree() throws {
         var engineGames = EngineGames(settings: settings(TestClock()))
         let level = try #require(Level(8))
-        #expect(code { try engineGames.checkMayStart(1, from: "a") } == nil)
-        engineGames.started(100, engine: 900, level: level, from: "a")
-        engineGames.started(101, engine: 900, level: level, from: "a")
-        #expect(code { try engineGames.checkMayStart(2, from: "a") } == .busy)
+        #expect(code { try engineGames.reserve(1, from: "a") } == nil)
+        engineGames.started(100, of: 1, engine: 900, level: level, from: "a")
+        #expect(code { try engineGames.reserve(4, from: "a") } == nil)
+        engineGames.started(101, of: 4, engine: 900, level: level, from: "a")
+        #expect(code { try engineGames.reserve(2, from: "a") } == .busy)
         #expect(Set(engineGames.games(from: "a")) == [100, 101] && engineGames.games(from: "b").isEmpty)
-        engineGames.started(102, engine: 900, level: level, from: "b")
-        #expect(code { try engineGames.checkMayStart(3, from: "c") } == .busy)
+        #expect(code { try engineGames.reserve(5, from: "b") } == nil)
+        engineGames.started(102, of: 5, engine: 900, level: level, from: "b")
+        #expect(code { try engineGames.reserve(3, from: "c") } == .busy)
         engineGames.ended(Rematches.Ended(game: 100, x: 1, o: 900, control: .standard), connected: [1])
-        #expect(code { try engineGames.checkMayStart(3, from: "c") } == nil)
-        #expect(code { try engineGames.checkMayStart(3, from: "a") } == nil)
+        #expect(code { try engineGames.reserve(3, from: "c") } == nil)
+        engineGames.release(3)
+        #expect(code { try engineGames.reserve(3, from: "a") } == nil)
+    }
+
+    /// A game being started counts as one in progress until it starts or its reservation is
+    /// released: seeks that arrive meanwhile once passed the limits together.
+    @Test func gamesBeingStartedCountUntilStartedOrReleased() throws {
+        var engineGames = EngineGames(settings: settings(TestClock()))
+        let level = try #require(Level(8))
+        #expect(code { try engineGames.reserve(1, from: "a") } == nil)
+        #expect(code { try engineGames.reserve(2, from: "a") } == nil)
+        #expect(code { try engineGames.reserve(3, from: "a") } == .busy)
+        engineGames.release(1)
+        #expect(code { try engineGames.reserve(3, from: "a") } == nil)
+        // The node's three: two being started from a, one from b.
+        #expect(code { try engineGames.reserve(4, from: "b") } == nil)
+        #expect(code { try engineGames.reserve(5, from: "c") } == .busy)
+        engineGames.started(100, of: 2, engine: 900, level: level, from: "a")
+        #expect(code { try engineGames.reserve(5, from: "c") } == .busy)
+        // A player's own reservation is not counted against them again.
+        #expect(code { try engineGames.reserve(4, from: "b") } == nil)
+        engineGames.release(3)
+        engineGames.release(4)
+        #expect(code { try engineGames.reserve(5, from: "c") } == nil)
     }
 
     @Test func aPlayerStartsTenAtOnceThenSixAMinute() throws {
         let clock = TestClock()
-        let engineGames = EngineGames(settings: settings(clock))
-        for _ in 0..<10 { #expect(code { try engineGames.checkMayStart(1, from: "a") } == nil) }
-        #expect(code { try engineGames.checkMayStart(1, from: "a") } == .rateLimited)
-        #expect(code { try engineGames.checkMayStart(2, from: "a") } == nil)
+        var engineGames = EngineGames(settings: settings(clock))
+        for _ in 0..<10 { #expect(code { try engineGames.reserve(1, from: "a") } == nil) }
+        #expect(code { try engineGames.reserve(1, from: "a") } == .rateLimited)
+        #expect(code { try engineGames.reserve(2, from: "a") } == nil)
         clock.advance(by: .seconds(10))
-        #expect(code { try engineGames.checkMayStart(1, from: "a") } == nil)
-        #expect(code { try engineGames.checkMayStart(1, from: "a") } == .rateLimited)
+        #expect(code { try engineGames.reserve(1, from: "a") } == nil)
+        #expect(code { try engineGames.reserve(1, from: "a") } == .rateLimited)
     }
 
     @Test func onlyAConnectedPlayersLastGameIsRematchedAtItsLevelUntilTheyMoveOn() throws {
         var engineGames = EngineGames(settings: settings(TestClock()))
         let level = try #require(Level(5))
-        engineGames.started(100, engine: 905, level: level, from: "a")
+        engineGames.started(100, of: 1, engine: 905, level: level, from: "a")
         let ended = Rematches.Ended(game: 100, x: 905, o: 1, control: .standard)
         #expect(engineGames.rematch(of: 100, by: 1) == nil)
         engineGames.ended(ended, connected: [1])
