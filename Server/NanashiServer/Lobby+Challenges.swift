@@ -68,8 +68,9 @@ extension Lobby {
         try await checkMayStartAGame(player, outbox: outbox)
         let challenge = try challenges.accept(id, by: Self.challengePlayer(acceptor))
         if challenge.terms.rated, acceptor.engineHelpAt != nil {
-            challenges.restore(challenge, at: settings.clock.now)
-            throw ProtocolError(.restricted, "you may play casual games only")
+            let restricted = ProtocolError(.restricted, "you may play casual games only")
+            _ = putBack(challenge, restricted)
+            throw restricted
         }
         if let owner = challenge.node, let cluster {
             // Made on another node, which starts the game: `start` comes from there; if it
