@@ -7,9 +7,9 @@ import Testing
 
 // The challenges the lobby keeps, told long random sequences of everything clients can make it
 // do: challenges by name (to themselves too) and by link, accepts whose games are then started
-// or cannot start (so the lobby puts the challenge back), with any other step between, declines, withdrawals, refusals, players leaving
-// and logging out, challenges from other nodes, and expiry, by players known and unknown, with
-// ids standing, ended and never made. After each step nothing traps and what must always hold
+// or cannot start (so the lobby puts the challenge back), with any other step between,
+// declines, withdrawals, refusals, players leaving and logging out, challenges from other
+// nodes, and expiry, by players known and unknown, with ids standing, ended and never made. After each step nothing traps and what must always hold
 // holds. Seeded, with no real time: a failure names the seed that replays it.
 
 /// The instant the runs count from.
