@@ -54,8 +54,10 @@ extension Lobby {
         _ player: PlayerRow, side: Side, level: Level, control: TimeControl, start: Position, address: String
     ) async {
         guard let id = player.id else { return }
-        guard (try? startingGame(of: [id])) != nil else {
-            connections[id]?.outbox.send(.error(Self.shuttingDown))
+        do {
+            try startingGame(of: [id])
+        } catch {
+            connections[id]?.outbox.send(.error(error))
             return
         }
         defer { startedGame(of: [id]) }

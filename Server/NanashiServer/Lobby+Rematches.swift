@@ -59,8 +59,10 @@ extension Lobby {
     /// Starts the game both players of `ended` asked for, colours swapped, at its time control.
     private func startRematch(of ended: Rematches.Ended) async {
         let (xID, oID, now) = (ended.o, ended.x, settings.clock.date)
-        guard (try? startingGame(of: [xID, oID])) != nil else {
-            for player in [xID, oID] { rematchOutbox(of: player)?.send(.error(Self.shuttingDown)) }
+        do {
+            try startingGame(of: [xID, oID])
+        } catch {
+            for player in [xID, oID] { rematchOutbox(of: player)?.send(.error(error)) }
             return
         }
         defer { startedGame(of: [xID, oID]) }

@@ -338,10 +338,12 @@ actor Lobby {
             throw ProtocolError(.notAuthenticated, "this session was taken over by another login")
         }
         // A game that has just ended may not have been taken off the books yet; its players
-        // have had their `end` already and may seek again. One whose result is still being
-        // stored has not ended yet: its players have not had their `end`.
-        if let game = gameOf[id], await !game.hasEnded {
-            throw ProtocolError(.inGame, "you have a game in progress")
+        // have had their `end` already and may seek again: it is taken off now, so that the
+        // start this check comes before sees no game (`hasGame`). One whose result is still
+        // being stored has not ended yet: its players have not had their `end`.
+        if let game = gameOf[id] {
+            guard await game.hasEnded else { throw ProtocolError(.inGame, "you have a game in progress") }
+            ended(game)
         }
         guard !starting.contains(id) else { throw ProtocolError(.alreadySeeking, "your game is starting") }
         // Playing a game hosted by another node.
@@ -440,8 +442,22 @@ actor Lobby {
         let (x, o) = aIsX ? (a.player, b.player) : (b.player, a.player)
         let id: Int64
         let (xID, oID, control, now) = (x.id!, o.id!, first.control, settings.clock.date)
-        // Stopping: their seeks end with the server.
-        guard (try? startingGame(of: [xID, oID])) != nil else { return }
+        do {
+            try startingGame(of: [xID, oID])
+        } catch {
+            // Stopping: their seeks end with the server. Or one of them has another game,
+            // started while the pass waited: their seek is over, the other's back to the pool.
+            guard error.code == .inGame else { return }
+            for seek in [first, second] {
+                if hasGame(seek.playerID) {
+                    seekers[seek.playerID] = nil
+                } else {
+                    try? matchmaker.add(seek)
+                }
+            }
+            requestPairing()
+            return
+        }
         defer { startedGame(of: [xID, oID]) }
         moveOn(xID)
         moveOn(oID)
