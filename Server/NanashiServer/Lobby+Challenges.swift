@@ -75,8 +75,12 @@ extension Lobby {
         if let owner = challenge.node, let cluster {
             // Made on another node, which starts the game: `start` comes from there; if it
             // cannot, that node sends the challenge again.
+            do {
+                try await takeSeeks(of: [player])
+            } catch {
+                throw putBack(challenge, error)
+            }
             challenges.started(id)
-            await cancel(player)
             cluster.send(.acceptChallenge(id: id, player: player, node: cluster.node), to: owner)
             return
         }
@@ -94,10 +98,12 @@ extension Lobby {
             throw putBack(challenge, error)
         }
         defer { startedGame(of: [xID, oID]) }
-        for seeker in [xID, oID] {
-            await cancel(seeker)
-            moveOn(seeker)
+        do {
+            try await takeSeeks(of: [xID, oID])
+        } catch {
+            throw putBack(challenge, error)
         }
+        for player in [xID, oID] { moveOn(player) }
         let stored: (x: PlayerRow, o: PlayerRow, game: Int64)
         do {
             stored = try await storeGame(of: challenge, x: xID, o: oID)

@@ -90,7 +90,7 @@ extension Lobby {
         let (xID, oID) = side == .x ? (challenger.id, to.id) : (to.id, challenger.id)
         try startingGame(of: [xID, oID])
         defer { startedGame(of: [xID, oID]) }
-        await cancel(challenger.id)
+        try await takeSeeks(of: [challenger.id])
         let stored = try await storeGame(of: challenge, x: xID, o: oID)
         challenges.started(challenge.id)
         let pairing = SharedPairing(

@@ -62,9 +62,15 @@ extension Lobby {
         }
         defer { startedGame(of: [id]) }
         // With several nodes a seek for a person is a shared row too, which another node would
-        // otherwise pair once this game ends. (Removed once `starting` holds the player, so that
-        // a second seek meanwhile is refused.)
-        await removeSharedSeek(of: id)
+        // otherwise pair once this game ends. (Taken out once `starting` holds the player, so
+        // that a second seek meanwhile is refused; if a pass paired it first, that game is
+        // theirs and this one does not start.)
+        do {
+            try await takeSeeks(of: [id])
+        } catch {
+            connections[id]?.outbox.send(.error(error))
+            return
+        }
         let stored: (engine: PlayerRow, game: Int64)
         do {
             stored = try await storage.createEngineGame(

@@ -18,7 +18,7 @@ extension Lobby {
         withdrawn = matchmaker.remove(player) || withdrawn
         if let cluster, connections[player] != nil {
             do {
-                withdrawn = try await cluster.removeSeek(playerID: player) || withdrawn
+                withdrawn = try await withdrawSharedSeek(of: player, cluster: cluster) || withdrawn
             } catch {
                 logger.error("removing a marked player's seek failed: \(error)")
             }

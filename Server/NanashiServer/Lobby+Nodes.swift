@@ -40,6 +40,10 @@ struct CrossNodeGames {
     /// if their game starts first (another node may pair the seek meanwhile), so that it is
     /// always ahead of the `start`, as on one node.
     var seekReplies: [Int64: (outbox: Outbox, requestID: RequestID?)] = [:]
+    /// Players here with a seek in the shared pool, as far as this node knows: from before it
+    /// is stored until it is cancelled or a pass pairs it (here, or `started` from another
+    /// node). One that is not in the pool when another game of theirs starts was paired.
+    var sharedSeekers: Set<Int64> = []
     /// The pairing passes over the shared pool running, and whether another was asked for
     /// while as many ran as may.
     var pairingPasses = 0
@@ -142,20 +146,24 @@ extension Lobby {
             colourBalance: seeker.colourBalance,
             control: control, since: settings.clock.date, layout: layout)
         crossing.seekReplies[id] = (outbox, requestID)
+        // Before it is stored: a pass may pair it before `addSeek` returns.
+        crossing.sharedSeekers.insert(id)
         do {
             try await cluster.addSeek(seek)
         } catch let error as ProtocolError {
             crossing.seekReplies[id] = nil
+            crossing.sharedSeekers.remove(id)
             throw error
         } catch {
             crossing.seekReplies[id] = nil
+            crossing.sharedSeekers.remove(id)
             logger.error("storing a seek failed: \(error)")
             throw ProtocolError(.internalError, "the seek could not be stored; nothing changed")
         }
         guard connections[id]?.outbox == outbox else {
             // Left while the seek was stored: it goes with them.
             crossing.seekReplies[id] = nil
-            _ = try? await cluster.removeSeek(playerID: id)
+            _ = try? await withdrawSharedSeek(of: id, cluster: cluster)
             return
         }
         sendSeeking(to: id)
@@ -261,6 +269,7 @@ extension Lobby {
             let player = side == .x ? pairing.x : pairing.o
             guard let playerID = player.id, let node = pairing.nodes[side] else { continue }
             if node == cluster.node {
+                crossing.sharedSeekers.remove(playerID)
                 moveOn(playerID)
                 sendSeeking(to: playerID)
                 if let outbox = connections[playerID]?.outbox { outboxes[side] = outbox }

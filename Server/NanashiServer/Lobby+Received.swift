@@ -15,6 +15,7 @@ extension Lobby {
         switch message {
         case .started(let game, let player, let side, let host):
             crossing.seats[player] = RelayedSeat(game: game, side: side, host: host, cluster: cluster)
+            crossing.sharedSeekers.remove(player)
             moveOn(player)
             sendSeeking(to: player)
             if connections[player] == nil {

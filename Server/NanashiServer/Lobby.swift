@@ -263,7 +263,7 @@ actor Lobby {
                 return
             }
             if supersededHere {
-                _ = try? await cluster.removeSeek(playerID: id)
+                _ = try? await withdrawSharedSeek(of: id, cluster: cluster)
                 guard connections[id]?.outbox == outbox else { return }
             }
         }
@@ -301,7 +301,7 @@ actor Lobby {
             await game.left(side, outbox: outbox)
         } else if let cluster {
             detachElsewhere(playerID)
-            _ = try? await cluster.removeSeek(playerID: playerID)
+            _ = try? await withdrawSharedSeek(of: playerID, cluster: cluster)
         }
     }
 
@@ -389,14 +389,53 @@ actor Lobby {
         await removeSharedSeek(of: playerID)
     }
 
+    /// Takes the seeks of `players`, counted as starting another game (`startingGame`), out of
+    /// the pool. With several nodes a pass may have paired a shared seek first (its game is
+    /// being started, here or on another node, and soon is theirs): then this start is refused.
+    ///
+    /// - Throws: `in_game` when a seek was paired or a game came meanwhile; `internal_error`
+    ///   when the shared pool cannot be reached (the seek stays).
+    func takeSeeks(of players: [Int64]) async throws(ProtocolError) {
+        for player in players {
+            matchmaker.remove(player)
+            seekers[player] = nil
+        }
+        guard let cluster else { return }
+        for player in players {
+            let sought = crossing.sharedSeekers.remove(player) != nil
+            do {
+                let removed = try await cluster.removeSeek(playerID: player)
+                guard removed || !sought else { throw Self.alreadyPlaying }
+            } catch let error as ProtocolError {
+                throw error
+            } catch {
+                logger.error("removing a seek failed: \(error)")
+                guard sought else { continue }
+                crossing.sharedSeekers.insert(player)
+                throw ProtocolError(.internalError, "the server failed; nothing changed")
+            }
+        }
+        // Paired by a pass whose game got here while the pool was asked.
+        guard !players.contains(where: { gameOf[$0] != nil || crossing.seats[$0] != nil }) else {
+            throw Self.alreadyPlaying
+        }
+    }
+
     /// With several nodes, takes the player's seek out of the pool the nodes share.
     func removeSharedSeek(of playerID: Int64) async {
         guard let cluster else { return }
         do {
-            try await cluster.removeSeek(playerID: playerID)
+            try await withdrawSharedSeek(of: playerID, cluster: cluster)
         } catch {
             logger.error("removing a seek failed: \(error)")
         }
+    }
+
+    /// Takes the player's seek out of the pool the nodes share; returns whether it was there.
+    @discardableResult
+    func withdrawSharedSeek(of playerID: Int64, cluster: any Cluster) async throws -> Bool {
+        crossing.sharedSeekers.remove(playerID)
+        return try await cluster.removeSeek(playerID: playerID)
     }
 
     /// Pairs whoever can be paired now and starts their games.

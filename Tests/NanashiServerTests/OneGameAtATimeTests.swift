@@ -1,3 +1,4 @@
+import NanashiCluster
 import NanashiProtocol
 import NanashiServerTestSupport
 import Testing
@@ -74,5 +75,33 @@ import Testing
         #expect(try await cat.line().contains(#""type":"start""#))
         #expect(try await ann.exchange(#"{"type":"ping","id":1}"#) == #"{"id":1,"type":"pong"}"#)
         await server.stop()
+    }
+
+    /// With several nodes, ann's seek in the shared pool is paired by a pass (here taken out of
+    /// the pool as a pass takes it, before the lobby hears of its game) while her game against
+    /// the engine is being started: that game does not start, and she hears why. Her next
+    /// one starts; so does one of a player who sought first, whose seek it ends.
+    @Test(arguments: NodesBackend.allCases) func aSharedSeekPairedFirstStopsAnotherStart(
+        _ backend: NodesBackend
+    )
+        async throws
+    {
+        let node = try await NodesPlace(backend).nodes(1)[0]
+        let (ann, bob) = try await annAndBob(on: node)
+        let lobby = node.server!.lobby
+        let seek = #"{"type":"seek","initial":60,"increment":0}"#
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await lobby.cluster!.removeSeek(playerID: 1))
+        let engine = #"{"type":"seek","ai":1,"color":"x","initial":60,"increment":0,"id":1}"#
+        #expect(try await ann.exchange(engine) == #"{"id":1,"type":"seeking"}"#)
+        #expect(try await ann.line() == Wire.line(Reply(.error(Self.refused))))
+        #expect(await lobby.games.isEmpty)
+        #expect(try await ann.exchange(engine) == #"{"id":1,"type":"seeking"}"#)
+        #expect(try await ann.line().contains(#""type":"start""#))
+        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await bob.exchange(engine) == #"{"id":1,"type":"seeking"}"#)
+        #expect(try await bob.line().contains(#""type":"start""#))
+        #expect(try await lobby.cluster!.removeSeek(playerID: 2) == false)
+        await node.stop()
     }
 }
