@@ -24,18 +24,28 @@ import Testing
         return nil
     }
 
+    /// A seek of a game of one minute.
+    static let seek = #"{"type":"seek","initial":60,"increment":0}"#
+
+    /// ann, bob and cat (players 1, 2 and 3), registered on `server`; ann seeks `seek`.
+    static func annSeekingBobAndCat(on server: TestServer) async throws -> (
+        TestClient, TestClient, TestClient
+    ) {
+        let (ann, bob) = try await annAndBob(on: server)
+        let cat = try server.client()
+        _ = try await register(cat, "cat")
+        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        return (ann, bob, cat)
+    }
+
     /// While ann's game is stored (held by the database's write lock) and once it is under
     /// way, no other start of hers or bob's is counted, alone or with another player; cat's is.
     @Test func aPlayerBeingStartedOrPlayingHasNoSecondStart() async throws {
         let server = try await TestServer { $0.databaseBusyTimeout = .seconds(30) }
-        let (ann, bob) = try await annAndBob(on: server)
-        let cat = try server.client()
-        _ = try await register(cat, "cat")
+        let (ann, bob, cat) = try await Self.annSeekingBobAndCat(on: server)
         let lobby = server.server!.lobby
-        let seek = #"{"type":"seek","initial":60,"increment":0}"#
-        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
         let lock = try WriteLockHolder(path: server.database.path)
-        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await bob.exchange(Self.seek) == #"{"type":"seeking"}"#)
         while await !lobby.starting.contains(1) { try await Task.sleep(for: .milliseconds(1)) }
         #expect(await Self.refusal(of: [1], by: lobby) == Self.refused)
         #expect(await Self.refusal(of: [3, 2], by: lobby) == Self.refused)
@@ -55,22 +65,18 @@ import Testing
     /// where cat then meets him.
     @Test func aPairOneOfWhomIsBeingStartedElsewhereIsNotStarted() async throws {
         let server = try await TestServer { $0.pairingInterval = .seconds(600) }
-        let (ann, bob) = try await annAndBob(on: server)
-        let cat = try server.client()
-        _ = try await register(cat, "cat")
+        let (ann, bob, cat) = try await Self.annSeekingBobAndCat(on: server)
         let lobby = server.server!.lobby
-        let seek = #"{"type":"seek","initial":60,"increment":0}"#
-        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
         // Another start of ann's (a game against the engine, an accepted challenge) counted
         // after her seek was checked.
         try await lobby.startingGame(of: [1])
-        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await bob.exchange(Self.seek) == #"{"type":"seeking"}"#)
         while await lobby.seekers[1] != nil { try await Task.sleep(for: .milliseconds(1)) }
         #expect(await lobby.matchmaker.seeks.map(\.playerID) == [2])
         // (Stops here if their game started: cat would wait for bob for ever.)
         try #require(await lobby.games.isEmpty)
         await lobby.startedGame(of: [1])
-        #expect(try await cat.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await cat.exchange(Self.seek) == #"{"type":"seeking"}"#)
         #expect(try await bob.line().contains(#""type":"start""#))
         #expect(try await cat.line().contains(#""type":"start""#))
         #expect(try await ann.exchange(#"{"type":"ping","id":1}"#) == #"{"id":1,"type":"pong"}"#)
@@ -89,8 +95,7 @@ import Testing
         let node = try await NodesPlace(backend).nodes(1)[0]
         let (ann, bob) = try await annAndBob(on: node)
         let lobby = node.server!.lobby
-        let seek = #"{"type":"seek","initial":60,"increment":0}"#
-        #expect(try await ann.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await ann.exchange(Self.seek) == #"{"type":"seeking"}"#)
         #expect(try await lobby.cluster!.removeSeek(playerID: 1))
         let engine = #"{"type":"seek","ai":1,"color":"x","initial":60,"increment":0,"id":1}"#
         #expect(try await ann.exchange(engine) == #"{"id":1,"type":"seeking"}"#)
@@ -98,7 +103,7 @@ import Testing
         #expect(await lobby.games.isEmpty)
         #expect(try await ann.exchange(engine) == #"{"id":1,"type":"seeking"}"#)
         #expect(try await ann.line().contains(#""type":"start""#))
-        #expect(try await bob.exchange(seek) == #"{"type":"seeking"}"#)
+        #expect(try await bob.exchange(Self.seek) == #"{"type":"seeking"}"#)
         #expect(try await bob.exchange(engine) == #"{"id":1,"type":"seeking"}"#)
         #expect(try await bob.line().contains(#""type":"start""#))
         #expect(try await lobby.cluster!.removeSeek(playerID: 2) == false)
