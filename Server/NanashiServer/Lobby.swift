@@ -403,17 +403,16 @@ actor Lobby {
         guard let cluster else { return }
         for player in players {
             let sought = crossing.sharedSeekers.remove(player) != nil
+            let removed: Bool
             do {
-                let removed = try await cluster.removeSeek(playerID: player)
-                guard removed || !sought else { throw Self.alreadyPlaying }
-            } catch let error as ProtocolError {
-                throw error
+                removed = try await cluster.removeSeek(playerID: player)
             } catch {
                 logger.error("removing a seek failed: \(error)")
                 guard sought else { continue }
                 crossing.sharedSeekers.insert(player)
                 throw ProtocolError(.internalError, "the server failed; nothing changed")
             }
+            guard removed || !sought else { throw Self.alreadyPlaying }
         }
         // Paired by a pass whose game got here while the pool was asked.
         guard !players.contains(where: { gameOf[$0] != nil || crossing.seats[$0] != nil }) else {
