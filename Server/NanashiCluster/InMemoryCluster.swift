@@ -150,13 +150,16 @@ package final class InMemoryCluster: Cluster {
             $0.game.id.map { nodes.host(ofGame: $0, aliveAfter: aliveAfter) != nil } ?? false
         }
         func mean(_ game: UnfinishedGame) -> Double { (game.x.rating + game.o.rating) / 2 }
-        return live.sorted { (-mean($0), $0.game.id ?? 0) < (-mean($1), $1.game.id ?? 0) }.prefix(limit).map {
-            LiveGame(
-                game: $0.game.id ?? 0, x: GamePlayer(name: $0.x.name, rating: rounded($0.x.rating)),
-                o: GamePlayer(name: $0.o.name, rating: rounded($0.o.rating)),
-                control: TimeControl(initial: $0.game.initial, increment: $0.game.increment),
-                ply: $0.moves.count)
-        }
+        let games = live.sorted { (-mean($0), $0.game.id ?? 0) < (-mean($1), $1.game.id ?? 0) }.prefix(limit)
+            .map {
+                LiveGame(
+                    game: $0.game.id ?? 0, x: GamePlayer(name: $0.x.name, rating: rounded($0.x.rating)),
+                    o: GamePlayer(name: $0.o.name, rating: rounded($0.o.rating)),
+                    control: TimeControl(initial: $0.game.initial, increment: $0.game.increment),
+                    ply: $0.moves.count)
+            }
+        await nodes.waitIfLiveReadsHeld()
+        return games
     }
 
     // MARK: The seek pool

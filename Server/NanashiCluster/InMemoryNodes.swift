@@ -33,6 +33,42 @@ package final class InMemoryNodes: Sendable {
         /// in the pool (other nodes may pair it) but its `addSeek` returns only once this is
         /// resumed; `seekHeld` is told when it is in the pool.
         var seekGate: (held: @Sendable () -> Void, release: AsyncStream<Void>)?
+        /// For tests of what happens while the live games are being read: each read, once it
+        /// has its list, tells `entered`, then waits in `waiting` until the test lets it go.
+        var liveHold: LiveHold?
+    }
+
+    struct LiveHold {
+        let entered: @Sendable () -> Void
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Holds every read of the live games (see `State.liveHold`): each calls `entered` once it
+    /// has its list, then waits to return it until the function returned is called, which lets
+    /// all of them go on and holds no more.
+    package func holdLiveReads(entered: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        state.withLock { $0.liveHold = LiveHold(entered: entered) }
+        return { [self] in
+            let waiting = self.state.withLock { state in
+                defer { state.liveHold = nil }
+                return state.liveHold?.waiting ?? []
+            }
+            for reader in waiting { reader.resume() }
+        }
+    }
+
+    /// Waits while reads of the live games are held (`holdLiveReads`).
+    func waitIfLiveReadsHeld() async {
+        guard let entered = state.withLock({ $0.liveHold?.entered }) else { return }
+        entered()
+        await withCheckedContinuation { reader in
+            let held = state.withLock { state in
+                guard state.liveHold != nil else { return false }
+                state.liveHold?.waiting.append(reader)
+                return true
+            }
+            if !held { reader.resume() }
+        }
     }
 
     /// Holds the next seek added as it is being stored (see `State.seekGate`): `held` is called

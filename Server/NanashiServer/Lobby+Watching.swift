@@ -13,14 +13,24 @@ extension Lobby {
 
     /// The games in progress, highest-rated first (by the mean of both ratings as they
     /// started), at most `limit`. Read at most once per `settings.liveListLifetime`, so that
-    /// clients asking often cost one walk over the games between them.
+    /// clients asking often cost one walk over the games between them; with several nodes,
+    /// requests that come while the list is being read wait for that read.
     func live(limit: Int = 50) async -> [LiveGame] {
         if let liveList, settings.clock.now - liveList.readAt < settings.liveListLifetime {
             return liveList.games
         }
         if let cluster {
-            let games = await liveEverywhere(limit: limit, cluster: cluster)
-            liveList = (games, settings.clock.now)
+            if let liveRead {
+                liveReadsShared += 1
+                return await liveRead.value
+            }
+            let read = Task { await liveEverywhere(limit: limit, cluster: cluster) }
+            liveRead = read
+            let games = await read.value
+            // A game that ended meanwhile dropped the read (`ended`): its list is not kept.
+            if liveRead == read {
+                (liveList, liveRead) = ((games, settings.clock.now), nil)
+            }
             return games
         }
         let games = games.values.sorted { ($0.rating, $1.id) > ($1.rating, $0.id) }.prefix(limit).map(\.live)

@@ -57,6 +57,10 @@ actor Lobby {
     var engineGames: EngineGames
     /// The `live` list as last read, and when.
     var liveList: (games: [LiveGame], readAt: ContinuousClock.Instant)?
+    /// With several nodes, the read of the `live` list under way, which requests arriving
+    /// meanwhile wait for rather than read again; and how many have (for tests).
+    var liveRead: Task<[LiveGame], Never>?
+    var liveReadsShared = 0
 
     init(
         storage: any Storage, settings: ServerSettings, logger: Logger, engines: EnginePool,
@@ -560,7 +564,7 @@ actor Lobby {
     func ended(_ game: Game) {
         guard games[game.id] === game else { return }
         games[game.id] = nil
-        liveList = nil
+        (liveList, liveRead) = (nil, nil)
         let againstTheEngine = isAgainstTheEngine(game)
         let remote = againstTheEngine ? [] : keepRemoteRematchers(of: game)
         endedElsewhere(game)
