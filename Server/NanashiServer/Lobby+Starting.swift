@@ -30,7 +30,12 @@ extension Lobby {
     /// another node with them seated here. A game that has ended stays on the books until the
     /// lobby hears of it; `checkMayStartAGame` takes it off first.
     func hasGame(_ player: Int64) -> Bool {
-        starting.contains(player) || gameOf[player] != nil || crossing.seats[player] != nil
+        starting.contains(player) || hasGameOnTheBooks(player)
+    }
+
+    /// Whether `player` has a game on the books (`hasGame` without the games being started).
+    func hasGameOnTheBooks(_ player: Int64) -> Bool {
+        gameOf[player] != nil || crossing.seats[player] != nil
     }
 
     /// A game counted by `startingGame` was started (in the lobby's books) or failed.

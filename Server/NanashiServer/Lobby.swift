@@ -387,10 +387,16 @@ actor Lobby {
         Task { await self.pair() }
     }
 
+    /// Takes the player's seek out of the pool, and with several nodes out of the shared one.
     func cancel(_ playerID: Int64) async {
         matchmaker.remove(playerID)
         seekers[playerID] = nil
-        await removeSharedSeek(of: playerID)
+        guard let cluster else { return }
+        do {
+            try await withdrawSharedSeek(of: playerID, cluster: cluster)
+        } catch {
+            logger.error("removing a seek failed: \(error)")
+        }
     }
 
     /// Takes the seeks of `players`, counted as starting another game (`startingGame`), out of
@@ -419,18 +425,8 @@ actor Lobby {
             guard removed || !sought else { throw Self.alreadyPlaying }
         }
         // Paired by a pass whose game got here while the pool was asked.
-        guard !players.contains(where: { gameOf[$0] != nil || crossing.seats[$0] != nil }) else {
+        guard !players.contains(where: hasGameOnTheBooks) else {
             throw Self.alreadyPlaying
-        }
-    }
-
-    /// With several nodes, takes the player's seek out of the pool the nodes share.
-    func removeSharedSeek(of playerID: Int64) async {
-        guard let cluster else { return }
-        do {
-            try await withdrawSharedSeek(of: playerID, cluster: cluster)
-        } catch {
-            logger.error("removing a seek failed: \(error)")
         }
     }
 
