@@ -5,11 +5,11 @@
 /// Fractions are kept in hundredths so that every parameter is a whole number.
 public struct SearchParameters: Hashable, Sendable {
     /// The half-width of the first aspiration window around the last iteration's score.
-    public var aspirationWindow = 38
+    public var aspirationWindow = 36
     /// Reverse futility pruning's margin a ply of depth.
-    public var reverseFutilityMargin = 84
+    public var reverseFutilityMargin = 78
     /// Futility pruning's margin at depth 0, and what each ply of depth adds to it.
-    public var futilityBase = 62
+    public var futilityBase = 63
     public var futilityMarginPerPly = 100
     /// Late move pruning keeps `base + factor × depth²` moves before it skips weak ones.
     public var lateMoveBase = 3
@@ -18,15 +18,16 @@ public struct SearchParameters: Hashable, Sendable {
     public var singularMarginPerPly = 2
     /// Late move reductions: `base + ln(depth) × ln(move number) / divisor`, in hundredths. Ataxx
     /// has many moves a node and few good ones: a divisor of 1.3 against 2.4 gained 112 Elo at
-    /// 200,000 nodes a move (1.1 and 1.6 did worse); SPSA then moved it to 1.21.
+    /// 200,000 nodes a move (1.1 and 1.6 did worse); SPSA then moved it to 1.21, and with the
+    /// network 1bfae99fee02 to 1.16.
     public var reductionBase = 75
-    public var reductionDivisor = 121
+    public var reductionDivisor = 116
     /// A history score worth one ply less (or more) of reduction.
-    public var historyPerReduction = 5_878
+    public var historyPerReduction = 5_823
     /// A cutoff's history bonus: `quadratic × depth² + linear × depth`, at most `maximum`.
     public var historyBonusQuadratic = 16
-    public var historyBonusLinear = 33
-    public var historyBonusMaximum = 1_180
+    public var historyBonusLinear = 34
+    public var historyBonusMaximum = 1_191
 
     /// The values the engine plays with.
     public static let standard = SearchParameters()
