@@ -46,8 +46,8 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// to 10, and to 50 from 2,000 up; `LevelRatingTests` keeps it the fit of those results.
     public var elo: Int {
         [
-            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2200,
-            2400, 2550, 2750, 2950, 3150, 3350, 3400, 3600, 3700, 3900, 4150, 4350,
+            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2150,
+            2400, 2500, 2750, 2900, 3050, 3250, 3450, 3550, 3700, 3950, 4100, 4250,
         ][number - 1]
     }
 
