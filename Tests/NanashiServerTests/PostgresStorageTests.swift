@@ -338,6 +338,40 @@ private final class Flag: Sendable {
         #expect(left == [seekers[1], seekers[2]])
         await storage.close()
     }
+
+    /// A pass's statements each read what was committed when they began, so its pick may hold a
+    /// player marked for engine help since its seeks were locked (made here by a pick that pairs
+    /// the marked seeker as an earlier batch held it): the pair is not created, every seek stays,
+    /// and the pass says to look again.
+    @Test func aPairWithAPlayerMarkedDuringThePassIsLeftOut() async throws {
+        let url = try await postgresDatabase()
+        let storage = try await PostgresStorage.open(url)
+        let now = Date()
+        let node = try await storage.joinAsNode(now: now)
+        var seeks: [SharedSeek] = []
+        for index in 0..<3 {
+            let player = try await storage.createPlayer(
+                name: "marked\(index)", passwordHash: "h", now: now, token: nil)
+            seeks.append(
+                SharedSeek(
+                    playerID: player.id!, node: node, rating: 1500, colourBalance: 0, control: .standard,
+                    since: now + Double(index)))
+            try await storage.addSeek(seeks[index])
+        }
+        _ = try await storage.moderate(
+            .markEngineHelp,
+            entry: ModerationEntry(
+                at: now, moderator: "mod", action: ModerationChange.markEngineHelp.action,
+                playerID: seeks[0].playerID, playerName: "marked0", detail: "", reason: "engine"))
+        let earlier = seeks
+        let pass = try await storage.pairSeeks(node: node, aliveAfter: now - 10, now: now, limit: 8) { _ in
+            [(first: earlier[0], second: earlier[1], firstIsX: true)]
+        }
+        #expect(pass.games.isEmpty && pass.skipped)
+        #expect(try await storage.rows("SELECT COUNT(*) FROM seek").first?.decode(Int.self) == 3)
+        #expect(try await storage.rows("SELECT COUNT(*) FROM game").first?.decode(Int.self) == 0)
+        await storage.close()
+    }
 }
 
 /// The time limits below catch a wait that would never end, not a slow one: a whole run on two
