@@ -1,8 +1,9 @@
 import NanashiAI
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
-@Test func benchSearchesEachPositionThenTotalsItsNodes() throws {
+@Test(.blocking) func benchSearchesEachPositionThenTotalsItsNodes() throws {
     func lines() throws -> [String] {
         var lines: [String] = []
         try Bench.run(depth: 2, hashMegabytes: 1, evaluation: .classic) { lines.append($0) }

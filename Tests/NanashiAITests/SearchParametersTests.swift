@@ -1,8 +1,10 @@
 import NanashiAI
 import NanashiCore
+import NanashiTestSupport
 import Testing
 
-@Suite struct SearchParametersTests {
+/// `.blocking`: each case searches with the network, for seconds in a debug build under load.
+@Suite(.blocking) struct SearchParametersTests {
     @Test func theTextOfTheStandardValuesNamesEveryParameterOnce() throws {
         let text = SearchParameters.standard.text
         #expect(text.hasPrefix("AspirationWindow=36\nReverseFutilityMargin=78\nFutilityBase=63\n"))
