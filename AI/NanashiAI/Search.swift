@@ -414,7 +414,8 @@ struct Search {
         let (storedKey, stored) = TranspositionTable.read(slot)
         if storedKey != key || depth + 2 >= Int(stored.depth) || bound == .exact {
             let record = TranspositionTable.Record(
-                move: bestMove, score: Int16(truncatingIfNeeded: Self.scoreForTable(best, ply: ply)),
+                move: Self.moveForTable(best: bestMove, table: tableMove, bound: bound),
+                score: Int16(truncatingIfNeeded: Self.scoreForTable(best, ply: ply)),
                 depth: Int8(truncatingIfNeeded: depth), bound: bound)
             TranspositionTable.write(record, key: key, at: slot)
         }

@@ -1,3 +1,4 @@
+import NanashiCore
 import Testing
 
 @testable import NanashiAI
@@ -30,5 +31,17 @@ import Testing
         #expect(torn != 42 && torn != 43)
         table.clear()
         #expect(TranspositionTable.read(slot).key == 0 && TranspositionTable.read(slot).record.bound == .none)
+    }
+
+    /// A node where no move reached alpha leaves the table's move as it found it, to be tried
+    /// first again; any other node, or one that found no table move, leaves its best move.
+    @Test func aNodeThatFailedLowKeepsTheTablesMove() throws {
+        let best = MoveCode.pack(try Move(notation: "b6"))
+        let table = MoveCode.pack(try Move(notation: "a7c5"))
+        #expect(Search.moveForTable(best: best, table: table, bound: .upper) == table)
+        #expect(Search.moveForTable(best: best, table: MoveCode.none, bound: .upper) == best)
+        for bound in [TranspositionTable.Bound.lower, .exact] {
+            #expect(Search.moveForTable(best: best, table: table, bound: bound) == best)
+        }
     }
 }
