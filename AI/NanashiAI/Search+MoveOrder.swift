@@ -6,7 +6,8 @@ extension Search {
     static let tableMoveScore = Int32.max
     static let killerBonus: Int32 = 1 << 21
 
-    /// Orders by what a move gains: the table move first, then pieces won (captures, plus one for
+    /// Orders by what a move gains: the table move first, at the root the moves by the nodes they
+    /// took in the iterations before, then pieces won (captures, plus one for
     /// a clone, minus the own pieces a jump leaves exposed around its origin), killers among the
     /// moves that win nothing, and history to break ties.
     @inline(__always)
@@ -22,6 +23,10 @@ extension Search {
                 scores[index] = Self.tableMoveScore
                 continue
             }
+            if ply == 0, let score = Self.searchedRootMoveScore(nodes: rootNodes[Int(packed & 4095)]) {
+                scores[index] = score
+                continue
+            }
             let to = MoveCode.destination(packed)
             var gain = (MoveGenerator.cloneRing(to) & other).nonzeroBitCount * 4
             if MoveCode.isClone(packed) {
@@ -34,6 +39,18 @@ extension Search {
             scores[index] = score
         }
     }
+
+    /// A root move's score once an iteration has searched it: above every move but the table's,
+    /// ordered by the nodes its subtree took (the more, the harder it was to refute); nil for a
+    /// move not searched yet.
+    @inline(__always)
+    static func searchedRootMoveScore(nodes: UInt64) -> Int32? {
+        guard nodes > 0 else { return nil }
+        return searchedRootMoveBase + Int32(min(nodes >> 2, UInt64(searchedRootMoveBase - 2)))
+    }
+
+    /// Above any score by gain, killer and history (36 << 22 at most, plus less than 2 << 21).
+    static let searchedRootMoveBase: Int32 = 1 << 30
 
     /// Moves the best-scored move at or after `from` to `from` (selection sort: most nodes cut off
     /// after a few moves, so sorting the whole list would be wasted).

@@ -2,6 +2,8 @@ import CSearchMemory
 import NanashiTestSupport
 import Testing
 
+@testable import NanashiAI
+
 /// `nanashi_best_index`, the selection sort's step, against the plain rule it must keep: the
 /// first of the highest scores (the search's tree depends on which of equal scores comes first).
 struct MoveOrderTests {
@@ -42,5 +44,16 @@ struct MoveOrderTests {
         #expect(Self.bestIndex(table, from: 21) == 32)
         #expect(Self.bestIndex([5, 9, 9, -1], from: 0) == 1)
         #expect(Self.bestIndex([5, 9, 9, -1], from: 3) == 3)
+    }
+
+    /// At the root, a move the iterations before have searched comes after the table's move and
+    /// before every other, the one that took more nodes first.
+    @Test func rootMovesSearchedBeforeComeByTheirNodes() {
+        #expect(Search.searchedRootMoveScore(nodes: 0) == nil)
+        let few = Search.searchedRootMoveScore(nodes: 4_000)!
+        let many = Search.searchedRootMoveScore(nodes: 400_000)!
+        #expect(few < many)
+        #expect(Search.searchedRootMoveScore(nodes: 1)! > Int32(36) << 22 + 2 * Search.killerBonus)
+        #expect(Search.searchedRootMoveScore(nodes: .max)! < Search.tableMoveScore)
     }
 }
