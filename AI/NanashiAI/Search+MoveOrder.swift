@@ -23,10 +23,6 @@ extension Search {
                 scores[index] = Self.tableMoveScore
                 continue
             }
-            if ply == 0, let score = Self.searchedRootMoveScore(nodes: rootNodes[Int(packed & 4095)]) {
-                scores[index] = score
-                continue
-            }
             let to = MoveCode.destination(packed)
             var gain = (MoveGenerator.cloneRing(to) & other).nonzeroBitCount * 4
             if MoveCode.isClone(packed) {
@@ -38,11 +34,18 @@ extension Search {
             if packed == killer1 || packed == killer2 { score += Self.killerBonus }
             scores[index] = score
         }
+        // Once a node, not once a move: only the root orders by nodes.
+        guard ply == 0 else { return }
+        for index in 0..<count where moves[index] != tableMove {
+            if let score = Self.searchedRootMoveScore(nodes: rootNodes[Int(moves[index] & 4095)]) {
+                scores[index] = score
+            }
+        }
     }
 
     /// A root move's score once an iteration has searched it: above every move but the table's,
-    /// ordered by the nodes its subtree took (the more, the harder it was to refute); nil for a
-    /// move not searched yet.
+    /// ordered by the nodes its subtree took (the more, the harder it was to refute; a quarter of
+    /// them, so that the cap is reached only past 4 G nodes); nil for a move not searched yet.
     @inline(__always)
     static func searchedRootMoveScore(nodes: UInt64) -> Int32? {
         guard nodes > 0 else { return nil }
