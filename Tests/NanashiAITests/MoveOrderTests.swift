@@ -5,7 +5,8 @@ import Testing
 @testable import NanashiAI
 
 /// `nanashi_best_index`, the selection sort's step, against the plain rule it must keep: the
-/// first of the highest scores (the search's tree depends on which of equal scores comes first).
+/// first of the highest scores (the search's tree depends on which of equal scores comes first);
+/// and the scores that order the root's moves.
 struct MoveOrderTests {
     static func firstOfHighest(_ scores: [Int32], from: Int) -> Int {
         var best = from
