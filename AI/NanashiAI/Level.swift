@@ -46,8 +46,8 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     /// to 10, and to 50 from 2,000 up; `LevelRatingTests` keeps it the fit of those results.
     public var elo: Int {
         [
-            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2150,
-            2400, 2500, 2750, 2900, 3050, 3250, 3450, 3550, 3700, 3950, 4100, 4250,
+            500, 670, 780, 930, 1040, 1140, 1350, 1500, 1650, 1920, 2050, 2200,
+            2350, 2550, 2800, 3000, 3150, 3350, 3550, 3700, 3850, 4050, 4250, 4450,
         ][number - 1]
     }
 
