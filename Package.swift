@@ -157,7 +157,7 @@ let package = Package(
             name: "NanashiServerTests",
             dependencies: [
                 "NanashiServer", "NanashiCluster", "NanashiRuntime", "NanashiStorage", "NanashiTransport",
-                "NanashiProtocol",
+                "NanashiProtocol", "NanashiWeb",
                 "NanashiCore",
                 "NanashiTestSupport", "NanashiServerTestSupport",
                 // To make storage fail from outside, as a full disk would.

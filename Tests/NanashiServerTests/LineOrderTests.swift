@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import NanashiProtocol
+import NanashiRuntime
+import NanashiServerTestSupport
+import NanashiTransport
+import NanashiWeb
+import Testing
+
+/// A connection's lines reach its client in the order they were sent, whether sent on the
+/// channel's event loop or from another thread: a line sent on the loop is not written ahead of
+/// one another thread sent before it (which waits in the loop's queue).
+@Suite struct LineOrderTests {
+    /// No pages: these tests speak only the protocol's port.
+    private struct NoPages: WebSource {
+        func leaderboard(limit: Int, offset: Int) async throws -> Leaderboard {
+            Leaderboard(total: 0, entries: [])
+        }
+        func profile(name: String) async throws -> Profile? { nil }
+        func finishedGames(name: String, before: Int64?, limit: Int) async throws -> GameArchive? { nil }
+        func finishedGame(id: Int64) async throws -> FinishedGameRecord? { nil }
+        func liveGames() async -> [LiveGame] { [] }
+        func isInProgress(game: Int64) async -> Bool { false }
+        func metrics() async -> String { "" }
+        var levels: [LevelEntry] { [] }
+    }
+
+    /// Answers each line by running `answer` on the thread that read it (the channel's event
+    /// loop: the transport hands a line over without a hop).
+    private struct Answering: ConnectionHandler {
+        let outbox: Outbox
+        let answer: @Sendable (Outbox) -> Void
+        func received(_ line: ReceivedLine) async { answer(outbox) }
+        func closed() async {}
+    }
+
+    /// Runs a transport whose connections answer each line with `answer`, and a client of it.
+    private func withConnection(
+        answer: @escaping @Sendable (Outbox) -> Void, _ body: (TestClient) async throws -> Void
+    ) async throws {
+        var settings = ServerSettings()
+        settings.port = 0
+        let transport = try await Transport.bind(settings, metrics: ServerMetrics())
+        let site = WebSite(source: NoPages())
+        let running = Task {
+            await transport.run(
+                logger: Logger(label: "test"), sites: (site, WebSite(source: NoPages(), part: .metrics)),
+                reads: AddressReads(settings)
+            ) { outbox, _, _ in Answering(outbox: outbox, answer: answer) }
+        }
+        let client = try TestClient(port: transport.port)
+        try await body(client)
+        client.close()
+        await transport.abort()
+        await running.value
+    }
+
+    @Test func aLineSentOnTheLoopWaitsBehindOneSentFromAnotherThread() async throws {
+        let answer: @Sendable (Outbox) -> Void = { outbox in
+            // On the loop: another thread sends first, and its line waits in the loop's queue
+            // (the loop is busy here) when this one is sent.
+            let sent = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                outbox.sendLine("from another thread")
+                sent.signal()
+            }
+            sent.wait()
+            outbox.sendLine("from the loop")
+        }
+        try await withConnection(answer: answer) { client in
+            client.send("go")
+            let lines = [try await client.line(), try await client.line()]
+            #expect(lines == ["from another thread", "from the loop"])
+        }
+    }
+
+    @Test func linesSentOnTheLoopKeepTheirOrder() async throws {
+        let answer: @Sendable (Outbox) -> Void = { outbox in
+            for number in 1...3 { outbox.sendLine("line \(number)") }
+        }
+        try await withConnection(answer: answer) { client in
+            client.send("go")
+            client.send("again")
+            var lines: [String] = []
+            for _ in 1...6 { lines.append(try await client.line()) }
+            #expect(lines == ["line 1", "line 2", "line 3", "line 1", "line 2", "line 3"])
+        }
+    }
+}
