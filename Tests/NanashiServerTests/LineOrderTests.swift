@@ -41,18 +41,25 @@ import Testing
         var settings = ServerSettings()
         settings.port = 0
         let transport = try await Transport.bind(settings, metrics: ServerMetrics())
-        let site = WebSite(source: NoPages())
+        let sites = (pages: WebSite(source: NoPages()), metrics: WebSite(source: NoPages(), part: .metrics))
         let running = Task {
-            await transport.run(
-                logger: Logger(label: "test"), sites: (site, WebSite(source: NoPages(), part: .metrics)),
-                reads: AddressReads(settings)
-            ) { outbox, _, _ in Answering(outbox: outbox, answer: answer) }
+            await transport.run(logger: Logger(label: "test"), sites: sites, reads: AddressReads(settings)) {
+                outbox, _, _ in Answering(outbox: outbox, answer: answer)
+            }
         }
-        let client = try TestClient(port: transport.port)
-        try await body(client)
-        client.close()
+        // The transport stops whether or not the client's part passed.
+        let outcome: Result<Void, any Error>
+        do {
+            let client = try TestClient(port: transport.port)
+            defer { client.close() }
+            try await body(client)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
         await transport.abort()
         await running.value
+        try outcome.get()
     }
 
     @Test func aLineSentOnTheLoopWaitsBehindOneSentFromAnotherThread() async throws {
