@@ -80,17 +80,4 @@ import Testing
             #expect(lines == ["from another thread", "from the loop"])
         }
     }
-
-    @Test func linesSentOnTheLoopKeepTheirOrder() async throws {
-        let answer: @Sendable (Outbox) -> Void = { outbox in
-            for number in 1...3 { outbox.sendLine("line \(number)") }
-        }
-        try await withConnection(answer: answer) { client in
-            client.send("go")
-            client.send("again")
-            var lines: [String] = []
-            for _ in 1...6 { lines.append(try await client.line()) }
-            #expect(lines == ["line 1", "line 2", "line 3", "line 1", "line 2", "line 3"])
-        }
-    }
 }
