@@ -293,7 +293,7 @@ struct Search {
             && staticEval + parameters.futilityBase + parameters.futilityMarginPerPly * depth <= alpha
         // Singular extension: when every other move falls well short of the table's score, the table
         // move is searched a ply deeper; when another move also reaches beta, the node cuts off at once
-        // (multicut). From depth 6 (+44 Elo over depth 7 at 40,000 nodes a move).
+        // (multicut). From depth 6: a match at equal nodes chose it over 7 (the engine notebook, 2026-12-07).
         var extendTable = 0
         if ply > 0 && depth >= 6 && hit && tableMove != MoveCode.none
             && excluded == MoveCode.none && Int(entry.depth) >= depth - 3 && entry.bound != .upper

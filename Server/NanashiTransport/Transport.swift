@@ -145,8 +145,8 @@ package final class Transport: Sendable {
         /// Writes a line, or closes once the lines before are written. Every write and close
         /// goes through the event loop's queue, so they happen in the order they were sent
         /// whichever thread sent them. Even a line sent on the loop itself waits there, to be
-        /// written with the rest of the loop's tick: written at once instead, a move cost
-        /// about 15 µs more server CPU under load (the notebook's load runs of 2026-12-07).
+        /// written with the rest of the loop's tick: written at once instead, a move cost more
+        /// server CPU under load (the notebook's load runs of 2026-12-07).
         ///
         /// A client that stops reading must not make the server hold its output forever: past
         /// `maximumQueuedBytes` (or `maximumQueuedLines`) not yet taken by the socket, the
