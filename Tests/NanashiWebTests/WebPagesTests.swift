@@ -279,7 +279,7 @@ struct FakeSource: WebSource {
         #expect(live.status == 200)
         #expect(live.text.contains(#"<body data-page="watch">"#))
         #expect(live.text.contains(#"{"game":9,"levels":[{"elo":500,"level":1},"#))
-        #expect(live.text.contains(#"{"elo":4450,"level":24}],"mode":"watch"}"#))
+        #expect(live.text.contains(#"{"elo":4700,"level":24}],"mode":"watch"}"#))
         for target in [
             "/game/10", "/game/10/pgn", "/game/9/pgn", "/game/%3Cx%3E", "/game/-1", "/nothing", "/player",
         ] {
@@ -301,7 +301,7 @@ struct FakeSource: WebSource {
         // Playing the computer: the 24 levels with their ratings (8 chosen), the side, and the button.
         #expect(html.contains(#"<option value="1">1 (about 500)</option>"#))
         #expect(html.contains(#"<option value="8" selected>8 (about 1500)</option>"#))
-        #expect(html.contains(#"<option value="24">24 (about 4450)</option>"#))
+        #expect(html.contains(#"<option value="24">24 (about 4700)</option>"#))
         #expect(!html.contains(#"<option value="25""#))
         #expect(html.contains(#"<select id="ai-color"><option value="">random</option>"#))
         #expect(html.contains(#"<button type="button" id="ai-button">Play the computer</button>"#))
