@@ -60,9 +60,9 @@ public struct Level: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The most nodes the level searches a move, or `nil` for no node limit: 1.4 to 1.8 times as
-    /// many a level up to 42,000, then about 2.3 and three times as many (with the thirteenth
-    /// network, 1.85 times as many scored 84.5% at 2,400 nodes, and three times as many 92% at
-    /// 24,000: a node is worth more below 100,000). Level 21 sits halfway, by ratio, between 20
+    /// many a level up to 42,000, then about 2.3 times for levels 21 and 22 and three times for 23
+    /// (with the thirteenth network, 1.85 times as many scored 84.5% at 2,400 nodes, and three
+    /// times as many 92% at 24,000: a node is worth more below 100,000). Level 21 sits halfway, by ratio, between 20
     /// and 22, so that neither step passes 85% (docs/notebook/2026-12-engine.md, 2026-12-07).
     public var nodes: UInt64? {
         [1_000, 1_400, 2_500, 4_400, 7_700, 13_500, 24_000, 42_000, 95_000, 216_000, 650_000][
